@@ -1,0 +1,61 @@
+"""The seeded dice stream ``sha256-v1`` (DESIGN.md, "Randomness", normative).
+
+``block(i) = SHA-256(seed || 0x1F || slot || 0x1F || i as 8-byte big-endian)`` for i = 0, 1, 2 ...;
+each block is eight 32-bit big-endian words, used in order. A die with ``s`` sides takes the next word
+``w``, discards it when ``w >= 2**32 - (2**32 mod s)`` and otherwise shows ``1 + (w mod s)``.
+
+Any client in any language can recompute a die from the seed, the slot and the die sizes drawn before it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+
+RNG = "sha256-v1"
+MAX_SIDES = 2**32 - 1
+_SEP = b"\x1f"
+_WORDS = struct.Struct(">8I")
+_COUNTER = struct.Struct(">Q")
+
+
+def seed_text(seed: str | int) -> str:
+    """The text a seed stands for: a string as is, an integer as its decimal text."""
+    return str(seed) if isinstance(seed, int) else seed
+
+
+class SlotStream:
+    """The endless stream of one (seed, slot): 32-bit words, and dice cut from them."""
+
+    __slots__ = ("_block", "_next", "_prefix", "_words")
+
+    def __init__(self, seed: str, slot: str) -> None:
+        self._prefix = seed.encode("ascii") + _SEP + slot.encode("ascii") + _SEP
+        self._block = 0
+        self._words: tuple[int, ...] = ()
+        self._next = 0
+
+    def word(self) -> int:
+        if self._next == len(self._words):
+            digest = hashlib.sha256(self._prefix + _COUNTER.pack(self._block)).digest()
+            self._block += 1
+            self._words = _WORDS.unpack(digest)
+            self._next = 0
+        w = self._words[self._next]
+        self._next += 1
+        return w
+
+    def die(self, sides: int) -> int:
+        if not 2 <= sides <= MAX_SIDES:
+            raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
+        limit = 2**32 - (2**32 % sides)
+        w = self.word()
+        while w >= limit:
+            w = self.word()
+        return 1 + w % sides
+
+
+def stream_values(seed: str | int, slot: str, sides: int, count: int) -> list[int]:
+    """The first ``count`` dice of ``sides`` sides of a slot's stream (for tests and clients)."""
+    stream = SlotStream(seed_text(seed), slot)
+    return [stream.die(sides) for _ in range(count)]

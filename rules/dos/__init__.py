@@ -1,0 +1,1 @@
+"""Dragons of Shadows: d10 pools, tests and combat (rules/dos.md)."""

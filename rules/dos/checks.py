@@ -1,0 +1,149 @@
+"""DoS resolvers without combat: a bare pool, a simple, an opposed and a complex test (DOS-1..13)."""
+
+from __future__ import annotations
+
+from rules.dice import DiceSource, SlotSpec
+from rules.dos.models import (
+    Attempt,
+    ComplexRequest,
+    ComplexResult,
+    OpposedRequest,
+    OpposedResult,
+    PoolRequest,
+    RollResult,
+    SideResult,
+    TestRequest,
+    TestResult,
+)
+from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
+from rules.dos.text import TEXTS
+from rules.events import EventLog
+from rules.models import trace
+
+
+def roll_slots(req: PoolRequest) -> SlotSpec:
+    return {"roll": D10}
+
+
+def roll(req: PoolRequest, dice: DiceSource) -> RollResult:
+    """A bare pool roll in slot ``roll`` (DOS-1..7)."""
+    log = EventLog(TEXTS)
+    pool = roll_pool(dice, "roll", req.pool, log)
+    return RollResult(roll=pool, **trace(dice, log))
+
+
+def test_slots(req: TestRequest) -> SlotSpec:
+    return {"check": D10}
+
+
+def test(req: TestRequest, dice: DiceSource) -> TestResult:
+    """A simple test (DOS-11) in slot ``check``."""
+    log = EventLog(TEXTS)
+    pool = roll_pool(dice, "check", req.skill, log)
+    percent = req.percent
+    tot = total(req.stat, pool.result, percent)
+    out = outcome(pool, tot, req.dc, req.options.ties)
+    success = out in ("success", "luck")
+    log.add(
+        f"dos.test.{out}", stat=req.stat, result=pool.result, percent=percent, total=tot, dc=req.dc
+    )
+    return TestResult(
+        roll=pool,
+        modifier_percent=percent,
+        total=tot,
+        dc=req.dc,
+        success=success,
+        outcome=out,
+        margin=tot - req.dc,
+        **trace(dice, log),
+    )
+
+
+test.__test__ = False  # type: ignore[attr-defined]  # a resolver, not a pytest test
+
+
+def opposed_slots(req: OpposedRequest) -> SlotSpec:
+    return {"a": D10, "b": D10}
+
+
+def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
+    """An opposed test (DOS-12): side ``a`` rolls in slot ``a``, then side ``b`` in slot ``b``."""
+    log = EventLog(TEXTS)
+    sides: dict[str, SideResult] = {}
+    for name, side in (("a", req.a), ("b", req.b)):
+        pool = roll_pool(dice, name, side.skill, log)
+        tot = total(side.stat, pool.result, side.percent)
+        log.add(
+            "dos.opposed.total",
+            side=name,
+            stat=side.stat,
+            result=pool.result,
+            percent=side.percent,
+            total=tot,
+        )
+        sides[name] = SideResult(roll=pool, modifier_percent=side.percent, total=tot)
+    a, b = sides["a"], sides["b"]
+    winner = opposed_winner(a.roll, a.total, b.roll, b.total)
+    if winner is None:
+        log.add("dos.opposed.tie", total=a.total)
+    else:
+        loser = "b" if winner == "a" else "a"
+        log.add(
+            "dos.opposed.winner",
+            winner=winner,
+            loser=loser,
+            winner_total=sides[winner].total,
+            loser_total=sides[loser].total,
+            reason=_reason(sides[winner], sides[loser]),
+        )
+    return OpposedResult(a=a, b=b, winner=winner, **trace(dice, log))
+
+
+def _reason(winner: SideResult, loser: SideResult) -> str:
+    if winner.roll.luck and not loser.roll.luck:
+        return "luck"
+    if loser.roll.bad_luck and not winner.roll.bad_luck:
+        return "bad_luck"
+    return "total"
+
+
+def complex_slots(req: ComplexRequest) -> SlotSpec:
+    return {f"attempt.{n}": D10 for n in range(1, req.attempts + 1)}
+
+
+def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
+    """A complex test (DOS-13): attempt n rolls in slot ``attempt.n`` until enough successes."""
+    log = EventLog(TEXTS)
+    percent = req.percent
+    attempts: list[Attempt] = []
+    successes = 0
+    for n in range(1, req.attempts + 1):
+        pool = roll_pool(dice, f"attempt.{n}", req.skill, log)
+        tot = total(req.stat, pool.result, percent)
+        out = outcome(pool, tot, req.dc, req.options.ties)
+        ok = out in ("success", "luck")
+        successes += ok
+        attempts.append(Attempt(n=n, roll=pool, total=tot, success=ok, outcome=out))
+        log.add("dos.complex.attempt", n=n, total=tot, dc=req.dc, outcome=out, successes=successes)
+        if successes >= req.successes_needed:
+            break
+    success = successes >= req.successes_needed
+    partial = not success and successes > 0
+    if success:
+        log.add("dos.complex.success", attempts=len(attempts), successes=successes)
+    else:
+        log.add(
+            "dos.complex.failure",
+            attempts=len(attempts),
+            successes=successes,
+            needed=req.successes_needed,
+            partial=partial,
+        )
+    return ComplexResult(
+        modifier_percent=percent,
+        attempts=attempts,
+        successes=successes,
+        success=success,
+        partial=partial,
+        **trace(dice, log),
+    )

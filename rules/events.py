@@ -1,0 +1,45 @@
+"""Events: what happened, in order, each with a stable code and its parameters (STYLE 8).
+
+Resolvers record events as a code and parameters; turning them into sentences is a separate step that
+looks the code up in its system's texts (``rules/<system>/text.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    code: str = Field(description="Stable code of what happened, such as `dos.luck`.")
+    params: dict[str, Any] = Field(description="The event's parameters (ids, values, dice).")
+    text: str = Field(description="One English sentence for people; a VTT may post it to chat.")
+
+
+class EventLog:
+    """Collects events during a resolution; renders them at the end."""
+
+    __slots__ = ("_events", "_texts")
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._texts = texts
+        self._events: list[tuple[str, dict[str, Any]]] = []
+
+    def add(self, code: str, **params: Any) -> None:
+        if code not in self._texts:
+            raise KeyError(f"no text for event code {code!r}")
+        self._events.append((code, params))
+
+    def render(self) -> list[Event]:
+        return [
+            Event(code=code, params=params, text=self._texts[code].format(**params))
+            for code, params in self._events
+        ]
+
+    @property
+    def codes(self) -> list[str]:
+        return [code for code, _ in self._events]

@@ -1,0 +1,123 @@
+"""Types every system shares: seeds, scripted dice, the die record, events and the response envelope.
+
+Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI document shows them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+
+from rules.dice import RNG, DiceSource
+from rules.events import Event, EventLog
+
+MAX_STAT = 1_000_000
+MAX_POOL = 100
+MAX_COMBATANTS = 100
+MAX_ATTEMPTS = 1_000
+MAX_SCRIPT = 1_000
+MAX_SLOTS = 1_000
+
+#: A seed: 1-128 printable ASCII characters (space included).
+SeedText = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=128, pattern=r"^[\x20-\x7e]+$"),
+    Field(description="1-128 printable ASCII characters (space included)."),
+]
+#: An integer seed stands for its decimal text, so it has at most 128 characters too.
+SeedInt = Annotated[
+    int,
+    Field(
+        ge=-(10**127 - 1),
+        le=10**128 - 1,
+        description="An integer; the stream uses its decimal text ('-' for negatives).",
+    ),
+]
+Seed = SeedText | SeedInt
+
+#: A slot name: what a roll is for (`check`, `attempt.3`, `initiative.k1`). ASCII letters, digits,
+#: `_`, `-` and `.` between parts.
+SlotName = Annotated[
+    str,
+    StringConstraints(
+        min_length=1, max_length=160, pattern=r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$"
+    ),
+]
+#: An id given by the caller (a combatant, an entity, an item): letters, digits, `_` and `-`.
+Id = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_\-]+$"),
+    Field(description="Letters, digits, '_' and '-'; 1-64 characters."),
+]
+DieValue = Annotated[int, Field(ge=1, le=2**32 - 1)]
+DiceScript = Annotated[
+    dict[SlotName, Annotated[list[DieValue], Field(max_length=MAX_SCRIPT)]],
+    Field(
+        max_length=MAX_SLOTS,
+        description=(
+            "Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. "
+            "Each value must fit the die the slot draws; a slot this request does not draw from is "
+            "rejected; values left over are returned in `unused_dice`."
+        ),
+    ),
+]
+#: A characteristic or any other number of the character sheet, within +-1,000,000.
+Stat = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
+NonNegative = Annotated[int, Field(ge=0, le=MAX_STAT)]
+
+
+class Model(BaseModel):
+    """Base of every request and result: frozen, strict types, unknown fields rejected."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class RollRequest(Model):
+    """Base of every request that may roll dice."""
+
+    seed: Seed | None = Field(
+        default=None,
+        description="Seed of the dice streams; when absent the service makes one and returns it.",
+    )
+    dice: DiceScript = Field(default_factory=dict)
+
+
+class Roll(Model):
+    """One die drawn, in draw order."""
+
+    slot: str
+    sides: int
+    value: int
+    source: str = Field(description='"seed" (the slot\'s stream) or "dice" (the caller\'s script).')
+
+
+class Resolution(Model):
+    """What every resolving endpoint returns besides its system's own fields."""
+
+    seed: str | int = Field(
+        description="The seed used (the request's, or the one the service made)."
+    )
+    rng: str = Field(default=RNG, description='The dice stream algorithm, "sha256-v1".')
+    rolls: list[Roll] = Field(description="Every die drawn, in draw order.")
+    unused_dice: dict[str, list[int]] = Field(
+        description="Scripted values the resolution did not need, by slot."
+    )
+    events: list[Event] = Field(description="What happened, in order.")
+
+
+def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
+    """The envelope fields of a result: call it last, once every die has been drawn.
+
+    It refuses a resolution that ran out of scripted dice (DESIGN.md, "Scripted dice").
+    """
+    dice.settle()
+    return {
+        "seed": dice.seed,
+        "rng": dice.rng,
+        "rolls": [
+            Roll(slot=r.slot, sides=r.sides, value=r.value, source=r.source) for r in dice.rolls
+        ],
+        "unused_dice": dice.unused(),
+        "events": log.render(),
+    }

@@ -1,0 +1,1 @@
+"""dragonroll HTTP service: a thin FastAPI layer over the rules engine."""

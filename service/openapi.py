@@ -1,0 +1,43 @@
+"""The OpenAPI document: generated from the app, with every problem response declared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from service.problems import PROBLEM_JSON, Problem, ProblemError
+
+
+def install_openapi(app: FastAPI) -> None:
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema:
+            return app.openapi_schema
+        schema = get_openapi(
+            title=app.title,
+            version=app.version,
+            description=app.description,
+            routes=app.routes,
+        )
+        components = schema.setdefault("components", {}).setdefault("schemas", {})
+        components.pop("HTTPValidationError", None)
+        components.pop("ValidationError", None)
+        components["ProblemError"] = ProblemError.model_json_schema(
+            ref_template="#/components/schemas/{model}"
+        )
+        problem = Problem.model_json_schema(ref_template="#/components/schemas/{model}")
+        problem.pop("$defs", None)
+        components["Problem"] = problem
+        for path in schema.get("paths", {}).values():
+            for op in path.values():
+                responses = op.get("responses", {})
+                for status, response in responses.items():
+                    if status.startswith(("4", "5")):
+                        response["content"] = {
+                            PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}
+                        }
+        app.openapi_schema = schema
+        return schema
+
+    app.openapi = openapi  # type: ignore[method-assign]

@@ -1,0 +1,7 @@
+"""One router per game system; ``SYSTEMS`` is the list the app mounts, in this order."""
+
+from fastapi import APIRouter
+
+from service.routers import dos
+
+SYSTEMS: list[APIRouter] = [dos.router]

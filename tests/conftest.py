@@ -1,0 +1,55 @@
+"""Shared fixtures: an in-process HTTP client over ``httpx.ASGITransport`` (STYLE 14)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from service.app import create_app
+
+
+class Api:
+    """A small synchronous face on an ``httpx.AsyncClient`` bound to one app instance."""
+
+    def __init__(self, **settings: Any) -> None:
+        from service.settings import Settings
+
+        self.app = create_app(Settings(**settings))
+
+    async def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        transport = httpx.ASGITransport(app=self.app, raise_app_exceptions=False)
+        async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+            return await client.request(method, path, **kwargs)
+
+    def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        return asyncio.run(self._request(method, path, **kwargs))
+
+    def post(self, path: str, json: Any = None, **kwargs: Any) -> httpx.Response:
+        if json is not None:
+            kwargs["json"] = json
+        return self.request("POST", path, **kwargs)
+
+    def get(self, path: str, **kwargs: Any) -> httpx.Response:
+        return self.request("GET", path, **kwargs)
+
+
+@pytest.fixture(scope="session")
+def api() -> Api:
+    return Api()
+
+
+def assert_problem(
+    response: httpx.Response, status: int, kind: str | None = None
+) -> dict[str, Any]:
+    """The response is an RFC 9457 problem of that status (and kind); returns its body."""
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json"), response.headers
+    body: dict[str, Any] = response.json()
+    assert body["status"] == status
+    assert {"type", "title", "detail"} <= body.keys()
+    if kind is not None:
+        assert body["type"].endswith("/" + kind), body
+    return body
