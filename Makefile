@@ -9,7 +9,6 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 $(STAMP): requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt
 	$(BIN)/python -m pip install --quiet --no-deps -e .
 	touch $@

@@ -36,10 +36,25 @@ class EventLog:
 
     def render(self) -> list[Event]:
         return [
-            Event(code=code, params=params, text=self._texts[code].format(**params))
+            Event(code=code, params=params, text=self._texts[code].format_map(_Display(params)))
             for code, params in self._events
         ]
 
     @property
     def codes(self) -> list[str]:
         return [code for code, _ in self._events]
+
+
+class _Display(dict[str, Any]):
+    """Parameters as a sentence shows them: lists as "6, 10, 10", ``None`` as "none"."""
+
+    def __init__(self, params: Mapping[str, Any]) -> None:
+        super().__init__({key: _show(value) for key, value in params.items()})
+
+
+def _show(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_show(v)) for v in value) or "none"
+    if value is None:
+        return "none"
+    return value
