@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi clean
+.PHONY: run test venv lint format typecheck unit openapi golden lock clean
 
 $(STAMP): requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,9 @@ typecheck: $(STAMP)
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
+
+golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
+	$(BIN)/python scripts/gen_golden.py
 
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py
