@@ -12,6 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 from rules.dice import RNG, DiceSource
 from rules.events import Event, EventLog
 
+#: Bumped whenever a resolution could change for the same request and seed (a rule, a draw order,
+#: an event). The same request + seed + rules version gives the same bytes, forever.
+RULES_VERSION = "1"
+
 MAX_STAT = 1_000_000
 MAX_POOL = 100
 MAX_COMBATANTS = 100
@@ -99,6 +103,10 @@ class Resolution(Model):
         description="The seed used (the request's, or the one the service made)."
     )
     rng: str = Field(default=RNG, description='The dice stream algorithm, "sha256-v1".')
+    rules_version: str = Field(
+        default=RULES_VERSION,
+        description="Version of the rules; the same request and seed replay byte for byte within it.",
+    )
     rolls: list[Roll] = Field(description="Every die drawn, in draw order.")
     unused_dice: dict[str, list[int]] = Field(
         description="Scripted values the resolution did not need, by slot."
@@ -115,6 +123,7 @@ def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
     return {
         "seed": dice.seed,
         "rng": dice.rng,
+        "rules_version": RULES_VERSION,
         "rolls": [
             Roll(slot=r.slot, sides=r.sides, value=r.value, source=r.source) for r in dice.rolls
         ],
