@@ -52,6 +52,12 @@ from rules.riders.text import TEXTS
 
 D6 = 6
 SIDES: tuple[SideName, SideName] = ("initiator", "defender")
+#: What each phase asks for; which items or damage kinds are legal is checked after.
+PHASE_CHOICES: dict[str, tuple[str, ...]] = {
+    "rolloff": ("roll", "concede"),
+    "counterattack": ("use_item", "concede"),
+    "damage": ("damage",),
+}
 
 
 def other(side: SideName) -> SideName:
@@ -199,8 +205,8 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         )
     return CombatResult(
         finished=finished,
-        winner=winner if finished else None,
-        loser=other(winner) if finished and winner is not None else None,
+        winner=winner,
+        loser=other(winner) if winner is not None else None,
         bonuses=bonuses,
         rolloff=rolloffs,
         presumptive_loser=presumptive,
@@ -508,8 +514,7 @@ def _check(
 
     if d.by != by:
         raise illegal("by", f"it is the {by}'s decision, not the {d.by}'s")
-    choices = [o.choice for o in options]
-    if d.choice not in choices:
+    if d.choice not in PHASE_CHOICES[phase]:
         raise illegal("choice", f"'{d.choice}' is not possible here")
     if d.choice != "damage" and d.damage is not None:
         raise illegal("damage", "a damage kind only goes with choice 'damage'")
@@ -530,6 +535,8 @@ def _check(
         raise illegal("damage", "choice 'damage' needs a `damage` kind")
     kinds = [o for o in options if o.damage == d.damage]
     if not kinds:
+        if d.damage == "item" and d.item is not None:
+            raise illegal("item", _why_not_damage_item(d.item, side))
         why = {
             "knockback": "knockback needs the loser's position",
             "swap": "swap needs both sides' positions",
