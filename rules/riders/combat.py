@@ -201,7 +201,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
             by=awaiting.by,
             phase=awaiting.phase,
             decision=awaiting.decision,
-            choices=[_describe(o) for o in awaiting.choices],
+            choices="; ".join(_describe(o) for o in awaiting.choices),
         )
     return CombatResult(
         finished=finished,
