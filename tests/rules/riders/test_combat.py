@@ -617,3 +617,32 @@ def test_items_are_checked_for_consistency() -> None:
         request(initiator=red(items=[item("x", "damage")]))
     with pytest.raises(ValidationError, match="marked current"):
         request(initiator=red(has_rider=False, riders=[{"id": "a"}]))
+
+
+def test_rdr6_fatigue_at_3_without_a_rider_still_adds_rage() -> None:
+    res = _won_by_initiator(
+        defender=blue(fatigue=3, has_rider=False, riders=[{"id": "old", "current": False}]),
+        decisions=[ROLL, CONCEDE_D, FATIGUE_I],
+    )
+    dmg = res.damage[0]
+    assert dmg.kind == "fatigue"
+    assert (dmg.fatigue, dmg.rider_lost, dmg.riders_lost, dmg.rage) == (3, False, [], 1)
+    assert [r.id for r in res.state.defender.riders] == ["old"]
+
+
+def test_rdr10_damage_choice_by_the_loser() -> None:
+    err = _illegal([ROLL, CONCEDE_D, FATIGUE_D])
+    assert err.errors[0].loc == ("decisions", 2, "by")
+    assert "it is the initiator's decision, not the defender's" in err.detail
+    assert "expected from the initiator: damage fatigue" in err.detail
+
+
+def test_rdr10_damage_item_not_owned_or_without_damage() -> None:
+    ini = red(items=[item("lance", bonus=1)])
+    not_damage = dec("initiator", "damage", damage="item", item="lance")
+    err = _illegal([ROLL, CONCEDE_D, not_damage], initiator=ini)
+    assert err.errors[0].loc == ("decisions", 2, "item")
+    assert "deals no combat damage" in err.detail
+    foreign = dec("initiator", "damage", damage="item", item="bolt")
+    err = _illegal([ROLL, CONCEDE_D, foreign], defender=blue(items=[item("bolt", damage="zap")]))
+    assert "not one of the winner's items" in err.detail
