@@ -1,0 +1,1 @@
+"""Dragon Riders board-game combat: bonuses, 2d6 roll-off, counterattack, damage (rules/riders.md)."""

@@ -1,0 +1,389 @@
+"""Dragon Riders combat: request and result types (RDR-1..10, rules/riders.md)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal
+
+from pydantic import Field, StringConstraints, model_validator
+
+from rules.models import (
+    MAX_ATTEMPTS,
+    MAX_POOL,
+    Id,
+    Model,
+    Resolution,
+    RollRequest,
+    Stat,
+)
+
+Element = Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+SideName = Literal["initiator", "defender"]
+Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+Timing = Literal["pre", "counter", "damage"]
+Choice = Literal["use_item", "roll", "concede", "damage"]
+DamageKind = Literal["fatigue", "knockback", "swap", "item"]
+Phase = Literal["rolloff", "counterattack", "damage"]
+Skip = Literal["hide_shield", "ranged"]
+
+#: RDR-6: one space in each compass direction; x grows east, y grows south (N is (0, -1)).
+DIRECTIONS: dict[Direction, tuple[int, int]] = {
+    "N": (0, -1),
+    "NE": (1, -1),
+    "E": (1, 0),
+    "SE": (1, 1),
+    "S": (0, 1),
+    "SW": (-1, 1),
+    "W": (-1, 0),
+    "NW": (-1, -1),
+}
+
+#: RDR-3: the roll-off is 2d6 before rage and item dice.
+BASE_ROLLOFF_DICE = 2
+MAX_FATIGUE = 3
+MAX_ITEMS = 100
+MAX_RIDERS = 100
+MAX_DIE_SIDES = 1000
+#: Board coordinates stay within +-1,000,000 like any other stat.
+Coordinate = Stat
+
+#: Item dice: ``<count>d<sides>``, count 1-100, sides 2-1000. Parsed by :func:`parse_dice`, never eval'd.
+DICE_RE = re.compile(r"^([1-9][0-9]{0,2})d([1-9][0-9]{0,3})$")
+DiceNotation = Annotated[
+    str,
+    StringConstraints(pattern=r"^[1-9][0-9]{0,2}d[1-9][0-9]{0,3}$", max_length=8),
+    Field(
+        description=(
+            'Dice the item adds, as "<count>d<sides>" (such as "1d6", "2d6"): count 1-100, '
+            "sides 2-1000."
+        )
+    ),
+]
+
+
+def parse_dice(text: str) -> tuple[int, int]:
+    """``"2d6"`` -> ``(2, 6)``; raises ``ValueError`` outside count 1-100, sides 2-1000."""
+    match = DICE_RE.fullmatch(text)
+    if match is None:
+        raise ValueError(f'{text!r} is not dice notation like "1d6" or "2d6"')
+    count, sides = int(match.group(1)), int(match.group(2))
+    if not 1 <= count <= MAX_POOL:
+        raise ValueError(f"{text!r}: at most {MAX_POOL} dice")
+    if not 2 <= sides <= MAX_DIE_SIDES:
+        raise ValueError(f"{text!r}: dice have 2-{MAX_DIE_SIDES} sides")
+    return count, sides
+
+
+Fatigue = Annotated[int, Field(ge=0, le=MAX_FATIGUE, description="Fatigue, 0-3.")]
+Rage = Annotated[
+    int,
+    Field(
+        ge=0,
+        le=MAX_POOL,
+        description=(
+            "Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice "
+            "must stay <= 100."
+        ),
+    ),
+]
+TerrainBonus = Annotated[
+    int, Field(ge=0, le=4, description="Mountain bonus of the dragon's space, 0-4 (RDR-2).")
+]
+Bonus = Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="A flat bonus, +-1,000,000.")]
+
+
+# ---------------------------------------------------------------- the situation
+
+
+class Rider(Model):
+    id: Id
+    current: bool = Field(
+        default=True,
+        description="True for the rider the dragon carries now, false for a delivered rider.",
+    )
+    bonuses: dict[Element, Bonus] = Field(
+        default_factory=dict,
+        description="Elemental bonus against a dragon of each element (RDR-2).",
+    )
+
+
+class Position(Model):
+    x: Coordinate = Field(description="Column; grows east.")
+    y: Coordinate = Field(description="Row; grows south.")
+    facing: Direction = Field(description="Compass direction the dragon faces.")
+
+
+class Item(Model):
+    """An item or spell a side may use in this combat, described by the caller (RDR-5, RDR-6)."""
+
+    id: Id = Field(description="Unique across both sides; its dice roll in slot `item.<id>`.")
+    name: Annotated[str, StringConstraints(min_length=1, max_length=100)] = Field(
+        description="Name shown in the events (1-100 characters)."
+    )
+    timing: Timing = Field(
+        description=(
+            '"pre": used in Phase 1 (every listed pre item is used); "counter": played by '
+            'decision in the counterattack; "damage": only as a damage choice (needs `damage`).'
+        )
+    )
+    bonus: Bonus = Field(default=0, description="Flat amount added to the side's total.")
+    dice: DiceNotation | None = Field(
+        default=None, description="Dice added to the total, rolled in slot `item.<id>`."
+    )
+    extra_rolloff_dice: Annotated[int, Field(ge=0, le=MAX_POOL)] = Field(
+        default=0,
+        description="Pre items only: extra d6 in the side's roll-off (a Rage Potion), 0-100.",
+    )
+    hide_shield: bool = Field(
+        default=False, description="A Hide Shield: a winner that used it deals no damage (RDR-6)."
+    )
+    ranged: bool = Field(
+        default=False,
+        description="A ranged attack: a loser that used it takes no damage (RDR-6).",
+    )
+    damage: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = Field(
+        default=None,
+        description=(
+            "What the item does as combat damage (a Hookshot); when set, the winner may use it, "
+            "if still unused, in place of fatigue, knockback or swap (RDR-6)."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Item:
+        if self.dice is not None:
+            parse_dice(self.dice)
+        if self.extra_rolloff_dice and self.timing != "pre":
+            raise ValueError("extra_rolloff_dice only applies to pre items")
+        if self.timing == "damage" and self.damage is None:
+            raise ValueError('a "damage" item must say what it does in `damage`')
+        return self
+
+
+class Side(Model):
+    id: Id = Field(description="The dragon (or player).")
+    element: Element = Field(description="The dragon's element.")
+    riders: Annotated[list[Rider], Field(max_length=MAX_RIDERS)] = Field(
+        default_factory=list, description="Current and delivered riders (0-100)."
+    )
+    fatigue: Fatigue = 0
+    rage: Rage = 0
+    terrain_bonus: TerrainBonus = 0
+    position: Position | None = Field(
+        default=None, description="Needed for knockback (the loser's) and swap (both)."
+    )
+    has_rider: bool = Field(
+        default=True,
+        description="Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).",
+    )
+    items: Annotated[list[Item], Field(max_length=MAX_ITEMS)] = Field(
+        default_factory=list, description="Items and spells the side may use (0-100)."
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Side:
+        if not self.has_rider and any(r.current for r in self.riders):
+            raise ValueError("has_rider is false, but a rider is marked current")
+        dice = BASE_ROLLOFF_DICE + self.rage + self.extra_rolloff_dice
+        if dice > MAX_POOL:
+            raise ValueError(
+                f"the roll-off would be {dice} d6 (2 + rage + pre items' extra dice): "
+                f"at most {MAX_POOL}"
+            )
+        return self
+
+    @property
+    def extra_rolloff_dice(self) -> int:
+        return sum(i.extra_rolloff_dice for i in self.items if i.timing == "pre")
+
+
+class Attack(Model):
+    ranged: bool = Field(
+        default=False,
+        description="The initiator's attack is ranged: if it loses, it takes no damage (RDR-6).",
+    )
+
+
+class Decision(Model):
+    """One decision, in the order the combat asks for them (RDR-8)."""
+
+    by: SideName
+    choice: Choice = Field(
+        description=(
+            '"roll" or "concede" (the defender after the initiator\'s roll-off); "use_item" or '
+            '"concede" (the presumptive loser); "damage" (the winner).'
+        )
+    )
+    item: Id | None = Field(default=None, description='The item, for "use_item" and damage "item".')
+    damage: DamageKind | None = Field(default=None, description='The damage kind, for "damage".')
+    direction: Direction | None = Field(default=None, description="For damage knockback.")
+
+
+class CombatRequest(RollRequest):
+    initiator: Side
+    defender: Side
+    attack: Attack = Field(default_factory=Attack, description="The initiator's attack.")
+    decisions: Annotated[list[Decision], Field(max_length=MAX_ATTEMPTS)] = Field(
+        default_factory=list, description="The decisions taken so far, in order (0-1000)."
+    )
+    auto: bool = Field(
+        default=False,
+        description=(
+            "Fill missing decisions with the default policy (RDR-9): the defender rolls; a "
+            "presumptive loser plays its counter items in order while not higher, then concedes; "
+            "the winner picks fatigue."
+        ),
+    )
+
+
+# ---------------------------------------------------------------- results
+
+
+class RiderBonus(Model):
+    id: str
+    current: bool
+    bonus: int = Field(description="Its bonus against the opponent's element.")
+
+
+class ItemUse(Model):
+    id: str
+    name: str
+    bonus: int
+    dice: list[int] = Field(description="The item's dice, slot `item.<id>`.")
+    value: int = Field(description="bonus + dice.")
+
+
+class Bonuses(Model):
+    """RDR-2: elemental (unless fatigue 3) + terrain + pre-combat items."""
+
+    riders: list[RiderBonus]
+    elemental: int = Field(description="Sum of the riders' bonuses against the opponent.")
+    elemental_counted: bool = Field(description="False when the side has 3 fatigue.")
+    terrain: int
+    items: list[ItemUse] = Field(description="Pre-combat items used.")
+    extra_rolloff_dice: int = Field(description="Extra roll-off d6 from pre items.")
+    total: int
+
+
+class RollOff(Model):
+    """RDR-3: 2d6 + one d6 per rage level + pre items' extra dice, plus the bonus."""
+
+    slot: str
+    dice: list[int]
+    rage_dice: int
+    item_dice: int
+    sum: int
+    bonus: int
+    total: int
+
+
+class Totals(Model):
+    initiator: int | None = Field(description="null until the side has rolled.")
+    defender: int | None = Field(description="null until the side has rolled (or if it conceded).")
+
+
+class CounterStep(Model):
+    """RDR-5: one item played in the counterattack."""
+
+    decision: int = Field(description="Index of the decision.")
+    by: SideName
+    item: ItemUse
+    total: int = Field(description="The side's new total.")
+    totals: Totals
+    leader: SideName = Field(description="Who leads after the item.")
+    lead_changed: bool
+
+
+class Concession(Model):
+    by: SideName
+    phase: Literal["rolloff", "counterattack"]
+    decision: int = Field(description="Index of the decision.")
+    without_rolling: bool = Field(description="RDR-7: the defender conceded before rolling.")
+
+
+class Point(Model):
+    x: int
+    y: int
+
+
+class FatigueDamage(Model):
+    kind: Literal["fatigue"] = "fatigue"
+    decision: int
+    fatigue: int = Field(description="The loser's fatigue after.")
+    rider_lost: bool = Field(description="At 3 fatigue the loser loses its Dragon Rider.")
+    riders_lost: list[str] = Field(description="Ids of the current riders lost.")
+    rage: int = Field(description="The loser's rage after (+1 when at 3 fatigue).")
+
+
+class KnockbackDamage(Model):
+    kind: Literal["knockback"] = "knockback"
+    decision: int
+    direction: Direction
+    before: Point = Field(description="The loser's square before.")
+    after: Point = Field(description="The loser's square after (facing unchanged).")
+
+
+class SwapDamage(Model):
+    kind: Literal["swap"] = "swap"
+    decision: int
+    winner: Position = Field(description="The winner's position and facing after.")
+    loser: Position = Field(description="The loser's position and facing after.")
+
+
+class ItemDamage(Model):
+    kind: Literal["item"] = "item"
+    decision: int
+    item: str
+    name: str
+    effect: str = Field(description="The item's `damage` text: the caller applies it.")
+
+
+Damage = Annotated[
+    FatigueDamage | KnockbackDamage | SwapDamage | ItemDamage, Field(discriminator="kind")
+]
+
+
+class Option(Model):
+    """One legal choice: send it back as a decision (with `by`)."""
+
+    choice: Choice
+    item: str | None = None
+    damage: DamageKind | None = None
+    directions: list[Direction] | None = Field(
+        default=None, description="For knockback: the directions allowed (set one `direction`)."
+    )
+
+
+class Awaiting(Model):
+    by: SideName
+    decision: int = Field(description="Index the next decision takes in `decisions`.")
+    phase: Phase
+    choices: list[Option]
+
+
+class States(Model):
+    initiator: Side
+    defender: Side
+
+
+class CombatResult(Resolution):
+    finished: bool
+    winner: SideName | None
+    loser: SideName | None
+    bonuses: dict[SideName, Bonuses]
+    rolloff: dict[SideName, RollOff] = Field(description="The roll-offs made so far.")
+    presumptive_loser: SideName | None = Field(description="After the roll-off (RDR-3).")
+    counterattack: list[CounterStep]
+    conceded: Concession | None
+    totals: Totals = Field(description="The totals as they stand now.")
+    damage: list[Damage] = Field(description="Damage applied, in order.")
+    damage_instances: int = Field(description="1, or 2 after a concession without rolling (RDR-7).")
+    damage_skipped: Skip | None = Field(
+        description="Why no damage was dealt: the winner's Hide Shield or the loser's ranged attack."
+    )
+    state: States = Field(description="Each side's state now, in the request's shape.")
+    awaiting: Awaiting | None
+    decisions: list[Decision] = Field(
+        description="Every decision taken, auto-filled ones included: replayable as is."
+    )
+    auto_filled: list[int] = Field(description="Indexes of the decisions filled by `auto`.")
