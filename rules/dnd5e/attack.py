@@ -82,12 +82,12 @@ def roll_part(
     crit = _roll_terms(dice, slot, formula.dice_terms) if critical else []
     total = max(0, sum(rolls) + sum(crit) + formula.modifier)
     log.add(
-        "dnd5e.damage.part",
+        "dnd5e.damage.critical" if critical else "dnd5e.damage.part",
         n=n,
         dice=str(formula),
         type=part.type,
         rolls=rolls,
-        crit=f" and {crit} (critical)" if critical else "",
+        critical_rolls=crit,
         modifier=formula.modifier,
         total=total,
     )

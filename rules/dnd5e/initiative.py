@@ -240,40 +240,50 @@ class _TieBreaker:
         if self.req.tie_break == "dexterity":
             ordered = sorted(tied, key=lambda p: -(p.first.dexterity or 0))
             self.log.add("dnd5e.tiebreak.dexterity", total=total, ids=[p.id for p in ordered])
-            return self._clusters(ordered, lambda p: p.first.dexterity or 0, self.by_d20)
+            runs = _runs(ordered, lambda p: p.first.dexterity or 0)
+            return [p for run in runs for p in self.by_d20(run)]
         return self.by_d20(tied)
 
     def by_d20(self, tied: list[_Place]) -> list[_Place]:
-        """D5E-7's optional rule: each tied place rolls a d20, highest first; repeat while tied."""
-        if len(tied) == 1:
-            return tied
-        for p in tied:
-            if len(p.tiebreak) >= MAX_ATTEMPTS:
-                raise LimitExceeded(
-                    f"{p.id} still tied after {MAX_ATTEMPTS} tie-break rolls",
-                    [FieldError(("dice", f"tiebreak.{p.id}"), "tie-break rolls never separate")],
-                )
-            value = self.dice.roll(f"tiebreak.{p.id}", D20)
-            p.tiebreak.append(value)
-            self.log.add("dnd5e.tiebreak.rolled", id=p.id, value=value)
-        ordered = sorted(tied, key=lambda p: -p.tiebreak[-1])  # stable: request order on ties
-        return self._clusters(ordered, lambda p: p.tiebreak[-1], self.by_d20)
+        """D5E-7's optional rule: each tied place rolls a d20, highest first; repeat while tied.
 
-    @staticmethod
-    def _clusters(
-        ordered: list[_Place],
-        key: Callable[[_Place], int],
-        then: Callable[[list[_Place]], list[_Place]],
-    ) -> list[_Place]:
-        out: list[_Place] = []
-        i = 0
-        while i < len(ordered):
-            j = i
-            while j < len(ordered) and key(ordered[j]) == key(ordered[i]):
-                j += 1
-            out.extend(then(ordered[i:j]) if j - i > 1 else ordered[i:j])
-            i = j
-        return out
+        Round by round (no recursion): in each round every place still tied rolls, clusters from
+        the highest down, each in its current order (request order among equal rolls).
+        """
+        segments = [tied]
+        rounds = 0
+        while any(len(seg) > 1 for seg in segments):
+            rounds += 1
+            if rounds > MAX_ATTEMPTS:
+                ids = ", ".join(p.id for seg in segments if len(seg) > 1 for p in seg)
+                raise LimitExceeded(
+                    f"{ids} still tied after {MAX_ATTEMPTS} rounds of tie-break rolls",
+                    [FieldError(("dice",), "the tie-break rolls never separate the tie")],
+                )
+            split: list[list[_Place]] = []
+            for seg in segments:
+                if len(seg) == 1:
+                    split.append(seg)
+                    continue
+                for p in seg:
+                    value = self.dice.roll(f"tiebreak.{p.id}", D20)
+                    p.tiebreak.append(value)
+                    self.log.add("dnd5e.tiebreak.rolled", id=p.id, value=value)
+                ordered = sorted(seg, key=lambda p: -p.tiebreak[-1])  # stable
+                split.extend(_runs(ordered, lambda p: p.tiebreak[-1]))
+            segments = split
+        return [p for seg in segments for p in seg]
+
+
+def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Place]]:
+    """Split a sorted list into runs of equal ``key``."""
+    runs: list[list[_Place]] = []
+    for p in ordered:
+        if runs and key(runs[-1][0]) == key(p):
+            runs[-1].append(p)
+        else:
+            runs.append([p])
+    return runs
 
 
 def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
@@ -303,14 +313,8 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     by_total = sorted(places, key=lambda p: -p.total)  # stable: request order within a total
     breaker = _TieBreaker(req, dice, log)
     ordered: list[_Place] = []
-    i = 0
-    while i < len(by_total):
-        j = i
-        while j < len(by_total) and by_total[j].total == by_total[i].total:
-            j += 1
-        cluster = by_total[i:j]
-        ordered.extend(breaker.order(cluster, cluster[0].total) if len(cluster) > 1 else cluster)
-        i = j
+    for run in _runs(by_total, lambda p: p.total):
+        ordered.extend(breaker.order(run, run[0].total) if len(run) > 1 else run)
     log.add("dnd5e.initiative.order", order=[p.id for p in ordered])
     order = [
         OrderEntry(

@@ -35,7 +35,11 @@ TEXTS: dict[str, str] = {
     "dnd5e.attack.hit": "Attack {total} (d20s {d20s}, {mode}) hits AC {ac}.",
     "dnd5e.attack.miss": "Attack {total} (d20s {d20s}, {mode}) misses AC {ac}.",
     "dnd5e.damage.part": (
-        "Damage part {n} ({dice}, {type}): dice {rolls}{crit}, modifier {modifier:+d}: {total}."
+        "Damage part {n} ({dice}, {type}): dice {rolls}, modifier {modifier:+d}: {total}."
+    ),
+    "dnd5e.damage.critical": (
+        "Damage part {n} ({dice}, {type}): dice {rolls} and again {critical_rolls} (critical), "
+        "modifier {modifier:+d} once: {total}."
     ),
     "dnd5e.damage.type": "{type}: {rolled} becomes {total} ({applied}).",
     "dnd5e.damage.total": "Total damage {total}.",

@@ -232,3 +232,19 @@ def test_never_a_500(api: Api, dice: str, bonus: int, hp: int) -> None:
     }
     r = api.post("/dnd5e/attack", body)
     assert r.status_code in (200, 422), r.text
+
+
+def test_endless_tie_is_a_limit_not_a_500(api: Api) -> None:
+    body = {
+        "combatants": [
+            {"id": "a", "side": "gm", "dex_mod": 0},
+            {"id": "b", "side": "gm", "dex_mod": 0},
+        ],
+        "dice": {
+            "initiative.a": [5],
+            "initiative.b": [5],
+            "tiebreak.a": [3] * 1000,
+            "tiebreak.b": [3] * 1000,
+        },
+    }
+    assert_problem(api.post("/dnd5e/initiative", body), 422, "limit-exceeded")

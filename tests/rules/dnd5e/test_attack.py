@@ -393,3 +393,14 @@ def test_attack_invariants(fields: dict[str, Any]) -> None:
         assert all(len(p.critical_rolls) == len(p.rolls) for p in res.damage)
     if not res.hit:
         assert res.damage == [] and res.damage_total == 0
+
+
+def test_d5e12_events_show_both_rolls_on_a_critical() -> None:
+    res = run_attack(
+        attack_bonus=0, damage=SWORD, target=target(), dice={"attack": [20], "damage.0": [2, 7]}
+    )
+    part = [e for e in res.events if e.code == "dnd5e.damage.critical"]
+    assert part[0].params["rolls"] == [2] and part[0].params["critical_rolls"] == [7]
+    assert part[0].text == (
+        "Damage part 0 (1d8+3, slashing): dice [2] and again [7] (critical), modifier +3 once: 12."
+    )

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.errors import DiceScriptError, InvalidRequest
+from rules.errors import DiceScriptError, InvalidRequest, LimitExceeded
 from tests.rules.dnd5e.helpers import run_initiative
 
 
@@ -320,3 +320,33 @@ def test_order_is_a_permutation_sorted_by_total(mods: list[int], mode: str, seed
     assert totals == sorted(totals, reverse=True)
     for e in res.order:
         assert 1 <= e.roll.natural <= 20
+
+
+def test_d5e7_long_ties_do_not_recurse() -> None:
+    # 600 rounds of equal rolls, then the tie splits: no recursion limit, exact draws.
+    res = run_initiative(
+        combatants=[c("a"), c("b"), c("d")],
+        dice={
+            "initiative.a": [10],
+            "initiative.b": [10],
+            "initiative.d": [10],
+            "tiebreak.a": [5] * 600 + [1],
+            "tiebreak.b": [5] * 600 + [2],
+            "tiebreak.d": [5] * 600 + [3],
+        },
+    )
+    assert [e.id for e in res.order] == ["d", "b", "a"]
+    assert len(res.order[0].tiebreak) == 601 and res.unused_dice == {}
+
+
+def test_d5e7_a_tie_that_never_separates_is_a_limit() -> None:
+    with pytest.raises(LimitExceeded, match="still tied after 1000 rounds"):
+        run_initiative(
+            combatants=[c("a"), c("b")],
+            dice={
+                "initiative.a": [10],
+                "initiative.b": [10],
+                "tiebreak.a": [5] * 1000,
+                "tiebreak.b": [5] * 1000,
+            },
+        )
