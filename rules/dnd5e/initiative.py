@@ -122,11 +122,12 @@ def _validate(req: InitiativeRequest) -> None:
     for i, c in enumerate(req.combatants):
         if c.surprised is not None or c.passive_perception is not None:
             continue
-        if any(o.hiding is not None for o in req.combatants if o.side != c.side):
+        opponents = [o for o in req.combatants if o.side != c.side]
+        if opponents and all(o.hiding is not None for o in opponents):
             errors.append(
                 FieldError(
                     ("combatants", i, "passive_perception"),
-                    "an opponent hides: give its passive Perception (or `surprised`) (D5E-3)",
+                    "every opponent hides: give its passive Perception (or `surprised`) (D5E-3)",
                 )
             )
     if errors:
@@ -192,7 +193,10 @@ def _surprise(
         elif noticed:
             surprised, reason = False, "noticed"
             log.add(
-                "dnd5e.surprise.noticed", id=c.id, passive=c.passive_perception, noticed=noticed
+                "dnd5e.surprise.noticed",
+                id=c.id,
+                passive=c.passive_perception,
+                noticed=_names(noticed),
             )
         else:
             surprised, reason = True, "unnoticed"
@@ -200,7 +204,7 @@ def _surprise(
                 "dnd5e.surprise.unnoticed",
                 id=c.id,
                 passive=c.passive_perception,
-                unnoticed=unnoticed,
+                unnoticed=_names(unnoticed),
             )
         verdicts.append(
             SurpriseVerdict(
@@ -226,7 +230,7 @@ class _TieBreaker:
 
     def order(self, tied: list[_Place], total: int) -> list[_Place]:
         ids = [p.id for p in tied]
-        self.log.add("dnd5e.initiative.tie", total=total, ids=ids)
+        self.log.add("dnd5e.initiative.tie", total=total, ids=_names(ids))
         if self.req.tie_break == "given":
             missing = [p.id for p in tied if p.id not in self.given]
             if missing:
@@ -235,11 +239,13 @@ class _TieBreaker:
                     f"{', '.join(ids)} tie at {total}: tie_order must list {', '.join(missing)}",
                 )
             ordered = sorted(tied, key=lambda p: self.given[p.id])
-            self.log.add("dnd5e.tiebreak.given", total=total, ids=[p.id for p in ordered])
+            self.log.add("dnd5e.tiebreak.given", total=total, ids=_names([p.id for p in ordered]))
             return ordered
         if self.req.tie_break == "dexterity":
             ordered = sorted(tied, key=lambda p: -(p.first.dexterity or 0))
-            self.log.add("dnd5e.tiebreak.dexterity", total=total, ids=[p.id for p in ordered])
+            self.log.add(
+                "dnd5e.tiebreak.dexterity", total=total, ids=_names([p.id for p in ordered])
+            )
             runs = _runs(ordered, lambda p: p.first.dexterity or 0)
             return [p for run in runs for p in self.by_d20(run)]
         return self.by_d20(tied)
@@ -275,6 +281,11 @@ class _TieBreaker:
         return [p for seg in segments for p in seg]
 
 
+def _names(ids: list[str]) -> str:
+    """Ids for an event sentence: ``a, b, c``."""
+    return ", ".join(ids)
+
+
 def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Place]]:
     """Split a sorted list into runs of equal ``key``."""
     runs: list[list[_Place]] = []
@@ -308,14 +319,14 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
             d20s=p.roll.d20s,
             mode=p.roll.mode,
             modifier=p.roll.modifier,
-            members=p.members,
+            members=_names(p.members),
         )
     by_total = sorted(places, key=lambda p: -p.total)  # stable: request order within a total
     breaker = _TieBreaker(req, dice, log)
     ordered: list[_Place] = []
     for run in _runs(by_total, lambda p: p.total):
         ordered.extend(breaker.order(run, run[0].total) if len(run) > 1 else run)
-    log.add("dnd5e.initiative.order", order=[p.id for p in ordered])
+    log.add("dnd5e.initiative.order", order=_names([p.id for p in ordered]))
     order = [
         OrderEntry(
             id=p.id,

@@ -109,7 +109,7 @@ class Combatant(Model):
     hiding: Hiding | None = Field(default=None, description="Set when the creature hides (D5E-3).")
     passive_perception: Stat | None = Field(
         default=None,
-        description="Passive Wisdom (Perception); needed when an opponent hides (D5E-3).",
+        description="Passive Wisdom (Perception); needed when every opponent hides (D5E-3).",
     )
     surprised: bool | None = Field(
         default=None,

@@ -350,3 +350,11 @@ def test_d5e7_a_tie_that_never_separates_is_a_limit() -> None:
                 "tiebreak.b": [5] * 1000,
             },
         )
+
+
+def test_d5e3_passive_score_not_needed_with_an_opponent_in_view() -> None:
+    res = run_initiative(
+        combatants=[c("hero"), c("ogre", "gm"), c("imp", "gm", hiding={"stealth_total": 3})],
+        seed=1,
+    )
+    assert (res.surprise[0].reason, res.surprise[0].unnoticed) == ("no_hiding_opponent", [])
