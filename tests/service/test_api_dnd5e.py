@@ -248,3 +248,60 @@ def test_endless_tie_is_a_limit_not_a_500(api: Api) -> None:
         },
     }
     assert_problem(api.post("/dnd5e/initiative", body), 422, "limit-exceeded")
+
+
+def test_readme_examples_hold(api: Api) -> None:
+    """The values quoted in docs/readme/dnd5e.md (seeded, so they pin the streams too)."""
+    init = api.post(
+        "/dnd5e/initiative",
+        {
+            "seed": "ambush",
+            "combatants": [
+                {"id": "fighter", "side": "players", "dex_mod": 1, "passive_perception": 12},
+                {"id": "rogue", "side": "players", "dex_mod": 4, "passive_perception": 16},
+                {
+                    "id": "g1",
+                    "side": "gm",
+                    "dex_mod": 2,
+                    "group": "goblins",
+                    "hiding": {"stealth_mod": 6},
+                },
+                {
+                    "id": "g2",
+                    "side": "gm",
+                    "dex_mod": 2,
+                    "group": "goblins",
+                    "hiding": {"stealth_mod": 6},
+                },
+            ],
+        },
+    ).json()
+    assert [s["total"] for s in init["stealth"].values()] == [17, 25]
+    assert init["surprised"] == ["fighter", "rogue"]
+    assert [(e["id"], e["members"], e["total"]) for e in init["order"]] == [
+        ("goblins", ["g1", "g2"], 19),
+        ("rogue", ["rogue"], 17),
+        ("fighter", ["fighter"], 13),
+    ]
+    check = api.post(
+        "/dnd5e/check", {"seed": "lockpick", "modifier": 5, "dc": 15, "advantage": True}
+    ).json()
+    assert (check["d20s"], check["total"], check["success"]) == ([10, 12], 17, True)
+    attack = api.post(
+        "/dnd5e/attack",
+        {
+            "seed": "greataxe",
+            "attack_bonus": 5,
+            "dice": {"attack": [20]},
+            "damage": [{"dice": "1d12+3", "type": "slashing"}, {"dice": "2d6", "type": "fire"}],
+            "target": {"ac": 13, "hp": 9, "max_hp": 22, "temp_hp": 2, "resistances": ["fire"]},
+        },
+    ).json()
+    assert [(p["rolls"], p["critical_rolls"], p["total"]) for p in attack["damage"]] == [
+        ([2], [2], 7),
+        ([1, 6], [2, 2], 11),
+    ]
+    assert attack["damage_total"] == 12
+    assert attack["target"]["hp"] == 0 and attack["target"]["unconscious"] is True
+    save = api.post("/dnd5e/death-save", {"seed": "grim", "successes": 1, "failures": 2}).json()
+    assert (save["d20s"], save["failures"], save["dead"]) == ([3], 3, True)
