@@ -2,6 +2,6 @@
 
 from fastapi import APIRouter
 
-from service.routers import dos, riders
+from service.routers import dnd5e, dos, riders
 
-SYSTEMS: list[APIRouter] = [dos.router, riders.router]
+SYSTEMS: list[APIRouter] = [dos.router, riders.router, dnd5e.router]

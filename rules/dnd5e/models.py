@@ -1,0 +1,407 @@
+"""Fifth-edition SRD combat: request and result types (rules/dnd5e.md, D5E-1..16)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from rules.dnd5e.notation import parse
+from rules.models import (
+    MAX_ATTEMPTS,
+    MAX_COMBATANTS,
+    Id,
+    Model,
+    NonNegative,
+    Resolution,
+    RollRequest,
+    Stat,
+)
+
+#: D5E-10: advantage or disadvantage, given as a flag or as a count of sources. Any source of
+#: each (count >= 1 or true) cancels the other, whatever the counts.
+Edge = Annotated[
+    bool | Annotated[int, Field(ge=0, le=100)],
+    Field(
+        description=(
+            "true/false, or the number of sources (0-100). Advantage and disadvantage together "
+            "cancel to one d20 whatever their counts (D5E-10)."
+        )
+    ),
+]
+Side = Literal["players", "gm"]
+DamageType = Literal[
+    "acid",
+    "bludgeoning",
+    "cold",
+    "fire",
+    "force",
+    "lightning",
+    "necrotic",
+    "piercing",
+    "poison",
+    "psychic",
+    "radiant",
+    "slashing",
+    "thunder",
+]
+DamageTypes = Annotated[
+    list[DamageType],
+    Field(max_length=50, description="Damage types; repeats count once (D5E-13)."),
+]
+Applied = Literal["immunity", "resistance", "vulnerability"]
+D20Mode = Literal["normal", "advantage", "disadvantage"]
+MAX_PARTS = 20
+#: A hit point count: 0 .. 1,000,000.
+HitPoints = NonNegative
+
+
+class D20Roll(Model):
+    """A d20 test's dice (D5E-10): two with advantage or disadvantage, one otherwise."""
+
+    d20s: list[int] = Field(description="The d20s rolled, in draw order.")
+    mode: D20Mode = Field(description="Advantage and disadvantage together give `normal`.")
+    natural: int = Field(description="The d20 kept: the higher with advantage, lower with dis.")
+    modifier: int
+    total: int = Field(description="natural + modifier.")
+
+
+# ------------------------------------------------------------------ initiative (D5E-3..7)
+
+
+class Hiding(Model):
+    """A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."""
+
+    stealth_total: Stat | None = Field(
+        default=None, description="The Stealth check total already rolled."
+    )
+    stealth_mod: Stat | None = Field(
+        default=None,
+        description="Roll d20 + this in slot `stealth.<id>` (with advantage/disadvantage below).",
+    )
+    advantage: Edge = False
+    disadvantage: Edge = False
+
+    @model_validator(mode="after")
+    def _one_of(self) -> Hiding:
+        if (self.stealth_total is None) == (self.stealth_mod is None):
+            raise ValueError("give exactly one of `stealth_total` and `stealth_mod`")
+        return self
+
+
+class Combatant(Model):
+    id: Id
+    side: Side = Field(description='"players" (the characters) or "gm" (monsters, NPCs).')
+    dex_mod: Stat = Field(description="Dexterity modifier, added to the initiative d20 (D5E-5).")
+    initiative_bonus: Stat = Field(default=0, description="Any other initiative bonus.")
+    dexterity: NonNegative | None = Field(
+        default=None, description="Dexterity score; needed by `tie_break: dexterity` (D5E-7)."
+    )
+    advantage: Edge = False
+    disadvantage: Edge = False
+    group: Id | None = Field(
+        default=None,
+        description=(
+            "Group of identical creatures: one roll for the group, acting together (D5E-5). "
+            "Members must share side, modifiers, advantage, disadvantage and dexterity."
+        ),
+    )
+    hiding: Hiding | None = Field(default=None, description="Set when the creature hides (D5E-3).")
+    passive_perception: Stat | None = Field(
+        default=None,
+        description="Passive Wisdom (Perception); needed when every opponent hides (D5E-3).",
+    )
+    surprised: bool | None = Field(
+        default=None,
+        description="The GM's ruling, surprised or not; when set it wins over the comparison.",
+    )
+
+
+class InitiativeOptions(Model):
+    surprise_ties: Literal["hidden", "noticed"] = Field(
+        default="hidden",
+        description=(
+            "A Stealth total equal to a passive Perception: the hider stays `hidden` "
+            "(default; a passive score is a DC) or is `noticed` (D5E-3)."
+        ),
+    )
+
+
+class InitiativeRequest(RollRequest):
+    combatants: Annotated[list[Combatant], Field(min_length=1, max_length=MAX_COMBATANTS)]
+    tie_break: Literal["d20", "dexterity", "given"] = Field(
+        default="d20",
+        description=(
+            "D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. "
+            "`dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides."
+        ),
+    )
+    tie_order: Annotated[list[Id], Field(max_length=2 * MAX_COMBATANTS)] = Field(
+        default_factory=list,
+        description="With `tie_break: given`: combatant or group ids, first acts first.",
+    )
+    options: InitiativeOptions = Field(default_factory=InitiativeOptions)
+
+
+class Stealth(Model):
+    d20s: list[int] = Field(description="Empty when the total was given.")
+    total: int
+
+
+SurpriseReason = Literal["gm", "no_hiding_opponent", "noticed", "unnoticed", "no_opponent"]
+
+
+class SurpriseVerdict(Model):
+    id: str
+    surprised: bool
+    reason: SurpriseReason = Field(
+        description=(
+            "`gm`: the GM's ruling; `no_hiding_opponent`: an opponent is in plain view; `noticed`: "
+            "it noticed at least one hider; `unnoticed`: every opponent hides and it noticed none; "
+            "`no_opponent`: the other side is empty."
+        )
+    )
+    noticed: list[str] = Field(description="Hiders whose Stealth did not beat its passive score.")
+    unnoticed: list[str] = Field(description="Hiders it failed to notice.")
+    restrictions: list[Literal["no_move", "no_action", "no_reaction_until_turn_ends"]] = Field(
+        description="First-round limits of a surprised creature (D5E-4)."
+    )
+
+
+class OrderEntry(Model):
+    id: str = Field(description="The combatant id, or the group id for a group.")
+    members: list[str] = Field(description="The combatants acting at this place, request order.")
+    group: bool
+    total: int = Field(description="d20 + Dexterity modifier + initiative bonus (D5E-5).")
+    roll: D20Roll
+    dexterity: int | None
+    tiebreak: list[int] = Field(description="Tie-break d20s, in draw order (D5E-7).")
+
+
+class InitiativeResult(Resolution):
+    round_seconds: int = Field(description="A round is 6 seconds of game time (D5E-1).")
+    order: list[OrderEntry] = Field(description="Highest total first; the same every round.")
+    surprised: list[str] = Field(description="Surprised combatant ids, in request order.")
+    surprise: list[SurpriseVerdict] = Field(description="Every combatant's verdict (D5E-3).")
+    stealth: dict[str, Stealth] = Field(description="The hiders' Stealth totals, by id.")
+
+
+# ------------------------------------------------------------------ turn (D5E-4, D5E-8, D5E-9)
+
+
+class Move(Model):
+    kind: Literal["move"]
+    feet: NonNegative = Field(description="Distance of this movement segment, in feet.")
+
+
+class Action(Model):
+    kind: Literal["action"]
+    name: Annotated[str, Field(max_length=100)] = Field(
+        description="Attack, Dash, Dodge, Ready ... A Dash adds the speed to the movement budget."
+    )
+
+
+class BonusAction(Model):
+    kind: Literal["bonus_action"]
+    name: Annotated[str, Field(max_length=100)]
+    feature: Annotated[str, Field(max_length=100)] | None = Field(
+        default=None,
+        description="The feature, spell or ability granting it; without one it is refused (D5E-9).",
+    )
+
+
+class Interaction(Model):
+    kind: Literal["interaction"]
+    object: Annotated[str, Field(max_length=100)]
+    uses_action: bool = Field(
+        default=False,
+        description="Taken as the turn's action (a second interaction, an item needing an action).",
+    )
+
+
+class Reaction(Model):
+    kind: Literal["reaction"]
+    name: Annotated[str, Field(max_length=100)]
+
+
+class Speech(Model):
+    kind: Literal["speech"]
+    text: Annotated[str, Field(max_length=500)] = ""
+
+
+Step = Annotated[
+    Move | Action | BonusAction | Interaction | Reaction | Speech, Field(discriminator="kind")
+]
+
+
+class TurnRequest(RollRequest):
+    speed: NonNegative = Field(description="Walking speed in feet.")
+    steps: Annotated[list[Step], Field(max_length=MAX_ATTEMPTS)] = Field(
+        description="The plan, in order."
+    )
+    surprised: bool = Field(default=False, description="Surprised at the start of combat (D5E-3).")
+    first_turn: bool = Field(default=True, description="This is the creature's first turn.")
+    incapacitated: bool = Field(default=False, description="Cannot take actions or reactions.")
+    reaction_used: bool = Field(
+        default=False, description="Its reaction has already been used this round."
+    )
+
+
+class Violation(Model):
+    rule: str = Field(description="The rule id broken, such as `D5E-9`.")
+    step: int | None = Field(description="0-based index of the step, or null for the whole plan.")
+    code: str
+    message: str
+
+
+class Budget(Model):
+    movement: int
+    movement_allowed: int
+    actions: int
+    bonus_actions: int
+    free_interactions: int
+    reactions: int
+
+
+class TurnResult(Resolution):
+    valid: bool
+    violations: list[Violation]
+    budget: Budget = Field(description="What the plan uses.")
+
+
+# ------------------------------------------------------------------ check (D5E-10)
+
+
+class CheckRequest(RollRequest):
+    modifier: Stat = 0
+    dc: Stat = Field(description="Difficulty class; success when the total meets or beats it.")
+    advantage: Edge = False
+    disadvantage: Edge = False
+
+
+class CheckResult(Resolution):
+    d20s: list[int]
+    natural: int
+    mode: D20Mode
+    total: int
+    dc: int
+    success: bool
+
+
+# ------------------------------------------------------------------ attack (D5E-11..15)
+
+
+class DamagePart(Model):
+    dice: Annotated[str, Field(min_length=1, max_length=200)] = Field(
+        description=(
+            "Dice notation: `2d6+3`, `1d8+1d6+4`, `d20`, `-1`, `1d10-2`. At most 100 dice in a "
+            "part, 1-100 per term, dice of 2-1000 sides, 20 terms."
+        )
+    )
+    type: DamageType
+
+    @field_validator("dice")
+    @classmethod
+    def _parses(cls, value: str) -> str:
+        parse(value)  # raises a ValueError naming the position and what was expected
+        return value
+
+
+class Target(Model):
+    ac: Stat = Field(description="Armor class.")
+    hp: HitPoints = Field(description="Current hit points (0 .. max_hp).")
+    max_hp: Annotated[int, Field(ge=1, le=1_000_000)]
+    temp_hp: HitPoints = 0
+    resistances: DamageTypes = Field(default_factory=list)
+    vulnerabilities: DamageTypes = Field(default_factory=list)
+    immunities: DamageTypes = Field(default_factory=list)
+    monster: bool = Field(
+        default=False,
+        description="A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.",
+    )
+    death_save_failures: Annotated[int, Field(ge=0, le=2)] = Field(
+        default=0, description="Failures it already has (at 0 hp)."
+    )
+
+    @model_validator(mode="after")
+    def _hp_within_max(self) -> Target:
+        if self.hp > self.max_hp:
+            raise ValueError(f"hp ({self.hp}) is more than max_hp ({self.max_hp})")
+        return self
+
+
+class AttackRequest(RollRequest):
+    attack_bonus: Stat = Field(description="Added to the d20 (D5E-11).")
+    advantage: Edge = False
+    disadvantage: Edge = False
+    damage: Annotated[list[DamagePart], Field(max_length=MAX_PARTS)] = Field(
+        description="Damage parts, rolled in order on a hit, part n in slot `damage.<n>`."
+    )
+    target: Target
+
+
+class PartRoll(Model):
+    dice: str = Field(description="The formula as parsed (normalised).")
+    type: str
+    rolls: list[int] = Field(description="Each die, signed by its term, in draw order.")
+    critical_rolls: list[int] = Field(description="The second roll of the dice on a critical.")
+    modifier: int
+    total: int = Field(description="Dice + modifier, never below 0 (D5E-12).")
+
+
+class TypeDamage(Model):
+    type: str
+    rolled: int
+    applied: list[Applied]
+    total: int = Field(description="After immunity, resistance, then vulnerability (D5E-13).")
+
+
+class AttackRoll(Model):
+    d20s: list[int]
+    natural: int
+    mode: D20Mode
+    total: int
+
+
+class TargetState(Model):
+    hp: int
+    temp_hp: int
+    unconscious: bool
+    dead: bool
+    death_save_failures: int
+    massive_damage: bool = Field(description="Killed outright by massive damage (D5E-14).")
+
+
+class AttackResult(Resolution):
+    hit: bool
+    critical: bool
+    attack: AttackRoll
+    ac: int
+    damage: list[PartRoll]
+    by_type: list[TypeDamage]
+    damage_total: int = Field(description="Damage dealt after resistances etc. (D5E-13).")
+    target: TargetState
+
+
+# ------------------------------------------------------------------ death save (D5E-16)
+
+
+class DeathSaveRequest(RollRequest):
+    successes: Annotated[int, Field(ge=0, le=2)] = Field(default=0, description="So far.")
+    failures: Annotated[int, Field(ge=0, le=2)] = Field(default=0, description="So far.")
+    modifier: Stat = Field(default=0, description="Any bonus to the save (a spell, a feature).")
+    advantage: Edge = False
+    disadvantage: Edge = False
+
+
+class DeathSaveResult(Resolution):
+    d20s: list[int]
+    natural: int
+    total: int
+    success: bool
+    successes: int = Field(description="Successes after this save (3 = stable).")
+    failures: int = Field(description="Failures after this save (3 = dead).")
+    stable: bool
+    dead: bool
+    hp: int = Field(description="1 after a natural 20, otherwise 0.")
+    conscious: bool
