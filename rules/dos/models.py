@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from rules.models import (
     MAX_ATTEMPTS,
@@ -269,7 +271,33 @@ class Weapon(Model):
 # ---------------------------------------------------------------- actions (DOS-14)
 
 
-class ActionsCombatant(Model):
+_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+
+
+class NamedCombatant(Model):
+    """A combatant whose schema errors name it: "combatant 'k1': ..." beside the index in `loc`."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _name_the_combatant(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            id_ = data.get("id") if isinstance(data, dict) else None
+            if not isinstance(id_, str) or not _ID.match(id_):
+                raise
+            errors = [
+                InitErrorDetails(
+                    type=PydanticCustomError(e["type"], f"combatant '{id_}': {e['msg']}"),
+                    loc=e["loc"],
+                    input=e["input"],
+                )
+                for e in exc.errors(include_url=False)
+            ]
+            raise ValidationError.from_exception_data(exc.title, errors) from None
+
+
+class ActionsCombatant(NamedCombatant):
     id: Id
     speed: Speed
     opponents: list[Id] = Field(
@@ -289,7 +317,7 @@ class ActionsRequest(RollRequest):
 
 
 class ActionsEntry(Model):
-    id: str
+    id: str = Field(description="The combatant's id.")
     actions: int = Field(
         description="floor(speed / sum of the opponents' speeds), at least 1 (DOS-14)."
     )
@@ -303,7 +331,7 @@ class ActionsResult(Resolution):
 # ---------------------------------------------------------------- initiative (DOS-15)
 
 
-class InitiativeCombatant(Model):
+class InitiativeCombatant(NamedCombatant):
     id: Id
     speed: Speed
 
@@ -328,7 +356,7 @@ class Reroll(Model):
 
 
 class InitiativeEntry(Model):
-    id: str
+    id: str = Field(description="The combatant's id.")
     placed: bool = Field(description="Placed first by the GM (`first`): no roll.")
     roll: int | None = Field(description="The initiative d10 (no explosion, no 1/10 effects).")
     total: int | None = Field(description="roll + speed.")
@@ -387,7 +415,7 @@ class DamageRequest(RollRequest):
     kind: DamageKind | None = Field(
         default=None, description="Kind of a GM-set `amount` (required with it)."
     )
-    target: Target
+    target: Target = Field(description="Who takes the damage: its life state now.")
 
     @model_validator(mode="after")
     def _weapon_or_amount(self) -> DamageRequest:
@@ -429,11 +457,13 @@ class DamageResult(Resolution):
     die: int | None = Field(description="The damage d10; null for GM-set damage.")
     percent: int | None = Field(description="Percent of the base; null for a 1 or GM-set damage.")
     base: int | None = Field(description="Base damage by weapon kind (DOS-26).")
-    halved: bool
-    armor: int
+    halved: bool = Field(description="A thrown object not made for throwing: x 1/2.")
+    armor: int = Field(description="Armor subtracted (0 for GM-set damage).")
     amount: int = Field(description="Damage taken, >= 0.")
-    kind: DamageKind
-    applied_as: AppliedKind
+    kind: DamageKind = Field(description="The kind dealt (weapon kind or GM-set).")
+    applied_as: AppliedKind = Field(
+        description="How it counted (DOS-28): light, serious, critical, or none for 0."
+    )
     target: Target = Field(description="The target's new state (DOS-28).")
 
 
@@ -441,7 +471,7 @@ class DamageResult(Resolution):
 
 
 class Attacker(Model):
-    dexterity: Stat
+    dexterity: Stat = Field(description="Dexterity, the attack's stat (+-1,000,000).")
     strength: Stat = Field(default=0, description="For damage (DOS-26).")
     skill: Skill = Field(
         description=(
@@ -449,13 +479,13 @@ class Attacker(Model):
             "(0..100 dice)."
         )
     )
-    weapon: Weapon
+    weapon: Weapon = Field(description="The weapon (or fists) and its kind.")
 
 
 class Defender(Target):
     """The defender's state for this turn; the response returns the same shape, updated."""
 
-    dexterity: Stat
+    dexterity: Stat = Field(description="Dexterity, the stat of blocks and dodges.")
     block: Skill = Field(default=0, description="Block skill: block skill + 1 blocks per turn.")
     dodge: Skill = Field(default=0, description="Dodge skill: dodge skill dodges per turn.")
     blocks_used: Uses = 0
@@ -491,8 +521,10 @@ class Ranged(Model):
 
 
 class AttackRequest(RollRequest, Modified):
-    attacker: Attacker
-    defender: Defender
+    attacker: Attacker = Field(description="Who attacks: stats, skill and weapon.")
+    defender: Defender = Field(
+        description="The defender's state this turn (send back the `defender` of the last result)."
+    )
     defense: DefenseChoice = Field(default="auto", description=_DEFENSE_DOC)
     ranged: Ranged | None = Field(
         default=None,
@@ -505,7 +537,9 @@ class AttackRequest(RollRequest, Modified):
     defense_difficulty: Difficulty | None = Field(
         default=None, description="Difficulty status of the defense (DOS-9)."
     )
-    defense_modifier_percent: ModifierPercent | None = None
+    defense_modifier_percent: ModifierPercent | None = Field(
+        default=None, description="Explicit defense modifier in percent (-100..+100)."
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> AttackRequest:
@@ -523,18 +557,18 @@ class AttackRequest(RollRequest, Modified):
 
 
 class AttackRoll(Model):
-    roll: PoolRoll
-    modifier_percent: int
+    roll: PoolRoll = Field(description="The attacker's pool (DOS-1..7).")
+    modifier_percent: int = Field(description="The attack's difficulty modifier in percent.")
     total: int = Field(description="dexterity + dice, with the modifier (DOS-8).")
     dc: int | None = Field(description="The ranged DC (DOS-21); null in melee.")
     outcome: Outcome | None = Field(description="Ranged: the simple test's outcome; null in melee.")
 
 
 class DefenseRoll(Model):
-    kind: DefenseKind
-    roll: PoolRoll
+    kind: DefenseKind = Field(description="block or dodge.")
+    roll: PoolRoll = Field(description="The defender's pool.")
     modifier_percent: int = Field(description="Includes -50 for a running defender (DOS-22).")
-    total: int
+    total: int = Field(description="dexterity + dice, with the modifier (DOS-8).")
 
 
 class RunStop(Model):
@@ -543,7 +577,7 @@ class RunStop(Model):
 
 
 class AttackResult(Resolution):
-    hit: bool
+    hit: bool = Field(description="The attack hit (DOS-17..21).")
     reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"] = Field(
         description=(
             "Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal "
@@ -551,7 +585,7 @@ class AttackResult(Resolution):
             "`dc` (ranged simple test, DOS-21)."
         )
     )
-    attack: AttackRoll
+    attack: AttackRoll = Field(description="The attacker's roll.")
     defense: DefenseRoll | None = Field(description="null when no defense was rolled.")
     damage: Damage | None = Field(description="null on a miss.")
     location: Location | None = Field(description="Hit location (DOS-27); null on a miss.")
@@ -578,8 +612,8 @@ _MANEUVER_DOC = (
 
 
 class ManeuverSide(Modified):
-    dexterity: Stat
-    strength: Stat
+    dexterity: Stat = Field(description="Dexterity (+-1,000,000).")
+    strength: Stat = Field(description="Strength (+-1,000,000).")
     unarmed: Skill = Field(default=0, description="Unarmed combat skill (0..100).")
     weapon: Skill = Field(default=0, description="Weapon combat skill (0..100).")
     dodge: Skill = Field(default=0, description="Dodge skill (0..100).")
@@ -598,19 +632,19 @@ class ManeuverRequest(RollRequest):
 
 
 class ManeuverSideResult(Model):
-    stat: StatName
-    skill: SkillName
-    roll: PoolRoll
-    modifier_percent: int
-    total: int
+    stat: StatName = Field(description="The stat used.")
+    skill: SkillName = Field(description="The skill whose pool was rolled.")
+    roll: PoolRoll = Field(description="The pool.")
+    modifier_percent: int = Field(description="The side's difficulty modifier in percent.")
+    total: int = Field(description="stat + dice, with the modifier (DOS-8).")
 
 
 class ManeuverResult(Resolution):
-    kind: ManeuverKind
+    kind: ManeuverKind = Field(description="The maneuver resolved.")
     winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
     success: bool = Field(description="Side a won: grabbed, broke free, pushed.")
-    a: ManeuverSideResult
-    b: ManeuverSideResult
+    a: ManeuverSideResult = Field(description="Side a's stat, skill, roll and total.")
+    b: ManeuverSideResult = Field(description="Side b's stat, skill, roll and total.")
 
 
 # ---------------------------------------------------------------- a whole turn (DOS-14..29)
@@ -652,8 +686,12 @@ class Declaration(Modified):
             "default is `none` (DOS-21)."
         ),
     )
-    defense_difficulty: Difficulty | None = None
-    defense_modifier_percent: ModifierPercent | None = None
+    defense_difficulty: Difficulty | None = Field(
+        default=None, description="Difficulty status of the target's defenses against it (DOS-9)."
+    )
+    defense_modifier_percent: ModifierPercent | None = Field(
+        default=None, description="Explicit defense modifier in percent (-100..+100)."
+    )
     stop_when_down: bool = Field(
         default=True,
         description="Attacks: skip the remaining attacks once the target is incapacitated.",
@@ -677,19 +715,23 @@ class Declaration(Modified):
         return DIFFICULTY_PERCENT[self.defense_difficulty or "normal"]
 
 
-class TurnCombatant(Model):
+class TurnCombatant(NamedCombatant):
     id: Id
     side: Id = Field(description="Team id: by default a combatant fights every other side.")
     speed: Speed
-    dexterity: Stat
-    strength: Stat = 0
-    skills: Skills = Field(default_factory=Skills)
-    weapon: Weapon = Field(default_factory=lambda: Weapon(kind="unarmed"))
+    dexterity: Stat = Field(description="Dexterity: attacks, blocks, dodges (+-1,000,000).")
+    strength: Stat = Field(default=0, description="Strength: damage, push (+-1,000,000).")
+    skills: Skills = Field(default_factory=Skills, description="Skill levels (0..100 each).")
+    weapon: Weapon = Field(
+        default_factory=lambda: Weapon(kind="unarmed"), description="Default: unarmed."
+    )
     hp: Hp
-    max_hp: Hp | None = None
-    armor: NonNegative = 0
-    incapacitated: bool = False
-    critical: bool = False
+    max_hp: Hp | None = Field(default=None, description="Full life bar; hp <= max_hp.")
+    armor: NonNegative = Field(
+        default=0, description="Subtracted from weapon damage (extension, 0..1,000,000)."
+    )
+    incapacitated: bool = Field(default=False, description="Cannot act (DOS-28).")
+    critical: bool = Field(default=False, description="Has a critical wound (DOS-28).")
     defense: DefenseChoice = Field(default="auto", description=_DEFENSE_DOC)
     opponents: list[Id] | None = Field(
         default=None,
@@ -706,7 +748,9 @@ class TurnCombatant(Model):
     @model_validator(mode="after")
     def _hp_within_max(self) -> TurnCombatant:
         if self.max_hp is not None and self.hp > self.max_hp:
-            raise ValueError(f"hp ({self.hp}) is more than max_hp ({self.max_hp})")
+            raise ValueError(
+                f"combatant '{self.id}': hp ({self.hp}) is more than max_hp ({self.max_hp})"
+            )
         return self
 
 
@@ -732,47 +776,51 @@ class TurnRequest(RollRequest):
 class TurnAction(Model):
     """One action resolved in the turn, in resolution order."""
 
-    actor: str
+    actor: str = Field(description="Who acts.")
     n: int | None = Field(description="The actor's action number (slot prefix `<actor>.<n>`).")
-    action: ActionKind
-    target: str | None = None
+    action: ActionKind = Field(description="What was declared.")
+    target: str | None = Field(default=None, description="The target's id, if any.")
     skipped: str | None = Field(default=None, description="Why it was not resolved, if not.")
-    attack: AttackResultPart | None = None
-    maneuver: ManeuverPart | None = None
+    attack: AttackResultPart | None = Field(
+        default=None, description="An attack's result, as `/dos/attack` gives it."
+    )
+    maneuver: ManeuverPart | None = Field(
+        default=None, description="A maneuver's result, as `/dos/maneuver` gives it."
+    )
     metres: int | None = Field(default=None, description="Run or step: metres moved.")
 
 
 class AttackResultPart(Model):
-    hit: bool
-    reason: str
-    attack: AttackRoll
-    defense: DefenseRoll | None
-    damage: Damage | None
-    location: Location | None
-    aimed: bool
-    run_stop: RunStop | None
+    hit: bool = Field(description="The attack hit (DOS-17..21).")
+    reason: str = Field(description="Why: total, luck, bad_luck, tie, no_defense or dc.")
+    attack: AttackRoll = Field(description="The attacker's roll.")
+    defense: DefenseRoll | None = Field(description="The defense rolled, or null.")
+    damage: Damage | None = Field(description="Damage on a hit (DOS-26, DOS-28), else null.")
+    location: Location | None = Field(description="Hit location (DOS-27), null on a miss.")
+    aimed: bool = Field(description="The location was aimed, not rolled.")
+    run_stop: RunStop | None = Field(description="A running target's stop roll (DOS-22), or null.")
 
 
 class ManeuverPart(Model):
-    winner: Literal["a", "b"] | None
-    success: bool
-    a: ManeuverSideResult
-    b: ManeuverSideResult
+    winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
+    success: bool = Field(description="The actor (side a) won.")
+    a: ManeuverSideResult = Field(description="The actor's side.")
+    b: ManeuverSideResult = Field(description="The target's side.")
 
 
 class CombatantState(Model):
-    id: str
+    id: str = Field(description="The combatant's id.")
     actions: int = Field(description="Actions this turn (DOS-14).")
-    actions_used: int
+    actions_used: int = Field(description="Actions spent (a run spends all).")
     initiative: int | None = Field(description="Position in the order, 1 = first.")
-    hp: int
-    max_hp: int | None
-    incapacitated: bool
-    critical: bool
-    blocks_used: int
-    dodges_used: int
-    running: bool
-    stopped: bool
+    hp: int = Field(description="Life points now, >= 0.")
+    max_hp: int | None = Field(description="As given.")
+    incapacitated: bool = Field(description="At 0 hp from serious damage (DOS-28).")
+    critical: bool = Field(description="Has a critical wound (DOS-28).")
+    blocks_used: int = Field(description="Blocks spent this turn (<= block + 1).")
+    dodges_used: int = Field(description="Dodges spent this turn (<= dodge).")
+    running: bool = Field(description="Ran this turn and was not stopped (DOS-22).")
+    stopped: bool = Field(description="Stopped while running: lost the rest of its turn.")
     moved: int = Field(description="Metres moved this turn (run or step).")
     waited: bool = Field(description="Waited: the GM may place it `first` next turn.")
 

@@ -260,7 +260,19 @@ def test_turn_contract(api: Api) -> None:
             "/dos/turn",
             {"combatants": [ignatius(speed=-1)]},
             ["body", "combatants", 0, "speed"],
-            "greater",
+            "combatant 'ignatius': Input should be greater",
+        ),
+        (
+            "/dos/turn",
+            {"combatants": [ignatius(), kobold(declare=[{"action": "flee"}])]},
+            ["body", "combatants", 1, "declare", 0, "action"],
+            "combatant 'k1'",
+        ),
+        (
+            "/dos/actions",
+            {"combatants": [{"id": "gob", "speed": 0}]},
+            ["body", "combatants", 0, "speed"],
+            "combatant 'gob'",
         ),
         (
             "/dos/turn",

@@ -173,7 +173,7 @@ def test_dos15_first_must_be_combatants() -> None:
     assert err.value.errors[0].loc == ("first", 0)
 
 
-def test_dos16_initiative_die_never_explodes() -> None:
+def test_dos15_initiative_die_never_explodes() -> None:
     res = run_initiative(combatants=[{"id": "a", "speed": 3}], dice={"initiative.a": [10]})
     assert (res.entries[0].total, len(res.rolls)) == (13, 1)
 

@@ -455,3 +455,18 @@ def test_fallen_mid_turn_take_no_action(seed: int) -> None:
         if r.actor in fell_at and i > fell_at[r.actor]:
             assert r.skipped == "incapacitated"
     json.loads(res.model_dump_json())
+
+
+def test_dos16_everyone_acts_in_initiative_order() -> None:
+    res = run_turn(
+        combatants=[
+            ignatius(declare=[{"action": "step"}]),
+            kobold("k1", declare=[{"action": "step"}]),
+            kobold("k2", declare=[{"action": "wait"}]),
+        ],
+        first=["k2"],
+        dice={"initiative.ignatius": [1], "initiative.k1": [10]},
+    )
+    assert res.order == ["k2", "ignatius", "k1"]  # 32 + 1 = 33 > 9 + 10 = 19
+    assert [r.actor for r in res.results] == res.order
+    assert res.initiative is not None and res.initiative[2].placed
