@@ -228,7 +228,8 @@ add_resolver(
     description=(
         "Every combatant with its full state and its declarations. The service works out actions "
         "per turn (DOS-14; opponents default to every combatant of another `side` not "
-        "incapacitated), the initiative order (DOS-15; or takes `order`), then resolves each "
+        "incapacitated), the initiative order (DOS-15; everyone rolls, incapacitated included, so "
+        "the order stays complete; or takes `order`), then resolves each "
         "combatant's declarations in that order: attacks as in `/dos/attack` (the target defends "
         "with its own `defense` choice, `auto` by default; blocks and dodges are counted from 0 "
         "for the turn; a preferred defense with no use left becomes none), maneuvers as in "
