@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from rules.dos import combat
@@ -566,3 +569,70 @@ def test_dos29_needs_weapon_or_amount() -> None:
         build(DamageRequest, amount=3, target={"hp": 1})
     with pytest.raises(ValidationError, match="max_hp"):
         build(DamageRequest, amount=3, kind="light", target={"hp": 5, "max_hp": 4})
+
+
+# ---------------------------------------------------------------- properties
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(st.integers(1, 12), min_size=1, max_size=12),
+    st.integers(0, 4),
+    st.integers(0, 10**9),
+)
+def test_initiative_order_is_by_total_with_first_ahead(
+    speeds: list[int], placed: int, seed: int
+) -> None:
+    combatants = [{"id": f"c{i}", "speed": s} for i, s in enumerate(speeds)]
+    first = [c["id"] for c in combatants[:placed]][::-1]
+    res = run_initiative(combatants=combatants, first=first, seed=seed)
+    assert sorted(res.order) == sorted(c["id"] for c in combatants)
+    assert res.order[: len(first)] == first
+    entry = {e.id: e for e in res.entries}
+    rolled = res.order[len(first) :]
+    for a, b in itertools.pairwise(rolled):
+        ea, eb = entry[a], entry[b]
+        assert ea.total is not None and eb.total is not None
+        assert ea.total >= eb.total
+        if ea.total == eb.total:  # tied: the rerolls decided, so both rerolled
+            assert ea.rerolls and eb.rerolls
+    assert (
+        res.model_dump_json()
+        == run_initiative(combatants=combatants, first=first, seed=seed).model_dump_json()
+    )
+
+
+damage_case = st.fixed_dictionaries(
+    {
+        "hp": st.integers(0, 30),
+        "strength": st.integers(0, 30),
+        "incapacitated": st.booleans(),
+        "critical": st.booleans(),
+        "kind": st.sampled_from(["unarmed", "melee", "thrown", "shooting"]),
+        "armor": st.integers(0, 10),
+        "die": st.integers(1, 10),
+    }
+)
+
+
+@settings(max_examples=120, deadline=None)
+@given(damage_case)
+def test_damage_never_negative_never_heals_critical_sticks(case: dict[str, Any]) -> None:
+    hp, incapacitated, critical = case["hp"], case["incapacitated"], case["critical"]
+    kind, armor, die, strength = case["kind"], case["armor"], case["die"], case["strength"]
+    weapon = {"kind": kind} if kind == "unarmed" else {"kind": kind, "damage": 4}
+    res = run_damage(
+        strength=strength,
+        weapon=weapon,
+        armor=armor,
+        target={"hp": hp, "incapacitated": incapacitated, "critical": critical},
+        dice={"damage": [die]},
+    )
+    t = res.target
+    assert 0 <= t.hp <= hp and t.hp == max(0, hp - res.amount)
+    assert res.amount >= 0
+    assert t.critical >= critical and t.incapacitated >= incapacitated
+    if incapacitated and res.amount > 0:
+        assert res.applied_as == "critical" and t.critical
+    if die == 1:
+        assert res.amount == max(0, 1 - armor)
