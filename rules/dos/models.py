@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+import re
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from rules.models import (
     MAX_ATTEMPTS,
+    MAX_COMBATANTS,
     MAX_POOL,
+    MAX_STAT,
+    Id,
     Model,
+    NonNegative,
     Resolution,
     RollRequest,
     Stat,
@@ -179,3 +185,654 @@ class ComplexResult(Resolution):
     successes: int
     success: bool
     partial: bool = Field(description="Failed, but at least one attempt succeeded.")
+
+
+# ================================================================ combat (DOS-14..29)
+
+Speed = Annotated[
+    int,
+    Field(
+        ge=1,
+        le=MAX_STAT,
+        description=(
+            "Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative "
+            "d10 (DOS-15), metres covered by a run (DOS-22)."
+        ),
+    ),
+]
+Hp = Annotated[int, Field(ge=0, le=MAX_STAT, description="Life points (PŻ), 0..1,000,000.")]
+Uses = Annotated[
+    int,
+    Field(ge=0, le=MAX_POOL + 1, description="Defenses of this kind already used this turn."),
+]
+Count = Annotated[
+    int,
+    Field(ge=1, le=MAX_ATTEMPTS, description="Number of actions spent on it (1..1000)."),
+]
+WeaponKind = Literal["unarmed", "melee", "thrown", "shooting"]
+DamageKind = Literal["light", "serious", "critical"]
+AppliedKind = Literal["light", "serious", "critical", "none"]
+Location = Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"]
+DefenseChoice = Literal["block", "dodge", "none", "auto"]
+DefenseKind = Literal["block", "dodge"]
+Combatants = Annotated[int, Field(ge=1, le=MAX_COMBATANTS)]
+
+_DEFENSE_DOC = (
+    "How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. "
+    "`auto` picks, among the defenses the defender still has uses of this turn, the one with the "
+    "higher skill (more dice: a higher expected total); on equal skill it picks `block`, because "
+    "blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which "
+    "keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is "
+    "`none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or "
+    "`dodge` when the GM allows one, with its penalty in `defense_difficulty`)."
+)
+
+
+class Weapon(Model):
+    """What the attacker strikes with (DOS-26)."""
+
+    kind: WeaponKind = Field(
+        description=(
+            "`unarmed` (fists; unarmed combat skill; base damage = strength, light), `melee` "
+            "(weapon combat skill; strength + damage, serious), `thrown` (thrown-weapons skill; "
+            "strength + damage, halved unless made for throwing; serious; a ranged attack), "
+            "`shooting` (firearms/bows skill; the weapon's damage alone; serious; a ranged attack)."
+        )
+    )
+    damage: NonNegative = Field(
+        default=0, description="The weapon's damage value (0..1,000,000); must be 0 for unarmed."
+    )
+    made_for_throwing: bool = Field(
+        default=False,
+        description="Only for `thrown`: an object not made for throwing deals half (DOS-26).",
+    )
+    damage_kind: Literal["light", "serious"] | None = Field(
+        default=None,
+        description=(
+            "Overrides the usual damage kind of the weapon kind (the source says 'usually': some "
+            "improvised weapons deal light damage)."
+        ),
+    )
+
+    @model_validator(mode="after")
+    def _unarmed_has_no_damage(self) -> Weapon:
+        if self.kind == "unarmed" and self.damage != 0:
+            raise ValueError(
+                f"an unarmed attack deals strength alone (DOS-26): damage must be 0, not "
+                f"{self.damage}; use kind `melee` for a weapon"
+            )
+        return self
+
+    @property
+    def ranged(self) -> bool:
+        return self.kind in ("thrown", "shooting")
+
+
+# ---------------------------------------------------------------- actions (DOS-14)
+
+
+_ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
+
+
+class NamedCombatant(Model):
+    """A combatant whose schema errors name it: "combatant 'k1': ..." beside the index in `loc`."""
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _name_the_combatant(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
+        try:
+            return handler(data)
+        except ValidationError as exc:
+            id_ = data.get("id") if isinstance(data, dict) else None
+            if not isinstance(id_, str) or not _ID.match(id_):
+                raise
+            errors = [
+                InitErrorDetails(
+                    type=PydanticCustomError(e["type"], f"combatant '{id_}': {e['msg']}"),
+                    loc=e["loc"],
+                    input=e["input"],
+                )
+                for e in exc.errors(include_url=False)
+            ]
+            raise ValidationError.from_exception_data(exc.title, errors) from None
+
+
+class ActionsCombatant(NamedCombatant):
+    id: Id
+    speed: Speed
+    opponents: list[Id] = Field(
+        default_factory=list,
+        max_length=MAX_COMBATANTS,
+        description=(
+            "Ids of the combatants this one is fighting (each must be in `combatants`, not itself, "
+            "no repeats). With none the result is the minimum, 1 action."
+        ),
+    )
+
+
+class ActionsRequest(RollRequest):
+    combatants: list[ActionsCombatant] = Field(
+        min_length=1, max_length=MAX_COMBATANTS, description="1..100 combatants, unique ids."
+    )
+
+
+class ActionsEntry(Model):
+    id: str = Field(description="The combatant's id.")
+    actions: int = Field(
+        description="floor(speed / sum of the opponents' speeds), at least 1 (DOS-14)."
+    )
+    opponents_speed: int = Field(description="Sum of the opponents' speeds (0 with none).")
+
+
+class ActionsResult(Resolution):
+    actions: list[ActionsEntry] = Field(description="One entry per combatant, in request order.")
+
+
+# ---------------------------------------------------------------- initiative (DOS-15)
+
+
+class InitiativeCombatant(NamedCombatant):
+    id: Id
+    speed: Speed
+
+
+class InitiativeRequest(RollRequest):
+    combatants: list[InitiativeCombatant] = Field(
+        min_length=1, max_length=MAX_COMBATANTS, description="1..100 combatants, unique ids."
+    )
+    first: list[Id] = Field(
+        default_factory=list,
+        max_length=MAX_COMBATANTS,
+        description=(
+            "Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in "
+            "this order. They roll no initiative. Each must be in `combatants`, once."
+        ),
+    )
+
+
+class Reroll(Model):
+    roll: int = Field(description="The tie-break d10 (1-10).")
+    total: int = Field(description="roll + speed.")
+
+
+class InitiativeEntry(Model):
+    id: str = Field(description="The combatant's id.")
+    placed: bool = Field(description="Placed first by the GM (`first`): no roll.")
+    roll: int | None = Field(description="The initiative d10 (no explosion, no 1/10 effects).")
+    total: int | None = Field(description="roll + speed.")
+    rerolls: list[Reroll] = Field(
+        description=(
+            "Tie-break rolls, in order: they only order the tied combatants among themselves."
+        )
+    )
+
+
+class InitiativeResult(Resolution):
+    order: list[str] = Field(description="Ids, first to act first (DOS-15).")
+    entries: list[InitiativeEntry] = Field(description="One per combatant, in request order.")
+
+
+# ---------------------------------------------------------------- damage (DOS-26..29)
+
+
+class Target(Model):
+    """Life state of whoever takes damage (DOS-28)."""
+
+    hp: Hp
+    max_hp: Hp | None = Field(default=None, description="Full life bar; when given, hp <= max_hp.")
+    incapacitated: bool = Field(
+        default=False, description="Already at 0 hp from serious damage: cannot fight (DOS-28)."
+    )
+    critical: bool = Field(
+        default=False, description="Has taken a critical wound (DOS-28): sticks once set."
+    )
+
+    @model_validator(mode="after")
+    def _hp_within_max(self) -> Target:
+        if self.max_hp is not None and self.hp > self.max_hp:
+            raise ValueError(f"hp ({self.hp}) is more than max_hp ({self.max_hp})")
+        return self
+
+
+class DamageRequest(RollRequest):
+    strength: Stat = Field(
+        default=0, description="The attacker's strength (unused by `shooting` and by `amount`)."
+    )
+    weapon: Weapon | None = Field(
+        default=None, description="Weapon damage rolled with the damage d10 (DOS-26)."
+    )
+    armor: NonNegative = Field(
+        default=0,
+        description=(
+            "Extension: subtracted from a weapon's damage after the table, never below 0 "
+            "(0..1,000,000). Not applied to a GM-set `amount`."
+        ),
+    )
+    amount: NonNegative | None = Field(
+        default=None,
+        description="GM-set damage (fire, falling: DOS-29), applied as given with no die.",
+    )
+    kind: DamageKind | None = Field(
+        default=None, description="Kind of a GM-set `amount` (required with it)."
+    )
+    target: Target = Field(description="Who takes the damage: its life state now.")
+
+    @model_validator(mode="after")
+    def _weapon_or_amount(self) -> DamageRequest:
+        if (self.weapon is None) == (self.amount is None):
+            raise ValueError(
+                "give either `weapon` (rolled damage, DOS-26) or `amount` with `kind` "
+                "(GM-set damage, DOS-29), not both and not neither"
+            )
+        if self.amount is not None and self.kind is None:
+            raise ValueError("a GM-set `amount` needs its `kind` (light, serious or critical)")
+        if self.weapon is not None and self.kind is not None:
+            raise ValueError(
+                "`kind` goes with a GM-set `amount`; for a weapon use weapon.damage_kind"
+            )
+        return self
+
+
+class Damage(Model):
+    """Damage dealt and how it was applied (DOS-26, DOS-28)."""
+
+    die: int | None = Field(description="The damage d10 ('skuteczność'); null for GM-set damage.")
+    percent: int | None = Field(
+        description="Percent of the base the die gives; null when the die shows 1 (exactly 1)."
+    )
+    base: int | None = Field(description="Base damage by weapon kind; null for GM-set damage.")
+    halved: bool = Field(description="A thrown object not made for throwing: x 1/2.")
+    armor: int = Field(description="Armor subtracted (after the table).")
+    amount: int = Field(description="Damage taken, >= 0.")
+    kind: DamageKind = Field(description="The kind dealt (weapon kind or GM-set).")
+    applied_as: AppliedKind = Field(
+        description=(
+            "How it counted against the target (DOS-28): light at 0 hp counts as serious; any "
+            "damage to an incapacitated target is critical; `none` when the amount is 0."
+        )
+    )
+
+
+class DamageResult(Resolution):
+    die: int | None = Field(description="The damage d10; null for GM-set damage.")
+    percent: int | None = Field(description="Percent of the base; null for a 1 or GM-set damage.")
+    base: int | None = Field(description="Base damage by weapon kind (DOS-26).")
+    halved: bool = Field(description="A thrown object not made for throwing: x 1/2.")
+    armor: int = Field(description="Armor subtracted (0 for GM-set damage).")
+    amount: int = Field(description="Damage taken, >= 0.")
+    kind: DamageKind = Field(description="The kind dealt (weapon kind or GM-set).")
+    applied_as: AppliedKind = Field(
+        description="How it counted (DOS-28): light, serious, critical, or none for 0."
+    )
+    target: Target = Field(description="The target's new state (DOS-28).")
+
+
+# ---------------------------------------------------------------- attack (DOS-17..22, 27)
+
+
+class Attacker(Model):
+    dexterity: Stat = Field(description="Dexterity, the attack's stat (+-1,000,000).")
+    strength: Stat = Field(default=0, description="For damage (DOS-26).")
+    skill: Skill = Field(
+        description=(
+            "Skill of the weapon kind: unarmed combat, weapon combat, thrown weapons or firearms "
+            "(0..100 dice)."
+        )
+    )
+    weapon: Weapon = Field(description="The weapon (or fists) and its kind.")
+
+
+class Defender(Target):
+    """The defender's state for this turn; the response returns the same shape, updated."""
+
+    dexterity: Stat = Field(description="Dexterity, the stat of blocks and dodges.")
+    block: Skill = Field(default=0, description="Block skill: block skill + 1 blocks per turn.")
+    dodge: Skill = Field(default=0, description="Dodge skill: dodge skill dodges per turn.")
+    blocks_used: Uses = 0
+    dodges_used: Uses = 0
+    armor: NonNegative = Field(default=0, description="Subtracted from damage (extension).")
+    running: bool = Field(
+        default=False,
+        description="Running this turn (DOS-22): defends as very_hard (-50%), may be stopped.",
+    )
+    stopped: bool = Field(
+        default=False,
+        description="A runner stopped this turn by a d10 of 1-5 (DOS-22); no longer running.",
+    )
+
+    @model_validator(mode="after")
+    def _uses_within_skill(self) -> Defender:
+        if self.blocks_used > self.block + 1:
+            raise ValueError(
+                f"blocks_used ({self.blocks_used}) is more than block skill + 1 ({self.block + 1})"
+            )
+        if self.dodges_used > self.dodge:
+            raise ValueError(
+                f"dodges_used ({self.dodges_used}) is more than the dodge skill ({self.dodge})"
+            )
+        if self.running and self.stopped:
+            raise ValueError("a defender cannot be both running and stopped")
+        return self
+
+
+class Ranged(Model):
+    dc: Stat = Field(description="DC set by the GM from weather, size, distance, precision.")
+    ties: Ties = Field(default="fail", description="DOS-11: whether total == DC hits.")
+
+
+class AttackRequest(RollRequest, Modified):
+    attacker: Attacker = Field(description="Who attacks: stats, skill and weapon.")
+    defender: Defender = Field(
+        description="The defender's state this turn (send back the `defender` of the last result)."
+    )
+    defense: DefenseChoice = Field(default="auto", description=_DEFENSE_DOC)
+    ranged: Ranged | None = Field(
+        default=None,
+        description="Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).",
+    )
+    aim: Location | None = Field(
+        default=None,
+        description="Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.",
+    )
+    defense_difficulty: Difficulty | None = Field(
+        default=None, description="Difficulty status of the defense (DOS-9)."
+    )
+    defense_modifier_percent: ModifierPercent | None = Field(
+        default=None, description="Explicit defense modifier in percent (-100..+100)."
+    )
+
+    @model_validator(mode="after")
+    def _consistent(self) -> AttackRequest:
+        if self.defense_difficulty is not None and self.defense_modifier_percent is not None:
+            raise ValueError(
+                "give either `defense_difficulty` or `defense_modifier_percent`, not both"
+            )
+        return self
+
+    @property
+    def defense_percent(self) -> int:
+        if self.defense_modifier_percent is not None:
+            return self.defense_modifier_percent
+        return DIFFICULTY_PERCENT[self.defense_difficulty or "normal"]
+
+
+class AttackRoll(Model):
+    roll: PoolRoll = Field(description="The attacker's pool (DOS-1..7).")
+    modifier_percent: int = Field(description="The attack's difficulty modifier in percent.")
+    total: int = Field(description="dexterity + dice, with the modifier (DOS-8).")
+    dc: int | None = Field(description="The ranged DC (DOS-21); null in melee.")
+    outcome: Outcome | None = Field(description="Ranged: the simple test's outcome; null in melee.")
+
+
+class DefenseRoll(Model):
+    kind: DefenseKind = Field(description="block or dodge.")
+    roll: PoolRoll = Field(description="The defender's pool.")
+    modifier_percent: int = Field(description="Includes -50 for a running defender (DOS-22).")
+    total: int = Field(description="dexterity + dice, with the modifier (DOS-8).")
+
+
+class RunStop(Model):
+    die: int = Field(description="d10 after a successful defense while running (DOS-22).")
+    stopped: bool = Field(description="1-5: the runner stops and loses the rest of its turn.")
+
+
+class AttackResult(Resolution):
+    hit: bool = Field(description="The attack hit (DOS-17..21).")
+    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"] = Field(
+        description=(
+            "Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal "
+            "totals: the defender holds, DOS-20), `no_defense` (DOS-19: hits unless bad luck), "
+            "`dc` (ranged simple test, DOS-21)."
+        )
+    )
+    attack: AttackRoll = Field(description="The attacker's roll.")
+    defense: DefenseRoll | None = Field(description="null when no defense was rolled.")
+    damage: Damage | None = Field(description="null on a miss.")
+    location: Location | None = Field(description="Hit location (DOS-27); null on a miss.")
+    aimed: bool = Field(description="The location was aimed, not rolled.")
+    run_stop: RunStop | None = Field(description="The running defender's stop roll, if any.")
+    defender: Defender = Field(
+        description="The defender's new state; send it as `defender` of the next attack this turn."
+    )
+
+
+# ---------------------------------------------------------------- maneuvers (DOS-24, DOS-25)
+
+ManeuverKind = Literal["grab", "break_free", "push", "feint_push"]
+StatName = Literal["dexterity", "strength"]
+SkillName = Literal["unarmed", "weapon", "dodge"]
+
+_MANEUVER_DOC = (
+    "`grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. "
+    "`break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed "
+    "(`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed "
+    "(`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both "
+    "dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner."
+)
+
+
+class ManeuverSide(Modified):
+    dexterity: Stat = Field(description="Dexterity (+-1,000,000).")
+    strength: Stat = Field(description="Strength (+-1,000,000).")
+    unarmed: Skill = Field(default=0, description="Unarmed combat skill (0..100).")
+    weapon: Skill = Field(default=0, description="Weapon combat skill (0..100).")
+    dodge: Skill = Field(default=0, description="Dodge skill (0..100).")
+    stat: StatName | None = Field(
+        default=None, description="Overrides the stat the kind uses (the GM's call)."
+    )
+    skill: SkillName | None = Field(
+        default=None, description="Overrides the skill the kind uses (the GM's call)."
+    )
+
+
+class ManeuverRequest(RollRequest):
+    kind: ManeuverKind = Field(description=_MANEUVER_DOC)
+    a: ManeuverSide = Field(description="The side making the maneuver.")
+    b: ManeuverSide = Field(description="The side resisting it.")
+
+
+class ManeuverSideResult(Model):
+    stat: StatName = Field(description="The stat used.")
+    skill: SkillName = Field(description="The skill whose pool was rolled.")
+    roll: PoolRoll = Field(description="The pool.")
+    modifier_percent: int = Field(description="The side's difficulty modifier in percent.")
+    total: int = Field(description="stat + dice, with the modifier (DOS-8).")
+
+
+class ManeuverResult(Resolution):
+    kind: ManeuverKind = Field(description="The maneuver resolved.")
+    winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
+    success: bool = Field(description="Side a won: grabbed, broke free, pushed.")
+    a: ManeuverSideResult = Field(description="Side a's stat, skill, roll and total.")
+    b: ManeuverSideResult = Field(description="Side b's stat, skill, roll and total.")
+
+
+# ---------------------------------------------------------------- a whole turn (DOS-14..29)
+
+ActionKind = Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+
+
+class Skills(Model):
+    weapon: Skill = Field(default=0, description="Weapon combat (melee weapons).")
+    unarmed: Skill = Field(default=0, description="Unarmed combat.")
+    thrown: Skill = Field(default=0, description="Thrown weapons.")
+    shooting: Skill = Field(default=0, description="Firearms, bows, crossbows.")
+    block: Skill = Field(default=0, description="Block: block + 1 blocks per turn.")
+    dodge: Skill = Field(default=0, description="Dodge: dodge dodges per turn.")
+
+
+class Declaration(Modified):
+    """One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll."""
+
+    action: ActionKind = Field(
+        description=(
+            "`attack` (count actions, one attack each, DOS-17/21), `run` (all actions, DOS-22; "
+            "alone), `step` (1 action, once per turn, DOS-23), `grab`/`break_free` (1 action, "
+            "DOS-24), `push`/`feint_push` (1 action, DOS-25), `wait` (no action this turn; alone)."
+        )
+    )
+    target: Id | None = Field(
+        default=None, description="Required for attack, grab, break_free, push, feint_push."
+    )
+    count: Count = Field(default=1, description="Attacks only: actions (= attacks) spent, 1..1000.")
+    aim: Location | None = Field(default=None, description="Attacks: aimed location (DOS-27).")
+    ranged: Ranged | None = Field(
+        default=None, description="Required for an attack with a thrown or shooting weapon."
+    )
+    defense: DefenseChoice | None = Field(
+        default=None,
+        description=(
+            "Overrides the target's own `defense` for these attacks; for ranged attacks the "
+            "default is `none` (DOS-21)."
+        ),
+    )
+    defense_difficulty: Difficulty | None = Field(
+        default=None, description="Difficulty status of the target's defenses against it (DOS-9)."
+    )
+    defense_modifier_percent: ModifierPercent | None = Field(
+        default=None, description="Explicit defense modifier in percent (-100..+100)."
+    )
+    stop_when_down: bool = Field(
+        default=True,
+        description="Attacks: skip the remaining attacks once the target is incapacitated.",
+    )
+    metres: NonNegative | None = Field(
+        default=None, description="Step: metres wanted (default and cap floor(speed / 4))."
+    )
+
+    @model_validator(mode="after")
+    def _defense_modifier(self) -> Declaration:
+        if self.defense_difficulty is not None and self.defense_modifier_percent is not None:
+            raise ValueError(
+                "give either `defense_difficulty` or `defense_modifier_percent`, not both"
+            )
+        return self
+
+    @property
+    def defense_percent(self) -> int:
+        if self.defense_modifier_percent is not None:
+            return self.defense_modifier_percent
+        return DIFFICULTY_PERCENT[self.defense_difficulty or "normal"]
+
+
+class TurnCombatant(NamedCombatant):
+    id: Id
+    side: Id = Field(description="Team id: by default a combatant fights every other side.")
+    speed: Speed
+    dexterity: Stat = Field(description="Dexterity: attacks, blocks, dodges (+-1,000,000).")
+    strength: Stat = Field(default=0, description="Strength: damage, push (+-1,000,000).")
+    skills: Skills = Field(default_factory=Skills, description="Skill levels (0..100 each).")
+    weapon: Weapon = Field(
+        default_factory=lambda: Weapon(kind="unarmed"), description="Default: unarmed."
+    )
+    hp: Hp
+    max_hp: Hp | None = Field(default=None, description="Full life bar; hp <= max_hp.")
+    armor: NonNegative = Field(
+        default=0, description="Subtracted from weapon damage (extension, 0..1,000,000)."
+    )
+    incapacitated: bool = Field(default=False, description="Cannot act (DOS-28).")
+    critical: bool = Field(default=False, description="Has a critical wound (DOS-28).")
+    defense: DefenseChoice = Field(default="auto", description=_DEFENSE_DOC)
+    opponents: list[Id] | None = Field(
+        default=None,
+        max_length=MAX_COMBATANTS,
+        description=(
+            "Whom it fights (DOS-14); default: every combatant of another side not incapacitated "
+            "at the start of the turn."
+        ),
+    )
+    declare: list[Declaration] = Field(
+        default_factory=list, max_length=MAX_ATTEMPTS, description="What it does this turn."
+    )
+
+    @model_validator(mode="after")
+    def _hp_within_max(self) -> TurnCombatant:
+        if self.max_hp is not None and self.hp > self.max_hp:
+            raise ValueError(
+                f"combatant '{self.id}': hp ({self.hp}) is more than max_hp ({self.max_hp})"
+            )
+        return self
+
+
+class TurnRequest(RollRequest):
+    combatants: list[TurnCombatant] = Field(
+        min_length=1, max_length=MAX_COMBATANTS, description="1..100 combatants, unique ids."
+    )
+    order: list[Id] | None = Field(
+        default=None,
+        max_length=MAX_COMBATANTS,
+        description=(
+            "A given initiative order (the order holds from turn to turn, DOS-15): every "
+            "combatant exactly once. When absent, initiative is rolled."
+        ),
+    )
+    first: list[Id] = Field(
+        default_factory=list,
+        max_length=MAX_COMBATANTS,
+        description="When initiative is rolled: ids the GM places first, in order (DOS-15).",
+    )
+
+
+class TurnAction(Model):
+    """One action resolved in the turn, in resolution order."""
+
+    actor: str = Field(description="Who acts.")
+    n: int | None = Field(description="The actor's action number (slot prefix `<actor>.<n>`).")
+    action: ActionKind = Field(description="What was declared.")
+    target: str | None = Field(default=None, description="The target's id, if any.")
+    skipped: str | None = Field(default=None, description="Why it was not resolved, if not.")
+    attack: AttackResultPart | None = Field(
+        default=None, description="An attack's result, as `/dos/attack` gives it."
+    )
+    maneuver: ManeuverPart | None = Field(
+        default=None, description="A maneuver's result, as `/dos/maneuver` gives it."
+    )
+    metres: int | None = Field(default=None, description="Run or step: metres moved.")
+
+
+class AttackResultPart(Model):
+    hit: bool = Field(description="The attack hit (DOS-17..21).")
+    reason: str = Field(description="Why: total, luck, bad_luck, tie, no_defense or dc.")
+    attack: AttackRoll = Field(description="The attacker's roll.")
+    defense: DefenseRoll | None = Field(description="The defense rolled, or null.")
+    damage: Damage | None = Field(description="Damage on a hit (DOS-26, DOS-28), else null.")
+    location: Location | None = Field(description="Hit location (DOS-27), null on a miss.")
+    aimed: bool = Field(description="The location was aimed, not rolled.")
+    run_stop: RunStop | None = Field(description="A running target's stop roll (DOS-22), or null.")
+
+
+class ManeuverPart(Model):
+    winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
+    success: bool = Field(description="The actor (side a) won.")
+    a: ManeuverSideResult = Field(description="The actor's side.")
+    b: ManeuverSideResult = Field(description="The target's side.")
+
+
+class CombatantState(Model):
+    id: str = Field(description="The combatant's id.")
+    actions: int = Field(description="Actions this turn (DOS-14).")
+    actions_used: int = Field(description="Actions spent (a run spends all).")
+    initiative: int | None = Field(description="Position in the order, 1 = first.")
+    hp: int = Field(description="Life points now, >= 0.")
+    max_hp: int | None = Field(description="As given.")
+    incapacitated: bool = Field(description="At 0 hp from serious damage (DOS-28).")
+    critical: bool = Field(description="Has a critical wound (DOS-28).")
+    blocks_used: int = Field(description="Blocks spent this turn (<= block + 1).")
+    dodges_used: int = Field(description="Dodges spent this turn (<= dodge).")
+    running: bool = Field(description="Ran this turn and was not stopped (DOS-22).")
+    stopped: bool = Field(description="Stopped while running: lost the rest of its turn.")
+    moved: int = Field(description="Metres moved this turn (run or step).")
+    waited: bool = Field(description="Waited: the GM may place it `first` next turn.")
+
+
+class TurnResult(Resolution):
+    order: list[str] = Field(description="The initiative order used.")
+    initiative: list[InitiativeEntry] | None = Field(
+        description="The initiative rolls, null when `order` was given."
+    )
+    actions: list[ActionsEntry] = Field(description="Actions per turn of each (DOS-14).")
+    results: list[TurnAction] = Field(description="Every action, in the order resolved.")
+    combatants: list[CombatantState] = Field(description="Everyone's new state, in request order.")
+
+
+TurnAction.model_rebuild()

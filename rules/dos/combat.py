@@ -1,0 +1,720 @@
+"""DoS combat resolvers: actions, initiative, one attack, damage, maneuvers (DOS-14..29).
+
+The pieces (``roll_initiative``, ``attack_core``, ``deal_damage``, ``apply_damage``,
+``maneuver_core``) take a slot prefix so that ``rules.dos.turn`` resolves a whole turn with the same
+code under per-action slots (``<actor>.<n>.attack`` ...).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from rules.dice import DiceSource, SlotSpec
+from rules.dos.models import (
+    ActionsEntry,
+    ActionsRequest,
+    ActionsResult,
+    AppliedKind,
+    Attacker,
+    AttackRequest,
+    AttackResult,
+    AttackResultPart,
+    AttackRoll,
+    Damage,
+    DamageKind,
+    DamageRequest,
+    DamageResult,
+    Defender,
+    DefenseChoice,
+    DefenseKind,
+    DefenseRoll,
+    InitiativeEntry,
+    InitiativeRequest,
+    InitiativeResult,
+    Location,
+    ManeuverKind,
+    ManeuverPart,
+    ManeuverRequest,
+    ManeuverResult,
+    ManeuverSide,
+    ManeuverSideResult,
+    PoolRoll,
+    Ranged,
+    Reroll,
+    RunStop,
+    SkillName,
+    StatName,
+    Target,
+    Weapon,
+)
+from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
+from rules.dos.text import TEXTS
+from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
+from rules.events import EventLog
+from rules.models import trace
+
+#: DOS-26: percent of the base damage for each damage d10 (1 deals exactly 1 instead).
+DAMAGE_PERCENT: dict[int, int] = {
+    2: 30,
+    3: 50,
+    4: 70,
+    5: 90,
+    6: 100,
+    7: 100,
+    8: 100,
+    9: 110,
+    10: 120,
+}
+#: DOS-27: hit location by d10.
+LOCATION: dict[int, Location] = {
+    10: "head",
+    9: "right_arm",
+    8: "left_arm",
+    7: "torso",
+    6: "torso",
+    5: "torso",
+    4: "right_leg",
+    3: "right_leg",
+    2: "left_leg",
+    1: "left_leg",
+}
+#: DOS-22: a running defender blocks and dodges as very_hard.
+RUNNING_PERCENT = -50
+#: DOS-22: a stop d10 of 1..RUN_STOP_MAX stops the runner.
+RUN_STOP_MAX = 5
+#: DOS-15: tie-break rerolls allowed before the service gives up (a script that keeps tying).
+MAX_REROLLS = 100
+#: DOS-24, DOS-25: (stat, skill) of side a and side b for each maneuver.
+MANEUVER: dict[str, tuple[tuple[StatName, SkillName], tuple[StatName, SkillName]]] = {
+    "grab": (("dexterity", "unarmed"), ("dexterity", "dodge")),
+    "break_free": (("strength", "unarmed"), ("strength", "unarmed")),
+    "push": (("strength", "unarmed"), ("strength", "unarmed")),
+    "feint_push": (("dexterity", "weapon"), ("dexterity", "weapon")),
+}
+
+
+def slot(prefix: str, name: str) -> str:
+    return f"{prefix}.{name}" if prefix else name
+
+
+def clamp_percent(percent: int) -> int:
+    return max(-100, min(100, percent))
+
+
+# ---------------------------------------------------------------- DOS-14 actions per turn
+
+
+def actions_per_turn(speed: int, opponents_speed: int) -> int:
+    """DOS-14: floor(speed / sum of the opponents' speeds), never less than 1 (1 with none)."""
+    if opponents_speed <= 0:
+        return 1
+    return max(1, speed // opponents_speed)
+
+
+def check_ids(ids: Sequence[str], where: str) -> list[FieldError]:
+    """Duplicate ids, each named at its second occurrence."""
+    seen: dict[str, int] = {}
+    errors: list[FieldError] = []
+    for i, id_ in enumerate(ids):
+        if id_ in seen:
+            errors.append(
+                FieldError(
+                    (where, i, "id"),
+                    f"duplicate id '{id_}': {where}[{seen[id_]}] already has it",
+                )
+            )
+        else:
+            seen[id_] = i
+    return errors
+
+
+def check_refs(
+    refs: Sequence[str], known: set[str], loc: Loc, owner: str | None, what: str
+) -> list[FieldError]:
+    """Ids in ``refs`` must be known, not ``owner`` itself, and not repeated."""
+    errors: list[FieldError] = []
+    seen: set[str] = set()
+    who = f"combatant '{owner}': " if owner else ""
+    for j, ref in enumerate(refs):
+        if ref not in known:
+            errors.append(FieldError((*loc, j), f"{who}{what} '{ref}' is not a combatant"))
+        elif ref == owner:
+            errors.append(FieldError((*loc, j), f"{who}a combatant cannot be its own {what}"))
+        elif ref in seen:
+            errors.append(FieldError((*loc, j), f"{who}{what} '{ref}' is listed twice"))
+        seen.add(ref)
+    return errors
+
+
+def raise_if(errors: list[FieldError]) -> None:
+    if errors:
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        raise InvalidRequest(errors[0].msg + more, errors)
+
+
+def actions_slots(req: ActionsRequest) -> SlotSpec:
+    return {}
+
+
+def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
+    """Actions per turn of each combatant (DOS-14). No dice."""
+    errors = check_ids([c.id for c in req.combatants], "combatants")
+    known = {c.id for c in req.combatants}
+    for i, c in enumerate(req.combatants):
+        errors += check_refs(c.opponents, known, ("combatants", i, "opponents"), c.id, "opponent")
+    raise_if(errors)
+    speed = {c.id: c.speed for c in req.combatants}
+    log = EventLog(TEXTS)
+    entries = []
+    for c in req.combatants:
+        opp = sum(speed[o] for o in c.opponents)
+        n = actions_per_turn(c.speed, opp)
+        log.add(
+            "dos.actions.count",
+            id=c.id,
+            speed=c.speed,
+            opponents=list(c.opponents),
+            opponents_speed=opp,
+            actions=n,
+        )
+        entries.append(ActionsEntry(id=c.id, actions=n, opponents_speed=opp))
+    return ActionsResult(actions=entries, **trace(dice, log))
+
+
+# ---------------------------------------------------------------- DOS-15 initiative
+
+
+def roll_initiative(
+    dice: DiceSource, log: EventLog, combatants: Sequence[tuple[str, int]], first: Sequence[str]
+) -> tuple[list[str], list[InitiativeEntry]]:
+    """DOS-15: d10 + speed in slot ``initiative.<id>``, highest first; ties reroll among themselves.
+
+    Ids in ``first`` go ahead of everyone, in that order, and roll nothing. Every combatant's first
+    value is its initiative die; later values are its tie-break rerolls, drawn group by group from
+    the highest tied total down, in request order within a group. A reroll only orders the tied
+    combatants among themselves; ties among the rerolls reroll again among those still tied.
+    """
+    speed = dict(combatants)
+    placed = set(first)
+    for position, id_ in enumerate(first, start=1):
+        log.add("dos.initiative.placed", id=id_, position=position)
+    rolls: dict[str, int] = {}
+    totals: dict[str, int] = {}
+    rerolls: dict[str, list[Reroll]] = {id_: [] for id_, _ in combatants}
+    for id_, spd in combatants:
+        if id_ in placed:
+            continue
+        rolls[id_] = dice.roll(f"initiative.{id_}", D10)
+        totals[id_] = rolls[id_] + spd
+        log.add("dos.initiative.rolled", id=id_, roll=rolls[id_], speed=spd, total=totals[id_])
+
+    def order_group(group: list[str], depth: int) -> list[str]:
+        if len(group) == 1:
+            return group
+        if depth >= MAX_REROLLS:
+            raise LimitExceeded(
+                f"initiative: {', '.join(group)} still tie after {MAX_REROLLS} rerolls; "
+                "check the scripted `initiative.<id>` dice"
+            )
+        log.add("dos.initiative.tie", ids=group, total=_last_total(group[0]))
+        again: dict[str, int] = {}
+        for id_ in group:
+            r = dice.roll(f"initiative.{id_}", D10)
+            again[id_] = r + speed[id_]
+            rerolls[id_].append(Reroll(roll=r, total=again[id_]))
+            log.add("dos.initiative.reroll", id=id_, roll=r, speed=speed[id_], total=again[id_])
+        out: list[str] = []
+        for value in sorted(set(again.values()), reverse=True):
+            out += order_group([i for i in group if again[i] == value], depth + 1)
+        return out
+
+    def _last_total(id_: str) -> int:
+        return rerolls[id_][-1].total if rerolls[id_] else totals[id_]
+
+    order = list(first)
+    for value in sorted(set(totals.values()), reverse=True):
+        order += order_group([i for i in totals if totals[i] == value], 0)
+    log.add("dos.initiative.order", order=order)
+    entries = [
+        InitiativeEntry(
+            id=id_,
+            placed=id_ in placed,
+            roll=rolls.get(id_),
+            total=totals.get(id_),
+            rerolls=rerolls[id_],
+        )
+        for id_, _ in combatants
+    ]
+    return order, entries
+
+
+def check_first(first: Sequence[str], known: set[str], loc: Loc) -> list[FieldError]:
+    return check_refs(first, known, loc, None, "placed id")
+
+
+def initiative_slots(req: InitiativeRequest) -> SlotSpec:
+    placed = set(req.first)
+    return {f"initiative.{c.id}": D10 for c in req.combatants if c.id not in placed}
+
+
+def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
+    """Initiative order (DOS-15)."""
+    errors = check_ids([c.id for c in req.combatants], "combatants")
+    errors += check_first(req.first, {c.id for c in req.combatants}, ("first",))
+    raise_if(errors)
+    log = EventLog(TEXTS)
+    order, entries = roll_initiative(
+        dice, log, [(c.id, c.speed) for c in req.combatants], req.first
+    )
+    return InitiativeResult(order=order, entries=entries, **trace(dice, log))
+
+
+# ---------------------------------------------------------------- DOS-26..29 damage
+
+
+def base_damage(strength: int, weapon: Weapon) -> tuple[int, DamageKind, bool]:
+    """DOS-26: (base, kind, halved) by weapon kind."""
+    kind: DamageKind
+    if weapon.kind == "unarmed":
+        base, kind = strength, "light"
+    elif weapon.kind == "shooting":
+        base, kind = weapon.damage, "serious"
+    else:
+        base, kind = strength + weapon.damage, "serious"
+    halved = weapon.kind == "thrown" and not weapon.made_for_throwing
+    return base, weapon.damage_kind or kind, halved
+
+
+def deal_damage(
+    dice: DiceSource, *, slot_: str, strength: int, weapon: Weapon, armor: int, log: EventLog
+) -> tuple[int, int | None, int, bool, int, DamageKind]:
+    """DOS-26: roll the damage d10 -> (die, percent, base, halved, amount, kind).
+
+    Amount = floor(base x percent [/ 2 when halved] / 100), one floor at the end; a 1 deals
+    exactly 1. Armor (extension) is subtracted after the table, never below 0.
+    """
+    base, kind, halved = base_damage(strength, weapon)
+    die = dice.roll(slot_, D10)
+    if die == 1:
+        percent = None
+        raw = 1
+        log.add("dos.damage.clumsy", die=die)
+    else:
+        percent = DAMAGE_PERCENT[die]
+        raw = base * percent // (200 if halved else 100)
+        log.add("dos.damage.rolled", die=die, percent=percent, base=base, halved=halved, raw=raw)
+    amount = max(0, raw - armor)
+    if armor:
+        log.add("dos.damage.armor", armor=armor, raw=raw, amount=amount)
+    return die, percent, base, halved, amount, kind
+
+
+def apply_damage(
+    *,
+    who: str,
+    hp: int,
+    incapacitated: bool,
+    critical: bool,
+    amount: int,
+    kind: DamageKind,
+    log: EventLog,
+) -> tuple[int, bool, bool, AppliedKind]:
+    """DOS-28: (hp, incapacitated, critical, applied_as) after taking ``amount`` of ``kind``.
+
+    - no damage (amount 0): nothing changes;
+    - any damage to an incapacitated target, or GM-declared critical damage: a critical wound;
+    - light damage while hp > 0: hp falls, never below 0, no status (even when it reaches 0);
+    - serious damage, or light damage taken at 0 hp (decision: it *counts as* serious, the bar is
+      not refilled): hp falls, never below 0; at 0 the target is incapacitated.
+    """
+    if amount == 0:
+        log.add("dos.damage.none", target=who)
+        return hp, incapacitated, critical, "none"
+    new_hp = max(0, hp - amount)
+    applied: AppliedKind
+    if incapacitated or kind == "critical":
+        applied = "critical"
+        critical = True
+    elif kind == "light" and hp > 0:
+        applied = "light"
+    else:
+        applied = "serious"
+        if kind == "light":
+            log.add("dos.damage.light_as_serious", target=who)
+    log.add("dos.damage.applied", target=who, amount=amount, kind=applied, hp_before=hp, hp=new_hp)
+    if applied == "critical":
+        log.add("dos.damage.critical", target=who)
+    if applied != "light" and new_hp == 0 and not incapacitated:
+        incapacitated = True
+        log.add("dos.damage.incapacitated", target=who)
+    return new_hp, incapacitated, critical, applied
+
+
+def damage_slots(req: DamageRequest) -> SlotSpec:
+    return {"damage": D10} if req.weapon is not None else {}
+
+
+def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
+    """Damage by weapon (DOS-26) or GM-set (DOS-29), applied to the target (DOS-28)."""
+    log = EventLog(TEXTS)
+    t = req.target
+    die: int | None = None
+    percent: int | None = None
+    base: int | None = None
+    halved = False
+    armor = 0
+    if req.weapon is not None:
+        die, percent, base, halved, amount, kind = deal_damage(
+            dice, slot_="damage", strength=req.strength, weapon=req.weapon, armor=req.armor, log=log
+        )
+        armor = req.armor
+    else:
+        assert req.amount is not None and req.kind is not None  # the model checks it
+        amount, kind = req.amount, req.kind
+        log.add("dos.damage.gm", amount=amount, kind=kind)
+    hp, incap, crit, applied = apply_damage(
+        who="target",
+        hp=t.hp,
+        incapacitated=t.incapacitated,
+        critical=t.critical,
+        amount=amount,
+        kind=kind,
+        log=log,
+    )
+    target = Target(hp=hp, max_hp=t.max_hp, incapacitated=incap, critical=crit)
+    return DamageResult(
+        die=die,
+        percent=percent,
+        base=base,
+        halved=halved,
+        armor=armor,
+        amount=amount,
+        kind=kind,
+        applied_as=applied,
+        target=target,
+        **trace(dice, log),
+    )
+
+
+# ---------------------------------------------------------------- DOS-17..22, 27 attack
+
+
+def defenses_left(d: Defender) -> dict[DefenseKind, int]:
+    """DOS-18: block skill + 1 blocks and dodge skill dodges per turn."""
+    return {"block": d.block + 1 - d.blocks_used, "dodge": d.dodge - d.dodges_used}
+
+
+def choose_defense(
+    choice: DefenseChoice, d: Defender, ranged: bool, loc: Loc | None
+) -> DefenseKind | None:
+    """The defense rolled against an attack (DOS-18, DOS-19, DOS-21).
+
+    ``auto``: none against a ranged attack or for an incapacitated defender; otherwise, of the
+    defenses with uses left, the one with the higher skill, ``block`` on equal skill (blocks are
+    the more plentiful resource). An explicit choice the defender cannot make raises
+    :class:`InvalidRequest` at ``loc``; with ``loc`` None (inside a turn) it becomes no defense.
+    """
+    if choice == "none":
+        return None
+    left = defenses_left(d)
+    if choice == "auto":
+        if ranged or d.incapacitated:
+            return None
+        usable: list[DefenseKind] = [k for k in ("block", "dodge") if left[k] > 0]
+        if not usable:
+            return None
+        if len(usable) == 1:
+            return usable[0]
+        return "block" if d.block >= d.dodge else "dodge"
+    problem = None
+    if d.incapacitated:
+        problem = f"an incapacitated defender cannot {choice} (DOS-28)"
+    elif left[choice] <= 0:
+        allowed = d.block + 1 if choice == "block" else d.dodge
+        used = d.blocks_used if choice == "block" else d.dodges_used
+        rule = "block skill + 1" if choice == "block" else "dodge skill"
+        problem = (
+            f"the defender has no {choice} left this turn: {used} of {allowed} used "
+            f"({rule}, DOS-18); choose another defense, `none` or `auto`"
+        )
+    if problem is None:
+        return choice
+    if loc is not None:
+        raise InvalidRequest.at(loc, problem)
+    return None
+
+
+def _opposed_reason(
+    winner: Literal["a", "b"] | None, a: PoolRoll, b: PoolRoll
+) -> Literal["total", "luck", "bad_luck", "tie"]:
+    if winner is None:
+        return "tie"
+    w, lo = (a, b) if winner == "a" else (b, a)
+    if w.luck and not lo.luck:
+        return "luck"
+    if lo.bad_luck and not w.bad_luck:
+        return "bad_luck"
+    return "total"
+
+
+def attack_core(
+    dice: DiceSource,
+    log: EventLog,
+    *,
+    prefix: str,
+    names: tuple[str, str],
+    attacker: Attacker,
+    percent: int,
+    defender: Defender,
+    defense: DefenseKind | None,
+    defense_percent: int,
+    ranged: Ranged | None,
+    aim: Location | None,
+) -> tuple[AttackResultPart, Defender]:
+    """One attack resolved completely; returns the result and the defender's new state.
+
+    Slots (under ``prefix``): ``attack`` (the attacker's pool), ``defense`` (the defender's pool),
+    ``run_stop`` (a running defender after a successful defense), ``location``, ``damage``.
+    """
+    who, whom = names
+    a_slot = slot(prefix, "attack")
+    pool = roll_pool(dice, a_slot, attacker.skill, log)
+    tot = total(attacker.dexterity, pool.result, percent)
+    reached = True
+    if ranged is not None:
+        out = outcome(pool, tot, ranged.dc, ranged.ties)
+        reached = out in ("success", "luck")
+        log.add(
+            "dos.attack.ranged",
+            attacker=who,
+            stat=attacker.dexterity,
+            result=pool.result,
+            percent=percent,
+            total=tot,
+            dc=ranged.dc,
+            outcome=out,
+        )
+        attack_roll = AttackRoll(
+            roll=pool, modifier_percent=percent, total=tot, dc=ranged.dc, outcome=out
+        )
+    else:
+        log.add(
+            "dos.attack.total",
+            attacker=who,
+            stat=attacker.dexterity,
+            result=pool.result,
+            percent=percent,
+            total=tot,
+        )
+        attack_roll = AttackRoll(
+            roll=pool, modifier_percent=percent, total=tot, dc=None, outcome=None
+        )
+
+    defense_roll: DefenseRoll | None = None
+    run_stop: RunStop | None = None
+    state = defender
+    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
+    if not reached:
+        hit, reason = False, "dc"
+    elif defense is None:
+        if ranged is not None:
+            hit, reason = True, "dc"
+        else:
+            hit = not pool.bad_luck
+            reason = "no_defense" if hit else "bad_luck"
+            log.add("dos.defense.none", defender=whom, attacker=who, hit=hit)
+    else:
+        dpercent = defense_percent + (RUNNING_PERCENT if defender.running else 0)
+        dpercent = clamp_percent(dpercent)
+        dpool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
+        dtot = total(defender.dexterity, dpool.result, dpercent)
+        if defense == "block":
+            state = state.model_copy(update={"blocks_used": state.blocks_used + 1})
+            used, allowed = state.blocks_used, state.block + 1
+        else:
+            state = state.model_copy(update={"dodges_used": state.dodges_used + 1})
+            used, allowed = state.dodges_used, state.dodge
+        log.add(
+            "dos.defense.total",
+            defender=whom,
+            kind=defense,
+            stat=defender.dexterity,
+            result=dpool.result,
+            percent=dpercent,
+            total=dtot,
+            used=used,
+            allowed=allowed,
+            running=defender.running,
+        )
+        defense_roll = DefenseRoll(kind=defense, roll=dpool, modifier_percent=dpercent, total=dtot)
+        winner = opposed_winner(pool, tot, dpool, dtot)
+        hit = winner == "a"
+        reason = _opposed_reason(winner, pool, dpool)
+        if not hit and defender.running:
+            die = dice.roll(slot(prefix, "run_stop"), D10)
+            stopped = die <= RUN_STOP_MAX
+            run_stop = RunStop(die=die, stopped=stopped)
+            log.add(
+                f"dos.run.{'stopped' if stopped else 'keeps_running'}",
+                defender=whom,
+                kind=defense,
+                die=die,
+            )
+            if stopped:
+                state = state.model_copy(update={"running": False, "stopped": True})
+    log.add(f"dos.attack.{'hit' if hit else 'miss'}", attacker=who, defender=whom, reason=reason)
+
+    location: Location | None = None
+    dmg: Damage | None = None
+    if hit:
+        if aim is not None:
+            location = aim
+            log.add("dos.location.aimed", location=aim)
+        else:
+            die = dice.roll(slot(prefix, "location"), D10)
+            location = LOCATION[die]
+            log.add("dos.location.rolled", die=die, location=location)
+        ddie, dperc, base, halved, amount, kind = deal_damage(
+            dice,
+            slot_=slot(prefix, "damage"),
+            strength=attacker.strength,
+            weapon=attacker.weapon,
+            armor=state.armor,
+            log=log,
+        )
+        hp, incap, crit, applied = apply_damage(
+            who=whom,
+            hp=state.hp,
+            incapacitated=state.incapacitated,
+            critical=state.critical,
+            amount=amount,
+            kind=kind,
+            log=log,
+        )
+        state = state.model_copy(update={"hp": hp, "incapacitated": incap, "critical": crit})
+        dmg = Damage(
+            die=ddie,
+            percent=dperc,
+            base=base,
+            halved=halved,
+            armor=state.armor,
+            amount=amount,
+            kind=kind,
+            applied_as=applied,
+        )
+    part = AttackResultPart(
+        hit=hit,
+        reason=reason,
+        attack=attack_roll,
+        defense=defense_roll,
+        damage=dmg,
+        location=location,
+        aimed=aim is not None,
+        run_stop=run_stop,
+    )
+    return part, state
+
+
+ATTACK_SLOTS = ("attack", "defense", "run_stop", "location", "damage")
+
+
+def attack_slots(req: AttackRequest) -> SlotSpec:
+    return dict.fromkeys(ATTACK_SLOTS, D10)
+
+
+def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
+    """One attack, melee or ranged, resolved completely (DOS-17..22, DOS-26..28)."""
+    weapon = req.attacker.weapon
+    if weapon.ranged and req.ranged is None:
+        raise InvalidRequest.at(
+            ("ranged",),
+            f"a {weapon.kind} attack is a ranged attack (DOS-21): give `ranged: {{dc}}`",
+        )
+    if not weapon.ranged and req.ranged is not None:
+        raise InvalidRequest.at(
+            ("ranged",),
+            f"a {weapon.kind} attack is melee: `ranged` is only for thrown or shooting weapons",
+        )
+    kind = choose_defense(req.defense, req.defender, weapon.ranged, ("defense",))
+    log = EventLog(TEXTS)
+    part, state = attack_core(
+        dice,
+        log,
+        prefix="",
+        names=("attacker", "defender"),
+        attacker=req.attacker,
+        percent=req.percent,
+        defender=req.defender,
+        defense=kind,
+        defense_percent=req.defense_percent,
+        ranged=req.ranged,
+        aim=req.aim,
+    )
+    return AttackResult(**dict(part), defender=state, **trace(dice, log))
+
+
+# ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
+
+
+def maneuver_core(
+    dice: DiceSource,
+    log: EventLog,
+    *,
+    prefix: str,
+    kind: ManeuverKind,
+    sides: tuple[ManeuverSide, ManeuverSide],
+    names: tuple[str, str],
+) -> ManeuverPart:
+    """An opposed test with the stat and skill each side uses for ``kind``; slots ``a``, ``b``."""
+    results: list[ManeuverSideResult] = []
+    for label, side, default, name in zip(("a", "b"), sides, MANEUVER[kind], names, strict=True):
+        stat_name = side.stat or default[0]
+        skill_name = side.skill or default[1]
+        stat = side.dexterity if stat_name == "dexterity" else side.strength
+        pool = roll_pool(dice, slot(prefix, label), getattr(side, skill_name), log)
+        tot = total(stat, pool.result, side.percent)
+        log.add(
+            "dos.maneuver.side",
+            side=label,
+            who=name,
+            kind=kind,
+            stat=stat_name,
+            skill=skill_name,
+            value=stat,
+            result=pool.result,
+            percent=side.percent,
+            total=tot,
+        )
+        results.append(
+            ManeuverSideResult(
+                stat=stat_name,
+                skill=skill_name,
+                roll=pool,
+                modifier_percent=side.percent,
+                total=tot,
+            )
+        )
+    a, b = results
+    winner = opposed_winner(a.roll, a.total, b.roll, b.total)
+    success = winner == "a"
+    log.add(
+        f"dos.maneuver.{kind}.{'success' if success else 'failure'}",
+        a=names[0],
+        b=names[1],
+        reason=_opposed_reason(winner, a.roll, b.roll),
+    )
+    return ManeuverPart(winner=winner, success=success, a=a, b=b)
+
+
+def maneuver_slots(req: ManeuverRequest) -> SlotSpec:
+    return {"a": D10, "b": D10}
+
+
+def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
+    """Grab, break free, push or push by feints (DOS-24, DOS-25)."""
+    log = EventLog(TEXTS)
+    part = maneuver_core(
+        dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
+    )
+    return ManeuverResult(kind=req.kind, **dict(part), **trace(dice, log))
