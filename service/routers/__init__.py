@@ -2,6 +2,6 @@
 
 from fastapi import APIRouter
 
-from service.routers import dos
+from service.routers import dos, dragon
 
-SYSTEMS: list[APIRouter] = [dos.router]
+SYSTEMS: list[APIRouter] = [dos.router, dragon.router]
