@@ -370,9 +370,10 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 sides = entity_die(e)
                 r.own.setdefault(p, [])
                 if e.prosperity == 0:
+                    # DRG-5: nothing at all, a dragonslayer's extra die included.
                     log.add("dragon.pool.empty", owner=p)
-                else:
-                    r.roll(p, f"pool.{p}", sides, e.prosperity)
+                    continue
+                r.roll(p, f"pool.{p}", sides, e.prosperity)
                 if e.dragonslayer and e.kind == "individual":
                     r.roll(p, f"slayer.{p}", step_up(sides), 1)
 
@@ -443,7 +444,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     slayer_now: set[str] = {e.id for e in req.entities if e.dragonslayer}
     gained = 0
     dragon_won = False
-    swept_pairs = {paired[p] for p in sweep[1:]} | {
+    swept_pairs = {paired[p] for p in sweep[1:] if p in paired} | {
         paired[ally] for ally, js in joined.items() for p in js if p in sweep[1:]
     }
     swept_pairs.discard(0)
@@ -655,7 +656,7 @@ def _reveal(
             prosperity=None,
             sides=None,
         )
-    taken = set(r.by_id) | {DRAGON}
+    taken = set(r.by_id) | {DRAGON} | ({req.location.id} if req.location is not None else set())
     base = f"{winner.id}-slayer"
     if len(base) > _ID_MAX:
         base = f"{winner.id[: _ID_MAX - 7]}-slayer"
@@ -721,6 +722,8 @@ def _next_state(
         update: dict[str, object] = {"prosperity": r.prosperity[e.id]}
         if e.target in moved:
             update["target"] = moved[e.target]
+        if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
+            update["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
         if e.id in r.slayers_individual:
             update["dragonslayer"] = True
         if e.id in new_entities:

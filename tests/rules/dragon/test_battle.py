@@ -166,6 +166,16 @@ def test_drg5_prosperity_zero_rolls_nothing_and_loses() -> None:
     assert "dragon.pool.empty" in [e.code for e in res.events]
 
 
+def test_drg5_prosperity_zero_dragonslayer_rolls_no_extra_die_either() -> None:
+    res = run(
+        dragon=dragon("hero"),
+        entities=[ent("hero", kind="individual", prosperity=0, dragonslayer=True, target="dragon")],
+        dice={"pool.dragon": [1, 1]},
+    )
+    assert [p.slot for p in res.pools] == ["pool.dragon"]
+    assert res.pairs[0].winner == "dragon"
+
+
 def test_drg5_both_sides_roll_nothing_interrupts() -> None:
     res = run(
         dragon=dragon("g1"),
