@@ -8,6 +8,7 @@ returns the state to send for the next round (DRG-16).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, SlotSpec
@@ -336,23 +337,31 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             if ally in paired:
                 joined.setdefault(ally, []).append(p)
                 left_over.append(
-                    LeftOverParty(id=p, action="join", ally=ally, against=None, note=None)
+                    LeftOverParty(
+                        id=p, reason=why, action="join", ally=ally, against=None, note=None
+                    )
                 )
                 log.add("dragon.left_over.join", id=p, ally=ally, why=why)
             else:
                 note = f"{ally} is not in a pair"
                 left_over.append(
-                    LeftOverParty(id=p, action="wait", ally=ally, against=None, note=note)
+                    LeftOverParty(
+                        id=p, reason=why, action="wait", ally=ally, against=None, note=note
+                    )
                 )
                 log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
         elif action.startswith("auto_win:"):
             against = action[9:]
             left_over.append(
-                LeftOverParty(id=p, action="auto_win", ally=None, against=against, note=None)
+                LeftOverParty(
+                    id=p, reason=why, action="auto_win", ally=None, against=against, note=None
+                )
             )
             log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
         else:
-            left_over.append(LeftOverParty(id=p, action="wait", ally=None, against=None, note=None))
+            left_over.append(
+                LeftOverParty(id=p, reason=why, action="wait", ally=None, against=None, note=None)
+            )
             log.add("dragon.left_over.wait", id=p, why=why)
     in_battle = [p for p in order if p in paired or any(p in js for js in joined.values())]
 
@@ -389,53 +398,23 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     sweep: list[str] = []
     sweep_detail: SweepDetail | None = None
     a0, b0 = pair_ids[0]
-    dragon_side, opp_side = side(a0), side(b0)
     if dragon_die is not None:
-        triggered = dragon_die >= dragon_side.highest
-        steps: list[SweepStep] = []
-        if triggered:
-            running = opp_side.highest
-            candidates = sorted(
-                (p for p in in_battle if p not in (DRAGON, b0)),
-                key=lambda p: (by_id[p].prosperity, index[p]),
-            )
-            for c in candidates:
-                total = running + highest(c)
-                ok = dragon_die > total
-                steps.append(SweepStep(id=c, highest=highest(c), running_sum=total, added=ok))
-                if not ok:
-                    break
-                running = total
-            added = [s.id for s in steps if s.added]
-            if added:
-                sweep = [b0, *added]
-                log.add(
-                    "dragon.sweep.taken",
-                    dragon_die=dragon_die,
-                    opponent=b0,
-                    opponent_highest=opp_side.highest,
-                    added=added,
-                    names=", ".join(added),
-                    total=running,
-                )
-            else:
-                log.add(
-                    "dragon.sweep.failed",
-                    dragon_die=dragon_die,
-                    opponent=b0,
-                    opponent_highest=opp_side.highest,
-                )
-        else:
-            log.add(
-                "dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side.highest
-            )
-        sweep_detail = SweepDetail(
-            triggered=triggered,
-            dragon_die=dragon_die,
-            opponent=b0,
-            opponent_highest=opp_side.highest,
-            steps=steps,
+        candidates = sorted(
+            (p for p in in_battle if p not in (DRAGON, b0)),
+            key=lambda p: (by_id[p].prosperity, index[p]),
         )
+        sweep_detail = _sweep(
+            dragon_die,
+            dragon_side=side(a0),
+            opponent=b0,
+            opponent_side=side(b0),
+            candidates=candidates,
+            highest=highest,
+            log=log,
+        )
+        added = [s.id for s in sweep_detail.steps if s.added]
+        if added:
+            sweep = [b0, *added]
 
     # DRG-9, DRG-10, DRG-12, DRG-14: the pairs.
     defeated: list[Defeat] = []
@@ -635,6 +614,53 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         hoard_gained=hoard_gained,
         next_state=next_state,
         **trace(dice, log),
+    )
+
+
+def _sweep(
+    dragon_die: int,
+    *,
+    dragon_side: Side,
+    opponent: str,
+    opponent_side: Side,
+    candidates: list[str],
+    highest: Callable[[str], int],
+    log: EventLog,
+) -> SweepDetail:
+    """DRG-11: when the dragon die shows the dragon side's highest result (ties count), add the
+    weakest other entities' highest dice to the opponent's one by one while the dragon die stays
+    strictly higher than the sum; the first that does not fit stops the sweep."""
+    triggered = dragon_die >= dragon_side.highest
+    steps: list[SweepStep] = []
+    if not triggered:
+        log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side.highest)
+    else:
+        running = opponent_side.highest
+        for c in candidates:
+            total = running + highest(c)
+            ok = dragon_die > total
+            steps.append(SweepStep(id=c, highest=highest(c), running_sum=total, added=ok))
+            if not ok:
+                break
+            running = total
+        added = [s.id for s in steps if s.added]
+        common = {
+            "dragon_die": dragon_die,
+            "opponent": opponent,
+            "opponent_highest": opponent_side.highest,
+        }
+        if added:
+            log.add(
+                "dragon.sweep.taken", **common, added=added, names=", ".join(added), total=running
+            )
+        else:
+            log.add("dragon.sweep.failed", **common)
+    return SweepDetail(
+        triggered=triggered,
+        dragon_die=dragon_die,
+        opponent=opponent,
+        opponent_highest=opponent_side.highest,
+        steps=steps,
     )
 
 

@@ -114,7 +114,13 @@ class Entity(Model):
     level_features: NonNegative = Field(
         default=0, description="Battle features raising the entity's level: one die step each."
     )
-    die: Sides | None = None
+    die: Sides | None = Field(
+        default=None,
+        description=(
+            "The entity's die size outright (2-1000), replacing the DRG-T3 lookup from `level` "
+            "and `level_features`."
+        ),
+    )
     dragonslayer: bool = Field(
         default=False,
         description=(
@@ -161,7 +167,7 @@ Round = Annotated[int, Field(ge=1, le=MAX_ATTEMPTS, description="The round numbe
 class BattleState(Model):
     """The situation of a round: what a request carries and what ``next_state`` returns."""
 
-    dragon: Dragon
+    dragon: Dragon = Field(description="The player's dragon.")
     entities: Annotated[list[Entity], Field(max_length=MAX_COMBATANTS)] = Field(
         description="Every entity of the battle, at most 100, in request order."
     )
@@ -180,7 +186,9 @@ class BattleRequest(RollRequest, BattleState):
             "A defeated dragon ends it whatever this says."
         ),
     )
-    options: BattleOptions = Field(default_factory=BattleOptions)
+    options: BattleOptions = Field(
+        default_factory=BattleOptions, description="House-rule switches."
+    )
 
 
 # ---------------------------------------------------------------- results
@@ -190,14 +198,15 @@ class Pool(Model):
     """The dice of one slot: a party's pool, the dragon die or a dragonslayer's extra die."""
 
     owner: str = Field(description="`dragon` or an entity id.")
-    slot: str
-    sides: int
+    slot: str = Field(description="`pool.dragon`, `dragon_die`, `pool.<id>` or `slayer.<id>`.")
+    sides: int = Field(description="The die size.")
     dice: list[int] = Field(description="In draw order.")
 
 
 class LeftOverParty(Model):
-    id: str
-    action: Literal["wait", "join", "auto_win"]
+    id: str = Field(description="The left-over party (DRG-3).")
+    action: Literal["wait", "join", "auto_win"] = Field(description="What it did.")
+    reason: str = Field(description="Why it was left over: no target, or its target was taken.")
     ally: str | None = Field(description="For `join`: the ally whose roll it adds its dice to.")
     against: str | None = Field(description="For `auto_win`: the entity outside the battle.")
     note: str | None = Field(description="Why a `join` fell back to `wait`, if it did.")
@@ -212,34 +221,34 @@ class Side(Model):
 class Pair(Model):
     a: str = Field(description="The party that chose its target (the stronger).")
     b: str = Field(description="Its target.")
-    a_side: Side
-    b_side: Side
+    a_side: Side = Field(description="`a` and the parties joined to it, with their dice.")
+    b_side: Side = Field(description="`b` and the parties joined to it, with their dice.")
     resolved: bool = Field(description="False when a dragon-die sweep took one of its parties.")
     winner: str | None = Field(description="Null when interrupted or not resolved.")
-    loser: str | None
+    loser: str | None = Field(description="Null when interrupted or not resolved.")
     successes: int = Field(description="Winner's dice strictly above the loser's highest (DRG-9).")
     interrupted: bool = Field(description="Equal highest dice (DRG-10): no consequences.")
     swept: bool = Field(description="The dragon's pair won by a dragon-die sweep (DRG-11).")
 
 
 class SweepStep(Model):
-    id: str
-    highest: int
-    running_sum: int
+    id: str = Field(description="A weakest entity tried.")
+    highest: int = Field(description="Its highest die (0 if it rolled nothing).")
+    running_sum: int = Field(description="The opponent's highest plus every highest so far.")
     added: bool = Field(description="False for the entity that stopped the sweep.")
 
 
 class SweepDetail(Model):
     triggered: bool = Field(description="The dragon die showed the dragon side's highest result.")
-    dragon_die: int
-    opponent: str
-    opponent_highest: int
+    dragon_die: int = Field(description="The dragon die's result.")
+    opponent: str = Field(description="The dragon's pair opponent.")
+    opponent_highest: int = Field(description="The highest die of the opponent's side.")
     steps: list[SweepStep] = Field(description="The weakest entities tried, in order.")
 
 
 class Defeat(Model):
     id: str = Field(description="A swept entity.")
-    successes: int
+    successes: int = Field(description="The dragon side's dice above its highest die.")
 
 
 Reason = Literal["lost_pair", "swept", "dragon_die"]
@@ -247,23 +256,23 @@ Reason = Literal["lost_pair", "swept", "dragon_die"]
 
 class ProsperityChange(Model):
     id: str = Field(description="An entity id, or the location's id.")
-    what: Literal["entity", "location"]
-    before: int
-    after: int
+    what: Literal["entity", "location"] = Field(description="An entity or the location.")
+    before: int = Field(description="Prosperity before.")
+    after: int = Field(description="Prosperity after (never below 0).")
     reason: Reason = Field(
         description="`lost_pair` (DRG-12), `swept` (DRG-11), `dragon_die` (DRG-13's extra 1)."
     )
 
 
 class Wounds(Model):
-    before: int
-    gained: int
-    after: int
+    before: int = Field(description="The dragon's wounds before the round.")
+    gained: int = Field(description="0 or 1: one wound per loss (DRG-14).")
+    after: int = Field(description="before + gained; >= battle defeats the dragon (DRG-15).")
 
 
 class SlayerRevealed(Model):
     id: str = Field(description="The entity that beat the dragon.")
-    kind: Literal["individual", "group"]
+    kind: Literal["individual", "group"] = Field(description="The winner's kind.")
     feature: str | None = Field(description="`dragonslayer` when an individual gains the feature.")
     new_entity: str | None = Field(description="A group's new dragonslayer minority entity id.")
     prosperity: int | None = Field(description="The new minority's prosperity.")
@@ -276,35 +285,45 @@ class Change(Model):
     )
     result: int = Field(description="The die result the level comes from.")
     level: int | None = Field(description="DRG-T4 level (0 individual .. 6 world); null below 3.")
-    scale: str | None
+    scale: str | None = Field(description="What the level reaches: `an individual` .. `the world`.")
     against: list[str] = Field(description="The defeated entities (for the player's change).")
 
 
 class Hoard(Model):
     enemies: list[str] = Field(description="The enemies that fought the dragon's side this round.")
-    strongest: str | None
+    strongest: str | None = Field(description="The enemy the hoard comes from.")
     level: int = Field(description="Its level, +1 for a dragonslayer (DRG-17).")
-    dragonslayer: bool
+    dragonslayer: bool = Field(
+        description="The strongest enemy is (or was revealed) a dragonslayer."
+    )
     amount: int = Field(description="level - 1, not below 0; 0 under `on_win` without a win.")
-    dragon_won: bool
+    dragon_won: bool = Field(description="The dragon won its pair or swept this round.")
 
 
 class BattleResult(Resolution):
-    round: int
+    round: int = Field(description="The round resolved.")
     order: list[str] = Field(description="Strength order (DRG-2): the dragon, then the entities.")
-    pools: list[Pool]
-    pairs: list[Pair]
-    left_over: list[LeftOverParty]
+    pools: list[Pool] = Field(description="Every pool rolled, in draw order.")
+    pairs: list[Pair] = Field(description="The battle pairs, in the order they formed (DRG-2).")
+    left_over: list[LeftOverParty] = Field(description="Parties left over and what they did.")
     sweep: list[str] = Field(description="Ids the dragon die took (opponent included); or empty.")
-    sweep_detail: SweepDetail | None
+    sweep_detail: SweepDetail | None = Field(
+        description="How the dragon die's sweep was tried (DRG-11); null without the dragon die."
+    )
     defeated: list[Defeat] = Field(description="Every entity the dragon defeated this round.")
-    prosperity_changes: list[ProsperityChange]
-    wounds: Wounds
-    slayers_revealed: list[SlayerRevealed]
+    prosperity_changes: list[ProsperityChange] = Field(
+        description="Every prosperity loss with its reason, in order (DRG-11..13)."
+    )
+    wounds: Wounds = Field(description="The dragon's wounds (DRG-14).")
+    slayers_revealed: list[SlayerRevealed] = Field(description="Dragonslayers revealed (DRG-14).")
     dragon_changes: list[Change] = Field(description="The player's change(s) (DRG-12).")
     destruction_change: Change | None = Field(description="DRG-13, when the dragon die was used.")
     dragon_defeated: bool = Field(description="wounds >= battle (DRG-15): the dragon cannot go on.")
-    battle_ended: bool
-    hoard: Hoard
+    battle_ended: bool = Field(
+        description="The battle ends after this round: `continues` is false or the dragon is defeated."
+    )
+    hoard: Hoard = Field(description="The hoard this battle pays when it ends (DRG-17).")
     hoard_gained: int = Field(description="Hoard gained now: `hoard.amount` if the battle ended.")
-    next_state: BattleState
+    next_state: BattleState = Field(
+        description="The next round's state, in the request's shape (DRG-16): send it back."
+    )
