@@ -563,7 +563,8 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     wounds = Wounds(before=d.wounds, gained=gained, after=d.wounds + gained)
     defeated_dragon = wounds.after >= d.battle
     if defeated_dragon:
-        log.add("dragon.defeated", wounds=wounds.after, battle=d.battle)
+        slayer = next((p.winner for p in pairs if p.loser == DRAGON), None)
+        log.add("dragon.defeated", wounds=wounds.after, battle=d.battle, slayer=slayer)
 
     # DRG-16: does the battle end?
     ended = defeated_dragon or not req.continues

@@ -51,7 +51,7 @@ TEXTS: dict[str, str] = {
     "dragon.change.no_destruction": "The dragon die's {result} reaches no change level.",
     "dragon.defeated": (
         "The dragon is defeated ({wounds} wounds against battle {battle}): it cannot go on, even "
-        "with a reroll, and must sleep or retreat."
+        "with a reroll, and must sleep or retreat; it may not attack {slayer} the same way again."
     ),
     "dragon.battle.ended": "The battle ends after round {round}.",
     "dragon.battle.continues": "The battle goes on after round {round}.",

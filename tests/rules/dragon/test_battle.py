@@ -517,7 +517,8 @@ def test_drg15_wounds_reaching_battle_defeat_the_dragon_whatever_continues_says(
         continues=True,
     )
     assert res.wounds.after == 2 and res.dragon_defeated and res.battle_ended
-    assert "dragon.defeated" in [e.code for e in res.events]
+    [text] = [e.text for e in res.events if e.code == "dragon.defeated"]
+    assert "may not attack hero the same way again" in text
 
 
 def test_drg15_a_defeated_dragon_may_not_go_on() -> None:

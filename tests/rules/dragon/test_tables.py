@@ -102,3 +102,37 @@ def test_drg_t3_one_step_up_the_ladder(sides: int, up: int) -> None:
 )
 def test_drg_t4_change_levels(result: int, level: int | None) -> None:
     assert change_level(result) == level
+
+
+def test_slots_list_every_slot_the_request_may_draw_with_its_size() -> None:
+    req = request(
+        dragon=dragon("g1", age=6, dragon_die=True),
+        entities=[
+            ent("g1", prosperity=1, level=2, target="dragon"),
+            ent("h", kind="individual", level=6, dragonslayer=True),
+            ent("m", kind="group", level=6, dragonslayer=True),
+            ent("old", aside=True),
+        ],
+    )
+    assert battle.battle_slots(req) == {
+        "pool.dragon": 20,
+        "dragon_die": 100,
+        "pool.g1": 6,
+        "pool.h": 20,
+        "slayer.h": 30,
+        "pool.m": 20,
+    }
+
+
+def test_scripted_dice_of_a_waiting_entity_come_back_unused() -> None:
+    res = run(
+        dragon=dragon("g1"),
+        entities=[ent("g1", prosperity=1, target="dragon"), ent("g2", prosperity=1)],
+        dice={"pool.dragon": [3, 3], "pool.g1": [1], "pool.g2": [4]},
+    )
+    assert res.unused_dice == {"pool.g2": [4]}
+    assert [(r.slot, r.value, r.source) for r in res.rolls] == [
+        ("pool.dragon", 3, "dice"),
+        ("pool.dragon", 3, "dice"),
+        ("pool.g1", 1, "dice"),
+    ]
