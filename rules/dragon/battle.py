@@ -571,14 +571,20 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
 
     # DRG-17: hoard from the strongest enemy that fought the dragon's side.
-    enemies = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
-    enemies.sort(key=lambda p: index[p])
+    fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
+    enemies = sorted(fought, key=lambda p: index[p])
+
+    def hoard_level(p: str) -> int:
+        return by_id[p].level + (1 if p in slayer_now else 0)
+
     strongest: str | None = None
-    top = 0
-    for p in enemies:
-        lvl_p = by_id[p].level + (1 if p in slayer_now else 0)
-        if strongest is None or lvl_p > top:
-            strongest, top = p, lvl_p
+    if req.options.strongest_enemy == "strength_order":
+        strongest = fought[0] if fought else None  # `in_battle` is in strength order
+    else:
+        for p in enemies:
+            if strongest is None or hoard_level(p) > hoard_level(strongest):
+                strongest = p
+    top = 0 if strongest is None else hoard_level(strongest)
     amount = max(top - 1, 0)
     if req.options.hoard == "on_win" and not dragon_won:
         amount = 0

@@ -159,6 +159,15 @@ class BattleOptions(Model):
             "swept this round."
         ),
     )
+    strongest_enemy: Literal["highest_level", "strength_order"] = Field(
+        default="highest_level",
+        description=(
+            "DRG-17, which enemy is the strongest. `highest_level` (rules/dragon.md): the highest "
+            "level among the enemies that fought, a dragonslayer counting one higher; "
+            "`strength_order`: the first of them in the DRG-2 strength order (highest prosperity), "
+            "the source defining strength by prosperity."
+        ),
+    )
 
 
 Round = Annotated[int, Field(ge=1, le=MAX_ATTEMPTS, description="The round number, 1-1000.")]

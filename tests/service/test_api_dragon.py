@@ -271,7 +271,10 @@ def _battle(draw: st.DrawFn) -> dict[str, Any]:
         "entities": entities,
         "seed": draw(st.integers(0, 10**6)),
         "continues": draw(st.booleans()),
-        "options": {"hoard": draw(st.sampled_from(["always", "on_win"]))},
+        "options": {
+            "hoard": draw(st.sampled_from(["always", "on_win"])),
+            "strongest_enemy": draw(st.sampled_from(["highest_level", "strength_order"])),
+        },
     }
     if draw(st.booleans()):
         where = draw(st.sampled_from(["here", *ids]))

@@ -559,6 +559,23 @@ def test_drg17_hoard_from_the_strongest_enemy_with_the_dragonslayer_raise() -> N
     assert res.hoard.amount == 4 and res.hoard_gained == 4
 
 
+def test_drg17_strongest_enemy_by_strength_order_option() -> None:
+    fields = {
+        "dragon": dragon("big", battle=2),
+        "entities": [
+            ent("big", prosperity=5, level=2, target="dragon"),
+            ent("s1", "player", prosperity=1, target="lord"),
+            ent("lord", kind="individual", prosperity=1, level=5, target="s1"),
+        ],
+        "seed": "x",
+    }
+    by_level = run(**fields)
+    by_strength = run(**fields, options={"strongest_enemy": "strength_order"})
+    assert (by_level.hoard.strongest, by_level.hoard.level) == ("lord", 5)
+    assert (by_strength.hoard.strongest, by_strength.hoard.level) == ("big", 2)
+    assert by_strength.hoard.amount == 1
+
+
 def test_drg17_hoard_is_gained_even_on_a_loss_unless_on_win() -> None:
     fields = {
         "dragon": dragon("tribe", battle=3),
