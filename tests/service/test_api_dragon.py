@@ -309,6 +309,14 @@ def test_any_schema_valid_battle_is_resolved_or_a_4xx_and_deterministic(
     assert len(members) == len(set(members))
     assert out["pairs"][0]["a"] == "dragon"
     assert out["hoard"]["amount"] >= 0
+    for p in out["pairs"]:
+        if p["winner"] is not None:  # DRG-9: the winner's highest die is always a success
+            assert p["successes"] >= 1 and not p["interrupted"]
+    detail = out["sweep_detail"]
+    if out["sweep"]:  # DRG-11: every added entity still left the dragon die strictly higher
+        added = [s for s in detail["steps"] if s["added"]]
+        assert all(detail["dragon_die"] > s["running_sum"] for s in added)
+        assert out["sweep"] == [detail["opponent"]] + [s["id"] for s in added]
     # the state it returns is a valid request for the next round (or a defeated/limit problem)
     again = api.post("/dragon/battle", {**out["next_state"], "seed": 1})
     assert again.status_code in (200, 422), again.text
