@@ -2,6 +2,6 @@
 
 from fastapi import APIRouter
 
-from service.routers import dnd5e, dos, riders
+from service.routers import dnd5e, dos, dragon, riders
 
-SYSTEMS: list[APIRouter] = [dos.router, riders.router, dnd5e.router]
+SYSTEMS: list[APIRouter] = [dos.router, dragon.router, riders.router, dnd5e.router]

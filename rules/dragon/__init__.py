@@ -1,0 +1,1 @@
+"""Dragon battle: one round of a dragon's violent conflict with entities (rules/dragon.md)."""

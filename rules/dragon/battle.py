@@ -1,0 +1,774 @@
+"""One round of a dragon's violent conflict (rules/dragon.md, DRG-1..17).
+
+``battle(req, dice)`` checks the situation, forms the pairs in strength order (DRG-2, DRG-3), rolls
+every pool (DRG-5..8), resolves the dragon's pair first (with the dragon-die sweep, DRG-11) and then
+the others (DRG-9, DRG-10), applies the consequences (DRG-12..15), counts the hoard (DRG-17) and
+returns the state to send for the next round (DRG-16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from rules.dice import DiceSource, SlotSpec
+from rules.dragon.models import (
+    DRAGON,
+    BattleRequest,
+    BattleResult,
+    BattleState,
+    Change,
+    Defeat,
+    Dragon,
+    Entity,
+    Hoard,
+    LeftOverParty,
+    Location,
+    Pair,
+    Pool,
+    ProsperityChange,
+    Reason,
+    Side,
+    SlayerRevealed,
+    SweepDetail,
+    SweepStep,
+    Wounds,
+)
+from rules.dragon.tables import (
+    CHANGE_SCALE,
+    DRAGON_DICE,
+    DRAGON_DIE,
+    change_level,
+    ladder_die,
+    step_up,
+)
+from rules.dragon.text import TEXTS
+from rules.errors import FieldError, IllegalDecision, InvalidRequest, LimitExceeded
+from rules.events import EventLog
+from rules.models import MAX_ATTEMPTS, MAX_COMBATANTS, MAX_STAT, trace
+
+_ID_MAX = 64
+
+
+def entity_die(e: Entity) -> int:
+    """DRG-T3: the entity's die, from ``die`` outright or from its level and features."""
+    return e.die if e.die is not None else ladder_die(e.level, e.level_features)
+
+
+def battle_slots(req: BattleRequest) -> SlotSpec:
+    """Every slot the request may draw from: ``pool.dragon``, ``dragon_die``, ``pool.<id>``,
+    ``slayer.<id>`` (an individual dragonslayer's extra die)."""
+    slots: dict[str, int | None] = {"pool.dragon": DRAGON_DICE[req.dragon.age]}
+    if req.dragon.dragon_die:
+        slots["dragon_die"] = DRAGON_DIE[req.dragon.age]
+    for e in req.entities:
+        if e.aside:
+            continue
+        sides = entity_die(e)
+        pool = f"pool.{e.id}"
+        # Two entities with one id are refused by the resolver; the slot's size is then unknown.
+        slots[pool] = sides if slots.get(pool, sides) == sides else None
+        if e.dragonslayer and e.kind == "individual":
+            slayer = f"slayer.{e.id}"
+            extra = step_up(sides)
+            slots[slayer] = extra if slots.get(slayer, extra) == extra else None
+    return slots
+
+
+# ---------------------------------------------------------------- checks
+
+
+def _side(controller: str) -> str:
+    return "player" if controller == "player" else "gm"
+
+
+def check(req: BattleRequest) -> None:
+    """Refuse a situation that does not hold together (ids, targets, joins, parents)."""
+    if req.dragon.wounds >= req.dragon.battle:
+        raise IllegalDecision(
+            f"the dragon has {req.dragon.wounds} wounds against battle {req.dragon.battle}: it is "
+            "defeated and may not go on (DRG-15)",
+            [FieldError(("dragon", "wounds"), "wounds >= battle: the dragon is defeated (DRG-15)")],
+        )
+    if req.continues and req.round >= MAX_ATTEMPTS:
+        raise LimitExceeded(
+            f"round {req.round}: a battle lasts at most {MAX_ATTEMPTS} rounds",
+            [FieldError(("continues",), f"a battle lasts at most {MAX_ATTEMPTS} rounds")],
+        )
+    errors: list[FieldError] = []
+    first: dict[str, int] = {}
+    for i, e in enumerate(req.entities):
+        if e.id == DRAGON:
+            errors.append(
+                FieldError(("entities", i, "id"), "the id `dragon` names the dragon; rename it")
+            )
+        elif e.id in first:
+            errors.append(
+                FieldError(
+                    ("entities", i, "id"),
+                    f"entity {e.id!r} appears twice (entities[{first[e.id]}] and entities[{i}])",
+                )
+            )
+        else:
+            first[e.id] = i
+    by_id = {e.id: e for e in req.entities if e.id in first and req.entities[first[e.id]] is e}
+    if req.location is not None and req.location.id == DRAGON:
+        errors.append(FieldError(("location", "id"), "the id `dragon` names the dragon"))
+
+    for i, e in enumerate(req.entities):
+        if e.parent is not None:
+            if e.parent == e.id:
+                errors.append(
+                    FieldError(("entities", i, "parent"), f"{e.id!r} cannot be its own parent")
+                )
+            elif e.parent not in by_id:
+                errors.append(
+                    FieldError(
+                        ("entities", i, "parent"),
+                        f"{e.id!r}: parent {e.parent!r} is not an entity of the request",
+                    )
+                )
+        if e.slayer_prosperity is not None:
+            if e.kind != "group":
+                errors.append(
+                    FieldError(
+                        ("entities", i, "slayer_prosperity"),
+                        f"{e.id!r} is an individual: it becomes the dragonslayer itself (DRG-14)",
+                    )
+                )
+            elif e.slayer_prosperity > e.prosperity:
+                errors.append(
+                    FieldError(
+                        ("entities", i, "slayer_prosperity"),
+                        f"{e.id!r}: the dragonslayer minority's prosperity is 0 .. the group's "
+                        f"({e.prosperity}), not {e.slayer_prosperity} (DRG-14)",
+                    )
+                )
+    errors.extend(_cycles(req.entities, by_id))
+
+    def party(target: str) -> Entity | None:
+        t = by_id.get(target)
+        return t if t is not None and not t.aside else None
+
+    t = party(req.dragon.target)
+    if t is None or t.controller != "gm":
+        why = (
+            "is not an entity of the request"
+            if req.dragon.target not in by_id
+            else "stands aside (DRG-4)"
+            if by_id[req.dragon.target].aside
+            else "is the player's own (subjugated) entity"
+        )
+        errors.append(
+            FieldError(
+                ("dragon", "target"),
+                f"the dragon's target {req.dragon.target!r} {why}: it must be a free (gm) entity "
+                "taking part in the battle",
+            )
+        )
+    for i, e in enumerate(req.entities):
+        if e.aside:
+            continue
+        side = _side(e.controller)
+        if e.target is not None:
+            msg = _target_error(e, e.target, by_id)
+            if msg is not None:
+                errors.append(FieldError(("entities", i, "target"), msg))
+        if e.if_left_over.startswith("join:"):
+            ally = e.if_left_over[5:]
+            msg = None
+            if ally == e.id:
+                msg = f"{e.id!r} cannot join itself"
+            elif ally == DRAGON:
+                if side != "player":
+                    msg = f"{e.id!r} is a free (gm) entity: the dragon is not its ally"
+            elif ally not in by_id:
+                msg = f"{e.id!r} would join {ally!r}, which is not an entity of the request"
+            elif by_id[ally].aside:
+                msg = f"{e.id!r} would join {ally!r}, which stands aside (DRG-4)"
+            elif _side(by_id[ally].controller) != side:
+                msg = f"{e.id!r} would join {ally!r}, which is not its ally (the other side)"
+            if msg is not None:
+                errors.append(FieldError(("entities", i, "if_left_over"), msg))
+    if errors:
+        raise InvalidRequest("; ".join(err.msg for err in errors[:5]), errors)
+
+
+def _target_error(e: Entity, target: str, by_id: dict[str, Entity]) -> str | None:
+    side = _side(e.controller)
+    if target == DRAGON:
+        if side == "player":
+            return f"{e.id!r} is the player's (subjugated) entity: it cannot attack the dragon"
+        return None
+    if target == e.id:
+        return f"{e.id!r} cannot target itself"
+    t = by_id.get(target)
+    if t is None:
+        return f"{e.id!r}: target {target!r} is not in the battle (no such entity)"
+    if t.aside:
+        return f"{e.id!r}: target {target!r} is not in the battle (it stands aside, DRG-4)"
+    if _side(t.controller) == side:
+        return f"{e.id!r}: target {target!r} is its ally; a target is on the other side"
+    return None
+
+
+def _cycles(entities: list[Entity], by_id: dict[str, Entity]) -> list[FieldError]:
+    errors: list[FieldError] = []
+    index = {e.id: i for i, e in reversed(list(enumerate(entities)))}
+    reported: set[str] = set()
+    for e in entities:
+        seen = [e.id]
+        cur = e.parent
+        while cur is not None and cur in by_id and cur != seen[-1]:
+            if cur in seen:
+                cycle = seen[seen.index(cur) :]
+                if not reported.intersection(cycle):
+                    reported.update(cycle)
+                    start = min(cycle, key=lambda x: index[x])
+                    errors.append(
+                        FieldError(
+                            ("entities", index[start], "parent"),
+                            "parents form a cycle: " + " -> ".join([*cycle, cur]),
+                        )
+                    )
+                break
+            seen.append(cur)
+            cur = by_id[cur].parent
+    return errors
+
+
+# ---------------------------------------------------------------- the round
+
+
+@dataclass
+class _Round:
+    """Working state of one resolution (not returned)."""
+
+    req: BattleRequest
+    dice: DiceSource
+    log: EventLog
+    by_id: dict[str, Entity]
+    index: dict[str, int]
+    prosperity: dict[str, int]
+    own: dict[str, list[int]] = field(default_factory=dict)
+    pools: list[Pool] = field(default_factory=list)
+    changes: list[ProsperityChange] = field(default_factory=list)
+    slayers_individual: set[str] = field(default_factory=set)
+
+    def lose(self, eid: str, amount: int, reason: Reason) -> None:
+        before = self.prosperity[eid]
+        after = max(0, before - amount)
+        self.prosperity[eid] = after
+        self.changes.append(
+            ProsperityChange(id=eid, what="entity", before=before, after=after, reason=reason)
+        )
+        self.log.add(
+            "dragon.prosperity.lost",
+            id=eid,
+            loss=before - after,
+            before=before,
+            after=after,
+            reason=reason,
+        )
+
+    def roll(self, owner: str, slot: str, sides: int, count: int) -> list[int]:
+        values = self.dice.roll_many(slot, sides, count)
+        self.pools.append(Pool(owner=owner, slot=slot, sides=sides, dice=values))
+        self.own.setdefault(owner, []).extend(values)
+        self.log.add(
+            "dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values
+        )
+        return values
+
+
+def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
+    """Resolve one round (DRG-1..17); dice in slots ``pool.dragon``, ``dragon_die``,
+    ``pool.<id>``, ``slayer.<id>``."""
+    check(req)
+    log = EventLog(TEXTS)
+    d = req.dragon
+    by_id = {e.id: e for e in req.entities}
+    index = {e.id: i for i, e in enumerate(req.entities)}
+    r = _Round(
+        req=req,
+        dice=dice,
+        log=log,
+        by_id=by_id,
+        index=index,
+        prosperity={e.id: e.prosperity for e in req.entities},
+    )
+
+    # DRG-2: strength order, then pairs.
+    taking_part = [e for e in req.entities if not e.aside]
+    for e in req.entities:
+        if e.aside:
+            log.add("dragon.aside", id=e.id)
+    ordered = sorted(
+        taking_part, key=lambda e: (-e.prosperity, 0 if e.controller == "gm" else 1, index[e.id])
+    )
+    order = [DRAGON] + [e.id for e in ordered]
+    log.add("dragon.order", order=order, names=", ".join(order))
+    target_of: dict[str, str | None] = {DRAGON: d.target}
+    target_of.update({e.id: e.target for e in taking_part})
+    paired: dict[str, int] = {}
+    pair_ids: list[tuple[str, str]] = []
+    left: list[str] = []
+    for p in order:
+        if p in paired:
+            continue
+        t = target_of[p]
+        if t is not None and t not in paired:
+            paired[p] = paired[t] = len(pair_ids)
+            pair_ids.append((p, t))
+            log.add("dragon.pair.formed", a=p, b=t)
+        else:
+            left.append(p)
+
+    # DRG-3: the left-over parties.
+    joined: dict[str, list[str]] = {}
+    left_over: list[LeftOverParty] = []
+    for p in left:
+        e = by_id[p]
+        t = target_of[p]
+        why = "it has no target" if t is None else f"its target {t} is already paired"
+        action = e.if_left_over
+        if action.startswith("join:"):
+            ally = action[5:]
+            if ally in paired:
+                joined.setdefault(ally, []).append(p)
+                left_over.append(
+                    LeftOverParty(
+                        id=p, reason=why, action="join", ally=ally, against=None, note=None
+                    )
+                )
+                log.add("dragon.left_over.join", id=p, ally=ally, why=why)
+            else:
+                note = f"{ally} is not in a pair"
+                left_over.append(
+                    LeftOverParty(
+                        id=p, reason=why, action="wait", ally=ally, against=None, note=note
+                    )
+                )
+                log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
+        elif action.startswith("auto_win:"):
+            against = action[9:]
+            left_over.append(
+                LeftOverParty(
+                    id=p, reason=why, action="auto_win", ally=None, against=against, note=None
+                )
+            )
+            log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
+        else:
+            left_over.append(
+                LeftOverParty(id=p, reason=why, action="wait", ally=None, against=None, note=None)
+            )
+            log.add("dragon.left_over.wait", id=p, why=why)
+    in_battle = [p for p in order if p in paired or any(p in js for js in joined.values())]
+
+    # DRG-5..8: every pool, pair by pair, each member before the parties joined to it.
+    dragon_die: int | None = None
+    for a, b in pair_ids:
+        for member in (a, b):
+            for p in [member, *joined.get(member, [])]:
+                if p == DRAGON:
+                    r.roll(DRAGON, "pool.dragon", DRAGON_DICE[d.age], d.battle + d.features_used)
+                    if d.dragon_die:
+                        dragon_die = r.roll(DRAGON, "dragon_die", DRAGON_DIE[d.age], 1)[0]
+                    continue
+                e = by_id[p]
+                sides = entity_die(e)
+                r.own.setdefault(p, [])
+                if e.prosperity == 0:
+                    # DRG-5: nothing at all, a dragonslayer's extra die included.
+                    log.add("dragon.pool.empty", owner=p)
+                    continue
+                r.roll(p, f"pool.{p}", sides, e.prosperity)
+                if e.dragonslayer and e.kind == "individual":
+                    r.roll(p, f"slayer.{p}", step_up(sides), 1)
+
+    def side(member: str) -> Side:
+        members = [member, *joined.get(member, [])]
+        values = [v for m in members for v in r.own.get(m, [])]
+        return Side(members=members, dice=values, highest=max(values, default=0))
+
+    def highest(p: str) -> int:
+        return max(r.own.get(p, []), default=0)
+
+    # DRG-11: the dragon-die sweep, decided on the dragon's pair (always the first).
+    sweep: list[str] = []
+    sweep_detail: SweepDetail | None = None
+    a0, b0 = pair_ids[0]
+    if dragon_die is not None:
+        candidates = sorted(
+            (p for p in in_battle if p not in (DRAGON, b0)),
+            key=lambda p: (by_id[p].prosperity, index[p]),
+        )
+        sweep_detail = _sweep(
+            dragon_die,
+            dragon_side=side(a0),
+            opponent=b0,
+            opponent_side=side(b0),
+            candidates=candidates,
+            highest=highest,
+            log=log,
+        )
+        added = [s.id for s in sweep_detail.steps if s.added]
+        if added:
+            sweep = [b0, *added]
+
+    # DRG-9, DRG-10, DRG-12, DRG-14: the pairs.
+    defeated: list[Defeat] = []
+    revealed: list[SlayerRevealed] = []
+    new_entities: dict[str, Entity] = {}
+    slayer_now: set[str] = {e.id for e in req.entities if e.dragonslayer}
+    gained = 0
+    dragon_won = False
+    swept_pairs = {paired[p] for p in sweep[1:] if p in paired} | {
+        paired[ally] for ally, js in joined.items() for p in js if p in sweep[1:]
+    }
+    swept_pairs.discard(0)
+    pairs: list[Pair] = []
+    for n, (a, b) in enumerate(pair_ids):
+        sa, sb = side(a), side(b)
+        if n == 0 and sweep:
+            dragon_won = True
+            for p in sweep:
+                h = sb.highest if p == b0 else highest(p)
+                s = sum(1 for v in sa.dice if v > h)
+                defeated.append(Defeat(id=p, successes=s))
+                r.lose(p, s, "swept")
+            succ = defeated[0].successes
+            pairs.append(
+                Pair(
+                    a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=DRAGON, loser=b,
+                    successes=succ, interrupted=False, swept=True,
+                )
+            )  # fmt: skip
+            continue
+        if n in swept_pairs:
+            gone = [
+                p for p in sweep if paired.get(p) == n or p in joined.get(a, []) + joined.get(b, [])
+            ]
+            log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
+            pairs.append(
+                Pair(
+                    a=a, b=b, a_side=sa, b_side=sb, resolved=False, winner=None, loser=None,
+                    successes=0, interrupted=False, swept=False,
+                )
+            )  # fmt: skip
+            continue
+        if sa.highest == sb.highest:
+            log.add("dragon.pair.interrupted", a=a, b=b, highest=sa.highest)
+            pairs.append(
+                Pair(
+                    a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=None, loser=None,
+                    successes=0, interrupted=True, swept=False,
+                )
+            )  # fmt: skip
+            continue
+        win, lose, sw, sl = (a, b, sa, sb) if sa.highest > sb.highest else (b, a, sb, sa)
+        succ = sum(1 for v in sw.dice if v > sl.highest)
+        log.add(
+            "dragon.pair.won",
+            winner=win,
+            loser=lose,
+            winner_highest=sw.highest,
+            loser_highest=sl.highest,
+            successes=succ,
+        )
+        pairs.append(
+            Pair(
+                a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=win, loser=lose,
+                successes=succ, interrupted=False, swept=False,
+            )
+        )  # fmt: skip
+        if lose == DRAGON:
+            gained += 1
+            log.add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
+            rev = _reveal(by_id[win], req, r, new_entities)
+            if rev is not None:
+                revealed.append(rev)
+            slayer_now.add(win)
+        else:
+            if win == DRAGON:
+                dragon_won = True
+                defeated.append(Defeat(id=lose, successes=succ))
+            r.lose(lose, succ, "lost_pair")
+
+    # DRG-12: the player's change when the dragon won.
+    dragon_changes: list[Change] = []
+    if dragon_won:
+        best = pairs[0].a_side.highest
+        lvl = change_level(best)
+        dragon_changes.append(
+            Change(
+                by="player",
+                result=best,
+                level=lvl,
+                scale=None if lvl is None else CHANGE_SCALE[lvl],
+                against=[x.id for x in defeated],
+            )
+        )
+        log.add(
+            "dragon.change.player" if lvl is not None else "dragon.change.none",
+            result=best,
+            level=lvl,
+            scale=None if lvl is None else CHANGE_SCALE[lvl],
+        )
+
+    # DRG-13: the dragon die's collateral damage and the destruction change.
+    destruction: Change | None = None
+    location = req.location
+    new_location: Location | None = location
+    if dragon_die is not None:
+        for e in taking_part:
+            r.lose(e.id, 1, "dragon_die")
+        if location is not None:
+            if location.id in by_id and not by_id[location.id].aside:
+                log.add("dragon.location.party", id=location.id)
+            else:
+                before = location.prosperity
+                after = max(0, before - 1)
+                r.changes.append(
+                    ProsperityChange(
+                        id=location.id, what="location", before=before, after=after,
+                        reason="dragon_die",
+                    )
+                )  # fmt: skip
+                log.add(
+                    "dragon.prosperity.lost",
+                    id=location.id,
+                    loss=before - after,
+                    before=before,
+                    after=after,
+                    reason="dragon_die",
+                )
+                new_location = Location(id=location.id, prosperity=after)
+        lvl = change_level(dragon_die)
+        destruction = Change(
+            by="others",
+            result=dragon_die,
+            level=lvl,
+            scale=None if lvl is None else CHANGE_SCALE[lvl],
+            against=[],
+        )
+        log.add(
+            "dragon.change.destruction" if lvl is not None else "dragon.change.no_destruction",
+            result=dragon_die,
+            level=lvl,
+            scale=None if lvl is None else CHANGE_SCALE[lvl],
+        )
+
+    # DRG-14, DRG-15: wounds.
+    wounds = Wounds(before=d.wounds, gained=gained, after=d.wounds + gained)
+    defeated_dragon = wounds.after >= d.battle
+    if defeated_dragon:
+        slayer = next((p.winner for p in pairs if p.loser == DRAGON), None)
+        log.add("dragon.defeated", wounds=wounds.after, battle=d.battle, slayer=slayer)
+
+    # DRG-16: does the battle end?
+    ended = defeated_dragon or not req.continues
+    log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
+
+    # DRG-17: hoard from the strongest enemy that fought the dragon's side.
+    fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
+    enemies = sorted(fought, key=lambda p: index[p])
+
+    def hoard_level(p: str) -> int:
+        return by_id[p].level + (1 if p in slayer_now else 0)
+
+    strongest: str | None = None
+    if req.options.strongest_enemy == "strength_order":
+        strongest = fought[0] if fought else None  # `in_battle` is in strength order
+    else:
+        for p in enemies:
+            if strongest is None or hoard_level(p) > hoard_level(strongest):
+                strongest = p
+    top = 0 if strongest is None else hoard_level(strongest)
+    amount = max(top - 1, 0)
+    if req.options.hoard == "on_win" and not dragon_won:
+        amount = 0
+    hoard = Hoard(
+        enemies=enemies,
+        strongest=strongest,
+        level=top,
+        dragonslayer=strongest in slayer_now,
+        amount=amount,
+        dragon_won=dragon_won,
+    )
+    hoard_gained = amount if ended else 0
+    if ended:
+        log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
+
+    next_state = _next_state(req, r, wounds.after, new_entities, new_location)
+    return BattleResult(
+        round=req.round,
+        order=order,
+        pools=r.pools,
+        pairs=pairs,
+        left_over=left_over,
+        sweep=sweep,
+        sweep_detail=sweep_detail,
+        defeated=defeated,
+        prosperity_changes=r.changes,
+        wounds=wounds,
+        slayers_revealed=revealed,
+        dragon_changes=dragon_changes,
+        destruction_change=destruction,
+        dragon_defeated=defeated_dragon,
+        battle_ended=ended,
+        hoard=hoard,
+        hoard_gained=hoard_gained,
+        next_state=next_state,
+        **trace(dice, log),
+    )
+
+
+def _sweep(
+    dragon_die: int,
+    *,
+    dragon_side: Side,
+    opponent: str,
+    opponent_side: Side,
+    candidates: list[str],
+    highest: Callable[[str], int],
+    log: EventLog,
+) -> SweepDetail:
+    """DRG-11: when the dragon die shows the dragon side's highest result (ties count), add the
+    weakest other entities' highest dice to the opponent's one by one while the dragon die stays
+    strictly higher than the sum; the first that does not fit stops the sweep."""
+    triggered = dragon_die >= dragon_side.highest
+    steps: list[SweepStep] = []
+    if not triggered:
+        log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side.highest)
+    else:
+        running = opponent_side.highest
+        for c in candidates:
+            total = running + highest(c)
+            ok = dragon_die > total
+            steps.append(SweepStep(id=c, highest=highest(c), running_sum=total, added=ok))
+            if not ok:
+                break
+            running = total
+        added = [s.id for s in steps if s.added]
+        common = {
+            "dragon_die": dragon_die,
+            "opponent": opponent,
+            "opponent_highest": opponent_side.highest,
+        }
+        if added:
+            log.add(
+                "dragon.sweep.taken", **common, added=added, names=", ".join(added), total=running
+            )
+        else:
+            log.add("dragon.sweep.failed", **common)
+    return SweepDetail(
+        triggered=triggered,
+        dragon_die=dragon_die,
+        opponent=opponent,
+        opponent_highest=opponent_side.highest,
+        steps=steps,
+    )
+
+
+def _reveal(
+    winner: Entity, req: BattleRequest, r: _Round, new_entities: dict[str, Entity]
+) -> SlayerRevealed | None:
+    """DRG-14: the entity that beat the dragon proves to be (or to hold) a dragonslayer."""
+    if winner.dragonslayer or any(e.parent == winner.id and e.dragonslayer for e in req.entities):
+        r.log.add("dragon.slayer.known", id=winner.id)
+        return None
+    if winner.kind == "individual":
+        r.slayers_individual.add(winner.id)
+        r.log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
+        return SlayerRevealed(
+            id=winner.id,
+            kind="individual",
+            feature="dragonslayer",
+            new_entity=None,
+            prosperity=None,
+            sides=None,
+        )
+    taken = set(r.by_id) | {DRAGON} | ({req.location.id} if req.location is not None else set())
+    base = f"{winner.id}-slayer"
+    if len(base) > _ID_MAX:
+        base = f"{winner.id[: _ID_MAX - 7]}-slayer"
+    new_id = base
+    n = 2
+    while new_id in taken:
+        suffix = f"-{n}"
+        new_id = base[: _ID_MAX - len(suffix)] + suffix
+        n += 1
+    if len(req.entities) + len(new_entities) >= MAX_COMBATANTS:
+        raise LimitExceeded(
+            f"{winner.id!r} reveals a dragonslayer minority, but the battle already holds "
+            f"{MAX_COMBATANTS} entities",
+            [FieldError(("entities",), f"at most {MAX_COMBATANTS} entities")],
+        )
+    prosperity = (
+        winner.slayer_prosperity if winner.slayer_prosperity is not None else winner.prosperity
+    )
+    child = Entity(
+        id=new_id,
+        name=None if winner.name is None else f"dragonslayer of {winner.name}"[:200],
+        controller=winner.controller,
+        kind="group",
+        prosperity=prosperity,
+        level=winner.level,
+        level_features=min(winner.level_features + 1, MAX_STAT),
+        die=None if winner.die is None else step_up(winner.die),
+        dragonslayer=True,
+        parent=winner.id,
+        aside=False,
+        target=DRAGON,
+        if_left_over=winner.if_left_over,
+        slayer_prosperity=None,
+    )
+    new_entities[winner.id] = child
+    sides = entity_die(child)
+    r.log.add(
+        "dragon.slayer.revealed",
+        id=winner.id,
+        how=f"a dragonslayer minority {new_id} with prosperity {prosperity} and d{sides}",
+    )
+    return SlayerRevealed(
+        id=winner.id,
+        kind="group",
+        feature=None,
+        new_entity=new_id,
+        prosperity=prosperity,
+        sides=sides,
+    )
+
+
+def _next_state(
+    req: BattleRequest,
+    r: _Round,
+    wounds: int,
+    new_entities: dict[str, Entity],
+    location: Location | None,
+) -> BattleState:
+    """DRG-16: the state to send for the next round, in the request's own shape."""
+    moved = {parent: child.id for parent, child in new_entities.items()}
+    entities: list[Entity] = []
+    for e in req.entities:
+        update: dict[str, object] = {"prosperity": r.prosperity[e.id]}
+        if e.target in moved:
+            update["target"] = moved[e.target]
+        if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
+            update["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
+        if e.id in r.slayers_individual:
+            update["dragonslayer"] = True
+        if e.id in new_entities:
+            update["aside"] = True
+        entities.append(e.model_copy(update=update))
+        if e.id in new_entities:
+            entities.append(new_entities[e.id])
+    dragon_target = moved.get(req.dragon.target, req.dragon.target)
+    dragon = Dragon(**{**req.dragon.model_dump(), "wounds": wounds, "target": dragon_target})
+    return BattleState(
+        dragon=dragon,
+        entities=entities,
+        location=location,
+        round=min(req.round + 1, MAX_ATTEMPTS),
+    )
