@@ -106,7 +106,7 @@ class Metrics:
         if hist is None:
             hist = self._latency[lkey] = self.latency.labels(*lkey)
         hist.observe(seconds)
-        if system is not None:
+        if system is not None and method == "POST":
             if status < 400:
                 outcome = "resolved"
             elif status >= 500:
