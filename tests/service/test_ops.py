@@ -481,3 +481,65 @@ def test_a_bad_setting_is_one_line_naming_the_variable(
     line = explain(info.value)
     assert line.startswith(f"dragonroll: bad setting DRAGONROLL_{name}: ")
     assert "\n" not in line
+
+
+# --- the middleware stays pure ASGI and streams -------------------------------------------------
+
+
+def test_middleware_is_pure_asgi_and_ordered() -> None:
+    from starlette.middleware.base import BaseHTTPMiddleware
+
+    app = Api().app
+    names = [m.cls.__name__ for m in app.user_middleware]  # type: ignore[attr-defined]
+    assert names == ["RequestContextMiddleware", "CORSMiddleware", "GuardMiddleware"]
+    assert not any(
+        issubclass(m.cls, BaseHTTPMiddleware)  # type: ignore[arg-type]
+        for m in app.user_middleware
+    )
+
+
+def test_response_bodies_stream_through_unbuffered() -> None:
+    from starlette.responses import StreamingResponse
+
+    api = Api()
+
+    async def parts() -> AsyncIterator[bytes]:
+        for part in (b"one,", b"two,", b"three"):
+            yield part
+
+    async def stream(request: Any) -> StreamingResponse:
+        return StreamingResponse(parts(), media_type="text/plain")
+
+    api.app.add_route("/stream", stream)
+    sent: list[dict[str, Any]] = []
+    calls = 0
+
+    async def receive() -> dict[str, Any]:
+        nonlocal calls
+        calls += 1
+        if calls > 1:  # the client stays connected until the response is over
+            await asyncio.Event().wait()
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/stream",
+        "raw_path": b"/stream",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"t")],
+        "client": ("127.0.0.1", 1),
+        "server": ("t", 80),
+    }
+    asyncio.run(api.app(scope, receive, send))
+    bodies = [m["body"] for m in sent if m["type"] == "http.response.body" and m.get("body")]
+    assert bodies == [b"one,", b"two,", b"three"]
+    headers = dict(sent[0]["headers"])
+    assert headers[b"x-content-type-options"] == b"nosniff" and b"x-request-id" in headers
