@@ -9,7 +9,6 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic_core import ValidationError
 from starlette.exceptions import HTTPException
-from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -23,8 +22,8 @@ from service.middleware import (
     INTERNAL_ERROR,
     LIMIT_KEY,
     PROBLEM_KEY,
-    GuardMiddleware,
-    RequestContextMiddleware,
+    EdgeMiddleware,
+    cors_policy,
 )
 from service.openapi import install_openapi
 from service.routers import SYSTEMS
@@ -125,23 +124,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         quiet.add("/metrics")
     app.state.metrics = metrics
 
-    # Outermost last: RequestContext -> CORS -> Guard -> FastAPI's exception handling -> routes.
-    app.add_middleware(GuardMiddleware, body_limit=settings.body_limit, logger=log)
+    # One pure ASGI layer outside FastAPI's exception handling (see service.middleware).
     app.add_middleware(
-        CORSMiddleware,
-        allow_origins=list(settings.cors_origins),
-        allow_credentials=False,
-        allow_methods=["GET", "POST", "OPTIONS"],
-        allow_headers=["Content-Type", "X-Request-ID"],
-        expose_headers=["X-Request-ID"],
-        max_age=86400,
-    )
-    app.add_middleware(
-        RequestContextMiddleware,
+        EdgeMiddleware,
         logger=log,
         metrics=metrics,
         quiet_paths=frozenset(quiet),
         log_requests=LEVELS[settings.log_level] <= LEVELS["info"],
+        body_limit=settings.body_limit,
+        cors=cors_policy(settings.cors_origins),
     )
 
     @app.exception_handler(ValidationError)

@@ -1,17 +1,20 @@
-"""Cross-cutting request handling as pure ASGI middleware (STYLE 4): no ``BaseHTTPMiddleware``.
+"""Cross-cutting request handling: ONE pure ASGI middleware (STYLE 4), no ``BaseHTTPMiddleware``.
 
-The stack, outermost first (``service.app.create_app`` wires it):
+:class:`EdgeMiddleware` sits outside FastAPI's exception handling and does, per HTTP request:
 
-1. :class:`RequestContextMiddleware`: the request id (``X-Request-ID`` when well-formed, made
-   otherwise; ``scope["request_id"]``), the security headers and the id on every response, the
-   canonical log line and the metrics. Health and metrics requests pass quietly.
-2. Starlette's ``CORSMiddleware`` (pure ASGI): preflights are answered there, and every response it
-   lets through, problems included, carries the CORS headers.
-3. :class:`GuardMiddleware`: the body limit (``Content-Length`` checked up front, and bytes counted
-   as they arrive, so a chunked body cannot slip past) and the last resort for unexpected
-   exceptions: a 500 problem with the request id, the traceback logged, never shown.
+- the request id: ``X-Request-ID`` when it is 1-128 of ``[A-Za-z0-9._-]``, made otherwise; put in
+  ``scope["request_id"]`` (the problem renderer copies it into problem bodies) and on every response;
+- the security headers (nosniff, no-referrer) on every response;
+- CORS, with the policy and the preflight answers of Starlette's ``CORSMiddleware`` (used as a
+  library, not as another layer: the work is done only when the request has an ``Origin``);
+- the body limit: ``Content-Length`` checked up front, and bytes counted as they arrive so a chunked
+  body cannot slip past (``BodyTooLarge`` becomes a 413 problem);
+- the last resort for unexpected exceptions: a 500 problem with the request id, the traceback logged
+  with it, never shown;
+- the canonical log line and the metrics (health and metrics requests pass quietly).
 
-Only ``http.response.start`` messages are touched; bodies stream through unbuffered.
+One layer instead of four keeps the hot path short: a dict of the request headers, two closures, a
+header list per response. Only ``http.response.start`` is touched; bodies stream through unbuffered.
 """
 
 from __future__ import annotations
@@ -21,7 +24,9 @@ import re
 import time
 from typing import Any
 
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import problems
@@ -32,7 +37,7 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
 )
-#: scope keys the problem renderer fills for the metrics: the problem kind and the limit it hit.
+#: scope keys the problem renderers fill for the metrics: the problem kind and the limit it hit.
 PROBLEM_KEY = "dragonroll.problem"
 LIMIT_KEY = "dragonroll.limit"
 INTERNAL_ERROR = (
@@ -47,17 +52,24 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"the request body is larger than the limit of {limit} bytes")
 
 
-def request_id_of(scope: Scope) -> bytes:
-    """The caller's ``X-Request-ID`` when it is 1-128 of ``[A-Za-z0-9._-]``, else a new one."""
-    for name, value in scope["headers"]:
-        if name == b"x-request-id":
-            if REQUEST_ID.fullmatch(value):
-                return bytes(value)
-            break
-    return os.urandom(16).hex().encode("ascii")
+def cors_policy(origins: tuple[str, ...]) -> CORSMiddleware:
+    """Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day."""
+
+    async def unused(scope: Scope, receive: Receive, send: Send) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    return CORSMiddleware(
+        unused,
+        allow_origins=list(origins),
+        allow_credentials=False,
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["Content-Type", "X-Request-ID"],
+        expose_headers=["X-Request-ID"],
+        max_age=86400,
+    )
 
 
-class RequestContextMiddleware:
+class EdgeMiddleware:
     def __init__(
         self,
         app: ASGIApp,
@@ -66,131 +78,134 @@ class RequestContextMiddleware:
         metrics: Metrics | None,
         quiet_paths: frozenset[str],
         log_requests: bool,
+        body_limit: int,
+        cors: CORSMiddleware,
     ) -> None:
         self.app = app
         self.log = logger
         self.metrics = metrics
         self.quiet = quiet_paths
         self.log_requests = log_requests
+        self.limit = body_limit
+        self.cors = cors
+        # With an allow-list the answer depends on the Origin: tell caches so on every response.
+        # (Starlette's CORS code adds it itself when the request has an Origin.)
+        vary = () if cors.allow_all_origins else ((b"vary", b"Origin"),)
+        self.extra: tuple[tuple[bytes, bytes], ...] = (*SECURITY_HEADERS, *vary)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        rid = request_id_of(scope)
-        scope["request_id"] = request_id = rid.decode("ascii")
-        extra = ((b"x-request-id", rid), *SECURITY_HEADERS)
+        headers = dict(scope["headers"])
+        rid = headers.get(b"x-request-id")
+        if rid is None or not REQUEST_ID.fullmatch(rid):
+            rid = os.urandom(16).hex().encode("ascii")
+        scope["request_id"] = rid.decode("ascii")
+        if b"origin" in headers:
+            cors_headers: Headers | None = Headers(scope=scope)
+            extra = ((b"x-request-id", rid), *SECURITY_HEADERS)
+        else:
+            cors_headers = None
+            extra = ((b"x-request-id", rid), *self.extra)
         status = 500
+        started = False
 
         async def send_with_headers(message: Message) -> None:
-            nonlocal status
+            nonlocal status, started
             if message["type"] == "http.response.start":
+                started = True
                 status = message["status"]
                 message["headers"] = [*message.get("headers", ()), *extra]
+                if cors_headers is not None:
+                    await self.cors.send(message, send, request_headers=cors_headers)
+                    return
             await send(message)
 
         if scope["path"] in self.quiet:
             await self.app(scope, receive, send_with_headers)
             return
+
         start = time.perf_counter()
         try:
-            await self.app(scope, receive, send_with_headers)
-        finally:
-            seconds = time.perf_counter() - start
-            route = scope.get("route")
-            method: str = scope["method"]
-            if route is not None:
-                label: str = route.path
-                system: str | None = getattr(route, "system", None)
-            else:
-                label = PREFLIGHT if _is_preflight(scope) else UNMATCHED
-                system = None
-            if self.metrics is not None:
-                self.metrics.observe(
-                    label,
-                    method,
-                    status,
-                    seconds,
-                    system=system,
-                    problem=scope.get(PROBLEM_KEY),
-                    limit=scope.get(LIMIT_KEY),
-                )
-            if self.log_requests:
-                self.log.info(
-                    "request",
-                    method=method,
-                    route=label,
-                    path=scope["path"],
-                    status=status,
-                    duration_ms=round(seconds * 1000, 3),
-                    request_id=request_id,
-                    system=system,
-                )
-
-
-def _is_preflight(scope: Scope) -> bool:
-    if scope["method"] != "OPTIONS":
-        return False
-    return any(name == b"access-control-request-method" for name, _ in scope["headers"])
-
-
-class GuardMiddleware:
-    def __init__(self, app: ASGIApp, *, body_limit: int, logger: Any) -> None:
-        self.app = app
-        self.limit = body_limit
-        self.log = logger
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        limit = self.limit
-        for name, value in scope["headers"]:
-            if name == b"content-length":
-                if value.isdigit() and int(value) > limit:
-                    await self._too_large(scope, send)
-                    return
-                break
-        received = 0
-        started = False
-
-        async def counted_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > limit:
-                    raise BodyTooLarge(limit)
-            return message
-
-        async def watched_send(message: Message) -> None:
-            nonlocal started
-            if message["type"] == "http.response.start":
-                started = True
-            await send(message)
-
-        try:
-            await self.app(scope, counted_receive, watched_send)
-        except Exception as exc:
-            if started:
-                self.log.error(
-                    "unhandled exception after the response started",
-                    request_id=scope.get("request_id"),
-                    path=scope["path"],
-                    exc_info=exc,
-                )
-                raise
-            if isinstance(exc, BodyTooLarge):
-                await self._too_large(scope, send)
+            if cors_headers is not None and (
+                scope["method"] == "OPTIONS" and b"access-control-request-method" in headers
+            ):
+                preflight = self.cors.preflight_response(request_headers=cors_headers)
+                await preflight(scope, receive, send_with_headers)
                 return
-            self.log.error(
-                "unhandled exception",
-                request_id=scope.get("request_id"),
-                method=scope["method"],
-                path=scope["path"],
-                exc_info=exc,
+            length = headers.get(b"content-length")
+            limit = self.limit
+            if length is not None and length.isdigit() and int(length) > limit:
+                await self._too_large(scope, send_with_headers)
+                return
+            received = 0
+
+            async def counted_receive() -> Message:
+                nonlocal received
+                message = await receive()
+                if message["type"] == "http.request":
+                    received += len(message.get("body", b""))
+                    if received > limit:
+                        raise BodyTooLarge(limit)
+                return message
+
+            try:
+                await self.app(scope, counted_receive, send_with_headers)
+            except Exception as exc:
+                await self._on_exception(scope, send_with_headers, exc, started=started)
+        finally:
+            self._record(scope, status, time.perf_counter() - start)
+
+    async def _on_exception(
+        self, scope: Scope, send: Send, exc: Exception, *, started: bool
+    ) -> None:
+        if isinstance(exc, BodyTooLarge) and not started:
+            await self._too_large(scope, send)
+            return
+        self.log.error(
+            "unhandled exception"
+            if not started
+            else "unhandled exception after the response started",
+            request_id=scope.get("request_id"),
+            method=scope["method"],
+            path=scope["path"],
+            exc_info=exc,
+        )
+        if started:
+            raise exc
+        await send_problem(scope, send, problems.problem("internal-error", INTERNAL_ERROR))
+
+    def _record(self, scope: Scope, status: int, seconds: float) -> None:
+        route = scope.get("route")
+        method: str = scope["method"]
+        if route is not None:
+            label: str = route.path
+            system: str | None = getattr(route, "system", None)
+        else:
+            label = PREFLIGHT if _is_preflight(scope) else UNMATCHED
+            system = None
+        if self.metrics is not None:
+            self.metrics.observe(
+                label,
+                method,
+                status,
+                seconds,
+                system=system,
+                problem=scope.get(PROBLEM_KEY),
+                limit=scope.get(LIMIT_KEY),
             )
-            await send_problem(scope, send, problems.problem("internal-error", INTERNAL_ERROR))
+        if self.log_requests:
+            self.log.info(
+                "request",
+                method=method,
+                route=label,
+                path=scope["path"],
+                status=status,
+                duration_ms=round(seconds * 1000, 3),
+                request_id=scope["request_id"],
+                system=system,
+            )
 
     async def _too_large(self, scope: Scope, send: Send) -> None:
         scope[LIMIT_KEY] = "body_size"
@@ -201,6 +216,12 @@ class GuardMiddleware:
             problems.problem("payload-too-large", detail),
             headers=((b"connection", b"close"),),
         )
+
+
+def _is_preflight(scope: Scope) -> bool:
+    if scope["method"] != "OPTIONS":
+        return False
+    return any(name == b"access-control-request-method" for name, _ in scope["headers"])
 
 
 async def send_problem(
