@@ -276,6 +276,11 @@ def test_cors_allow_list() -> None:
     assert "access-control-allow-origin" not in bad.headers
     simple = api.post("/dos/roll", ROLL, headers={"Origin": "https://evil.example"})
     assert "access-control-allow-origin" not in simple.headers
+    # the answer depends on the Origin, so caches are told on every response, once
+    assert api.post("/dos/roll", ROLL).headers.get_list("vary") == ["Origin"]
+    allowed = api.post("/dos/roll", ROLL, headers={"Origin": FOUNDRY})
+    assert allowed.headers.get_list("vary") == ["Origin"]
+    assert allowed.headers["access-control-allow-origin"] == FOUNDRY
 
 
 # --- health ---------------------------------------------------------------------------------------
