@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi golden lock clean
+.PHONY: run test venv lint format typecheck unit openapi golden lock clean lint-deploy kubectl
 
 $(STAMP): requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,7 +18,7 @@ venv: $(STAMP)
 run: $(STAMP) ## set up and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
-test: lint typecheck unit ## set up and run every check CI runs
+test: lint typecheck lint-deploy unit ## set up and run every check CI runs
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -37,12 +37,31 @@ unit: $(STAMP)
 golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py
 
+# kubectl from PATH, else the hash-locked wheel in .venv (`.ci/run` installs it when missing).
+KUBECTL ?= $(shell command -v kubectl 2>/dev/null || echo $(BIN)/kubectl)
+RENDERED := $(VENV)/rendered
+
+lint-deploy: $(STAMP) $(KUBECTL) ## hadolint the Dockerfile; render and strictly validate the Kubernetes overlays
+	$(BIN)/hadolint Dockerfile
+	mkdir -p $(RENDERED)
+	$(KUBECTL) kustomize deploy/base > $(RENDERED)/base.yaml
+	$(KUBECTL) kustomize deploy/overlays/production > $(RENDERED)/production.yaml
+	$(BIN)/kubernetes-validate --strict --quiet $(RENDERED)/base.yaml $(RENDERED)/production.yaml
+
+kubectl: $(BIN)/kubectl ## install kubectl into .venv from requirements/kubectl.txt (hash-locked)
+
+# Only used when the machine has no kubectl of its own (a fresh CI machine).
+$(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/kubectl.txt
+	touch $@
+
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py
 
 lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes -q -o requirements/runtime.txt
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -q -o requirements/dev.txt
+	$(BIN)/uv pip compile requirements/kubectl.in --python-version 3.11 --generate-hashes -q -o requirements/kubectl.txt
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
 from pydantic_core import ValidationError
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 
 from rules.dice import RNG
 from rules.errors import RulesError
-from service import problems
+from service import health, problems
 from service.docs import mount_docs
+from service.logs import LEVELS, make_logger
+from service.metrics import CONTENT_TYPE, Metrics
+from service.middleware import (
+    INTERNAL_ERROR,
+    LIMIT_KEY,
+    PROBLEM_KEY,
+    EdgeMiddleware,
+    cors_policy,
+)
 from service.openapi import install_openapi
 from service.routers import SYSTEMS
 from service.routing import UnsupportedMediaType
@@ -38,9 +48,15 @@ def _problem_response(
     request: Request, body: dict[str, Any], headers: Mapping[str, str] | None = None
 ) -> Response:
     body.setdefault("instance", request.url.path)
-    request_id = request.scope.get("request_id")
+    scope = request.scope
+    request_id = scope.get("request_id")
     if request_id is not None:
         body.setdefault("request_id", request_id)
+    kind = body["type"].rsplit("/", 1)[-1]
+    scope[PROBLEM_KEY] = kind
+    limit = _limit_of(kind, body["detail"])
+    if limit is not None:
+        scope[LIMIT_KEY] = limit
     return Response(
         problems.encode(body),
         status_code=body["status"],
@@ -49,8 +65,36 @@ def _problem_response(
     )
 
 
+def _limit_of(kind: str, detail: str) -> str | None:
+    """Which limit a problem reports, for ``dragonroll_limit_rejections_total``."""
+    if kind == "payload-too-large":
+        return "body_size"
+    if kind == "limit-exceeded":
+        return "engine"
+    if kind == "malformed-json":
+        if "recursion limit exceeded" in detail:
+            return "json_depth"
+        if "number out of range" in detail:
+            return "json_number"
+    return None
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
+    log = make_logger(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        failed = health.dice_self_test()
+        if failed:
+            log.error("dice self-test failed: not ready", rng=RNG, streams=failed)
+        else:
+            app.state.ready = True
+            log.info("ready", rng=RNG, self_test_streams=len(health.VECTORS))
+        yield
+        app.state.ready = False
+        log.info("stopping")
+
     app = FastAPI(
         title="dragonroll",
         version=VERSION,
@@ -58,21 +102,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,
         redoc_url=None,
         openapi_url="/openapi.json",
+        lifespan=lifespan,
     )
     app.state.settings = settings
     for router in SYSTEMS:
         app.include_router(router)
     mount_docs(app)
     install_openapi(app)
+    health.add_health_routes(app)
+    quiet = set(health.PATHS)
+    metrics: Metrics | None = None
+    if settings.metrics:
+        systems = sorted({s for r in app.routes if (s := getattr(r, "system", None))})
+        metrics = Metrics(systems)
+        registry = metrics
 
-    @app.get("/livez", include_in_schema=False)
-    @app.get("/healthz", include_in_schema=False)
-    async def livez() -> JSONResponse:
-        return JSONResponse({"status": "ok"})
+        async def serve_metrics(request: Request) -> Response:
+            return Response(registry.render(), media_type=CONTENT_TYPE)
 
-    @app.get("/readyz", include_in_schema=False)
-    async def readyz() -> JSONResponse:
-        return JSONResponse({"status": "ready", "rng": RNG})
+        app.add_route("/metrics", serve_metrics, methods=["GET"], include_in_schema=False)
+        quiet.add("/metrics")
+    app.state.metrics = metrics
+
+    # One pure ASGI layer outside FastAPI's exception handling (see service.middleware).
+    app.add_middleware(
+        EdgeMiddleware,
+        logger=log,
+        metrics=metrics,
+        quiet_paths=frozenset(quiet),
+        log_requests=LEVELS[settings.log_level] <= LEVELS["info"],
+        body_limit=settings.body_limit,
+        cors=cors_policy(settings.cors_origins),
+    )
 
     @app.exception_handler(ValidationError)
     async def on_validation(request: Request, exc: ValidationError) -> Response:
@@ -119,13 +180,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(Exception)
     async def on_error(request: Request, exc: Exception) -> Response:
-        return _problem_response(
-            request,
-            problems.problem(
-                "internal-error",
-                "the service failed to resolve this request; the error was logged with its request id",
-            ),
-        )
+        # Reached only when the middleware itself fails: GuardMiddleware handles the app's errors.
+        log.error("unhandled exception", request_id=request.scope.get("request_id"), exc_info=exc)
+        return _problem_response(request, problems.problem("internal-error", INTERNAL_ERROR))
 
     return app
 

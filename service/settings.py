@@ -1,18 +1,93 @@
-"""Settings, typed and validated once, from ``DRAGONROLL_*`` environment variables."""
+"""Settings, typed and validated once, from ``DRAGONROLL_*`` environment variables (STYLE 5).
+
+A bad value stops start-up with one line naming the variable (see :func:`load` and
+``service.__main__``); tests build their own ``Settings(...)`` and pass it to ``create_app``.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+import re
+import sys
+from typing import Annotated, Literal
 
-from pydantic import Field
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import Field, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+ENV_PREFIX = "DRAGONROLL_"
+LogFormat = Literal["json", "console"]
+LogLevel = Literal["debug", "info", "warning", "error", "critical"]
+
+#: An origin as browsers send it: scheme://host[:port], no path, no trailing slash.
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+
+
+def _default_log_format() -> LogFormat:
+    """Readable lines in a terminal, JSON lines everywhere else (containers, CI, files)."""
+    return "console" if sys.stderr.isatty() else "json"
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="DRAGONROLL_", extra="ignore", frozen=True)
+    """Every setting of the service; each is ``DRAGONROLL_<NAME>`` in the environment."""
 
-    host: str = Field(default="127.0.0.1", description="Address to listen on.")
+    model_config = SettingsConfigDict(env_prefix=ENV_PREFIX, extra="ignore", frozen=True)
+
+    host: str = Field(default="127.0.0.1", min_length=1, description="Address to listen on.")
     port: Annotated[int, Field(ge=1, le=65535)] = Field(default=8000, description="TCP port.")
+    workers: Annotated[int, Field(ge=1, le=64)] = Field(
+        default=1,
+        description="uvicorn worker processes; keep 1 in a container and add replicas instead.",
+    )
+    log_format: LogFormat = Field(
+        default_factory=_default_log_format,
+        description="json | console; console by default when stderr is a terminal.",
+    )
+    log_level: LogLevel = Field(default="info", description="debug | info | warning | error.")
+    cors_origins: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=("*",),
+        description="Comma-separated origins allowed to call from a browser; * for any.",
+    )
     body_limit: Annotated[int, Field(ge=1024, le=16 * 1024 * 1024)] = Field(
         default=64 * 1024, description="Largest request body accepted, in bytes."
     )
+    metrics: bool = Field(default=True, description="Serve Prometheus metrics at /metrics.")
+    graceful_timeout: Annotated[int, Field(ge=0, le=600)] = Field(
+        default=10,
+        description="Seconds in-flight requests get to finish after SIGTERM.",
+    )
+
+    @field_validator("log_format", "log_level", mode="before")
+    @classmethod
+    def _lower(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("cors_origins", mode="before")
+    @classmethod
+    def _split_origins(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _check_origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for origin in value:
+            if origin != "*" and not _ORIGIN.match(origin):
+                msg = f"{origin!r} is not an origin like https://vtt.example.org or *"
+                raise ValueError(msg)
+        return value
+
+
+def explain(exc: ValidationError) -> str:
+    """One line naming the variable and what is wrong with it."""
+    err = exc.errors(include_url=False, include_input=False)[0]
+    name = ENV_PREFIX + "_".join(str(p) for p in err["loc"][:1]).upper()
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    return f"dragonroll: bad setting {name}: {msg}"
+
+
+def load() -> Settings:
+    """The settings from the environment, or exit with one line naming the bad variable."""
+    try:
+        return Settings()
+    except ValidationError as exc:
+        raise SystemExit(explain(exc)) from None

@@ -1,0 +1,251 @@
+"""Cross-cutting request handling: ONE pure ASGI middleware (STYLE 4), no ``BaseHTTPMiddleware``.
+
+:class:`EdgeMiddleware` sits outside FastAPI's exception handling and does, per HTTP request:
+
+- the request id: ``X-Request-ID`` when it is 1-128 of ``[A-Za-z0-9._-]``, made otherwise; put in
+  ``scope["request_id"]`` (the problem renderer copies it into problem bodies) and on every response;
+- the security headers (nosniff, no-referrer) on every response;
+- CORS, with the policy and the preflight answers of Starlette's ``CORSMiddleware`` (used as a
+  library, not as another layer: the work is done only when the request has an ``Origin``);
+- the body limit: ``Content-Length`` checked up front, and bytes counted as they arrive so a chunked
+  body cannot slip past (``BodyTooLarge`` becomes a 413 problem);
+- the last resort for unexpected exceptions: a 500 problem with the request id, the traceback logged
+  with it, never shown;
+- the canonical log line and the metrics (health and metrics requests pass quietly).
+
+One layer instead of four keeps the hot path short: a dict of the request headers, two closures, a
+header list per response. Only ``http.response.start`` is touched; bodies stream through unbuffered.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from typing import Any
+
+from starlette.datastructures import Headers
+from starlette.exceptions import HTTPException
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from service import problems
+from service.metrics import PREFLIGHT, UNMATCHED, Metrics
+
+REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
+SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+)
+#: scope keys the problem renderers fill for the metrics: the problem kind and the limit it hit.
+PROBLEM_KEY = "dragonroll.problem"
+LIMIT_KEY = "dragonroll.limit"
+INTERNAL_ERROR = (
+    "the service failed to resolve this request; the error was logged with its request id"
+)
+
+
+class BodyTooLarge(HTTPException):
+    """The body grew past the limit while it was being read (rendered as a 413 problem)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is larger than the limit of {limit} bytes")
+
+
+def cors_policy(origins: tuple[str, ...]) -> CORSMiddleware:
+    """Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day."""
+
+    async def unused(scope: Scope, receive: Receive, send: Send) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    return CORSMiddleware(
+        unused,
+        allow_origins=list(origins),
+        allow_credentials=False,
+        allow_methods=["GET", "POST", "OPTIONS"],
+        allow_headers=["Content-Type", "X-Request-ID"],
+        expose_headers=["X-Request-ID"],
+        max_age=86400,
+    )
+
+
+class EdgeMiddleware:
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        logger: Any,
+        metrics: Metrics | None,
+        quiet_paths: frozenset[str],
+        log_requests: bool,
+        body_limit: int,
+        cors: CORSMiddleware,
+    ) -> None:
+        self.app = app
+        self.log = logger
+        self.metrics = metrics
+        self.quiet = quiet_paths
+        self.log_requests = log_requests
+        self.limit = body_limit
+        self.cors = cors
+        # With an allow-list the answer depends on the Origin: tell caches so on every response.
+        # (Starlette's CORS code adds it itself when the request has an Origin.)
+        vary = () if cors.allow_all_origins else ((b"vary", b"Origin"),)
+        self.extra: tuple[tuple[bytes, bytes], ...] = (*SECURITY_HEADERS, *vary)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        rid = headers.get(b"x-request-id")
+        if rid is None or not REQUEST_ID.fullmatch(rid):
+            rid = os.urandom(16).hex().encode("ascii")
+        scope["request_id"] = rid.decode("ascii")
+        if b"origin" in headers:
+            cors_headers: Headers | None = Headers(scope=scope)
+            extra = ((b"x-request-id", rid), *SECURITY_HEADERS)
+        else:
+            cors_headers = None
+            extra = ((b"x-request-id", rid), *self.extra)
+        status = 500
+        started = False
+
+        async def send_with_headers(message: Message) -> None:
+            nonlocal status, started
+            if message["type"] == "http.response.start":
+                started = True
+                status = message["status"]
+                message["headers"] = [*message.get("headers", ()), *extra]
+                if cors_headers is not None:
+                    await self.cors.send(message, send, request_headers=cors_headers)
+                    return
+            await send(message)
+
+        if scope["path"] in self.quiet:
+            await self.app(scope, receive, send_with_headers)
+            return
+
+        start = time.perf_counter()
+        try:
+            if cors_headers is not None and (
+                scope["method"] == "OPTIONS" and b"access-control-request-method" in headers
+            ):
+                preflight = self.cors.preflight_response(request_headers=cors_headers)
+                await preflight(scope, receive, send_with_headers)
+                return
+            length = headers.get(b"content-length")
+            limit = self.limit
+            if length is not None and length.isdigit() and int(length) > limit:
+                await self._too_large(scope, send_with_headers)
+                return
+            received = 0
+
+            async def counted_receive() -> Message:
+                nonlocal received
+                message = await receive()
+                if message["type"] == "http.request":
+                    received += len(message.get("body", b""))
+                    if received > limit:
+                        raise BodyTooLarge(limit)
+                return message
+
+            try:
+                await self.app(scope, counted_receive, send_with_headers)
+            except Exception as exc:
+                await self._on_exception(scope, send_with_headers, exc, started=started)
+        finally:
+            self._record(scope, status, time.perf_counter() - start)
+
+    async def _on_exception(
+        self, scope: Scope, send: Send, exc: Exception, *, started: bool
+    ) -> None:
+        if isinstance(exc, BodyTooLarge) and not started:
+            await self._too_large(scope, send)
+            return
+        self.log.error(
+            "unhandled exception"
+            if not started
+            else "unhandled exception after the response started",
+            request_id=scope.get("request_id"),
+            method=scope["method"],
+            path=scope["path"],
+            exc_info=exc,
+        )
+        if started:
+            raise exc
+        await send_problem(scope, send, problems.problem("internal-error", INTERNAL_ERROR))
+
+    def _record(self, scope: Scope, status: int, seconds: float) -> None:
+        route = scope.get("route")
+        method: str = scope["method"]
+        if route is not None:
+            label: str = route.path
+            system: str | None = getattr(route, "system", None)
+        else:
+            label = PREFLIGHT if _is_preflight(scope) else UNMATCHED
+            system = None
+        if self.metrics is not None:
+            self.metrics.observe(
+                label,
+                method,
+                status,
+                seconds,
+                system=system,
+                problem=scope.get(PROBLEM_KEY),
+                limit=scope.get(LIMIT_KEY),
+            )
+        if self.log_requests:
+            self.log.info(
+                "request",
+                method=method,
+                route=label,
+                path=scope["path"],
+                status=status,
+                duration_ms=round(seconds * 1000, 3),
+                request_id=scope["request_id"],
+                system=system,
+            )
+
+    async def _too_large(self, scope: Scope, send: Send) -> None:
+        scope[LIMIT_KEY] = "body_size"
+        detail = f"the request body is larger than the limit of {self.limit} bytes"
+        await send_problem(
+            scope,
+            send,
+            problems.problem("payload-too-large", detail),
+            headers=((b"connection", b"close"),),
+        )
+
+
+def _is_preflight(scope: Scope) -> bool:
+    if scope["method"] != "OPTIONS":
+        return False
+    return any(name == b"access-control-request-method" for name, _ in scope["headers"])
+
+
+async def send_problem(
+    scope: Scope,
+    send: Send,
+    body: dict[str, Any],
+    headers: tuple[tuple[bytes, bytes], ...] = (),
+) -> None:
+    """Send a problem+json response straight from middleware (outside FastAPI's handlers)."""
+    body.setdefault("instance", scope["path"])
+    request_id = scope.get("request_id")
+    if request_id is not None:
+        body.setdefault("request_id", request_id)
+    scope[PROBLEM_KEY] = body["type"].rsplit("/", 1)[-1]
+    payload = problems.encode(body)
+    await send(
+        {
+            "type": "http.response.start",
+            "status": body["status"],
+            "headers": [
+                (b"content-type", problems.PROBLEM_JSON.encode("ascii")),
+                (b"content-length", str(len(payload)).encode("ascii")),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": payload})
