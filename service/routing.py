@@ -110,7 +110,8 @@ class ResolverRoute(APIRoute):
         req = self.request_model.model_validate_json(body)
         seed = req.seed if req.seed is not None else new_seed()
         dice = DiceSource(seed, req.dice, self.slots(req))
-        payload = self.resolver(req, dice).model_dump_json().encode()
+        result = self.resolver(req, dice)
+        payload = result.__pydantic_serializer__.to_json(result)  # = model_dump_json(), as bytes
         await send(
             {
                 "type": "http.response.start",
