@@ -30,7 +30,11 @@ CASES: list[tuple[str, Any, int]] = [
     ("/dos/roll", {"pool": 1, "seed": "s", "dice": {"roll": [2**32 - 1]}}, 422),
     ("/dos/roll", {"pool": 1, "seed": "s", "dice": {"roll": [5] * 1000}}, 200),
     ("/dos/roll", {"pool": 1, "seed": "s", "dice": {"roll": [5] * 1001}}, 422),
-    ("/dos/test", {"stat": 1, "skill": 1, "dc": 1, "difficulty": "hard", "modifier_percent": 5}, 422),
+    (
+        "/dos/test",
+        {"stat": 1, "skill": 1, "dc": 1, "difficulty": "hard", "modifier_percent": 5},
+        422,
+    ),
     ("/dos/test", {"stat": 10**6, "skill": 100, "dc": -(10**6), "modifier_percent": 100}, 200),
     ("/dos/opposed", {"a": {"stat": 0, "skill": 0}, "b": {"stat": 0, "skill": 0}, "seed": 0}, 200),
     (
