@@ -28,7 +28,7 @@ LAYERS = {
         ("    resolver (engine)", "{resolver}", ""),
         ("      trace(): Roll models + events", "trace", "rules/models.py"),
         ("      EventLog.render", "EventLog.render", ""),
-        ("    serialise (model_dump_json)", "model_dump_json", ""),
+        ("    serialise (to_json)", "SchemaSerializer.to_json", ""),
     ],
     "bare": [
         ("FastAPI.__call__ (all)", "FastAPI.__call__", "fastapi/applications.py"),
