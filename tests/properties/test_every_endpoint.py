@@ -24,7 +24,7 @@ from schemathesis import GenerationMode
 
 from service.routing import ResolverFastPath, ResolverRoute, resolver_paths
 from tests.conftest import Api
-from tests.properties.strategies import PATHS, PROFILE, bodies, seeded, seeds
+from tests.properties.strategies import HINT, PATHS, PROFILE, bodies, seeded, seeds
 
 PROBLEM_KEYS = {"type", "title", "status", "detail"}
 
@@ -55,7 +55,7 @@ def test_any_valid_request_gives_2xx_or_a_4xx_problem(api: Api, path: str) -> No
         assert r.status_code == 200 or (400 <= r.status_code < 500 and _is_problem(r)), r.text
 
     run()
-    assert 200 in statuses, f"no valid request resolved on {path}: {sorted(set(statuses))}"
+    assert 200 in statuses, f"nothing resolved on {path} ({sorted(set(statuses))}): {HINT}"
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -76,7 +76,7 @@ def test_same_request_same_seed_same_bytes(api: Api, path: str) -> None:
             assert first.json()["seed"] == seed
 
     run()
-    assert resolved, f"no request resolved on {path}"
+    assert resolved, f"nothing resolved on {path}: {HINT}"
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -98,7 +98,7 @@ def test_replay_from_the_returned_seed(api: Api, path: str) -> None:
         assert api.post(path, json={**req, "seed": seed}).content == first.content
 
     run()
-    assert resolved, f"no request resolved on {path}"
+    assert resolved, f"nothing resolved on {path}: {HINT}"
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -127,7 +127,7 @@ def test_scripted_dice_equal_the_seeded_dice(api: Api, path: str) -> None:
         assert again == result
 
     run()
-    assert resolved, f"no request resolved on {path}"
+    assert resolved, f"nothing resolved on {path}: {HINT}"
 
 
 class FastAPIPath(Api):
