@@ -7,12 +7,15 @@ itself: ``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``resu
 The engine's models are already validated and serialise deterministically, so nothing is lost and the
 same request with the same seed gives the same bytes.
 
-Speed (docs/readme/performance.md): a POST the route accepts is served by :meth:`ResolverRoute.handle`
-as plain ASGI: it reads the body from ``receive`` and sends the two response messages itself, without
-the per-request ``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer
-FastAPI's ``request_response`` adds. Errors are raised as before and reach the same exception
-handlers (the app's ``ExceptionMiddleware``), so every problem response is unchanged. Anything else
-(another method, a route with a FastAPI body-size limit) goes through FastAPI's own path.
+Speed (docs/readme/performance.md): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
+reads the body from ``receive`` and sends the two response messages itself, without the per-request
+``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer of FastAPI's
+``request_response``. :class:`ResolverFastPath`, the innermost middleware (``install_fast_path``),
+calls it without consulting FastAPI's router; a request that still reaches the router (a mounted copy
+of a router, for instance) gets it from :meth:`ResolverRoute.handle`. Errors are raised to the same
+exception handlers either way, so every problem response is unchanged (a property test compares the
+answers with FastAPI's own path). Another method, or a route with a FastAPI body-size limit, goes
+through FastAPI's own path.
 """
 
 from __future__ import annotations
@@ -161,7 +164,8 @@ async def _read_body(receive: Receive) -> bytes:
 
 def _body_limited(route: APIRoute, scope: Scope) -> bool:
     """Whether FastAPI would wrap this route in its own body-size limit (then it takes the request)."""
-    context = fastapi_routing._get_scope_effective_route_context(scope)
+    lookup = getattr(fastapi_routing, "_get_scope_effective_route_context", None)
+    context = lookup(scope) if lookup is not None else None
     limit = getattr(context if context is not None else route, "max_body_size", None)
     return limit is not None
 
