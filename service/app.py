@@ -27,7 +27,7 @@ from service.middleware import (
 )
 from service.openapi import install_openapi
 from service.routers import SYSTEMS
-from service.routing import UnsupportedMediaType
+from service.routing import UnsupportedMediaType, install_fast_path
 from service.settings import Settings
 
 VERSION = "0.1.0"
@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     for router in SYSTEMS:
         app.include_router(router)
+    install_fast_path(app)  # resolver POSTs skip FastAPI's router (docs/readme/performance.md)
     mount_docs(app)
     install_openapi(app)
     health.add_health_routes(app)

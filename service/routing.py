@@ -6,20 +6,34 @@ the route skips FastAPI's dependency solving and response re-validation and does
 itself: ``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``result.model_dump_json()``.
 The engine's models are already validated and serialise deterministically, so nothing is lost and the
 same request with the same seed gives the same bytes.
+
+Speed (docs/readme/performance.md): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
+reads the body from ``receive`` and sends the two response messages itself, without the per-request
+``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer of FastAPI's
+``request_response``. :class:`ResolverFastPath`, the innermost middleware (``install_fast_path``),
+calls it without consulting FastAPI's router; a request that still reaches the router (a mounted copy
+of a router, for instance) gets it from :meth:`ResolverRoute.handle`. Errors are raised to the same
+exception handlers either way, so every problem response is unchanged (a property test compares the
+answers with FastAPI's own path). Another method, or a route with a FastAPI body-size limit, goes
+through FastAPI's own path.
 """
 
 from __future__ import annotations
 
 import inspect
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from fastapi import APIRouter
+from fastapi import APIRouter, FastAPI
+from fastapi import routing as fastapi_routing
 from fastapi.routing import APIRoute
 from pydantic import BaseModel
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
+from starlette.routing import get_route_path  # type: ignore[attr-defined]
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
@@ -80,6 +94,39 @@ class ResolverRoute(APIRoute):
         self.system = system
         super().__init__(path, endpoint, **kwargs)
 
+    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["method"] != "POST" or _body_limited(self, scope):
+            await super().handle(scope, receive, send)
+            return
+        await self.serve(scope, receive, send)
+
+    async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer one POST as plain ASGI; errors are raised for the app's exception handlers."""
+        content_type = ""
+        for name, value in scope["headers"]:
+            if name == b"content-type":
+                content_type = value.decode("latin-1")
+                break
+        if not is_json(content_type):
+            raise UnsupportedMediaType(content_type)
+        body = await _read_body(receive)
+        req = self.request_model.model_validate_json(body)
+        seed = req.seed if req.seed is not None else new_seed()
+        dice = DiceSource(seed, req.dice, self.slots(req))
+        result = self.resolver(req, dice)
+        payload = result.__pydantic_serializer__.to_json(result)  # = model_dump_json(), as bytes
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-length", str(len(payload)).encode()),
+                    (b"content-type", b"application/json"),
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+
     def get_route_handler(self) -> Callable[[Request], Any]:
         validate = self.request_model.model_validate_json
         resolver = self.resolver
@@ -97,6 +144,110 @@ class ResolverRoute(APIRoute):
             return Response(result.model_dump_json(), media_type="application/json")
 
         return handle
+
+
+async def _read_body(receive: Receive) -> bytes:
+    """The whole request body, as ``Request.body()`` reads it (``ClientDisconnect`` included)."""
+    message: Message = await receive()
+    if message["type"] == "http.request" and not message.get("more_body", False):
+        return bytes(message.get("body", b""))
+    chunks: list[bytes] = []
+    while True:
+        if message["type"] == "http.request":
+            chunks.append(message.get("body", b""))
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+        elif message["type"] == "http.disconnect":
+            raise ClientDisconnect()
+        message = await receive()
+
+
+def _body_limited(route: APIRoute, scope: Scope) -> bool:
+    """Whether FastAPI would wrap this route in its own body-size limit (then it takes the request)."""
+    lookup = getattr(fastapi_routing, "_get_scope_effective_route_context", None)
+    context = lookup(scope) if lookup is not None else None
+    limit = getattr(context if context is not None else route, "max_body_size", None)
+    return limit is not None
+
+
+class ResolverFastPath:
+    """Innermost middleware: a POST to a resolver route is answered without FastAPI's router.
+
+    FastAPI's router matches an included router's routes twice per request (``matches`` then
+    ``_handle_selected``) and wraps the route in ``AsyncExitStackMiddleware``; for a static POST path
+    that is most of the framework's cost. This middleware sits inside every other middleware (it is
+    put last in ``user_middleware``, whatever order the others are added in), so request ids, logs,
+    metrics and body limits see the request as before; it looks the path up in a dict of the
+    resolver routes, sets ``scope["route"]`` / ``"endpoint"`` / ``"path_params"`` as the router
+    would, and hands any exception to the app's exception handlers exactly as Starlette's
+    ``ExceptionMiddleware`` does (same lookup by class, same handlers). Anything else, another method
+    included, goes on to the router unchanged.
+    """
+
+    def __init__(self, app: ASGIApp, *, fastapi: FastAPI) -> None:
+        self.app = app
+        self.routes: dict[str, ResolverRoute] = dict(resolver_paths(fastapi.router.routes))
+        self.handlers: dict[type[BaseException], Callable[..., Any]] = {
+            key: value
+            for key, value in fastapi.exception_handlers.items()
+            if isinstance(key, type) and key is not Exception
+        }
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        route = (
+            self.routes.get(get_route_path(scope))
+            if scope["type"] == "http" and scope["method"] == "POST"
+            else None
+        )
+        if route is None:
+            await self.app(scope, receive, send)
+            return
+        scope["route"] = route
+        scope["endpoint"] = route.endpoint
+        scope["path_params"] = {}
+        try:
+            await route.serve(scope, receive, send)
+        except Exception as exc:
+            handler = self._handler(exc)
+            if handler is None:
+                raise
+            response = await handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
+
+    def _handler(self, exc: Exception) -> Callable[..., Any] | None:
+        for cls in type(exc).__mro__:
+            if cls in self.handlers:
+                return self.handlers[cls]
+        return None
+
+
+def resolver_paths(routes: Iterable[Any]) -> Iterator[tuple[str, ResolverRoute]]:
+    """(path as served, route) of every resolver route, included routers looked into.
+
+    Routes with a path parameter or a FastAPI body-size limit are left to the router.
+    """
+    for route in routes:
+        contexts = getattr(route, "effective_route_contexts", None)
+        if contexts is not None:  # FastAPI's included router
+            for context in contexts():
+                original = context.original_route
+                if (
+                    isinstance(original, ResolverRoute)
+                    and "{" not in context.path_format
+                    and getattr(context, "max_body_size", None) is None
+                ):
+                    yield context.path_format, original
+        elif (
+            isinstance(route, ResolverRoute)
+            and "{" not in route.path_format
+            and getattr(route, "max_body_size", None) is None
+        ):
+            yield route.path_format, route
+
+
+def install_fast_path(app: FastAPI) -> None:
+    """Serve the app's resolver routes through :class:`ResolverFastPath` (call in the factory)."""
+    app.user_middleware.append(Middleware(ResolverFastPath, fastapi=app))
 
 
 def add_resolver(

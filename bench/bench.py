@@ -1,0 +1,457 @@
+"""``make bench``: dragonroll against a bare FastAPI app, in the same run, as ratios.
+
+What it does (loopback only, every loop bounded, every server it starts is stopped at the end):
+
+1. starts the service (``service.app:create_app``, ONE uvicorn worker) and the bare FastAPI app
+   (``bench.bare_app``, one POST endpoint with a ~10-field pydantic model, one worker);
+2. probes each endpoint of ``ENDPOINTS`` once: an endpoint that answers 404 is not on this app (its
+   branch is not merged yet) and is skipped with a message; one that answers anything but 200 is
+   skipped with the problem it returned (update its body here);
+3. throughput: wrk, 64 connections, ``--duration`` seconds, alternating bare and service runs for
+   ``--rounds`` rounds (the machine is noisy: the ratio of each round's pair is taken, then the median);
+4. latency: in each round, a one-connection wrk run of the bare app and of the endpoint (p50, p99;
+   the medians over the rounds are compared), because wrk's percentiles under load are unreliable
+   on small virtual machines;
+5. an in-process micro-benchmark per resolver (validate + resolve + serialise, ns per call), and
+6. the throughput of ``/dos/test`` with 2 uvicorn workers against 1.
+
+Usage: ``python -m bench.bench [--duration 10] [--rounds 3] [--json out.json] [--quick]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import timeit
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+LUA = ROOT / "bench" / "post.lua"
+HOST = "127.0.0.1"
+CONNECTIONS = 64
+
+#: The endpoints measured, with the body each request sends. ``@SEED@`` becomes a fresh seed per
+#: request under load (and "bench" in the probe and the micro-benchmark). Add a row per endpoint.
+ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
+    ("/dos/test", {"stat": 44, "skill": 5, "dc": 47, "seed": "@SEED@"}),
+    ("/dos/roll", {"pool": 5, "seed": "@SEED@"}),
+    (
+        "/dos/opposed",
+        {"a": {"stat": 25, "skill": 4}, "b": {"stat": 20, "skill": 5}, "seed": "@SEED@"},
+    ),
+    (
+        "/dos/complex",
+        {"stat": 9, "skill": 2, "dc": 20, "attempts": 6, "successes_needed": 3, "seed": "@SEED@"},
+    ),
+    (
+        "/dos/attack",
+        {
+            "attacker": {
+                "dexterity": 30,
+                "strength": 25,
+                "skill": 5,
+                "weapon": {"kind": "melee", "damage": 6},
+            },
+            "defender": {"dexterity": 20, "block": 3, "dodge": 2, "hp": 30, "max_hp": 30},
+            "defense": "auto",
+            "seed": "@SEED@",
+        },
+    ),
+    (
+        "/dragon/battle",
+        {
+            "dragon": {"age": 3, "battle": 0, "wounds": 0, "target": "village"},
+            "entities": [
+                {
+                    "id": "village",
+                    "name": "Village",
+                    "controller": "gm",
+                    "kind": "group",
+                    "prosperity": 5,
+                    "level": 2,
+                    "target": "dragon",
+                }
+            ],
+            "round": 1,
+            "seed": "@SEED@",
+        },
+    ),
+    (
+        "/riders/combat",
+        {
+            "initiator": {
+                "id": "ember",
+                "element": "fire",
+                "riders": [{"id": "ash", "current": True, "bonuses": {"fire": 2}}],
+                "fatigue": 0,
+                "terrain_bonus": 1,
+                "has_rider": True,
+                "items": [],
+            },
+            "defender": {
+                "id": "tide",
+                "element": "water",
+                "riders": [{"id": "foam", "current": True, "bonuses": {"water": 1}}],
+                "fatigue": 1,
+                "terrain_bonus": 0,
+                "has_rider": True,
+                "items": [],
+            },
+            "attack": {"ranged": False},
+            "auto": True,
+            "seed": "@SEED@",
+        },
+    ),
+    (
+        "/dnd5e/attack",
+        {
+            "attack_bonus": 5,
+            "damage": [{"dice": "1d8+3", "type": "slashing"}],
+            "target": {"ac": 15, "hp": 20, "max_hp": 20},
+            "seed": "@SEED@",
+        },
+    ),
+]
+
+#: The bare app's request: about as many fields as a DoS test, seeded the same way.
+BARE = ("/check", {"name": "kobold", "stat": 44, "skill": 5, "dc": 47, "seed": "@SEED@"})
+
+
+def body_text(body: dict[str, Any], seed: str | None = None) -> str:
+    text = json.dumps(body, separators=(",", ":"))
+    return text if seed is None else text.replace("@SEED@", seed)
+
+
+# ------------------------------------------------------------------------------- servers
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Server:
+    name: str
+    port: int
+    proc: subprocess.Popen[bytes]
+
+    @property
+    def base(self) -> str:
+        return f"http://{HOST}:{self.port}"
+
+
+@contextmanager
+def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
+    """Run uvicorn on a free loopback port until the block ends; wait (bounded) until it answers."""
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "uvicorn",
+        *target,
+        "--host",
+        HOST,
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--log-level",
+        "warning",
+        "--no-access-log",
+    ]
+    proc = subprocess.Popen(cmd, cwd=ROOT)
+    server = Server(name, port, proc)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with socket.create_connection((HOST, port), timeout=0.5):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}") from None
+                time.sleep(0.2)
+        time.sleep(0.5 * workers)
+        yield server
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def post(url: str, text: str, timeout: float = 10) -> tuple[int, bytes]:
+    req = urllib.request.Request(
+        url, data=text.encode(), method="POST", headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as r:
+            return r.status, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read()
+
+
+# ------------------------------------------------------------------------------- wrk
+
+
+def ensure_wrk() -> str:
+    path = shutil.which("wrk")
+    if path:
+        return path
+    print("wrk is missing: installing the Debian package (apt-get install wrk)", flush=True)
+    sudo = [] if os.geteuid() == 0 else ["sudo"]
+    subprocess.run([*sudo, "apt-get", "update", "-qq"], check=False)
+    subprocess.run([*sudo, "apt-get", "install", "-y", "-qq", "wrk"], check=True)
+    path = shutil.which("wrk")
+    if not path:
+        raise SystemExit("wrk could not be installed")
+    return path
+
+
+_UNITS = {"us": 1e-3, "ms": 1.0, "s": 1000.0}
+
+
+def _ms(text: str) -> float:
+    m = re.fullmatch(r"([\d.]+)(us|ms|s)", text)
+    if not m:
+        raise ValueError(text)
+    return float(m.group(1)) * _UNITS[m.group(2)]
+
+
+@dataclass
+class WrkResult:
+    rps: float
+    requests: int
+    non_2xx: int
+    errors: int
+    p50_ms: float | None
+    p99_ms: float | None
+
+
+def wrk(url: str, body: str, seconds: float, connections: int, latency: bool = False) -> WrkResult:
+    threads = 1 if connections == 1 else 2
+    cmd = [
+        "wrk",
+        f"-t{threads}",
+        f"-c{connections}",
+        f"-d{max(1, round(seconds))}s",
+        "--timeout",
+        "10s",
+        "-s",
+        str(LUA),
+        *(["--latency"] if latency else []),
+        url,
+    ]
+    env = {**os.environ, "BENCH_BODY": body}
+    out = subprocess.run(
+        cmd, env=env, capture_output=True, text=True, check=True, timeout=seconds + 60
+    ).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
+    requests = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
+    non = re.search(r"Non-2xx or 3xx responses: (\d+)", out)
+    errs = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", out)
+    p50 = re.search(r"^\s+50%\s+(\S+)", out, re.M)
+    p99 = re.search(r"^\s+99%\s+(\S+)", out, re.M)
+    return WrkResult(
+        rps=rps,
+        requests=requests,
+        non_2xx=int(non.group(1)) if non else 0,
+        errors=sum(int(x) for x in errs.groups()) if errs else 0,
+        p50_ms=_ms(p50.group(1)) if p50 else None,
+        p99_ms=_ms(p99.group(1)) if p99 else None,
+    )
+
+
+# ------------------------------------------------------------------------------- micro
+
+
+def micro(paths: list[str], number: int) -> dict[str, float]:
+    """ns per call of validate + resolve + serialise, in-process, for each resolver route."""
+    sys.path.insert(0, str(ROOT))
+    from rules.dice import DiceSource
+    from service.app import create_app
+    from service.routing import ResolverRoute
+
+    bodies = {path: body for path, body in ENDPOINTS}
+    out: dict[str, float] = {}
+    app = create_app()
+    routes = {r.path: r for r in iter_resolver_routes(app.router.routes, ResolverRoute)}
+    for path in paths:
+        route = routes.get(path)
+        if route is None or path not in bodies:
+            continue
+        raw = body_text(bodies[path], "bench").encode()
+
+        def call(route: Any = route, raw: bytes = raw) -> bytes:
+            req = route.request_model.model_validate_json(raw)
+            dice = DiceSource(req.seed, req.dice, route.slots(req))
+            return bytes(route.resolver(req, dice).model_dump_json().encode())
+
+        call()
+        best = min(timeit.repeat(call, number=number, repeat=5))
+        out[path] = best / number * 1e9
+    return out
+
+
+def iter_resolver_routes(routes: Any, cls: type) -> Iterator[Any]:
+    """Every route of class ``cls``, looking into included routers (any FastAPI version)."""
+    for route in routes:
+        if isinstance(route, cls):
+            yield route
+        for attr in ("original_router", "routes"):
+            inner = getattr(route, attr, None)
+            if inner is None:
+                continue
+            yield from iter_resolver_routes(getattr(inner, "routes", inner), cls)
+            break
+
+
+# ------------------------------------------------------------------------------- main
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per wrk run")
+    parser.add_argument("--rounds", type=int, default=3, help="bare/service pairs per endpoint")
+    parser.add_argument("--latency-seconds", type=float, default=5.0, help="one-connection run")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--quick", action="store_true", help="2 s runs, 1 round (smoke test)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.duration, args.rounds, args.latency_seconds = 2.0, 1, 2.0
+    ensure_wrk()
+    rounds = max(1, min(args.rounds, 20))
+    seconds = max(1.0, min(args.duration, 120.0))
+    lat_seconds = max(1.0, min(args.latency_seconds, 60.0))
+    report: dict[str, Any] = {
+        "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "cpus": os.cpu_count(),
+        "python": sys.version.split()[0],
+        "connections": CONNECTIONS,
+        "duration_s": seconds,
+        "rounds": rounds,
+        "endpoints": {},
+        "skipped": {},
+    }
+    print(f"dragonroll bench {report['date']}: wrk -c{CONNECTIONS} {seconds:g}s x {rounds} rounds")
+
+    with (
+        serve("bare", ["bench.bare_app:app"]) as bare,
+        serve("dragonroll", ["service.app:create_app", "--factory"]) as svc,
+    ):
+        bare_url = bare.base + BARE[0]
+        bare_body = body_text(BARE[1])
+        status, text = post(bare_url, body_text(BARE[1], "bench"))
+        assert status == 200, (status, text)
+        live: list[tuple[str, str]] = []
+        for path, body in ENDPOINTS:
+            status, text = post(svc.base + path, body_text(body, "bench"))
+            if status == 404:
+                msg = "404 on this app (its system is not merged here): skipped"
+                print(f"  {path}: {msg}")
+                report["skipped"][path] = msg
+            elif status != 200:
+                msg = f"{status} for the table's body (update ENDPOINTS): {text[:300]!r}"
+                print(f"  {path}: {msg}")
+                report["skipped"][path] = msg
+            else:
+                live.append((path, body_text(body)))
+        # warm both up
+        wrk(bare_url, bare_body, 2, CONNECTIONS)
+        for path, body in live:
+            wrk(svc.base + path, body, 1, CONNECTIONS)
+
+        report["bare"] = {"rps": [], "p50_ms": [], "p99_ms": []}
+        for path, body in live:
+            pairs: list[tuple[float, float]] = []
+            lat: dict[str, list[float]] = {"b50": [], "b99": [], "s50": [], "s99": []}
+            failures = 0
+            for _ in range(rounds):  # each round: bare then service, load then one connection
+                b = wrk(bare_url, bare_body, seconds, CONNECTIONS)
+                s = wrk(svc.base + path, body, seconds, CONNECTIONS)
+                bl = wrk(bare_url, bare_body, lat_seconds, 1, latency=True)
+                sl = wrk(svc.base + path, body, lat_seconds, 1, latency=True)
+                failures += sum(r.non_2xx + r.errors for r in (b, s, bl, sl))
+                pairs.append((b.rps, s.rps))
+                lat["b50"].append(bl.p50_ms or 0)
+                lat["b99"].append(bl.p99_ms or 0)
+                lat["s50"].append(sl.p50_ms or 0)
+                lat["s99"].append(sl.p99_ms or 0)
+                report["bare"]["rps"].append(b.rps)
+                report["bare"]["p50_ms"].append(bl.p50_ms)
+                report["bare"]["p99_ms"].append(bl.p99_ms)
+            med = {k: statistics.median(v) for k, v in lat.items()}
+            ratio = statistics.median(s / b for b, s in pairs)
+            entry = {
+                "rps": statistics.median(s for _, s in pairs),
+                "bare_rps": statistics.median(b for b, _ in pairs),
+                "rps_ratio": ratio,
+                "p50_ms": med["s50"],
+                "p99_ms": med["s99"],
+                "bare_p50_ms": med["b50"],
+                "bare_p99_ms": med["b99"],
+                "p50_ratio": med["s50"] / (med["b50"] or 1),
+                "p99_ratio": med["s99"] / (med["b99"] or 1),
+                "failed_requests": failures,
+            }
+            report["endpoints"][path] = entry
+            print(
+                f"  {path:<16} {entry['rps']:7.0f} req/s {ratio:5.2f}x"
+                f" | p50 {med['s50']:.3f} ms {entry['p50_ratio']:5.2f}x"
+                f" | p99 {med['s99']:.3f} ms {entry['p99_ratio']:5.2f}x"
+                f" | bare {entry['bare_rps']:.0f} req/s, p50 {med['b50']:.3f}, p99 {med['b99']:.3f}"
+                + (f"  FAILED REQUESTS {failures}" if failures else ""),
+                flush=True,
+            )
+
+    scale_path, scale_body = "/dos/test", body_text(ENDPOINTS[0][1])
+    one: list[float] = []
+    two: list[float] = []
+    with serve("dragonroll-1", ["service.app:create_app", "--factory"], workers=1) as s1:
+        wrk(s1.base + scale_path, scale_body, 1, CONNECTIONS)
+        one.append(wrk(s1.base + scale_path, scale_body, seconds, CONNECTIONS).rps)
+    with serve("dragonroll-2", ["service.app:create_app", "--factory"], workers=2) as s2:
+        wrk(s2.base + scale_path, scale_body, 1, CONNECTIONS)
+        two.append(wrk(s2.base + scale_path, scale_body, seconds, CONNECTIONS).rps)
+    report["scaling"] = {"path": scale_path, "1": one[0], "2": two[0], "ratio": two[0] / one[0]}
+    print(
+        f"  scaling {scale_path}: 1 worker {one[0]:.0f} req/s, 2 workers {two[0]:.0f} req/s "
+        f"({two[0] / one[0]:.2f}x; wrk shares the same {os.cpu_count()} cores)"
+    )
+
+    ns = micro([p for p, _ in ENDPOINTS], number=300 if args.quick else 2000)
+    report["micro_ns"] = ns
+    for path, value in ns.items():
+        print(f"  in-process {path:<16} {value / 1000:8.1f} us per call (validate+resolve+dump)")
+
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    bad = [
+        p
+        for p, e in report["endpoints"].items()
+        if e["rps_ratio"] < 1.0 or e["p99_ratio"] > 1.5 or e["failed_requests"]
+    ]
+    print("target (>= 1.0x throughput, p99 <= 1.5x):", "met" if not bad else f"missed by {bad}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,193 @@
+"""Properties every resolving endpoint keeps, checked over every POST operation of the OpenAPI
+document (new systems are covered as soon as their routes are in ``openapi/openapi.json``):
+
+- any schema-valid request gives 200 or a 4xx problem+json, never a 5xx;
+- the same request with the same seed gives the same bytes;
+- a request without a seed can be replayed from the seed the response returns;
+- scripting the dice the seed drew gives the seeded result (only ``source`` says ``dice``);
+- the fast path (``service.routing.ResolverFastPath``) answers exactly as FastAPI's router does.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+from unittest import mock
+
+import httpx
+import pytest
+from fastapi.routing import APIRoute
+from hypothesis import given
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+
+from service.routing import ResolverFastPath, ResolverRoute, resolver_paths
+from tests.conftest import Api
+from tests.properties.strategies import HINT, PATHS, PROFILE, bodies, seeded, seeds
+
+PROBLEM_KEYS = {"type", "title", "status", "detail"}
+#: Problems carry the request id; compared responses share one so only the resolution can differ.
+RID = {"x-request-id": "property-test"}
+
+
+def _is_problem(r: httpx.Response) -> bool:
+    if not r.headers.get("content-type", "").startswith("application/problem+json"):
+        return False
+    body = r.json()
+    return body.keys() >= PROBLEM_KEYS and body["status"] == r.status_code
+
+
+def test_every_resolver_route_is_a_documented_operation(api: Api) -> None:
+    served = {path for path, _ in resolver_paths(api.app.router.routes)}
+    assert served, "no resolver routes found"
+    assert served == set(PATHS)
+    assert all(isinstance(r, ResolverRoute) for _, r in resolver_paths(api.app.router.routes))
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_any_valid_request_gives_2xx_or_a_4xx_problem(api: Api, path: str) -> None:
+    statuses: list[int] = []
+
+    @PROFILE
+    @given(body=bodies(path))
+    def run(body: Any) -> None:
+        r = api.post(path, json=body)
+        statuses.append(r.status_code)
+        assert r.status_code == 200 or (400 <= r.status_code < 500 and _is_problem(r)), r.text
+
+    run()
+    assert 200 in statuses, f"nothing resolved on {path} ({sorted(set(statuses))}): {HINT}"
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_same_request_same_seed_same_bytes(api: Api, path: str) -> None:
+    resolved = 0
+
+    @PROFILE
+    @given(body=bodies(path), seed=seeds)
+    def run(body: Any, seed: str | int) -> None:
+        nonlocal resolved
+        req = seeded(body, seed)
+        first = api.post(path, json=req, headers=RID)
+        second = api.post(path, json=req, headers=RID)
+        assert first.status_code == second.status_code
+        assert first.content == second.content
+        if first.status_code == 200:
+            resolved += 1
+            assert first.json()["seed"] == seed
+
+    run()
+    assert resolved, f"nothing resolved on {path}: {HINT}"
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_replay_from_the_returned_seed(api: Api, path: str) -> None:
+    resolved = 0
+
+    @PROFILE
+    @given(body=bodies(path))
+    def run(body: Any) -> None:
+        nonlocal resolved
+        req = seeded(body, 0)
+        req.pop("seed")
+        first = api.post(path, json=req, headers=RID)
+        if first.status_code != 200:
+            return
+        resolved += 1
+        seed = first.json()["seed"]
+        assert isinstance(seed, str) and len(seed) == 32 and int(seed, 16) >= 0
+        assert api.post(path, json={**req, "seed": seed}, headers=RID).content == first.content
+
+    run()
+    assert resolved, f"nothing resolved on {path}: {HINT}"
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_scripted_dice_equal_the_seeded_dice(api: Api, path: str) -> None:
+    resolved = 0
+
+    @PROFILE
+    @given(body=bodies(path), seed=seeds)
+    def run(body: Any, seed: str | int) -> None:
+        nonlocal resolved
+        req = seeded(body, seed)
+        first = api.post(path, json=req, headers=RID)
+        if first.status_code != 200:
+            return
+        resolved += 1
+        result = first.json()
+        script: dict[str, list[int]] = defaultdict(list)
+        for roll in result["rolls"]:
+            script[roll["slot"]].append(roll["value"])
+        scripted = api.post(path, json={**req, "dice": script}, headers=RID)
+        assert scripted.status_code == 200, scripted.text
+        again = scripted.json()
+        assert [r["source"] for r in again["rolls"]] == ["dice"] * len(result["rolls"])
+        for roll in again["rolls"]:
+            roll["source"] = "seed"
+        assert again == result
+
+    run()
+    assert resolved, f"nothing resolved on {path}: {HINT}"
+
+
+class FastAPIPath(Api):
+    """The same app answering the way FastAPI does: its router, then ``request_response`` around
+    ``ResolverRoute.get_route_handler()`` (no fast-path middleware, no ``ResolverRoute.handle``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.app.user_middleware = [
+            m for m in self.app.user_middleware if getattr(m, "cls", None) is not ResolverFastPath
+        ]
+
+    def request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        with mock.patch.object(ResolverRoute, "handle", APIRoute.handle):
+            return super().request(method, path, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def router_only() -> Api:
+    return FastAPIPath()
+
+
+def _same_answer(a: httpx.Response, b: httpx.Response) -> None:
+    assert (a.status_code, a.headers.get("content-type"), a.content) == (
+        b.status_code,
+        b.headers.get("content-type"),
+        b.content,
+    )
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_fast_path_answers_like_the_router(api: Api, router_only: Api, path: str) -> None:
+    @PROFILE
+    @given(
+        body=st.one_of(bodies(path), bodies(path, GenerationMode.NEGATIVE)),
+        seed=seeds,
+        content_type=st.sampled_from(
+            ["application/json", "application/problem+json", "text/plain", ""]
+        ),
+    )
+    def run(body: Any, seed: str | int, content_type: str) -> None:
+        if isinstance(body, dict):
+            body = {**body, "seed": seed}
+        raw = bytes(body) if isinstance(body, bytes | bytearray) else json.dumps(body).encode()
+        headers = {**RID, "content-type": content_type} if content_type else dict(RID)
+        _same_answer(
+            api.post(path, content=raw, headers=headers),
+            router_only.post(path, content=raw, headers=headers),
+        )
+
+    run()
+    for method in ("GET", "PUT"):
+        _same_answer(
+            api.request(method, path, headers=RID), router_only.request(method, path, headers=RID)
+        )
+    for raw in (b"{", b"", b"\xff", b"[]"):
+        headers = {**RID, "content-type": "application/json"}
+        _same_answer(
+            api.post(path, content=raw, headers=headers),
+            router_only.post(path, content=raw, headers=headers),
+        )
