@@ -107,7 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     for router in SYSTEMS:
         app.include_router(router)
-    install_fast_path(app)  # resolver POSTs skip FastAPI's router (docs/readme/performance.md)
+    install_fast_path(app)  # resolver POSTs skip FastAPI's router (README, "Performance")
     mount_docs(app)
     install_openapi(app)
     health.add_health_routes(app)

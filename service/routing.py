@@ -7,7 +7,7 @@ itself: ``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``resu
 The engine's models are already validated and serialise deterministically, so nothing is lost and the
 same request with the same seed gives the same bytes.
 
-Speed (docs/readme/performance.md): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
+Speed (README, "Performance"): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
 reads the body from ``receive`` and sends the two response messages itself, without the per-request
 ``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer of FastAPI's
 ``request_response``. :class:`ResolverFastPath`, the innermost middleware (``install_fast_path``),
