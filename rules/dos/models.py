@@ -69,6 +69,31 @@ class Modified(Model):
         return DIFFICULTY_PERCENT[self.difficulty or "normal"]
 
 
+class DefenseModified(Model):
+    """The difficulty of the defense against an attack (DOS-9): a status or a percentage, not both."""
+
+    defense_difficulty: Difficulty | None = Field(
+        default=None, description="Difficulty status of the defense against it (DOS-9)."
+    )
+    defense_modifier_percent: ModifierPercent | None = Field(
+        default=None, description="Explicit defense modifier in percent (-100..+100)."
+    )
+
+    @model_validator(mode="after")
+    def _one_defense_modifier(self) -> DefenseModified:
+        if self.defense_difficulty is not None and self.defense_modifier_percent is not None:
+            raise ValueError(
+                "give either `defense_difficulty` or `defense_modifier_percent`, not both"
+            )
+        return self
+
+    @property
+    def defense_percent(self) -> int:
+        if self.defense_modifier_percent is not None:
+            return self.defense_modifier_percent
+        return DIFFICULTY_PERCENT[self.defense_difficulty or "normal"]
+
+
 class TestOptions(Model):
     ties: Ties = Field(
         default="fail",
@@ -520,7 +545,7 @@ class Ranged(Model):
     ties: Ties = Field(default="fail", description="DOS-11: whether total == DC hits.")
 
 
-class AttackRequest(RollRequest, Modified):
+class AttackRequest(RollRequest, Modified, DefenseModified):
     attacker: Attacker = Field(description="Who attacks: stats, skill and weapon.")
     defender: Defender = Field(
         description="The defender's state this turn (send back the `defender` of the last result)."
@@ -534,26 +559,6 @@ class AttackRequest(RollRequest, Modified):
         default=None,
         description="Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.",
     )
-    defense_difficulty: Difficulty | None = Field(
-        default=None, description="Difficulty status of the defense (DOS-9)."
-    )
-    defense_modifier_percent: ModifierPercent | None = Field(
-        default=None, description="Explicit defense modifier in percent (-100..+100)."
-    )
-
-    @model_validator(mode="after")
-    def _consistent(self) -> AttackRequest:
-        if self.defense_difficulty is not None and self.defense_modifier_percent is not None:
-            raise ValueError(
-                "give either `defense_difficulty` or `defense_modifier_percent`, not both"
-            )
-        return self
-
-    @property
-    def defense_percent(self) -> int:
-        if self.defense_modifier_percent is not None:
-            return self.defense_modifier_percent
-        return DIFFICULTY_PERCENT[self.defense_difficulty or "normal"]
 
 
 class AttackRoll(Model):
@@ -661,7 +666,7 @@ class Skills(Model):
     dodge: Skill = Field(default=0, description="Dodge: dodge dodges per turn.")
 
 
-class Declaration(Modified):
+class Declaration(Modified, DefenseModified):
     """One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll."""
 
     action: ActionKind = Field(
@@ -686,12 +691,6 @@ class Declaration(Modified):
             "default is `none` (DOS-21)."
         ),
     )
-    defense_difficulty: Difficulty | None = Field(
-        default=None, description="Difficulty status of the target's defenses against it (DOS-9)."
-    )
-    defense_modifier_percent: ModifierPercent | None = Field(
-        default=None, description="Explicit defense modifier in percent (-100..+100)."
-    )
     stop_when_down: bool = Field(
         default=True,
         description="Attacks: skip the remaining attacks once the target is incapacitated.",
@@ -699,20 +698,6 @@ class Declaration(Modified):
     metres: NonNegative | None = Field(
         default=None, description="Step: metres wanted (default and cap floor(speed / 4))."
     )
-
-    @model_validator(mode="after")
-    def _defense_modifier(self) -> Declaration:
-        if self.defense_difficulty is not None and self.defense_modifier_percent is not None:
-            raise ValueError(
-                "give either `defense_difficulty` or `defense_modifier_percent`, not both"
-            )
-        return self
-
-    @property
-    def defense_percent(self) -> int:
-        if self.defense_modifier_percent is not None:
-            return self.defense_modifier_percent
-        return DIFFICULTY_PERCENT[self.defense_difficulty or "normal"]
 
 
 class TurnCombatant(NamedCombatant):
