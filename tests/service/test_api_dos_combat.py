@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -290,15 +289,11 @@ def test_bad_inputs_are_problems_naming_the_culprit(
     assert word in problem["errors"][0]["msg"] + problem["detail"], problem
 
 
-def test_turn_of_100_combatants_well_under_a_second(api: Api) -> None:
-    body = big_turn(3)
-    api.post("/dos/turn", body)  # warm up
-    start = time.perf_counter()
-    r = api.post("/dos/turn", body)
-    elapsed = time.perf_counter() - start
+def test_turn_of_100_combatants(api: Api) -> None:
+    # Its speed is measured by `make bench` (timed assertions in tests only measure the machine).
+    r = api.post("/dos/turn", big_turn(3))
     assert r.status_code == 200, r.text
     assert len(r.json()["combatants"]) == 100
-    assert elapsed < 0.5, elapsed
 
 
 def test_turn_same_request_same_bytes_and_replay(api: Api) -> None:

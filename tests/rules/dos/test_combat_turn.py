@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -364,13 +363,11 @@ def big_turn(seed: int, n: int = 100) -> dict[str, Any]:
     return {"combatants": combatants, "seed": seed}
 
 
-def test_a_turn_of_100_combatants_is_fast() -> None:
-    fields = big_turn(1)
-    start = time.perf_counter()
-    res = run_turn(**fields)
-    elapsed = time.perf_counter() - start
+def test_a_turn_of_100_combatants_resolves() -> None:
+    # Its speed is measured by `make bench` (timed assertions in tests only measure the machine).
+    res = run_turn(**big_turn(1))
     assert len(res.combatants) == 100
-    assert elapsed < 0.5, elapsed
+    assert len(res.order) == 100
 
 
 # ---------------------------------------------------------------- properties
