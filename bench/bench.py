@@ -74,7 +74,7 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
     (
         "/dragon/battle",
         {
-            "dragon": {"age": 3, "battle": 0, "wounds": 0, "target": "village"},
+            "dragon": {"age": 3, "battle": 3, "wounds": 0, "target": "village"},
             "entities": [
                 {
                     "id": "village",
@@ -84,8 +84,25 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
                     "prosperity": 5,
                     "level": 2,
                     "target": "dragon",
-                }
+                },
+                {
+                    "id": "wolves",
+                    "controller": "player",
+                    "kind": "group",
+                    "prosperity": 2,
+                    "level": 2,
+                    "target": "hero",
+                },
+                {
+                    "id": "hero",
+                    "controller": "gm",
+                    "kind": "individual",
+                    "prosperity": 1,
+                    "level": 3,
+                    "target": "wolves",
+                },
             ],
+            "location": {"id": "vale", "prosperity": 5},
             "round": 1,
             "seed": "@SEED@",
         },
@@ -120,7 +137,10 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
         "/dnd5e/attack",
         {
             "attack_bonus": 5,
-            "damage": [{"dice": "1d8+3", "type": "slashing"}],
+            "damage": [
+                {"dice": "1d8+3", "type": "slashing"},
+                {"dice": "2d6", "type": "fire"},
+            ],
             "target": {"ac": 15, "hp": 20, "max_hp": 20},
             "seed": "@SEED@",
         },
