@@ -54,6 +54,10 @@ class EventLog:
         return [code for code, _ in self._events]
 
 
+#: Parameter types a sentence shows as ``str()`` shows them (the common case, tested first).
+_PLAIN = frozenset({int, str, bool})
+
+
 def _display(params: dict[str, Any]) -> dict[str, Any]:
     """Parameters as a sentence shows them: lists as "6, 10, 10", ``None`` as "none".
 
@@ -61,7 +65,7 @@ def _display(params: dict[str, Any]) -> dict[str, Any]:
     """
     shown = params
     for key, value in params.items():
-        if value is None or isinstance(value, list | tuple):
+        if type(value) not in _PLAIN and (value is None or isinstance(value, list | tuple)):
             if shown is params:
                 shown = dict(params)
             shown[key] = _show(value)
@@ -70,7 +74,7 @@ def _display(params: dict[str, Any]) -> dict[str, Any]:
 
 def _show(value: Any) -> Any:
     if isinstance(value, list | tuple):
-        return ", ".join(str(_show(v)) for v in value) or "none"
+        return ", ".join([str(v) if type(v) in _PLAIN else str(_show(v)) for v in value]) or "none"
     if value is None:
         return "none"
     return value
