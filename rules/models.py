@@ -126,10 +126,7 @@ def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
         "rules_version": RULES_VERSION,
         # Fields, not models: the result's own validation builds the Roll and Event objects in
         # pydantic's core, about half the cost of a Python-level constructor call per die and event.
-        "rolls": [
-            {"slot": r.slot, "sides": r.sides, "value": r.value, "source": r.source}
-            for r in dice.rolls
-        ],
+        "rolls": dice.roll_fields(),
         "unused_dice": dice.unused(),
         "events": log.render_fields(),
     }
