@@ -29,6 +29,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import timeit
 import urllib.error
@@ -195,7 +196,11 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
         "warning",
         "--no-access-log",
     ]
-    proc = subprocess.Popen(cmd, cwd=ROOT)
+    # The service logs one JSON line per request, as in production (not the terminal's console
+    # format, which would measure the terminal): to a file, like a container's log, dropped after.
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
+    env = {**os.environ, "DRAGONROLL_LOG_FORMAT": "json"}
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=log, env=env)
     server = Server(name, port, proc)
     try:
         deadline = time.monotonic() + 30
@@ -205,7 +210,9 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}") from None
+                    log.seek(0)
+                    tail = log.read()[-2000:].decode(errors="replace")
+                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}\n{tail}") from None
                 time.sleep(0.2)
         time.sleep(0.5 * workers)
         yield server
@@ -216,6 +223,7 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+        log.close()
 
 
 def post(url: str, text: str, timeout: float = 10) -> tuple[int, bytes]:
