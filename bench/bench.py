@@ -29,6 +29,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import timeit
 import urllib.error
@@ -74,7 +75,7 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
     (
         "/dragon/battle",
         {
-            "dragon": {"age": 3, "battle": 0, "wounds": 0, "target": "village"},
+            "dragon": {"age": 3, "battle": 3, "wounds": 0, "target": "village"},
             "entities": [
                 {
                     "id": "village",
@@ -84,8 +85,25 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
                     "prosperity": 5,
                     "level": 2,
                     "target": "dragon",
-                }
+                },
+                {
+                    "id": "wolves",
+                    "controller": "player",
+                    "kind": "group",
+                    "prosperity": 2,
+                    "level": 2,
+                    "target": "hero",
+                },
+                {
+                    "id": "hero",
+                    "controller": "gm",
+                    "kind": "individual",
+                    "prosperity": 1,
+                    "level": 3,
+                    "target": "wolves",
+                },
             ],
+            "location": {"id": "vale", "prosperity": 5},
             "round": 1,
             "seed": "@SEED@",
         },
@@ -120,7 +138,10 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
         "/dnd5e/attack",
         {
             "attack_bonus": 5,
-            "damage": [{"dice": "1d8+3", "type": "slashing"}],
+            "damage": [
+                {"dice": "1d8+3", "type": "slashing"},
+                {"dice": "2d6", "type": "fire"},
+            ],
             "target": {"ac": 15, "hp": 20, "max_hp": 20},
             "seed": "@SEED@",
         },
@@ -175,7 +196,11 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
         "warning",
         "--no-access-log",
     ]
-    proc = subprocess.Popen(cmd, cwd=ROOT)
+    # The service logs one JSON line per request, as in production (not the terminal's console
+    # format, which would measure the terminal): to a file, like a container's log, dropped after.
+    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
+    env = {**os.environ, "DRAGONROLL_LOG_FORMAT": "json"}
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=log, env=env)
     server = Server(name, port, proc)
     try:
         deadline = time.monotonic() + 30
@@ -185,7 +210,9 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
                     break
             except OSError:
                 if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}") from None
+                    log.seek(0)
+                    tail = log.read()[-2000:].decode(errors="replace")
+                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}\n{tail}") from None
                 time.sleep(0.2)
         time.sleep(0.5 * workers)
         yield server
@@ -196,6 +223,7 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)
+        log.close()
 
 
 def post(url: str, text: str, timeout: float = 10) -> tuple[int, bytes]:

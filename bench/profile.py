@@ -23,11 +23,13 @@ LAYERS = {
     "service": [
         ("FastAPI.__call__ (all)", "FastAPI.__call__", "fastapi/applications.py"),
         ("  telemetry check", "NativeTelemetry.enabled", ""),
+        ("  access log + metrics", "EdgeMiddleware._record", ""),
         ("  ResolverFastPath", "ResolverFastPath.__call__", ""),
         ("    validate (model_validate_json)", "model_validate_json", ""),
         ("    resolver (engine)", "{resolver}", ""),
-        ("      trace(): Roll models + events", "trace", "rules/models.py"),
-        ("      EventLog.render", "EventLog.render", ""),
+        ("      dice (DiceSource.roll)", "DiceSource.roll", ""),
+        ("      trace(): die and event fields", "trace", "rules/models.py"),
+        ("        event sentences", "EventLog.render_fields", ""),
         ("    serialise (to_json)", "SchemaSerializer.to_json", ""),
     ],
     "bare": [

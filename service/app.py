@@ -16,7 +16,7 @@ from rules.dice import RNG
 from rules.errors import RulesError
 from service import health, problems
 from service.docs import mount_docs
-from service.logs import LEVELS, make_logger
+from service.logs import LEVELS, make_access_line, make_logger
 from service.metrics import CONTENT_TYPE, Metrics
 from service.middleware import (
     INTERNAL_ERROR,
@@ -134,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log_requests=LEVELS[settings.log_level] <= LEVELS["info"],
         body_limit=settings.body_limit,
         cors=cors_policy(settings.cors_origins),
+        access_line=make_access_line(settings),
     )
 
     @app.exception_handler(ValidationError)

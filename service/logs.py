@@ -8,7 +8,10 @@ one format. Request bodies are never logged.
 
 from __future__ import annotations
 
+import datetime
 import sys
+from collections.abc import Callable
+from json.encoder import encode_basestring_ascii as _json_str
 from typing import Any, TextIO
 
 import structlog
@@ -44,6 +47,57 @@ def make_logger(settings: Settings, stream: TextIO | None = None) -> Any:
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(LEVELS[settings.log_level]),
     ).bind(logger="dragonroll")
+
+
+#: The canonical request line's writer: (method, route, path, status, duration_ms, request_id, system).
+AccessLine = Callable[[str, str, str, int, float, str, str | None], None]
+_UTC = datetime.UTC
+
+
+def make_access_line(settings: Settings, stream: TextIO | None = None) -> AccessLine | None:
+    """The request line of the JSON format, written without structlog's processor chain.
+
+    It is the hottest line of the process (one per request), so it is formatted directly: exactly
+    the bytes ``make_logger(settings).info("request", ...)`` writes (same keys in the same order,
+    ``json.dumps``'s escaping and separators, the same ISO UTC timestamp, written and flushed under
+    the same per-file lock; a test compares the two). ``None`` for the console format or when the
+    info level is off: the caller then uses the logger (or logs nothing).
+    """
+    if settings.log_format != "json" or LEVELS[settings.log_level] > LEVELS["info"]:
+        return None
+    write = structlog.WriteLogger(stream if stream is not None else sys.stderr).msg
+    now = datetime.datetime.now
+
+    def access_line(  # noqa: PLR0917 - positional: one call per request, no keyword packing
+        method: str,
+        route: str,
+        path: str,
+        status: int,
+        duration_ms: float,
+        request_id: str,
+        system: str | None,
+    ) -> None:
+        write(
+            '{"logger": "dragonroll", "method": '
+            + _json_str(method)
+            + ', "route": '
+            + _json_str(route)
+            + ', "path": '
+            + _json_str(path)
+            + ', "status": '
+            + int.__repr__(status)
+            + ', "duration_ms": '
+            + float.__repr__(duration_ms)
+            + ', "request_id": '
+            + _json_str(request_id)
+            + ', "system": '
+            + ("null" if system is None else _json_str(system))
+            + ', "event": "request", "level": "info", "timestamp": "'
+            + now(tz=_UTC).isoformat().replace("+00:00", "Z")
+            + '"}'
+        )
+
+    return access_line
 
 
 def uvicorn_log_config(settings: Settings) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import problems
+from service.logs import AccessLine
 from service.metrics import PREFLIGHT, UNMATCHED, Metrics
 
 REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
@@ -80,8 +81,11 @@ class EdgeMiddleware:
         log_requests: bool,
         body_limit: int,
         cors: CORSMiddleware,
+        access_line: AccessLine | None = None,
     ) -> None:
         self.app = app
+        #: The request line written directly (JSON format, ``service.logs.make_access_line``).
+        self.access_line = access_line
         self.log = logger
         self.metrics = metrics
         self.quiet = quiet_paths
@@ -195,7 +199,17 @@ class EdgeMiddleware:
                 problem=scope.get(PROBLEM_KEY),
                 limit=scope.get(LIMIT_KEY),
             )
-        if self.log_requests:
+        if self.access_line is not None:
+            self.access_line(
+                method,
+                label,
+                scope["path"],
+                status,
+                round(seconds * 1000, 3),
+                scope["request_id"],
+                system,
+            )
+        elif self.log_requests:
             self.log.info(
                 "request",
                 method=method,

@@ -53,13 +53,14 @@ class DiceSource:
         self._script: dict[str, Sequence[int]] = dict(script or {})
         self._used: dict[str, int] = {}
         self._short: dict[str, tuple[int, int]] = {}
-        self._rolls: list[DieRecord] = []
+        # (slot, sides, value, source) per die: tuples, the cheapest record to make per draw.
+        self._rolls: list[tuple[str, int, int, Source]] = []
         if self._script:
             _check_script(self._script, slots)
 
     def roll(self, slot: str, sides: int) -> int:
         """The next die of ``sides`` sides in ``slot``."""
-        script = self._script.get(slot)
+        script = self._script.get(slot) if self._script else None
         if script is not None:
             used = self._used.get(slot, 0)
             if used < len(script):
@@ -71,7 +72,7 @@ class DiceSource:
                         f"values must be 1..{sides}"
                     )
                     raise DiceScriptError(msg, [FieldError(("dice", slot, used), msg)])
-                self._rolls.append(DieRecord(slot, sides, value, "dice"))
+                self._rolls.append((slot, sides, value, "dice"))
                 return value
             # The script ran out: keep resolving with the seed to learn how many more values the
             # resolution needs, then refuse it (see ``settle``).
@@ -81,7 +82,7 @@ class DiceSource:
         if stream is None:
             stream = self._streams[slot] = SlotStream(self._seed_text, slot)
         value = stream.die(sides)
-        self._rolls.append(DieRecord(slot, sides, value, "seed"))
+        self._rolls.append((slot, sides, value, "seed"))
         return value
 
     def roll_many(self, slot: str, sides: int, count: int) -> list[int]:
@@ -94,7 +95,14 @@ class DiceSource:
 
     @property
     def rolls(self) -> list[DieRecord]:
-        return list(self._rolls)
+        return [DieRecord(*r) for r in self._rolls]
+
+    def roll_fields(self) -> list[dict[str, str | int]]:
+        """Every die drawn as the fields of the response's ``Roll`` (for ``trace``), in draw order."""
+        return [
+            {"slot": slot, "sides": sides, "value": value, "source": source}
+            for slot, sides, value, source in self._rolls
+        ]
 
     def unused(self) -> dict[str, list[int]]:
         """Scripted values the resolution did not need, by slot, in the script's order."""

@@ -49,10 +49,16 @@ class SlotStream:
         if not 2 <= sides <= MAX_SIDES:
             raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
         limit = 2**32 - (2**32 % sides)
-        w = self.word()
-        while w >= limit:
-            w = self.word()
-        return 1 + w % sides
+        while True:  # word(), inlined: one call per die instead of two
+            if self._next == len(self._words):
+                digest = hashlib.sha256(self._prefix + _COUNTER.pack(self._block)).digest()
+                self._block += 1
+                self._words = _WORDS.unpack(digest)
+                self._next = 0
+            w = self._words[self._next]
+            self._next += 1
+            if w < limit:
+                return 1 + w % sides
 
 
 def stream_values(seed: str | int, slot: str, sides: int, count: int) -> list[int]:

@@ -18,6 +18,7 @@ most :data:`MAX_MODIFIER`. Errors name the 1-based character position and what w
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 MAX_LENGTH = 200
@@ -206,6 +207,19 @@ class _Parser:
         return tok.value
 
 
+#: The common shape, ``[count]d<sides>[+|-<number>]`` without spaces (``1d8+3``, ``2d6``, ``d20``):
+#: recognised in one match. Anything else, or a value out of its bounds, takes the full parser.
+_SIMPLE = re.compile(r"([1-9][0-9]?|100)?[dD]([0-9]{1,4})(?:([+-])([0-9]{1,7}))?")
+
+
 def parse(text: str) -> Formula:
     """Parse a damage formula; raises :class:`NotationError` (a ``ValueError``) when it is bad."""
+    simple = _SIMPLE.fullmatch(text)
+    if simple is not None:
+        count, sides, sign, number = simple.groups()
+        if MIN_SIDES <= int(sides) <= MAX_SIDES and (number is None or int(number) <= MAX_MODIFIER):
+            dice = DiceTerm(1, int(count) if count else 1, int(sides))
+            if number is None:
+                return Formula((dice,))
+            return Formula((dice, Constant(-int(number) if sign == "-" else int(number))))
     return _Parser(tokenize(text)).formula()

@@ -99,3 +99,50 @@ def test_d5e12_round_trip(dice: list[tuple[int, int, int]], modifier: int) -> No
     assert f.modifier == modifier
     assert [(t.sign, t.count, t.sides) for t in f.dice_terms] == dice
     assert parse(str(f)) == f
+
+
+def _full_parser(text: str) -> object:
+    from rules.dnd5e.notation import _Parser, tokenize
+
+    try:
+        return _Parser(tokenize(text)).formula()
+    except NotationError as err:
+        return ("error", err.position, err.message)
+
+
+def _parsed(text: str) -> object:
+    try:
+        return parse(text)
+    except NotationError as err:
+        return ("error", err.position, err.message)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "1d8+3",
+        "2d6",
+        "d20",
+        "D4-1",
+        "100d1000",
+        "101d6",
+        "0d6",
+        "01d6",
+        "1d1",
+        "1d1001",
+        "1d0006",
+        "1d6+0",
+        "1d6-03",
+        "1d6+1000000",
+        "1d6+1000001",
+        "1d6+9999999",
+        "1d6+",
+    ],
+)
+def test_d5e12_simple_shape_parses_like_the_grammar(text: str) -> None:
+    assert _parsed(text) == _full_parser(text)
+
+
+@given(st.from_regex(r"[0-9]{0,4}[dD][0-9]{0,5}([+-][0-9]{0,8})?", fullmatch=True))
+def test_d5e12_simple_shape_parses_like_the_grammar_generated(text: str) -> None:
+    assert _parsed(text) == _full_parser(text)
