@@ -117,6 +117,21 @@ def run_mix(
     return counts(procs[0], seconds), counts(procs[1], seconds)
 
 
+def soak_endpoints() -> list[tuple[str, dict[str, Any]]]:
+    """The benchmark's table, then one golden request (tests/golden) for every other endpoint,
+    its scripted dice dropped and its seed fresh per request, so the soak covers every endpoint."""
+    rows = list(ENDPOINTS)
+    seen = {path for path, _ in rows}
+    for file in sorted((ROOT / "tests" / "golden").glob("*/*.request.json")):
+        spec = json.loads(file.read_text(encoding="utf-8"))
+        if spec["path"] in seen or spec.get("status", 200) != 200:
+            continue
+        body = {k: v for k, v in spec["body"].items() if k != "dice"}
+        rows.append((spec["path"], {**body, "seed": "@SEED@"}))
+        seen.add(spec["path"])
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--duration", type=int, default=120, help="seconds of mixed traffic")
@@ -131,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
         serve("dragonroll", ["service.app:create_app", "--factory"]) as svc,
     ):
         live: list[tuple[str, dict[str, Any]]] = []
-        for path, body in ENDPOINTS:
+        for path, body in soak_endpoints():
             status, _ = post(svc.base + path, body_text(body, "probe"))
             if status == 404:
                 print(f"  {path}: 404 on this app (its system is not merged here): skipped")
