@@ -103,6 +103,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
         openapi_url="/openapi.json",
         lifespan=lifespan,
+        telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
     for router in SYSTEMS:

@@ -50,6 +50,14 @@ class Settings(BaseSettings):
         default=64 * 1024, description="Largest request body accepted, in bytes."
     )
     metrics: bool = Field(default=True, description="Serve Prometheus metrics at /metrics.")
+    otel: bool = Field(
+        default=False,
+        description=(
+            "FastAPI's native OpenTelemetry tracing, metrics and logs. Off by default: the service has"
+            " its own metrics and request log, and checking for an OpenTelemetry SDK costs every"
+            " request; turn it on where an SDK is configured."
+        ),
+    )
     graceful_timeout: Annotated[int, Field(ge=0, le=600)] = Field(
         default=10,
         description="Seconds in-flight requests get to finish after SIGTERM.",
