@@ -109,12 +109,7 @@ class ResolverRoute(APIRoute):
                 break
         if not is_json(content_type):
             raise UnsupportedMediaType(content_type)
-        body = await _read_body(receive)
-        req = self.request_model.model_validate_json(body)
-        seed = req.seed if req.seed is not None else new_seed()
-        dice = DiceSource(seed, req.dice, self.slots(req))
-        result = self.resolver(req, dice)
-        payload = result.__pydantic_serializer__.to_json(result)  # = model_dump_json(), as bytes
+        payload = self.resolve(await _read_body(receive))
         await send(
             {
                 "type": "http.response.start",
@@ -127,21 +122,23 @@ class ResolverRoute(APIRoute):
         )
         await send({"type": "http.response.body", "body": payload})
 
-    def get_route_handler(self) -> Callable[[Request], Any]:
-        validate = self.request_model.model_validate_json
-        resolver = self.resolver
-        slots = self.slots
+    def resolve(self, body: bytes) -> bytes:
+        """Validate a JSON body, resolve it with a fresh dice source, serialise the result.
 
+        Errors (a ``ValidationError``, a ``RulesError``) are raised for the app's exception handlers.
+        """
+        req = self.request_model.model_validate_json(body)
+        seed = req.seed if req.seed is not None else new_seed()
+        dice = DiceSource(seed, req.dice, self.slots(req))
+        result = self.resolver(req, dice)
+        return result.__pydantic_serializer__.to_json(result)  # = model_dump_json(), as bytes
+
+    def get_route_handler(self) -> Callable[[Request], Any]:
         async def handle(request: Request) -> Response:
             content_type = request.headers.get("content-type", "")
             if not is_json(content_type):
                 raise UnsupportedMediaType(content_type)
-            body = await request.body()
-            req = validate(body)
-            seed = req.seed if req.seed is not None else new_seed()
-            dice = DiceSource(seed, req.dice, slots(req))
-            result = resolver(req, dice)
-            return Response(result.model_dump_json(), media_type="application/json")
+            return Response(self.resolve(await request.body()), media_type="application/json")
 
         return handle
 
