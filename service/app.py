@@ -21,9 +21,9 @@ from service.metrics import CONTENT_TYPE, Metrics
 from service.middleware import (
     INTERNAL_ERROR,
     LIMIT_KEY,
-    PROBLEM_KEY,
     EdgeMiddleware,
     cors_policy,
+    stamp_problem,
 )
 from service.openapi import install_openapi
 from service.routers import SYSTEMS
@@ -47,13 +47,8 @@ and shows `1 + (w mod s)`. Errors are RFC 9457 `application/problem+json`.
 def _problem_response(
     request: Request, body: dict[str, Any], headers: Mapping[str, str] | None = None
 ) -> Response:
-    body.setdefault("instance", request.url.path)
     scope = request.scope
-    request_id = scope.get("request_id")
-    if request_id is not None:
-        body.setdefault("request_id", request_id)
-    kind = body["type"].rsplit("/", 1)[-1]
-    scope[PROBLEM_KEY] = kind
+    kind = stamp_problem(body, scope, request.url.path)
     limit = _limit_of(kind, body["detail"])
     if limit is not None:
         scope[LIMIT_KEY] = limit

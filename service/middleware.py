@@ -41,6 +41,21 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 #: scope keys the problem renderers fill for the metrics: the problem kind and the limit it hit.
 PROBLEM_KEY = "dragonroll.problem"
 LIMIT_KEY = "dragonroll.limit"
+
+
+def stamp_problem(body: dict[str, Any], scope: Scope, path: str) -> str:
+    """Give a problem its ``instance`` and ``request_id``, note its kind for the access line and
+    the metrics, and return that kind. Every problem response, from middleware or handler, goes
+    through here."""
+    body.setdefault("instance", path)
+    request_id = scope.get("request_id")
+    if request_id is not None:
+        body.setdefault("request_id", request_id)
+    kind: str = body["type"].rsplit("/", 1)[-1]
+    scope[PROBLEM_KEY] = kind
+    return kind
+
+
 INTERNAL_ERROR = (
     "the service failed to resolve this request; the error was logged with its request id"
 )
@@ -245,11 +260,7 @@ async def send_problem(
     headers: tuple[tuple[bytes, bytes], ...] = (),
 ) -> None:
     """Send a problem+json response straight from middleware (outside FastAPI's handlers)."""
-    body.setdefault("instance", scope["path"])
-    request_id = scope.get("request_id")
-    if request_id is not None:
-        body.setdefault("request_id", request_id)
-    scope[PROBLEM_KEY] = body["type"].rsplit("/", 1)[-1]
+    stamp_problem(body, scope, scope["path"])
     payload = problems.encode(body)
     await send(
         {
