@@ -24,7 +24,7 @@ from rules.dnd5e.models import (
     TargetState,
     TypeDamage,
 )
-from rules.dnd5e.notation import DiceTerm, parse
+from rules.dnd5e.notation import DiceTerm
 from rules.dnd5e.text import TEXTS
 from rules.events import EventLog
 from rules.models import trace
@@ -62,7 +62,7 @@ def check(req: CheckRequest, dice: DiceSource) -> CheckResult:
 
 
 def attack_slots(req: AttackRequest) -> SlotSpec:
-    return {"attack": D20} | {f"damage.{n}": parse(p.dice).sides for n, p in enumerate(req.damage)}
+    return {"attack": D20} | {f"damage.{n}": p.formula.sides for n, p in enumerate(req.damage)}
 
 
 def _roll_terms(dice: DiceSource, slot: str, terms: tuple[DiceTerm, ...]) -> list[int]:
@@ -76,7 +76,7 @@ def roll_part(
     dice: DiceSource, n: int, part: DamagePart, critical: bool, log: EventLog
 ) -> PartRoll:
     """D5E-12: the dice plus the modifiers, never below 0; a critical rolls the dice twice."""
-    formula = parse(part.dice)
+    formula = part.formula
     slot = f"damage.{n}"
     rolls = _roll_terms(dice, slot, formula.dice_terms)
     crit = _roll_terms(dice, slot, formula.dice_terms) if critical else []

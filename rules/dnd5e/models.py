@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from rules.dnd5e.notation import parse
+from rules.dnd5e.notation import Formula, parse
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
@@ -305,6 +306,11 @@ class DamagePart(Model):
     def _parses(cls, value: str) -> str:
         parse(value)  # raises a ValueError naming the position and what was expected
         return value
+
+    @cached_property
+    def formula(self) -> Formula:
+        """The parsed ``dice``, parsed once for the slots and the roll (validation parsed it too)."""
+        return parse(self.dice)
 
 
 class Target(Model):
