@@ -316,6 +316,7 @@ def micro(paths: list[str], number: int) -> dict[str, float]:
     sys.path.insert(0, str(ROOT))
     from rules.dice import DiceSource
     from service.app import create_app
+    from service.encoding import encode
     from service.routing import ResolverRoute
 
     bodies = {path: body for path, body in ENDPOINTS}
@@ -331,7 +332,7 @@ def micro(paths: list[str], number: int) -> dict[str, float]:
         def call(route: Any = route, raw: bytes = raw) -> bytes:
             req = route.request_model.model_validate_json(raw)
             dice = DiceSource(req.seed, req.dice, route.slots(req))
-            return bytes(route.resolver(req, dice).model_dump_json().encode())
+            return encode(route.resolver(req, dice))
 
         call()
         best = min(timeit.repeat(call, number=number, repeat=5))

@@ -29,7 +29,7 @@ LAYERS = {
         ("    resolver (engine)", "{resolver}", ""),
         ("      dice (DiceSource.roll)", "DiceSource.roll", ""),
         ("      trace(): die and event fields", "trace", "rules/models.py"),
-        ("        event sentences", "EventLog.render_fields", ""),
+        ("        event sentences", "EventLog.render", ""),
         ("    serialise (to_json)", "SchemaSerializer.to_json", ""),
     ],
     "bare": [

@@ -7,17 +7,23 @@ looks the code up in its system's texts (``rules/<system>/text.py``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from rules.record import Record
 
 
-class Event(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    code: str = Field(description="Stable code of what happened, such as `dos.luck`.")
-    params: dict[str, Any] = Field(description="The event's parameters (ids, values, dice).")
-    text: str = Field(description="One English sentence for people; a VTT may post it to chat.")
+@dataclass(slots=True)
+class Event(Record):
+    code: Annotated[str, Field(description="Stable code of what happened, such as `dos.luck`.")]
+    params: Annotated[
+        dict[str, Any], Field(description="The event's parameters (ids, values, dice).")
+    ]
+    text: Annotated[
+        str, Field(description="One English sentence for people; a VTT may post it to chat.")
+    ]
 
 
 class EventLog:
@@ -35,17 +41,9 @@ class EventLog:
         self._events.append((code, params))
 
     def render(self) -> list[Event]:
-        return [Event(**fields) for fields in self.render_fields()]
-
-    def render_fields(self) -> list[dict[str, Any]]:
-        """The events as the fields of :class:`Event`, for a result model to validate in one go.
-
-        ``trace`` uses this: the result's own validation builds the ``Event`` objects (in pydantic's
-        core, cheaper than one Python-level constructor call per event), same values, same bytes.
-        """
         texts = self._texts
         return [
-            {"code": code, "params": params, "text": texts[code].format_map(_display(params))}
+            Event(code, params, texts[code].format_map(_display(params)))
             for code, params in self._events
         ]
 

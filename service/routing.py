@@ -3,9 +3,9 @@
 Each resolving endpoint is a :class:`ResolverRoute`. FastAPI still sees an ordinary route with a
 request body model and a response model, so the OpenAPI document describes it fully; at request time
 the route skips FastAPI's dependency solving and response re-validation and does the three steps
-itself: ``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``result.model_dump_json()``.
-The engine's models are already validated and serialise deterministically, so nothing is lost and the
-same request with the same seed gives the same bytes.
+itself: ``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``encode(result)``.
+Results are dataclasses the engine builds from checked values (``rules.record``), written by
+``service.encoding`` in declaration order, so the same request with the same seed gives the same bytes.
 
 Speed (README, "Performance"): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
 reads the body from ``receive`` and sends the two response messages itself, without the per-request
@@ -28,7 +28,6 @@ from typing import Any, Protocol
 from fastapi import APIRouter, FastAPI
 from fastapi import routing as fastapi_routing
 from fastapi.routing import APIRoute
-from pydantic import BaseModel
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
@@ -37,6 +36,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
+from service.encoding import encode
 from service.problems import KINDS, PROBLEM_JSON
 
 
@@ -47,7 +47,7 @@ class UnsupportedMediaType(Exception):
 
 
 class Resolver(Protocol):
-    def __call__(self, req: Any, dice: DiceSource, /) -> BaseModel: ...
+    def __call__(self, req: Any, dice: DiceSource, /) -> Any: ...
 
 
 def new_seed() -> str:
@@ -130,8 +130,7 @@ class ResolverRoute(APIRoute):
         req = self.request_model.model_validate_json(body)
         seed = req.seed if req.seed is not None else new_seed()
         dice = DiceSource(seed, req.dice, self.slots(req))
-        result = self.resolver(req, dice)
-        return result.__pydantic_serializer__.to_json(result)  # = model_dump_json(), as bytes
+        return encode(self.resolver(req, dice))
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         async def handle(request: Request) -> Response:
@@ -254,7 +253,7 @@ def add_resolver(
     resolver: Resolver,
     slots: Callable[[Any], SlotSpec],
     request_model: type[RollRequest],
-    response_model: type[BaseModel],
+    response_model: type[Any],
     summary: str,
     description: str,
     system: str,

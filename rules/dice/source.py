@@ -97,12 +97,9 @@ class DiceSource:
     def rolls(self) -> list[DieRecord]:
         return [DieRecord(*r) for r in self._rolls]
 
-    def roll_fields(self) -> list[dict[str, str | int]]:
-        """Every die drawn as the fields of the response's ``Roll`` (for ``trace``), in draw order."""
-        return [
-            {"slot": slot, "sides": sides, "value": value, "source": source}
-            for slot, sides, value, source in self._rolls
-        ]
+    def records(self) -> list[tuple[str, int, int, Source]]:
+        """Every die drawn as (slot, sides, value, source), in draw order."""
+        return self._rolls
 
     def unused(self) -> dict[str, list[int]]:
         """Scripted values the resolution did not need, by slot, in the script's order."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Literal
 
@@ -18,6 +19,7 @@ from rules.models import (
     RollRequest,
     Stat,
 )
+from rules.record import Record
 
 #: D5E-10: advantage or disadvantage, given as a flag or as a count of sources. Any source of
 #: each (count >= 1 or true) cancels the other, whatever the counts.
@@ -57,14 +59,19 @@ MAX_PARTS = 20
 HitPoints = NonNegative
 
 
-class D20Roll(Model):
+@dataclass(slots=True, kw_only=True)
+class D20Roll(Record):
     """A d20 test's dice (D5E-10): two with advantage or disadvantage, one otherwise."""
 
-    d20s: list[int] = Field(description="The d20s rolled, in draw order.")
-    mode: D20Mode = Field(description="Advantage and disadvantage together give `normal`.")
-    natural: int = Field(description="The d20 kept: the higher with advantage, lower with dis.")
+    d20s: Annotated[list[int], Field(description="The d20s rolled, in draw order.")]
+    mode: Annotated[
+        D20Mode, Field(description="Advantage and disadvantage together give `normal`.")
+    ]
+    natural: Annotated[
+        int, Field(description="The d20 kept: the higher with advantage, lower with dis.")
+    ]
     modifier: int
-    total: int = Field(description="natural + modifier.")
+    total: Annotated[int, Field(description="natural + modifier.")]
 
 
 # ------------------------------------------------------------------ initiative (D5E-3..7)
@@ -144,47 +151,61 @@ class InitiativeRequest(RollRequest):
     options: InitiativeOptions = Field(default_factory=InitiativeOptions)
 
 
-class Stealth(Model):
-    d20s: list[int] = Field(description="Empty when the total was given.")
+@dataclass(slots=True, kw_only=True)
+class Stealth(Record):
+    d20s: Annotated[list[int], Field(description="Empty when the total was given.")]
     total: int
 
 
 SurpriseReason = Literal["gm", "no_hiding_opponent", "noticed", "unnoticed", "no_opponent"]
 
 
-class SurpriseVerdict(Model):
+@dataclass(slots=True, kw_only=True)
+class SurpriseVerdict(Record):
     id: str
     surprised: bool
-    reason: SurpriseReason = Field(
-        description=(
-            "`gm`: the GM's ruling; `no_hiding_opponent`: an opponent is in plain view; `noticed`: "
+    reason: Annotated[
+        SurpriseReason,
+        Field(
+            description="`gm`: the GM's ruling; `no_hiding_opponent`: an opponent is in plain view; `noticed`: "
             "it noticed at least one hider; `unnoticed`: every opponent hides and it noticed none; "
             "`no_opponent`: the other side is empty."
-        )
-    )
-    noticed: list[str] = Field(description="Hiders whose Stealth did not beat its passive score.")
-    unnoticed: list[str] = Field(description="Hiders it failed to notice.")
-    restrictions: list[Literal["no_move", "no_action", "no_reaction_until_turn_ends"]] = Field(
-        description="First-round limits of a surprised creature (D5E-4)."
-    )
+        ),
+    ]
+    noticed: Annotated[
+        list[str], Field(description="Hiders whose Stealth did not beat its passive score.")
+    ]
+    unnoticed: Annotated[list[str], Field(description="Hiders it failed to notice.")]
+    restrictions: Annotated[
+        list[Literal["no_move", "no_action", "no_reaction_until_turn_ends"]],
+        Field(description="First-round limits of a surprised creature (D5E-4)."),
+    ]
 
 
-class OrderEntry(Model):
-    id: str = Field(description="The combatant id, or the group id for a group.")
-    members: list[str] = Field(description="The combatants acting at this place, request order.")
+@dataclass(slots=True, kw_only=True)
+class OrderEntry(Record):
+    id: Annotated[str, Field(description="The combatant id, or the group id for a group.")]
+    members: Annotated[
+        list[str], Field(description="The combatants acting at this place, request order.")
+    ]
     group: bool
-    total: int = Field(description="d20 + Dexterity modifier + initiative bonus (D5E-5).")
+    total: Annotated[int, Field(description="d20 + Dexterity modifier + initiative bonus (D5E-5).")]
     roll: D20Roll
     dexterity: int | None
-    tiebreak: list[int] = Field(description="Tie-break d20s, in draw order (D5E-7).")
+    tiebreak: Annotated[list[int], Field(description="Tie-break d20s, in draw order (D5E-7).")]
 
 
+@dataclass(slots=True, kw_only=True)
 class InitiativeResult(Resolution):
-    round_seconds: int = Field(description="A round is 6 seconds of game time (D5E-1).")
-    order: list[OrderEntry] = Field(description="Highest total first; the same every round.")
-    surprised: list[str] = Field(description="Surprised combatant ids, in request order.")
-    surprise: list[SurpriseVerdict] = Field(description="Every combatant's verdict (D5E-3).")
-    stealth: dict[str, Stealth] = Field(description="The hiders' Stealth totals, by id.")
+    round_seconds: Annotated[int, Field(description="A round is 6 seconds of game time (D5E-1).")]
+    order: Annotated[
+        list[OrderEntry], Field(description="Highest total first; the same every round.")
+    ]
+    surprised: Annotated[list[str], Field(description="Surprised combatant ids, in request order.")]
+    surprise: Annotated[
+        list[SurpriseVerdict], Field(description="Every combatant's verdict (D5E-3).")
+    ]
+    stealth: Annotated[dict[str, Stealth], Field(description="The hiders' Stealth totals, by id.")]
 
 
 # ------------------------------------------------------------------ turn (D5E-4, D5E-8, D5E-9)
@@ -248,14 +269,18 @@ class TurnRequest(RollRequest):
     )
 
 
-class Violation(Model):
-    rule: str = Field(description="The rule id broken, such as `D5E-9`.")
-    step: int | None = Field(description="0-based index of the step, or null for the whole plan.")
+@dataclass(slots=True, kw_only=True)
+class Violation(Record):
+    rule: Annotated[str, Field(description="The rule id broken, such as `D5E-9`.")]
+    step: Annotated[
+        int | None, Field(description="0-based index of the step, or null for the whole plan.")
+    ]
     code: str
     message: str
 
 
-class Budget(Model):
+@dataclass(slots=True, kw_only=True)
+class Budget(Record):
     movement: int
     movement_allowed: int
     actions: int
@@ -264,10 +289,11 @@ class Budget(Model):
     reactions: int
 
 
+@dataclass(slots=True, kw_only=True)
 class TurnResult(Resolution):
     valid: bool
     violations: list[Violation]
-    budget: Budget = Field(description="What the plan uses.")
+    budget: Annotated[Budget, Field(description="What the plan uses.")]
 
 
 # ------------------------------------------------------------------ check (D5E-10)
@@ -280,6 +306,7 @@ class CheckRequest(RollRequest):
     disadvantage: Edge = False
 
 
+@dataclass(slots=True, kw_only=True)
 class CheckResult(Resolution):
     d20s: list[int]
     natural: int
@@ -346,38 +373,49 @@ class AttackRequest(RollRequest):
     target: Target
 
 
-class PartRoll(Model):
-    dice: str = Field(description="The formula as parsed (normalised).")
+@dataclass(slots=True, kw_only=True)
+class PartRoll(Record):
+    dice: Annotated[str, Field(description="The formula as parsed (normalised).")]
     type: str
-    rolls: list[int] = Field(description="Each die, signed by its term, in draw order.")
-    critical_rolls: list[int] = Field(description="The second roll of the dice on a critical.")
+    rolls: Annotated[list[int], Field(description="Each die, signed by its term, in draw order.")]
+    critical_rolls: Annotated[
+        list[int], Field(description="The second roll of the dice on a critical.")
+    ]
     modifier: int
-    total: int = Field(description="Dice + modifier, never below 0 (D5E-12).")
+    total: Annotated[int, Field(description="Dice + modifier, never below 0 (D5E-12).")]
 
 
-class TypeDamage(Model):
+@dataclass(slots=True, kw_only=True)
+class TypeDamage(Record):
     type: str
     rolled: int
     applied: list[Applied]
-    total: int = Field(description="After immunity, resistance, then vulnerability (D5E-13).")
+    total: Annotated[
+        int, Field(description="After immunity, resistance, then vulnerability (D5E-13).")
+    ]
 
 
-class AttackRoll(Model):
+@dataclass(slots=True, kw_only=True)
+class AttackRoll(Record):
     d20s: list[int]
     natural: int
     mode: D20Mode
     total: int
 
 
-class TargetState(Model):
+@dataclass(slots=True, kw_only=True)
+class TargetState(Record):
     hp: int
     temp_hp: int
     unconscious: bool
     dead: bool
     death_save_failures: int
-    massive_damage: bool = Field(description="Killed outright by massive damage (D5E-14).")
+    massive_damage: Annotated[
+        bool, Field(description="Killed outright by massive damage (D5E-14).")
+    ]
 
 
+@dataclass(slots=True, kw_only=True)
 class AttackResult(Resolution):
     hit: bool
     critical: bool
@@ -385,7 +423,7 @@ class AttackResult(Resolution):
     ac: int
     damage: list[PartRoll]
     by_type: list[TypeDamage]
-    damage_total: int = Field(description="Damage dealt after resistances etc. (D5E-13).")
+    damage_total: Annotated[int, Field(description="Damage dealt after resistances etc. (D5E-13).")]
     target: TargetState
 
 
@@ -400,14 +438,15 @@ class DeathSaveRequest(RollRequest):
     disadvantage: Edge = False
 
 
+@dataclass(slots=True, kw_only=True)
 class DeathSaveResult(Resolution):
     d20s: list[int]
     natural: int
     total: int
     success: bool
-    successes: int = Field(description="Successes after this save (3 = stable).")
-    failures: int = Field(description="Failures after this save (3 = dead).")
+    successes: Annotated[int, Field(description="Successes after this save (3 = stable).")]
+    failures: Annotated[int, Field(description="Failures after this save (3 = dead).")]
     stable: bool
     dead: bool
-    hp: int = Field(description="1 after a natural 20, otherwise 0.")
+    hp: Annotated[int, Field(description="1 after a natural 20, otherwise 0.")]
     conscious: bool

@@ -53,6 +53,7 @@ from rules.dos.text import TEXTS
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
 from rules.events import EventLog
 from rules.models import trace
+from rules.record import shallow
 
 #: DOS-26: percent of the base damage for each damage d10 (1 deals exactly 1 instead).
 DAMAGE_PERCENT: dict[int, int] = {
@@ -651,7 +652,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
         ranged=req.ranged,
         aim=req.aim,
     )
-    return AttackResult(**dict(part), defender=state, **trace(dice, log))
+    return AttackResult(**shallow(part), defender=state, **trace(dice, log))
 
 
 # ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
@@ -717,4 +718,4 @@ def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
     part = maneuver_core(
         dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
     )
-    return ManeuverResult(kind=req.kind, **dict(part), **trace(dice, log))
+    return ManeuverResult(kind=req.kind, **shallow(part), **trace(dice, log))

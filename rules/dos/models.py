@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
@@ -20,6 +21,7 @@ from rules.models import (
     RollRequest,
     Stat,
 )
+from rules.record import Record
 
 Difficulty = Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"]
 
@@ -150,51 +152,60 @@ class ComplexRequest(RollRequest, Modified):
 # ---------------------------------------------------------------- results
 
 
-class PoolDie(Model):
-    value: int = Field(description="1-10.")
-    cancelled: bool = Field(description="Cancelled by a 1 (DOS-2): counts 0.")
-    extra: bool = Field(description="An extra die added by a surviving 10 (DOS-3).")
+@dataclass(slots=True, kw_only=True)
+class PoolDie(Record):
+    value: Annotated[int, Field(description="1-10.")]
+    cancelled: Annotated[bool, Field(description="Cancelled by a 1 (DOS-2): counts 0.")]
+    extra: Annotated[bool, Field(description="An extra die added by a surviving 10 (DOS-3).")]
 
 
-class PoolRoll(Model):
+@dataclass(slots=True, kw_only=True)
+class PoolRoll(Record):
     """A DoS pool roll (DOS-1..7), dice in draw order."""
 
     slot: str
     dice: list[PoolDie]
-    result: int = Field(description="Non-cancelled base dice + every extra die (DOS-4).")
-    luck: bool = Field(description="More base 10s than other base dice (DOS-6).")
-    bad_luck: bool = Field(description="More base 1s than other base dice (DOS-5).")
+    result: Annotated[int, Field(description="Non-cancelled base dice + every extra die (DOS-4).")]
+    luck: Annotated[bool, Field(description="More base 10s than other base dice (DOS-6).")]
+    bad_luck: Annotated[bool, Field(description="More base 1s than other base dice (DOS-5).")]
 
 
+@dataclass(slots=True, kw_only=True)
 class RollResult(Resolution):
     roll: PoolRoll
 
 
+@dataclass(slots=True, kw_only=True)
 class TestResult(Resolution):
     __test__ = False
 
     roll: PoolRoll
     modifier_percent: int
-    total: int = Field(description="floor((stat + dice result) x (100 + modifier) / 100) (DOS-8).")
+    total: Annotated[
+        int, Field(description="floor((stat + dice result) x (100 + modifier) / 100) (DOS-8).")
+    ]
     dc: int
     success: bool
     outcome: Outcome
-    margin: int = Field(description="total - dc.")
+    margin: Annotated[int, Field(description="total - dc.")]
 
 
-class SideResult(Model):
+@dataclass(slots=True, kw_only=True)
+class SideResult(Record):
     roll: PoolRoll
     modifier_percent: int
     total: int
 
 
+@dataclass(slots=True, kw_only=True)
 class OpposedResult(Resolution):
     a: SideResult
     b: SideResult
-    winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
+    winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
 
 
-class Attempt(Model):
+@dataclass(slots=True, kw_only=True)
+class Attempt(Record):
     n: int
     roll: PoolRoll
     total: int
@@ -202,14 +213,15 @@ class Attempt(Model):
     outcome: Outcome
 
 
+@dataclass(slots=True, kw_only=True)
 class ComplexResult(Resolution):
     modifier_percent: int
-    attempts: list[Attempt] = Field(
-        description="The attempts rolled, stopping at success (DOS-13)."
-    )
+    attempts: Annotated[
+        list[Attempt], Field(description="The attempts rolled, stopping at success (DOS-13).")
+    ]
     successes: int
     success: bool
-    partial: bool = Field(description="Failed, but at least one attempt succeeded.")
+    partial: Annotated[bool, Field(description="Failed, but at least one attempt succeeded.")]
 
 
 # ================================================================ combat (DOS-14..29)
@@ -341,16 +353,22 @@ class ActionsRequest(RollRequest):
     )
 
 
-class ActionsEntry(Model):
-    id: str = Field(description="The combatant's id.")
-    actions: int = Field(
-        description="floor(speed / sum of the opponents' speeds), at least 1 (DOS-14)."
-    )
-    opponents_speed: int = Field(description="Sum of the opponents' speeds (0 with none).")
+@dataclass(slots=True, kw_only=True)
+class ActionsEntry(Record):
+    id: Annotated[str, Field(description="The combatant's id.")]
+    actions: Annotated[
+        int, Field(description="floor(speed / sum of the opponents' speeds), at least 1 (DOS-14).")
+    ]
+    opponents_speed: Annotated[
+        int, Field(description="Sum of the opponents' speeds (0 with none).")
+    ]
 
 
+@dataclass(slots=True, kw_only=True)
 class ActionsResult(Resolution):
-    actions: list[ActionsEntry] = Field(description="One entry per combatant, in request order.")
+    actions: Annotated[
+        list[ActionsEntry], Field(description="One entry per combatant, in request order.")
+    ]
 
 
 # ---------------------------------------------------------------- initiative (DOS-15)
@@ -375,26 +393,34 @@ class InitiativeRequest(RollRequest):
     )
 
 
-class Reroll(Model):
-    roll: int = Field(description="The tie-break d10 (1-10).")
-    total: int = Field(description="roll + speed.")
+@dataclass(slots=True, kw_only=True)
+class Reroll(Record):
+    roll: Annotated[int, Field(description="The tie-break d10 (1-10).")]
+    total: Annotated[int, Field(description="roll + speed.")]
 
 
-class InitiativeEntry(Model):
-    id: str = Field(description="The combatant's id.")
-    placed: bool = Field(description="Placed first by the GM (`first`): no roll.")
-    roll: int | None = Field(description="The initiative d10 (no explosion, no 1/10 effects).")
-    total: int | None = Field(description="roll + speed.")
-    rerolls: list[Reroll] = Field(
-        description=(
-            "Tie-break rolls, in order: they only order the tied combatants among themselves."
-        )
-    )
+@dataclass(slots=True, kw_only=True)
+class InitiativeEntry(Record):
+    id: Annotated[str, Field(description="The combatant's id.")]
+    placed: Annotated[bool, Field(description="Placed first by the GM (`first`): no roll.")]
+    roll: Annotated[
+        int | None, Field(description="The initiative d10 (no explosion, no 1/10 effects).")
+    ]
+    total: Annotated[int | None, Field(description="roll + speed.")]
+    rerolls: Annotated[
+        list[Reroll],
+        Field(
+            description="Tie-break rolls, in order: they only order the tied combatants among themselves."
+        ),
+    ]
 
 
+@dataclass(slots=True, kw_only=True)
 class InitiativeResult(Resolution):
-    order: list[str] = Field(description="Ids, first to act first (DOS-15).")
-    entries: list[InitiativeEntry] = Field(description="One per combatant, in request order.")
+    order: Annotated[list[str], Field(description="Ids, first to act first (DOS-15).")]
+    entries: Annotated[
+        list[InitiativeEntry], Field(description="One per combatant, in request order.")
+    ]
 
 
 # ---------------------------------------------------------------- damage (DOS-26..29)
@@ -458,38 +484,51 @@ class DamageRequest(RollRequest):
         return self
 
 
-class Damage(Model):
+@dataclass(slots=True, kw_only=True)
+class Damage(Record):
     """Damage dealt and how it was applied (DOS-26, DOS-28)."""
 
-    die: int | None = Field(description="The damage d10 ('skuteczność'); null for GM-set damage.")
-    percent: int | None = Field(
-        description="Percent of the base the die gives; null when the die shows 1 (exactly 1)."
-    )
-    base: int | None = Field(description="Base damage by weapon kind; null for GM-set damage.")
-    halved: bool = Field(description="A thrown object not made for throwing: x 1/2.")
-    armor: int = Field(description="Armor subtracted (after the table).")
-    amount: int = Field(description="Damage taken, >= 0.")
-    kind: DamageKind = Field(description="The kind dealt (weapon kind or GM-set).")
-    applied_as: AppliedKind = Field(
-        description=(
-            "How it counted against the target (DOS-28): light at 0 hp counts as serious; any "
+    die: Annotated[
+        int | None, Field(description="The damage d10 ('skuteczność'); null for GM-set damage.")
+    ]
+    percent: Annotated[
+        int | None,
+        Field(
+            description="Percent of the base the die gives; null when the die shows 1 (exactly 1)."
+        ),
+    ]
+    base: Annotated[
+        int | None, Field(description="Base damage by weapon kind; null for GM-set damage.")
+    ]
+    halved: Annotated[bool, Field(description="A thrown object not made for throwing: x 1/2.")]
+    armor: Annotated[int, Field(description="Armor subtracted (after the table).")]
+    amount: Annotated[int, Field(description="Damage taken, >= 0.")]
+    kind: Annotated[DamageKind, Field(description="The kind dealt (weapon kind or GM-set).")]
+    applied_as: Annotated[
+        AppliedKind,
+        Field(
+            description="How it counted against the target (DOS-28): light at 0 hp counts as serious; any "
             "damage to an incapacitated target is critical; `none` when the amount is 0."
-        )
-    )
+        ),
+    ]
 
 
+@dataclass(slots=True, kw_only=True)
 class DamageResult(Resolution):
-    die: int | None = Field(description="The damage d10; null for GM-set damage.")
-    percent: int | None = Field(description="Percent of the base; null for a 1 or GM-set damage.")
-    base: int | None = Field(description="Base damage by weapon kind (DOS-26).")
-    halved: bool = Field(description="A thrown object not made for throwing: x 1/2.")
-    armor: int = Field(description="Armor subtracted (0 for GM-set damage).")
-    amount: int = Field(description="Damage taken, >= 0.")
-    kind: DamageKind = Field(description="The kind dealt (weapon kind or GM-set).")
-    applied_as: AppliedKind = Field(
-        description="How it counted (DOS-28): light, serious, critical, or none for 0."
-    )
-    target: Target = Field(description="The target's new state (DOS-28).")
+    die: Annotated[int | None, Field(description="The damage d10; null for GM-set damage.")]
+    percent: Annotated[
+        int | None, Field(description="Percent of the base; null for a 1 or GM-set damage.")
+    ]
+    base: Annotated[int | None, Field(description="Base damage by weapon kind (DOS-26).")]
+    halved: Annotated[bool, Field(description="A thrown object not made for throwing: x 1/2.")]
+    armor: Annotated[int, Field(description="Armor subtracted (0 for GM-set damage).")]
+    amount: Annotated[int, Field(description="Damage taken, >= 0.")]
+    kind: Annotated[DamageKind, Field(description="The kind dealt (weapon kind or GM-set).")]
+    applied_as: Annotated[
+        AppliedKind,
+        Field(description="How it counted (DOS-28): light, serious, critical, or none for 0."),
+    ]
+    target: Annotated[Target, Field(description="The target's new state (DOS-28).")]
 
 
 # ---------------------------------------------------------------- attack (DOS-17..22, 27)
@@ -561,44 +600,64 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
     )
 
 
-class AttackRoll(Model):
-    roll: PoolRoll = Field(description="The attacker's pool (DOS-1..7).")
-    modifier_percent: int = Field(description="The attack's difficulty modifier in percent.")
-    total: int = Field(description="dexterity + dice, with the modifier (DOS-8).")
-    dc: int | None = Field(description="The ranged DC (DOS-21); null in melee.")
-    outcome: Outcome | None = Field(description="Ranged: the simple test's outcome; null in melee.")
+@dataclass(slots=True, kw_only=True)
+class AttackRoll(Record):
+    roll: Annotated[PoolRoll, Field(description="The attacker's pool (DOS-1..7).")]
+    modifier_percent: Annotated[
+        int, Field(description="The attack's difficulty modifier in percent.")
+    ]
+    total: Annotated[int, Field(description="dexterity + dice, with the modifier (DOS-8).")]
+    dc: Annotated[int | None, Field(description="The ranged DC (DOS-21); null in melee.")]
+    outcome: Annotated[
+        Outcome | None, Field(description="Ranged: the simple test's outcome; null in melee.")
+    ]
 
 
-class DefenseRoll(Model):
-    kind: DefenseKind = Field(description="block or dodge.")
-    roll: PoolRoll = Field(description="The defender's pool.")
-    modifier_percent: int = Field(description="Includes -50 for a running defender (DOS-22).")
-    total: int = Field(description="dexterity + dice, with the modifier (DOS-8).")
+@dataclass(slots=True, kw_only=True)
+class DefenseRoll(Record):
+    kind: Annotated[DefenseKind, Field(description="block or dodge.")]
+    roll: Annotated[PoolRoll, Field(description="The defender's pool.")]
+    modifier_percent: Annotated[
+        int, Field(description="Includes -50 for a running defender (DOS-22).")
+    ]
+    total: Annotated[int, Field(description="dexterity + dice, with the modifier (DOS-8).")]
 
 
-class RunStop(Model):
-    die: int = Field(description="d10 after a successful defense while running (DOS-22).")
-    stopped: bool = Field(description="1-5: the runner stops and loses the rest of its turn.")
+@dataclass(slots=True, kw_only=True)
+class RunStop(Record):
+    die: Annotated[int, Field(description="d10 after a successful defense while running (DOS-22).")]
+    stopped: Annotated[
+        bool, Field(description="1-5: the runner stops and loses the rest of its turn.")
+    ]
 
 
+@dataclass(slots=True, kw_only=True)
 class AttackResult(Resolution):
-    hit: bool = Field(description="The attack hit (DOS-17..21).")
-    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"] = Field(
-        description=(
-            "Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal "
+    hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
+    reason: Annotated[
+        Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"],
+        Field(
+            description="Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal "
             "totals: the defender holds, DOS-20), `no_defense` (DOS-19: hits unless bad luck), "
             "`dc` (ranged simple test, DOS-21)."
-        )
-    )
-    attack: AttackRoll = Field(description="The attacker's roll.")
-    defense: DefenseRoll | None = Field(description="null when no defense was rolled.")
-    damage: Damage | None = Field(description="null on a miss.")
-    location: Location | None = Field(description="Hit location (DOS-27); null on a miss.")
-    aimed: bool = Field(description="The location was aimed, not rolled.")
-    run_stop: RunStop | None = Field(description="The running defender's stop roll, if any.")
-    defender: Defender = Field(
-        description="The defender's new state; send it as `defender` of the next attack this turn."
-    )
+        ),
+    ]
+    attack: Annotated[AttackRoll, Field(description="The attacker's roll.")]
+    defense: Annotated[DefenseRoll | None, Field(description="null when no defense was rolled.")]
+    damage: Annotated[Damage | None, Field(description="null on a miss.")]
+    location: Annotated[
+        Location | None, Field(description="Hit location (DOS-27); null on a miss.")
+    ]
+    aimed: Annotated[bool, Field(description="The location was aimed, not rolled.")]
+    run_stop: Annotated[
+        RunStop | None, Field(description="The running defender's stop roll, if any.")
+    ]
+    defender: Annotated[
+        Defender,
+        Field(
+            description="The defender's new state; send it as `defender` of the next attack this turn."
+        ),
+    ]
 
 
 # ---------------------------------------------------------------- maneuvers (DOS-24, DOS-25)
@@ -636,20 +695,24 @@ class ManeuverRequest(RollRequest):
     b: ManeuverSide = Field(description="The side resisting it.")
 
 
-class ManeuverSideResult(Model):
-    stat: StatName = Field(description="The stat used.")
-    skill: SkillName = Field(description="The skill whose pool was rolled.")
-    roll: PoolRoll = Field(description="The pool.")
-    modifier_percent: int = Field(description="The side's difficulty modifier in percent.")
-    total: int = Field(description="stat + dice, with the modifier (DOS-8).")
+@dataclass(slots=True, kw_only=True)
+class ManeuverSideResult(Record):
+    stat: Annotated[StatName, Field(description="The stat used.")]
+    skill: Annotated[SkillName, Field(description="The skill whose pool was rolled.")]
+    roll: Annotated[PoolRoll, Field(description="The pool.")]
+    modifier_percent: Annotated[
+        int, Field(description="The side's difficulty modifier in percent.")
+    ]
+    total: Annotated[int, Field(description="stat + dice, with the modifier (DOS-8).")]
 
 
+@dataclass(slots=True, kw_only=True)
 class ManeuverResult(Resolution):
-    kind: ManeuverKind = Field(description="The maneuver resolved.")
-    winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
-    success: bool = Field(description="Side a won: grabbed, broke free, pushed.")
-    a: ManeuverSideResult = Field(description="Side a's stat, skill, roll and total.")
-    b: ManeuverSideResult = Field(description="Side b's stat, skill, roll and total.")
+    kind: Annotated[ManeuverKind, Field(description="The maneuver resolved.")]
+    winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
+    success: Annotated[bool, Field(description="Side a won: grabbed, broke free, pushed.")]
+    a: Annotated[ManeuverSideResult, Field(description="Side a's stat, skill, roll and total.")]
+    b: Annotated[ManeuverSideResult, Field(description="Side b's stat, skill, roll and total.")]
 
 
 # ---------------------------------------------------------------- a whole turn (DOS-14..29)
@@ -758,66 +821,79 @@ class TurnRequest(RollRequest):
     )
 
 
-class TurnAction(Model):
+@dataclass(slots=True, kw_only=True)
+class TurnAction(Record):
     """One action resolved in the turn, in resolution order."""
 
-    actor: str = Field(description="Who acts.")
-    n: int | None = Field(description="The actor's action number (slot prefix `<actor>.<n>`).")
-    action: ActionKind = Field(description="What was declared.")
-    target: str | None = Field(default=None, description="The target's id, if any.")
-    skipped: str | None = Field(default=None, description="Why it was not resolved, if not.")
-    attack: AttackResultPart | None = Field(
-        default=None, description="An attack's result, as `/dos/attack` gives it."
-    )
-    maneuver: ManeuverPart | None = Field(
-        default=None, description="A maneuver's result, as `/dos/maneuver` gives it."
-    )
-    metres: int | None = Field(default=None, description="Run or step: metres moved.")
+    actor: Annotated[str, Field(description="Who acts.")]
+    n: Annotated[
+        int | None, Field(description="The actor's action number (slot prefix `<actor>.<n>`).")
+    ]
+    action: Annotated[ActionKind, Field(description="What was declared.")]
+    target: Annotated[str | None, Field(description="The target's id, if any.")] = None
+    skipped: Annotated[str | None, Field(description="Why it was not resolved, if not.")] = None
+    attack: Annotated[
+        AttackResultPart | None, Field(description="An attack's result, as `/dos/attack` gives it.")
+    ] = None
+    maneuver: Annotated[
+        ManeuverPart | None, Field(description="A maneuver's result, as `/dos/maneuver` gives it.")
+    ] = None
+    metres: Annotated[int | None, Field(description="Run or step: metres moved.")] = None
 
 
-class AttackResultPart(Model):
-    hit: bool = Field(description="The attack hit (DOS-17..21).")
-    reason: str = Field(description="Why: total, luck, bad_luck, tie, no_defense or dc.")
-    attack: AttackRoll = Field(description="The attacker's roll.")
-    defense: DefenseRoll | None = Field(description="The defense rolled, or null.")
-    damage: Damage | None = Field(description="Damage on a hit (DOS-26, DOS-28), else null.")
-    location: Location | None = Field(description="Hit location (DOS-27), null on a miss.")
-    aimed: bool = Field(description="The location was aimed, not rolled.")
-    run_stop: RunStop | None = Field(description="A running target's stop roll (DOS-22), or null.")
+@dataclass(slots=True, kw_only=True)
+class AttackResultPart(Record):
+    hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
+    reason: Annotated[str, Field(description="Why: total, luck, bad_luck, tie, no_defense or dc.")]
+    attack: Annotated[AttackRoll, Field(description="The attacker's roll.")]
+    defense: Annotated[DefenseRoll | None, Field(description="The defense rolled, or null.")]
+    damage: Annotated[
+        Damage | None, Field(description="Damage on a hit (DOS-26, DOS-28), else null.")
+    ]
+    location: Annotated[
+        Location | None, Field(description="Hit location (DOS-27), null on a miss.")
+    ]
+    aimed: Annotated[bool, Field(description="The location was aimed, not rolled.")]
+    run_stop: Annotated[
+        RunStop | None, Field(description="A running target's stop roll (DOS-22), or null.")
+    ]
 
 
-class ManeuverPart(Model):
-    winner: Literal["a", "b"] | None = Field(description="null on a tie (DOS-12).")
-    success: bool = Field(description="The actor (side a) won.")
-    a: ManeuverSideResult = Field(description="The actor's side.")
-    b: ManeuverSideResult = Field(description="The target's side.")
+@dataclass(slots=True, kw_only=True)
+class ManeuverPart(Record):
+    winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
+    success: Annotated[bool, Field(description="The actor (side a) won.")]
+    a: Annotated[ManeuverSideResult, Field(description="The actor's side.")]
+    b: Annotated[ManeuverSideResult, Field(description="The target's side.")]
 
 
-class CombatantState(Model):
-    id: str = Field(description="The combatant's id.")
-    actions: int = Field(description="Actions this turn (DOS-14).")
-    actions_used: int = Field(description="Actions spent (a run spends all).")
-    initiative: int | None = Field(description="Position in the order, 1 = first.")
-    hp: int = Field(description="Life points now, >= 0.")
-    max_hp: int | None = Field(description="As given.")
-    incapacitated: bool = Field(description="At 0 hp from serious damage (DOS-28).")
-    critical: bool = Field(description="Has a critical wound (DOS-28).")
-    blocks_used: int = Field(description="Blocks spent this turn (<= block + 1).")
-    dodges_used: int = Field(description="Dodges spent this turn (<= dodge).")
-    running: bool = Field(description="Ran this turn and was not stopped (DOS-22).")
-    stopped: bool = Field(description="Stopped while running: lost the rest of its turn.")
-    moved: int = Field(description="Metres moved this turn (run or step).")
-    waited: bool = Field(description="Waited: the GM may place it `first` next turn.")
+@dataclass(slots=True, kw_only=True)
+class CombatantState(Record):
+    id: Annotated[str, Field(description="The combatant's id.")]
+    actions: Annotated[int, Field(description="Actions this turn (DOS-14).")]
+    actions_used: Annotated[int, Field(description="Actions spent (a run spends all).")]
+    initiative: Annotated[int | None, Field(description="Position in the order, 1 = first.")]
+    hp: Annotated[int, Field(description="Life points now, >= 0.")]
+    max_hp: Annotated[int | None, Field(description="As given.")]
+    incapacitated: Annotated[bool, Field(description="At 0 hp from serious damage (DOS-28).")]
+    critical: Annotated[bool, Field(description="Has a critical wound (DOS-28).")]
+    blocks_used: Annotated[int, Field(description="Blocks spent this turn (<= block + 1).")]
+    dodges_used: Annotated[int, Field(description="Dodges spent this turn (<= dodge).")]
+    running: Annotated[bool, Field(description="Ran this turn and was not stopped (DOS-22).")]
+    stopped: Annotated[bool, Field(description="Stopped while running: lost the rest of its turn.")]
+    moved: Annotated[int, Field(description="Metres moved this turn (run or step).")]
+    waited: Annotated[bool, Field(description="Waited: the GM may place it `first` next turn.")]
 
 
+@dataclass(slots=True, kw_only=True)
 class TurnResult(Resolution):
-    order: list[str] = Field(description="The initiative order used.")
-    initiative: list[InitiativeEntry] | None = Field(
-        description="The initiative rolls, null when `order` was given."
-    )
-    actions: list[ActionsEntry] = Field(description="Actions per turn of each (DOS-14).")
-    results: list[TurnAction] = Field(description="Every action, in the order resolved.")
-    combatants: list[CombatantState] = Field(description="Everyone's new state, in request order.")
-
-
-TurnAction.model_rebuild()
+    order: Annotated[list[str], Field(description="The initiative order used.")]
+    initiative: Annotated[
+        list[InitiativeEntry] | None,
+        Field(description="The initiative rolls, null when `order` was given."),
+    ]
+    actions: Annotated[list[ActionsEntry], Field(description="Actions per turn of each (DOS-14).")]
+    results: Annotated[list[TurnAction], Field(description="Every action, in the order resolved.")]
+    combatants: Annotated[
+        list[CombatantState], Field(description="Everyone's new state, in request order.")
+    ]

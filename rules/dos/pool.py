@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from rules.dice import DiceSource
-from rules.dos.models import Outcome, PoolRoll
+from rules.dos.models import Outcome, PoolDie, PoolRoll
 from rules.events import EventLog
 
 D10 = 10
@@ -37,8 +37,7 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
             cancelled.add(i)
             log.add("dos.die.cancelled", slot=slot, index=i, value=base[i], by=one)
 
-    # Fields, not models: PoolRoll's validation builds the PoolDie objects (cheaper in pydantic's core).
-    pool = [{"value": v, "cancelled": i in cancelled, "extra": False} for i, v in enumerate(base)]
+    pool = [PoolDie(value=v, cancelled=i in cancelled, extra=False) for i, v in enumerate(base)]
     result = sum(v for i, v in enumerate(base) if i not in cancelled)
     for i, v in enumerate(base):
         if v != D10 or i in cancelled:
@@ -49,7 +48,7 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
             chain.append(extra)
             if extra != D10:
                 break
-        pool.extend({"value": e, "cancelled": False, "extra": True} for e in chain)
+        pool.extend(PoolDie(value=e, cancelled=False, extra=True) for e in chain)
         result += sum(chain)
         log.add("dos.die.exploded", slot=slot, index=i, extra=chain)
 
@@ -58,7 +57,7 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
     if bad_luck:
         log.add("dos.bad_luck", slot=slot, ones=len(ones), others=size - len(ones))
     log.add("dos.pool.result", slot=slot, result=result)
-    return PoolRoll(slot=slot, dice=pool, result=result, luck=luck, bad_luck=bad_luck)  # type: ignore[arg-type]
+    return PoolRoll(slot=slot, dice=pool, result=result, luck=luck, bad_luck=bad_luck)
 
 
 def total(stat: int, result: int, percent: int) -> int:

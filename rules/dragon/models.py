@@ -6,6 +6,7 @@ and in the result's ``next_state``, so a result's ``next_state`` can be sent bac
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field, model_validator
@@ -20,6 +21,7 @@ from rules.models import (
     Resolution,
     RollRequest,
 )
+from rules.record import Record
 
 #: The id by which the dragon is named as a target, a pair member, a winner or an ally.
 DRAGON = "dragon"
@@ -203,136 +205,217 @@ class BattleRequest(RollRequest, BattleState):
 # ---------------------------------------------------------------- results
 
 
-class Pool(Model):
+@dataclass(slots=True, kw_only=True)
+class Pool(Record):
     """The dice of one slot: a party's pool, the dragon die or a dragonslayer's extra die."""
 
-    owner: str = Field(description="`dragon` or an entity id.")
-    slot: str = Field(description="`pool.dragon`, `dragon_die`, `pool.<id>` or `slayer.<id>`.")
-    sides: int = Field(description="The die size.")
-    dice: list[int] = Field(description="In draw order.")
+    owner: Annotated[str, Field(description="`dragon` or an entity id.")]
+    slot: Annotated[
+        str, Field(description="`pool.dragon`, `dragon_die`, `pool.<id>` or `slayer.<id>`.")
+    ]
+    sides: Annotated[int, Field(description="The die size.")]
+    dice: Annotated[list[int], Field(description="In draw order.")]
 
 
-class LeftOverParty(Model):
-    id: str = Field(description="The left-over party (DRG-3).")
-    action: Literal["wait", "join", "auto_win"] = Field(description="What it did.")
-    reason: str = Field(description="Why it was left over: no target, or its target was taken.")
-    ally: str | None = Field(description="For `join`: the ally whose roll it adds its dice to.")
-    against: str | None = Field(description="For `auto_win`: the entity outside the battle.")
-    note: str | None = Field(description="Why a `join` fell back to `wait`, if it did.")
+@dataclass(slots=True, kw_only=True)
+class LeftOverParty(Record):
+    id: Annotated[str, Field(description="The left-over party (DRG-3).")]
+    action: Annotated[Literal["wait", "join", "auto_win"], Field(description="What it did.")]
+    reason: Annotated[
+        str, Field(description="Why it was left over: no target, or its target was taken.")
+    ]
+    ally: Annotated[
+        str | None, Field(description="For `join`: the ally whose roll it adds its dice to.")
+    ]
+    against: Annotated[
+        str | None, Field(description="For `auto_win`: the entity outside the battle.")
+    ]
+    note: Annotated[str | None, Field(description="Why a `join` fell back to `wait`, if it did.")]
 
 
-class Side(Model):
-    members: list[str] = Field(description="The pair member first, then the parties joined to it.")
-    dice: list[int] = Field(description="Every die of the side's roll.")
-    highest: int = Field(description="The side's highest die; 0 when it rolled nothing.")
+@dataclass(slots=True, kw_only=True)
+class Side(Record):
+    members: Annotated[
+        list[str], Field(description="The pair member first, then the parties joined to it.")
+    ]
+    dice: Annotated[list[int], Field(description="Every die of the side's roll.")]
+    highest: Annotated[int, Field(description="The side's highest die; 0 when it rolled nothing.")]
 
 
-class Pair(Model):
-    a: str = Field(description="The party that chose its target (the stronger).")
-    b: str = Field(description="Its target.")
-    a_side: Side = Field(description="`a` and the parties joined to it, with their dice.")
-    b_side: Side = Field(description="`b` and the parties joined to it, with their dice.")
-    resolved: bool = Field(description="False when a dragon-die sweep took one of its parties.")
-    winner: str | None = Field(description="Null when interrupted or not resolved.")
-    loser: str | None = Field(description="Null when interrupted or not resolved.")
-    successes: int = Field(description="Winner's dice strictly above the loser's highest (DRG-9).")
-    interrupted: bool = Field(description="Equal highest dice (DRG-10): no consequences.")
-    swept: bool = Field(description="The dragon's pair won by a dragon-die sweep (DRG-11).")
+@dataclass(slots=True, kw_only=True)
+class Pair(Record):
+    a: Annotated[str, Field(description="The party that chose its target (the stronger).")]
+    b: Annotated[str, Field(description="Its target.")]
+    a_side: Annotated[Side, Field(description="`a` and the parties joined to it, with their dice.")]
+    b_side: Annotated[Side, Field(description="`b` and the parties joined to it, with their dice.")]
+    resolved: Annotated[
+        bool, Field(description="False when a dragon-die sweep took one of its parties.")
+    ]
+    winner: Annotated[str | None, Field(description="Null when interrupted or not resolved.")]
+    loser: Annotated[str | None, Field(description="Null when interrupted or not resolved.")]
+    successes: Annotated[
+        int, Field(description="Winner's dice strictly above the loser's highest (DRG-9).")
+    ]
+    interrupted: Annotated[bool, Field(description="Equal highest dice (DRG-10): no consequences.")]
+    swept: Annotated[
+        bool, Field(description="The dragon's pair won by a dragon-die sweep (DRG-11).")
+    ]
 
 
-class SweepStep(Model):
-    id: str = Field(description="A weakest entity tried.")
-    highest: int = Field(description="Its highest die (0 if it rolled nothing).")
-    running_sum: int = Field(description="The opponent's highest plus every highest so far.")
-    added: bool = Field(description="False for the entity that stopped the sweep.")
+@dataclass(slots=True, kw_only=True)
+class SweepStep(Record):
+    id: Annotated[str, Field(description="A weakest entity tried.")]
+    highest: Annotated[int, Field(description="Its highest die (0 if it rolled nothing).")]
+    running_sum: Annotated[
+        int, Field(description="The opponent's highest plus every highest so far.")
+    ]
+    added: Annotated[bool, Field(description="False for the entity that stopped the sweep.")]
 
 
-class SweepDetail(Model):
-    triggered: bool = Field(description="The dragon die showed the dragon side's highest result.")
-    dragon_die: int = Field(description="The dragon die's result.")
-    opponent: str = Field(description="The dragon's pair opponent.")
-    opponent_highest: int = Field(description="The highest die of the opponent's side.")
-    steps: list[SweepStep] = Field(description="The weakest entities tried, in order.")
+@dataclass(slots=True, kw_only=True)
+class SweepDetail(Record):
+    triggered: Annotated[
+        bool, Field(description="The dragon die showed the dragon side's highest result.")
+    ]
+    dragon_die: Annotated[int, Field(description="The dragon die's result.")]
+    opponent: Annotated[str, Field(description="The dragon's pair opponent.")]
+    opponent_highest: Annotated[int, Field(description="The highest die of the opponent's side.")]
+    steps: Annotated[list[SweepStep], Field(description="The weakest entities tried, in order.")]
 
 
-class Defeat(Model):
-    id: str = Field(description="A swept entity.")
-    successes: int = Field(description="The dragon side's dice above its highest die.")
+@dataclass(slots=True, kw_only=True)
+class Defeat(Record):
+    id: Annotated[str, Field(description="A swept entity.")]
+    successes: Annotated[int, Field(description="The dragon side's dice above its highest die.")]
 
 
 Reason = Literal["lost_pair", "swept", "dragon_die"]
 
 
-class ProsperityChange(Model):
-    id: str = Field(description="An entity id, or the location's id.")
-    what: Literal["entity", "location"] = Field(description="An entity or the location.")
-    before: int = Field(description="Prosperity before.")
-    after: int = Field(description="Prosperity after (never below 0).")
-    reason: Reason = Field(
-        description="`lost_pair` (DRG-12), `swept` (DRG-11), `dragon_die` (DRG-13's extra 1)."
-    )
+@dataclass(slots=True, kw_only=True)
+class ProsperityChange(Record):
+    id: Annotated[str, Field(description="An entity id, or the location's id.")]
+    what: Annotated[Literal["entity", "location"], Field(description="An entity or the location.")]
+    before: Annotated[int, Field(description="Prosperity before.")]
+    after: Annotated[int, Field(description="Prosperity after (never below 0).")]
+    reason: Annotated[
+        Reason,
+        Field(
+            description="`lost_pair` (DRG-12), `swept` (DRG-11), `dragon_die` (DRG-13's extra 1)."
+        ),
+    ]
 
 
-class Wounds(Model):
-    before: int = Field(description="The dragon's wounds before the round.")
-    gained: int = Field(description="0 or 1: one wound per loss (DRG-14).")
-    after: int = Field(description="before + gained; >= battle defeats the dragon (DRG-15).")
+@dataclass(slots=True, kw_only=True)
+class Wounds(Record):
+    before: Annotated[int, Field(description="The dragon's wounds before the round.")]
+    gained: Annotated[int, Field(description="0 or 1: one wound per loss (DRG-14).")]
+    after: Annotated[
+        int, Field(description="before + gained; >= battle defeats the dragon (DRG-15).")
+    ]
 
 
-class SlayerRevealed(Model):
-    id: str = Field(description="The entity that beat the dragon.")
-    kind: Literal["individual", "group"] = Field(description="The winner's kind.")
-    feature: str | None = Field(description="`dragonslayer` when an individual gains the feature.")
-    new_entity: str | None = Field(description="A group's new dragonslayer minority entity id.")
-    prosperity: int | None = Field(description="The new minority's prosperity.")
-    sides: int | None = Field(description="The new minority's die.")
+@dataclass(slots=True, kw_only=True)
+class SlayerRevealed(Record):
+    id: Annotated[str, Field(description="The entity that beat the dragon.")]
+    kind: Annotated[Literal["individual", "group"], Field(description="The winner's kind.")]
+    feature: Annotated[
+        str | None, Field(description="`dragonslayer` when an individual gains the feature.")
+    ]
+    new_entity: Annotated[
+        str | None, Field(description="A group's new dragonslayer minority entity id.")
+    ]
+    prosperity: Annotated[int | None, Field(description="The new minority's prosperity.")]
+    sides: Annotated[int | None, Field(description="The new minority's die.")]
 
 
-class Change(Model):
-    by: Literal["player", "others"] = Field(
-        description="`player`: the dragon's change (DRG-12); `others`: the destruction (DRG-13)."
-    )
-    result: int = Field(description="The die result the level comes from.")
-    level: int | None = Field(description="DRG-T4 level (0 individual .. 6 world); null below 3.")
-    scale: str | None = Field(description="What the level reaches: `an individual` .. `the world`.")
-    against: list[str] = Field(description="The defeated entities (for the player's change).")
+@dataclass(slots=True, kw_only=True)
+class Change(Record):
+    by: Annotated[
+        Literal["player", "others"],
+        Field(
+            description="`player`: the dragon's change (DRG-12); `others`: the destruction (DRG-13)."
+        ),
+    ]
+    result: Annotated[int, Field(description="The die result the level comes from.")]
+    level: Annotated[
+        int | None, Field(description="DRG-T4 level (0 individual .. 6 world); null below 3.")
+    ]
+    scale: Annotated[
+        str | None, Field(description="What the level reaches: `an individual` .. `the world`.")
+    ]
+    against: Annotated[
+        list[str], Field(description="The defeated entities (for the player's change).")
+    ]
 
 
-class Hoard(Model):
-    enemies: list[str] = Field(description="The enemies that fought the dragon's side this round.")
-    strongest: str | None = Field(description="The enemy the hoard comes from.")
-    level: int = Field(description="Its level, +1 for a dragonslayer (DRG-17).")
-    dragonslayer: bool = Field(
-        description="The strongest enemy is (or was revealed) a dragonslayer."
-    )
-    amount: int = Field(description="level - 1, not below 0; 0 under `on_win` without a win.")
-    dragon_won: bool = Field(description="The dragon won its pair or swept this round.")
+@dataclass(slots=True, kw_only=True)
+class Hoard(Record):
+    enemies: Annotated[
+        list[str], Field(description="The enemies that fought the dragon's side this round.")
+    ]
+    strongest: Annotated[str | None, Field(description="The enemy the hoard comes from.")]
+    level: Annotated[int, Field(description="Its level, +1 for a dragonslayer (DRG-17).")]
+    dragonslayer: Annotated[
+        bool, Field(description="The strongest enemy is (or was revealed) a dragonslayer.")
+    ]
+    amount: Annotated[
+        int, Field(description="level - 1, not below 0; 0 under `on_win` without a win.")
+    ]
+    dragon_won: Annotated[bool, Field(description="The dragon won its pair or swept this round.")]
 
 
+@dataclass(slots=True, kw_only=True)
 class BattleResult(Resolution):
-    round: int = Field(description="The round resolved.")
-    order: list[str] = Field(description="Strength order (DRG-2): the dragon, then the entities.")
-    pools: list[Pool] = Field(description="Every pool rolled, in draw order.")
-    pairs: list[Pair] = Field(description="The battle pairs, in the order they formed (DRG-2).")
-    left_over: list[LeftOverParty] = Field(description="Parties left over and what they did.")
-    sweep: list[str] = Field(description="Ids the dragon die took (opponent included); or empty.")
-    sweep_detail: SweepDetail | None = Field(
-        description="How the dragon die's sweep was tried (DRG-11); null without the dragon die."
-    )
-    defeated: list[Defeat] = Field(description="Every entity the dragon defeated this round.")
-    prosperity_changes: list[ProsperityChange] = Field(
-        description="Every prosperity loss with its reason, in order (DRG-11..13)."
-    )
-    wounds: Wounds = Field(description="The dragon's wounds (DRG-14).")
-    slayers_revealed: list[SlayerRevealed] = Field(description="Dragonslayers revealed (DRG-14).")
-    dragon_changes: list[Change] = Field(description="The player's change(s) (DRG-12).")
-    destruction_change: Change | None = Field(description="DRG-13, when the dragon die was used.")
-    dragon_defeated: bool = Field(description="wounds >= battle (DRG-15): the dragon cannot go on.")
-    battle_ended: bool = Field(
-        description="The battle ends after this round: `continues` is false or the dragon is defeated."
-    )
-    hoard: Hoard = Field(description="The hoard this battle pays when it ends (DRG-17).")
-    hoard_gained: int = Field(description="Hoard gained now: `hoard.amount` if the battle ended.")
-    next_state: BattleState = Field(
-        description="The next round's state, in the request's shape (DRG-16): send it back."
-    )
+    round: Annotated[int, Field(description="The round resolved.")]
+    order: Annotated[
+        list[str], Field(description="Strength order (DRG-2): the dragon, then the entities.")
+    ]
+    pools: Annotated[list[Pool], Field(description="Every pool rolled, in draw order.")]
+    pairs: Annotated[
+        list[Pair], Field(description="The battle pairs, in the order they formed (DRG-2).")
+    ]
+    left_over: Annotated[
+        list[LeftOverParty], Field(description="Parties left over and what they did.")
+    ]
+    sweep: Annotated[
+        list[str], Field(description="Ids the dragon die took (opponent included); or empty.")
+    ]
+    sweep_detail: Annotated[
+        SweepDetail | None,
+        Field(
+            description="How the dragon die's sweep was tried (DRG-11); null without the dragon die."
+        ),
+    ]
+    defeated: Annotated[
+        list[Defeat], Field(description="Every entity the dragon defeated this round.")
+    ]
+    prosperity_changes: Annotated[
+        list[ProsperityChange],
+        Field(description="Every prosperity loss with its reason, in order (DRG-11..13)."),
+    ]
+    wounds: Annotated[Wounds, Field(description="The dragon's wounds (DRG-14).")]
+    slayers_revealed: Annotated[
+        list[SlayerRevealed], Field(description="Dragonslayers revealed (DRG-14).")
+    ]
+    dragon_changes: Annotated[list[Change], Field(description="The player's change(s) (DRG-12).")]
+    destruction_change: Annotated[
+        Change | None, Field(description="DRG-13, when the dragon die was used.")
+    ]
+    dragon_defeated: Annotated[
+        bool, Field(description="wounds >= battle (DRG-15): the dragon cannot go on.")
+    ]
+    battle_ended: Annotated[
+        bool,
+        Field(
+            description="The battle ends after this round: `continues` is false or the dragon is defeated."
+        ),
+    ]
+    hoard: Annotated[Hoard, Field(description="The hoard this battle pays when it ends (DRG-17).")]
+    hoard_gained: Annotated[
+        int, Field(description="Hoard gained now: `hoard.amount` if the battle ended.")
+    ]
+    next_state: Annotated[
+        BattleState,
+        Field(description="The next round's state, in the request's shape (DRG-16): send it back."),
+    ]

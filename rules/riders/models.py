@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import Field, StringConstraints, model_validator
@@ -16,6 +17,7 @@ from rules.models import (
     RollRequest,
     Stat,
 )
+from rules.record import Record
 
 Element = Literal["fire", "water", "earth", "lightning", "wind", "metal"]
 SideName = Literal["initiator", "defender"]
@@ -239,33 +241,37 @@ class CombatRequest(RollRequest):
 # ---------------------------------------------------------------- results
 
 
-class RiderBonus(Model):
+@dataclass(slots=True, kw_only=True)
+class RiderBonus(Record):
     id: str
     current: bool
-    bonus: int = Field(description="Its bonus against the opponent's element.")
+    bonus: Annotated[int, Field(description="Its bonus against the opponent's element.")]
 
 
-class ItemUse(Model):
+@dataclass(slots=True, kw_only=True)
+class ItemUse(Record):
     id: str
     name: str
     bonus: int
-    dice: list[int] = Field(description="The item's dice, slot `item.<id>`.")
-    value: int = Field(description="bonus + dice.")
+    dice: Annotated[list[int], Field(description="The item's dice, slot `item.<id>`.")]
+    value: Annotated[int, Field(description="bonus + dice.")]
 
 
-class Bonuses(Model):
+@dataclass(slots=True, kw_only=True)
+class Bonuses(Record):
     """RDR-2: elemental (unless fatigue 3) + terrain + pre-combat items."""
 
     riders: list[RiderBonus]
-    elemental: int = Field(description="Sum of the riders' bonuses against the opponent.")
-    elemental_counted: bool = Field(description="False when the side has 3 fatigue.")
+    elemental: Annotated[int, Field(description="Sum of the riders' bonuses against the opponent.")]
+    elemental_counted: Annotated[bool, Field(description="False when the side has 3 fatigue.")]
     terrain: int
-    items: list[ItemUse] = Field(description="Pre-combat items used.")
-    extra_rolloff_dice: int = Field(description="Extra roll-off d6 from pre items.")
+    items: Annotated[list[ItemUse], Field(description="Pre-combat items used.")]
+    extra_rolloff_dice: Annotated[int, Field(description="Extra roll-off d6 from pre items.")]
     total: int
 
 
-class RollOff(Model):
+@dataclass(slots=True, kw_only=True)
+class RollOff(Record):
     """RDR-3: 2d6 + one d6 per rage level + pre items' extra dice, plus the bonus."""
 
     slot: str
@@ -277,65 +283,77 @@ class RollOff(Model):
     total: int
 
 
-class Totals(Model):
-    initiator: int | None = Field(description="null until the side has rolled.")
-    defender: int | None = Field(description="null until the side has rolled (or if it conceded).")
+@dataclass(slots=True, kw_only=True)
+class Totals(Record):
+    initiator: Annotated[int | None, Field(description="null until the side has rolled.")]
+    defender: Annotated[
+        int | None, Field(description="null until the side has rolled (or if it conceded).")
+    ]
 
 
-class CounterStep(Model):
+@dataclass(slots=True, kw_only=True)
+class CounterStep(Record):
     """RDR-5: one item played in the counterattack."""
 
-    decision: int = Field(description="Index of the decision.")
+    decision: Annotated[int, Field(description="Index of the decision.")]
     by: SideName
     item: ItemUse
-    total: int = Field(description="The side's new total.")
+    total: Annotated[int, Field(description="The side's new total.")]
     totals: Totals
-    leader: SideName = Field(description="Who leads after the item.")
+    leader: Annotated[SideName, Field(description="Who leads after the item.")]
     lead_changed: bool
 
 
-class Concession(Model):
+@dataclass(slots=True, kw_only=True)
+class Concession(Record):
     by: SideName
     phase: Literal["rolloff", "counterattack"]
-    decision: int = Field(description="Index of the decision.")
-    without_rolling: bool = Field(description="RDR-7: the defender conceded before rolling.")
+    decision: Annotated[int, Field(description="Index of the decision.")]
+    without_rolling: Annotated[
+        bool, Field(description="RDR-7: the defender conceded before rolling.")
+    ]
 
 
-class Point(Model):
+@dataclass(slots=True, kw_only=True)
+class Point(Record):
     x: int
     y: int
 
 
-class FatigueDamage(Model):
+@dataclass(slots=True, kw_only=True)
+class FatigueDamage(Record):
     kind: Literal["fatigue"] = "fatigue"
     decision: int
-    fatigue: int = Field(description="The loser's fatigue after.")
-    rider_lost: bool = Field(description="At 3 fatigue the loser loses its Dragon Rider.")
-    riders_lost: list[str] = Field(description="Ids of the current riders lost.")
-    rage: int = Field(description="The loser's rage after (+1 when at 3 fatigue).")
+    fatigue: Annotated[int, Field(description="The loser's fatigue after.")]
+    rider_lost: Annotated[bool, Field(description="At 3 fatigue the loser loses its Dragon Rider.")]
+    riders_lost: Annotated[list[str], Field(description="Ids of the current riders lost.")]
+    rage: Annotated[int, Field(description="The loser's rage after (+1 when at 3 fatigue).")]
 
 
-class KnockbackDamage(Model):
+@dataclass(slots=True, kw_only=True)
+class KnockbackDamage(Record):
     kind: Literal["knockback"] = "knockback"
     decision: int
     direction: Direction
-    before: Point = Field(description="The loser's square before.")
-    after: Point = Field(description="The loser's square after (facing unchanged).")
+    before: Annotated[Point, Field(description="The loser's square before.")]
+    after: Annotated[Point, Field(description="The loser's square after (facing unchanged).")]
 
 
-class SwapDamage(Model):
+@dataclass(slots=True, kw_only=True)
+class SwapDamage(Record):
     kind: Literal["swap"] = "swap"
     decision: int
-    winner: Position = Field(description="The winner's position and facing after.")
-    loser: Position = Field(description="The loser's position and facing after.")
+    winner: Annotated[Position, Field(description="The winner's position and facing after.")]
+    loser: Annotated[Position, Field(description="The loser's position and facing after.")]
 
 
-class ItemDamage(Model):
+@dataclass(slots=True, kw_only=True)
+class ItemDamage(Record):
     kind: Literal["item"] = "item"
     decision: int
     item: str
     name: str
-    effect: str = Field(description="The item's `damage` text: the caller applies it.")
+    effect: Annotated[str, Field(description="The item's `damage` text: the caller applies it.")]
 
 
 Damage = Annotated[
@@ -343,47 +361,60 @@ Damage = Annotated[
 ]
 
 
-class Option(Model):
+@dataclass(slots=True, kw_only=True)
+class Option(Record):
     """One legal choice: send it back as a decision (with `by`)."""
 
     choice: Choice
     item: str | None = None
     damage: DamageKind | None = None
-    directions: list[Direction] | None = Field(
-        default=None, description="For knockback: the directions allowed (set one `direction`)."
-    )
+    directions: Annotated[
+        list[Direction] | None,
+        Field(description="For knockback: the directions allowed (set one `direction`)."),
+    ] = None
 
 
-class Awaiting(Model):
+@dataclass(slots=True, kw_only=True)
+class Awaiting(Record):
     by: SideName
-    decision: int = Field(description="Index the next decision takes in `decisions`.")
+    decision: Annotated[int, Field(description="Index the next decision takes in `decisions`.")]
     phase: Phase
     choices: list[Option]
 
 
-class States(Model):
+@dataclass(slots=True, kw_only=True)
+class States(Record):
     initiator: Side
     defender: Side
 
 
+@dataclass(slots=True, kw_only=True)
 class CombatResult(Resolution):
     finished: bool
     winner: SideName | None
     loser: SideName | None
     bonuses: dict[SideName, Bonuses]
-    rolloff: dict[SideName, RollOff] = Field(description="The roll-offs made so far.")
-    presumptive_loser: SideName | None = Field(description="After the roll-off (RDR-3).")
+    rolloff: Annotated[dict[SideName, RollOff], Field(description="The roll-offs made so far.")]
+    presumptive_loser: Annotated[SideName | None, Field(description="After the roll-off (RDR-3).")]
     counterattack: list[CounterStep]
     conceded: Concession | None
-    totals: Totals = Field(description="The totals as they stand now.")
-    damage: list[Damage] = Field(description="Damage applied, in order.")
-    damage_instances: int = Field(description="1, or 2 after a concession without rolling (RDR-7).")
-    damage_skipped: Skip | None = Field(
-        description="Why no damage was dealt: the winner's Hide Shield or the loser's ranged attack."
-    )
-    state: States = Field(description="Each side's state now, in the request's shape.")
+    totals: Annotated[Totals, Field(description="The totals as they stand now.")]
+    damage: Annotated[list[Damage], Field(description="Damage applied, in order.")]
+    damage_instances: Annotated[
+        int, Field(description="1, or 2 after a concession without rolling (RDR-7).")
+    ]
+    damage_skipped: Annotated[
+        Skip | None,
+        Field(
+            description="Why no damage was dealt: the winner's Hide Shield or the loser's ranged attack."
+        ),
+    ]
+    state: Annotated[States, Field(description="Each side's state now, in the request's shape.")]
     awaiting: Awaiting | None
-    decisions: list[Decision] = Field(
-        description="Every decision taken, auto-filled ones included: replayable as is."
-    )
-    auto_filled: list[int] = Field(description="Indexes of the decisions filled by `auto`.")
+    decisions: Annotated[
+        list[Decision],
+        Field(description="Every decision taken, auto-filled ones included: replayable as is."),
+    ]
+    auto_filled: Annotated[
+        list[int], Field(description="Indexes of the decisions filled by `auto`.")
+    ]

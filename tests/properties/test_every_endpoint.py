@@ -5,7 +5,8 @@ document (new systems are covered as soon as their routes are in ``openapi/opena
 - the same request with the same seed gives the same bytes;
 - a request without a seed can be replayed from the seed the response returns;
 - scripting the dice the seed drew gives the seeded result (only ``source`` says ``dice``);
-- the fast path (``service.routing.ResolverFastPath``) answers exactly as FastAPI's router does.
+- the fast path (``service.routing.ResolverFastPath``) answers exactly as FastAPI's router does;
+- the response encoder writes the bytes pydantic writes for the documented response model.
 """
 
 from __future__ import annotations
@@ -20,8 +21,12 @@ import pytest
 from fastapi.routing import APIRoute
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import TypeAdapter, ValidationError
 from schemathesis import GenerationMode
 
+from rules.dice import DiceSource
+from rules.errors import RulesError
+from service.encoding import encode
 from service.routing import ResolverFastPath, ResolverRoute, resolver_paths
 from tests.conftest import Api
 from tests.properties.strategies import HINT, PATHS, PROFILE, bodies, seeded, seeds
@@ -191,3 +196,31 @@ def test_fast_path_answers_like_the_router(api: Api, router_only: Api, path: str
             api.post(path, content=raw, headers=headers),
             router_only.post(path, content=raw, headers=headers),
         )
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_the_encoder_writes_what_the_response_schema_writes(api: Api, path: str) -> None:
+    """Results are dataclasses written by orjson (``service.encoding``): the bytes must be exactly
+    pydantic's for the documented response model, and they must validate against it."""
+    route = dict(resolver_paths(api.app.router.routes))[path]
+    adapter: TypeAdapter[Any] = TypeAdapter(route.response_model)
+    resolved = 0
+
+    @PROFILE
+    @given(body=bodies(path))
+    def run(body: Any) -> None:
+        nonlocal resolved
+        try:
+            req = route.request_model.model_validate_json(json.dumps(body))
+            dice = DiceSource(req.seed if req.seed is not None else "x", req.dice, route.slots(req))
+            result = route.resolver(req, dice)
+        except (ValidationError, RulesError):
+            return
+        resolved += 1
+        assert isinstance(result, route.response_model)
+        body_bytes = encode(result)
+        assert body_bytes == adapter.dump_json(result)
+        assert encode(adapter.validate_json(body_bytes)) == body_bytes
+
+    run()
+    assert resolved, f"nothing resolved on {path}: {HINT}"

@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from rules.dnd5e.models import AttackRequest
 from rules.errors import DiceScriptError
+from rules.record import dump, to_json
 from tests.rules.dnd5e.helpers import run_attack, run_check, run_death_save, target
 from tests.rules.dos.helpers import build
 
@@ -218,7 +219,7 @@ def test_d5e14_zero_hp_unconscious() -> None:
         target=target(ac=1, hp=5, max_hp=20),
         dice={"attack": [10], "damage.0": [8]},
     )
-    assert res.target.model_dump() == {
+    assert dump(res.target) == {
         "hp": 0,
         "temp_hp": 0,
         "unconscious": True,
@@ -379,7 +380,7 @@ def test_d5e16_modifier_counts_but_natural_1_is_still_two_failures() -> None:
 )
 def test_attack_invariants(fields: dict[str, Any]) -> None:
     res = run_attack(**fields)
-    assert res.model_dump_json() == run_attack(**fields).model_dump_json()
+    assert to_json(res) == to_json(run_attack(**fields))
     hp, temp = fields["target"]["hp"], fields["target"]["temp_hp"]
     assert res.damage_total >= 0
     assert res.damage_total == sum(t.total for t in res.by_type)

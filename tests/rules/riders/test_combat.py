@@ -6,6 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from rules.errors import IllegalDecision, InvalidRequest
+from rules.record import dump
 from rules.riders.models import parse_dice
 from tests.rules.riders.helpers import ROLL, blue, dec, item, red, request, rolled, run
 
@@ -17,7 +18,7 @@ FATIGUE_D = dec("defender", "damage", damage="fatigue")
 
 def choices(res) -> list[dict]:  # type: ignore[no-untyped-def]
     assert res.awaiting is not None
-    return [o.model_dump(exclude_none=True) for o in res.awaiting.choices]
+    return [dump(o, exclude_none=True) for o in res.awaiting.choices]
 
 
 # ---------------------------------------------------------------- RDR-1
@@ -276,7 +277,7 @@ def test_rdr6_ranged_item_of_the_loser_skips_damage() -> None:
 
 def test_rdr6_fatigue_adds_one() -> None:
     res = _won_by_initiator(defender=blue(fatigue=1), decisions=[ROLL, CONCEDE_D, FATIGUE_I])
-    assert [d.model_dump() for d in res.damage] == [
+    assert [dump(d) for d in res.damage] == [
         {
             "kind": "fatigue",
             "decision": 2,
@@ -389,7 +390,7 @@ def test_rdr6_damage_item_is_used_in_place_of_the_others() -> None:
         initiator=red(items=[item("hook", "damage", damage="Pull the loser next to you.")]),
         decisions=[ROLL, CONCEDE_D, dec("initiator", "damage", damage="item", item="hook")],
     )
-    assert [d.model_dump() for d in res.damage] == [
+    assert [dump(d) for d in res.damage] == [
         {
             "kind": "item",
             "decision": 2,
@@ -491,7 +492,7 @@ def test_rdr9_auto_policy() -> None:
         defender=blue(items=[item("bolt", bonus=1), item("storm", bonus=5), item("mist", bonus=9)]),
         dice=rolled([4, 4], [2, 2]),
     )
-    assert [d.model_dump(exclude_none=True) for d in res.decisions] == [
+    assert [dump(d, exclude_none=True) for d in res.decisions] == [
         ROLL,
         dec("defender", "use_item", item="bolt"),
         dec("defender", "use_item", item="storm"),  # 10 > 8: stops playing

@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.record import dump, to_json
 from rules.riders.models import CombatResult, Decision, Option
 from tests.rules.riders.helpers import run
 
@@ -74,7 +75,7 @@ situations = st.fixed_dictionaries(
 
 
 def as_json(d: Decision) -> dict[str, Any]:
-    return d.model_dump(exclude_none=True)
+    return dump(d, exclude_none=True)
 
 
 def allowed(d: Decision, options: list[Option]) -> bool:
@@ -85,7 +86,7 @@ def allowed(d: Decision, options: list[Option]) -> bool:
 
 
 def comparable(res: CombatResult) -> dict[str, Any]:
-    return res.model_dump(exclude={"auto_filled"})
+    return dump(res, exclude={"auto_filled"})
 
 
 @settings(max_examples=60, deadline=None)
@@ -135,4 +136,4 @@ def test_rdr8_any_legal_play_is_accepted_and_ends(
     assert previous.winner is not None
     assert (previous.damage_skipped is None) == (len(previous.damage) == previous.damage_instances)
     again = run(decisions=taken, **situation)
-    assert again.model_dump_json() == previous.model_dump_json()
+    assert to_json(again) == to_json(previous)
