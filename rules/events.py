@@ -15,7 +15,7 @@ from pydantic import Field
 from rules.record import Record
 
 
-@dataclass(slots=True)
+@dataclass
 class Event(Record):
     code: Annotated[str, Field(description="Stable code of what happened, such as `dos.luck`.")]
     params: Annotated[

@@ -89,7 +89,7 @@ class RollRequest(Model):
     dice: DiceScript = Field(default_factory=dict)
 
 
-@dataclass(slots=True)
+@dataclass
 class Roll(Record):
     """One die drawn, in draw order."""
 
@@ -101,7 +101,7 @@ class Roll(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Resolution(Record):
     """What every resolving endpoint returns besides its system's own fields."""
 

@@ -59,7 +59,7 @@ MAX_PARTS = 20
 HitPoints = NonNegative
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class D20Roll(Record):
     """A d20 test's dice (D5E-10): two with advantage or disadvantage, one otherwise."""
 
@@ -151,7 +151,7 @@ class InitiativeRequest(RollRequest):
     options: InitiativeOptions = Field(default_factory=InitiativeOptions)
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Stealth(Record):
     d20s: Annotated[list[int], Field(description="Empty when the total was given.")]
     total: int
@@ -160,7 +160,7 @@ class Stealth(Record):
 SurpriseReason = Literal["gm", "no_hiding_opponent", "noticed", "unnoticed", "no_opponent"]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class SurpriseVerdict(Record):
     id: str
     surprised: bool
@@ -182,7 +182,7 @@ class SurpriseVerdict(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class OrderEntry(Record):
     id: Annotated[str, Field(description="The combatant id, or the group id for a group.")]
     members: Annotated[
@@ -195,7 +195,7 @@ class OrderEntry(Record):
     tiebreak: Annotated[list[int], Field(description="Tie-break d20s, in draw order (D5E-7).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class InitiativeResult(Resolution):
     round_seconds: Annotated[int, Field(description="A round is 6 seconds of game time (D5E-1).")]
     order: Annotated[
@@ -269,7 +269,7 @@ class TurnRequest(RollRequest):
     )
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Violation(Record):
     rule: Annotated[str, Field(description="The rule id broken, such as `D5E-9`.")]
     step: Annotated[
@@ -279,7 +279,7 @@ class Violation(Record):
     message: str
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Budget(Record):
     movement: int
     movement_allowed: int
@@ -289,7 +289,7 @@ class Budget(Record):
     reactions: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class TurnResult(Resolution):
     valid: bool
     violations: list[Violation]
@@ -306,7 +306,7 @@ class CheckRequest(RollRequest):
     disadvantage: Edge = False
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class CheckResult(Resolution):
     d20s: list[int]
     natural: int
@@ -373,7 +373,7 @@ class AttackRequest(RollRequest):
     target: Target
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class PartRoll(Record):
     dice: Annotated[str, Field(description="The formula as parsed (normalised).")]
     type: str
@@ -385,7 +385,7 @@ class PartRoll(Record):
     total: Annotated[int, Field(description="Dice + modifier, never below 0 (D5E-12).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class TypeDamage(Record):
     type: str
     rolled: int
@@ -395,7 +395,7 @@ class TypeDamage(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class AttackRoll(Record):
     d20s: list[int]
     natural: int
@@ -403,7 +403,7 @@ class AttackRoll(Record):
     total: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class TargetState(Record):
     hp: int
     temp_hp: int
@@ -415,7 +415,7 @@ class TargetState(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class AttackResult(Resolution):
     hit: bool
     critical: bool
@@ -438,7 +438,7 @@ class DeathSaveRequest(RollRequest):
     disadvantage: Edge = False
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class DeathSaveResult(Resolution):
     d20s: list[int]
     natural: int

@@ -152,14 +152,14 @@ class ComplexRequest(RollRequest, Modified):
 # ---------------------------------------------------------------- results
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class PoolDie(Record):
     value: Annotated[int, Field(description="1-10.")]
     cancelled: Annotated[bool, Field(description="Cancelled by a 1 (DOS-2): counts 0.")]
     extra: Annotated[bool, Field(description="An extra die added by a surviving 10 (DOS-3).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class PoolRoll(Record):
     """A DoS pool roll (DOS-1..7), dice in draw order."""
 
@@ -170,12 +170,12 @@ class PoolRoll(Record):
     bad_luck: Annotated[bool, Field(description="More base 1s than other base dice (DOS-5).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class RollResult(Resolution):
     roll: PoolRoll
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class TestResult(Resolution):
     __test__ = False
 
@@ -190,21 +190,21 @@ class TestResult(Resolution):
     margin: Annotated[int, Field(description="total - dc.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class SideResult(Record):
     roll: PoolRoll
     modifier_percent: int
     total: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class OpposedResult(Resolution):
     a: SideResult
     b: SideResult
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Attempt(Record):
     n: int
     roll: PoolRoll
@@ -213,7 +213,7 @@ class Attempt(Record):
     outcome: Outcome
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ComplexResult(Resolution):
     modifier_percent: int
     attempts: Annotated[
@@ -353,7 +353,7 @@ class ActionsRequest(RollRequest):
     )
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ActionsEntry(Record):
     id: Annotated[str, Field(description="The combatant's id.")]
     actions: Annotated[
@@ -364,7 +364,7 @@ class ActionsEntry(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ActionsResult(Resolution):
     actions: Annotated[
         list[ActionsEntry], Field(description="One entry per combatant, in request order.")
@@ -393,13 +393,13 @@ class InitiativeRequest(RollRequest):
     )
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Reroll(Record):
     roll: Annotated[int, Field(description="The tie-break d10 (1-10).")]
     total: Annotated[int, Field(description="roll + speed.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class InitiativeEntry(Record):
     id: Annotated[str, Field(description="The combatant's id.")]
     placed: Annotated[bool, Field(description="Placed first by the GM (`first`): no roll.")]
@@ -415,7 +415,7 @@ class InitiativeEntry(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class InitiativeResult(Resolution):
     order: Annotated[list[str], Field(description="Ids, first to act first (DOS-15).")]
     entries: Annotated[
@@ -484,7 +484,7 @@ class DamageRequest(RollRequest):
         return self
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Damage(Record):
     """Damage dealt and how it was applied (DOS-26, DOS-28)."""
 
@@ -513,7 +513,7 @@ class Damage(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class DamageResult(Resolution):
     die: Annotated[int | None, Field(description="The damage d10; null for GM-set damage.")]
     percent: Annotated[
@@ -600,7 +600,7 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
     )
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class AttackRoll(Record):
     roll: Annotated[PoolRoll, Field(description="The attacker's pool (DOS-1..7).")]
     modifier_percent: Annotated[
@@ -613,7 +613,7 @@ class AttackRoll(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class DefenseRoll(Record):
     kind: Annotated[DefenseKind, Field(description="block or dodge.")]
     roll: Annotated[PoolRoll, Field(description="The defender's pool.")]
@@ -623,7 +623,7 @@ class DefenseRoll(Record):
     total: Annotated[int, Field(description="dexterity + dice, with the modifier (DOS-8).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class RunStop(Record):
     die: Annotated[int, Field(description="d10 after a successful defense while running (DOS-22).")]
     stopped: Annotated[
@@ -631,7 +631,7 @@ class RunStop(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class AttackResult(Resolution):
     hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
     reason: Annotated[
@@ -695,7 +695,7 @@ class ManeuverRequest(RollRequest):
     b: ManeuverSide = Field(description="The side resisting it.")
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ManeuverSideResult(Record):
     stat: Annotated[StatName, Field(description="The stat used.")]
     skill: Annotated[SkillName, Field(description="The skill whose pool was rolled.")]
@@ -706,7 +706,7 @@ class ManeuverSideResult(Record):
     total: Annotated[int, Field(description="stat + dice, with the modifier (DOS-8).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ManeuverResult(Resolution):
     kind: Annotated[ManeuverKind, Field(description="The maneuver resolved.")]
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
@@ -821,7 +821,7 @@ class TurnRequest(RollRequest):
     )
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class TurnAction(Record):
     """One action resolved in the turn, in resolution order."""
 
@@ -841,7 +841,7 @@ class TurnAction(Record):
     metres: Annotated[int | None, Field(description="Run or step: metres moved.")] = None
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class AttackResultPart(Record):
     hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
     reason: Annotated[str, Field(description="Why: total, luck, bad_luck, tie, no_defense or dc.")]
@@ -859,7 +859,7 @@ class AttackResultPart(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ManeuverPart(Record):
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
     success: Annotated[bool, Field(description="The actor (side a) won.")]
@@ -867,7 +867,7 @@ class ManeuverPart(Record):
     b: Annotated[ManeuverSideResult, Field(description="The target's side.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class CombatantState(Record):
     id: Annotated[str, Field(description="The combatant's id.")]
     actions: Annotated[int, Field(description="Actions this turn (DOS-14).")]
@@ -885,7 +885,7 @@ class CombatantState(Record):
     waited: Annotated[bool, Field(description="Waited: the GM may place it `first` next turn.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class TurnResult(Resolution):
     order: Annotated[list[str], Field(description="The initiative order used.")]
     initiative: Annotated[

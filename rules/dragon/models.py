@@ -205,7 +205,7 @@ class BattleRequest(RollRequest, BattleState):
 # ---------------------------------------------------------------- results
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Pool(Record):
     """The dice of one slot: a party's pool, the dragon die or a dragonslayer's extra die."""
 
@@ -217,7 +217,7 @@ class Pool(Record):
     dice: Annotated[list[int], Field(description="In draw order.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class LeftOverParty(Record):
     id: Annotated[str, Field(description="The left-over party (DRG-3).")]
     action: Annotated[Literal["wait", "join", "auto_win"], Field(description="What it did.")]
@@ -233,7 +233,7 @@ class LeftOverParty(Record):
     note: Annotated[str | None, Field(description="Why a `join` fell back to `wait`, if it did.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Side(Record):
     members: Annotated[
         list[str], Field(description="The pair member first, then the parties joined to it.")
@@ -242,7 +242,7 @@ class Side(Record):
     highest: Annotated[int, Field(description="The side's highest die; 0 when it rolled nothing.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Pair(Record):
     a: Annotated[str, Field(description="The party that chose its target (the stronger).")]
     b: Annotated[str, Field(description="Its target.")]
@@ -262,7 +262,7 @@ class Pair(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class SweepStep(Record):
     id: Annotated[str, Field(description="A weakest entity tried.")]
     highest: Annotated[int, Field(description="Its highest die (0 if it rolled nothing).")]
@@ -272,7 +272,7 @@ class SweepStep(Record):
     added: Annotated[bool, Field(description="False for the entity that stopped the sweep.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class SweepDetail(Record):
     triggered: Annotated[
         bool, Field(description="The dragon die showed the dragon side's highest result.")
@@ -283,7 +283,7 @@ class SweepDetail(Record):
     steps: Annotated[list[SweepStep], Field(description="The weakest entities tried, in order.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Defeat(Record):
     id: Annotated[str, Field(description="A swept entity.")]
     successes: Annotated[int, Field(description="The dragon side's dice above its highest die.")]
@@ -292,7 +292,7 @@ class Defeat(Record):
 Reason = Literal["lost_pair", "swept", "dragon_die"]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ProsperityChange(Record):
     id: Annotated[str, Field(description="An entity id, or the location's id.")]
     what: Annotated[Literal["entity", "location"], Field(description="An entity or the location.")]
@@ -306,7 +306,7 @@ class ProsperityChange(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Wounds(Record):
     before: Annotated[int, Field(description="The dragon's wounds before the round.")]
     gained: Annotated[int, Field(description="0 or 1: one wound per loss (DRG-14).")]
@@ -315,7 +315,7 @@ class Wounds(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class SlayerRevealed(Record):
     id: Annotated[str, Field(description="The entity that beat the dragon.")]
     kind: Annotated[Literal["individual", "group"], Field(description="The winner's kind.")]
@@ -329,7 +329,7 @@ class SlayerRevealed(Record):
     sides: Annotated[int | None, Field(description="The new minority's die.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Change(Record):
     by: Annotated[
         Literal["player", "others"],
@@ -349,7 +349,7 @@ class Change(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Hoard(Record):
     enemies: Annotated[
         list[str], Field(description="The enemies that fought the dragon's side this round.")
@@ -365,7 +365,7 @@ class Hoard(Record):
     dragon_won: Annotated[bool, Field(description="The dragon won its pair or swept this round.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class BattleResult(Resolution):
     round: Annotated[int, Field(description="The round resolved.")]
     order: Annotated[

@@ -241,14 +241,14 @@ class CombatRequest(RollRequest):
 # ---------------------------------------------------------------- results
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class RiderBonus(Record):
     id: str
     current: bool
     bonus: Annotated[int, Field(description="Its bonus against the opponent's element.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ItemUse(Record):
     id: str
     name: str
@@ -257,7 +257,7 @@ class ItemUse(Record):
     value: Annotated[int, Field(description="bonus + dice.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Bonuses(Record):
     """RDR-2: elemental (unless fatigue 3) + terrain + pre-combat items."""
 
@@ -270,7 +270,7 @@ class Bonuses(Record):
     total: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class RollOff(Record):
     """RDR-3: 2d6 + one d6 per rage level + pre items' extra dice, plus the bonus."""
 
@@ -283,7 +283,7 @@ class RollOff(Record):
     total: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Totals(Record):
     initiator: Annotated[int | None, Field(description="null until the side has rolled.")]
     defender: Annotated[
@@ -291,7 +291,7 @@ class Totals(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class CounterStep(Record):
     """RDR-5: one item played in the counterattack."""
 
@@ -304,7 +304,7 @@ class CounterStep(Record):
     lead_changed: bool
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Concession(Record):
     by: SideName
     phase: Literal["rolloff", "counterattack"]
@@ -314,13 +314,13 @@ class Concession(Record):
     ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Point(Record):
     x: int
     y: int
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class FatigueDamage(Record):
     kind: Literal["fatigue"] = "fatigue"
     decision: int
@@ -330,7 +330,7 @@ class FatigueDamage(Record):
     rage: Annotated[int, Field(description="The loser's rage after (+1 when at 3 fatigue).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class KnockbackDamage(Record):
     kind: Literal["knockback"] = "knockback"
     decision: int
@@ -339,7 +339,7 @@ class KnockbackDamage(Record):
     after: Annotated[Point, Field(description="The loser's square after (facing unchanged).")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class SwapDamage(Record):
     kind: Literal["swap"] = "swap"
     decision: int
@@ -347,7 +347,7 @@ class SwapDamage(Record):
     loser: Annotated[Position, Field(description="The loser's position and facing after.")]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class ItemDamage(Record):
     kind: Literal["item"] = "item"
     decision: int
@@ -361,7 +361,7 @@ Damage = Annotated[
 ]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Option(Record):
     """One legal choice: send it back as a decision (with `by`)."""
 
@@ -374,7 +374,7 @@ class Option(Record):
     ] = None
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class Awaiting(Record):
     by: SideName
     decision: Annotated[int, Field(description="Index the next decision takes in `decisions`.")]
@@ -382,13 +382,13 @@ class Awaiting(Record):
     choices: list[Option]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class States(Record):
     initiator: Side
     defender: Side
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(kw_only=True)
 class CombatResult(Resolution):
     finished: bool
     winner: SideName | None
