@@ -6,7 +6,9 @@ looks the code up in its system's texts (``rules/<system>/text.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import keyword
+import string
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -29,10 +31,11 @@ class Event(Record):
 class EventLog:
     """Collects events during a resolution; renders them at the end."""
 
-    __slots__ = ("_events", "_texts")
+    __slots__ = ("_events", "_sentences", "_texts")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
+        self._sentences = compiled(texts)
         self._events: list[tuple[str, dict[str, Any]]] = []
 
     def add(self, code: str, **params: Any) -> None:
@@ -41,15 +44,66 @@ class EventLog:
         self._events.append((code, params))
 
     def render(self) -> list[Event]:
-        texts = self._texts
-        return [
-            Event(code, params, texts[code].format_map(_display(params)))
-            for code, params in self._events
-        ]
+        sentences = self._sentences
+        return [Event(code, params, sentences[code](**params)) for code, params in self._events]
 
     @property
     def codes(self) -> list[str]:
         return [code for code, _ in self._events]
+
+
+#: A text as a function of an event's parameters, called as ``sentence(**params)``.
+Sentence = Callable[..., str]
+#: Compiled texts, by the identity of the texts mapping (kept alive here, so the identity is unique).
+_COMPILED: dict[int, tuple[Mapping[str, str], dict[str, Sentence]]] = {}
+
+
+def compiled(texts: Mapping[str, str]) -> dict[str, Sentence]:
+    """Each text as a function of the event's parameters, built once per mapping of texts.
+
+    ``str.format_map`` parses its template on every call; a system's texts are fixed, so each is
+    turned once into an f-string over its fields (``sentence``). Rendering is about three times faster
+    and gives exactly the text ``render_text`` gives (a test checks every template of every system).
+    """
+    entry = _COMPILED.get(id(texts))
+    if entry is None or entry[0] is not texts:
+        entry = _COMPILED[id(texts)] = (texts, {code: sentence(t) for code, t in texts.items()})
+    return entry[1]
+
+
+def render_text(template: str, params: dict[str, Any]) -> str:
+    """The reference rendering of a text: ``str.format_map`` over the shown parameters."""
+    return template.format_map(_display(params))
+
+
+def sentence(template: str) -> Sentence:
+    """``template`` as a function of the parameters (see ``compiled``).
+
+    Fields must be plain names (``{total}``, ``{percent:+d}``): a field with a format spec gets the
+    value as it is, any other goes through ``_show`` (lists as "6, 10, 10", ``None`` as "none"). A
+    template with anything else (an index, an attribute, a conversion) is rendered by ``render_text``.
+    """
+    names: list[str] = []
+    parts: list[str] = []
+    for literal, field, spec, conversion in string.Formatter().parse(template):
+        parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        if field is None:
+            continue
+        if (
+            conversion
+            or not field.isidentifier()
+            or keyword.iskeyword(field)
+            or "{" in (spec or "")
+        ):
+            return lambda **params: render_text(template, params)
+        if field not in names:
+            names.append(field)
+        parts.append("{" + (f"{field}:{spec}" if spec else f"_show({field})") + "}")
+    body = "f" + repr("".join(parts))
+    # Only the system's own fixed texts reach here, never input: the generated source is a lambda
+    # over plain identifiers and one f-string literal.
+    fn: Sentence = eval(f"lambda {''.join(n + ', ' for n in names)}**_: {body}", {"_show": _show})
+    return fn
 
 
 #: Parameter types a sentence shows as ``str()`` shows them (the common case, tested first).
@@ -71,6 +125,8 @@ def _display(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def _show(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, list | tuple):
         return ", ".join([str(v) if type(v) in _PLAIN else str(_show(v)) for v in value]) or "none"
     if value is None:

@@ -78,15 +78,23 @@ class DiceSource:
             # resolution needs, then refuse it (see ``settle``).
             needed, first_sides = self._short.get(slot, (0, sides))
             self._short[slot] = (needed + 1, first_sides)
-        stream = self._streams.get(slot)
-        if stream is None:
-            stream = self._streams[slot] = SlotStream(self._seed_text, slot)
-        value = stream.die(sides)
+        value = self._stream(slot).dice(sides, 1)[0]
         self._rolls.append((slot, sides, value, "seed"))
         return value
 
     def roll_many(self, slot: str, sides: int, count: int) -> list[int]:
-        return [self.roll(slot, sides) for _ in range(count)]
+        """The next ``count`` dice of ``sides`` sides in ``slot`` (a pool: one call to the stream)."""
+        if self._script and slot in self._script:
+            return [self.roll(slot, sides) for _ in range(count)]
+        values = self._stream(slot).dice(sides, count)
+        self._rolls.extend([(slot, sides, value, "seed") for value in values])
+        return values
+
+    def _stream(self, slot: str) -> SlotStream:
+        stream = self._streams.get(slot)
+        if stream is None:
+            stream = self._streams[slot] = SlotStream(self._seed_text, slot)
+        return stream
 
     def settle(self) -> None:
         """Raise :class:`DiceExhausted` for the first scripted slot that ran out, if any."""

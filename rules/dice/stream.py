@@ -17,6 +17,7 @@ MAX_SIDES = 2**32 - 1
 _SEP = b"\x1f"
 _WORDS = struct.Struct(">8I")
 _COUNTER = struct.Struct(">Q")
+_SPAN = 2**32
 
 
 def seed_text(seed: str | int) -> str:
@@ -35,33 +36,42 @@ class SlotStream:
         self._words: tuple[int, ...] = ()
         self._next = 0
 
+    def _refill(self) -> tuple[int, ...]:
+        """The next block's eight words (called once per eight words)."""
+        digest = hashlib.sha256(self._prefix + _COUNTER.pack(self._block)).digest()
+        self._block += 1
+        self._words = words = _WORDS.unpack(digest)
+        self._next = 0
+        return words
+
     def word(self) -> int:
-        if self._next == len(self._words):
-            digest = hashlib.sha256(self._prefix + _COUNTER.pack(self._block)).digest()
-            self._block += 1
-            self._words = _WORDS.unpack(digest)
-            self._next = 0
-        w = self._words[self._next]
+        words = self._words if self._next < len(self._words) else self._refill()
+        w = words[self._next]
         self._next += 1
         return w
 
     def die(self, sides: int) -> int:
+        return self.dice(sides, 1)[0]
+
+    def dice(self, sides: int, count: int) -> list[int]:
+        """The next ``count`` dice of ``sides`` sides (one call for a whole pool: the hot path)."""
         if not 2 <= sides <= MAX_SIDES:
             raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
-        limit = 2**32 - (2**32 % sides)
-        while True:  # word(), inlined: one call per die instead of two
-            if self._next == len(self._words):
-                digest = hashlib.sha256(self._prefix + _COUNTER.pack(self._block)).digest()
-                self._block += 1
-                self._words = _WORDS.unpack(digest)
-                self._next = 0
-            w = self._words[self._next]
-            self._next += 1
+        limit = _SPAN - _SPAN % sides
+        words, i = self._words, self._next
+        out: list[int] = []
+        while len(out) < count:
+            if i == len(words):
+                words, i = self._refill(), 0
+            w = words[i]
+            i += 1
             if w < limit:
-                return 1 + w % sides
+                out.append(1 + w % sides)
+        self._next = i
+        return out
 
 
 def stream_values(seed: str | int, slot: str, sides: int, count: int) -> list[int]:
     """The first ``count`` dice of ``sides`` sides of a slot's stream (for tests and clients)."""
     stream = SlotStream(seed_text(seed), slot)
-    return [stream.die(sides) for _ in range(count)]
+    return stream.dice(sides, count)
