@@ -514,7 +514,8 @@ def attack_core(
 
     defense_roll: DefenseRoll | None = None
     run_stop: RunStop | None = None
-    state = defender
+    # The defender's new state, as changes to its request (one model copy at the end).
+    changes: dict[str, object] = {}
     reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
     if not reached:
         hit, reason = False, "dc"
@@ -531,11 +532,11 @@ def attack_core(
         dpool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
         dtot = total(defender.dexterity, dpool.result, dpercent)
         if defense == "block":
-            state = state.model_copy(update={"blocks_used": state.blocks_used + 1})
-            used, allowed = state.blocks_used, state.block + 1
+            used, allowed = defender.blocks_used + 1, defender.block + 1
+            changes["blocks_used"] = used
         else:
-            state = state.model_copy(update={"dodges_used": state.dodges_used + 1})
-            used, allowed = state.dodges_used, state.dodge
+            used, allowed = defender.dodges_used + 1, defender.dodge
+            changes["dodges_used"] = used
         log.add(
             "dos.defense.total",
             defender=whom,
@@ -563,7 +564,7 @@ def attack_core(
                 die=die,
             )
             if stopped:
-                state = state.model_copy(update={"running": False, "stopped": True})
+                changes.update(running=False, stopped=True)
     log.add(f"dos.attack.{'hit' if hit else 'miss'}", attacker=who, defender=whom, reason=reason)
 
     location: Location | None = None
@@ -581,25 +582,25 @@ def attack_core(
             slot_=slot(prefix, "damage"),
             strength=attacker.strength,
             weapon=attacker.weapon,
-            armor=state.armor,
+            armor=defender.armor,
             log=log,
         )
         hp, incap, crit, applied = apply_damage(
             who=whom,
-            hp=state.hp,
-            incapacitated=state.incapacitated,
-            critical=state.critical,
+            hp=defender.hp,
+            incapacitated=defender.incapacitated,
+            critical=defender.critical,
             amount=amount,
             kind=kind,
             log=log,
         )
-        state = state.model_copy(update={"hp": hp, "incapacitated": incap, "critical": crit})
+        changes.update(hp=hp, incapacitated=incap, critical=crit)
         dmg = Damage(
             die=ddie,
             percent=dperc,
             base=base,
             halved=halved,
-            armor=state.armor,
+            armor=defender.armor,
             amount=amount,
             kind=kind,
             applied_as=applied,
@@ -614,7 +615,7 @@ def attack_core(
         aimed=aim is not None,
         run_stop=run_stop,
     )
-    return part, state
+    return part, defender.model_copy(update=changes) if changes else defender
 
 
 ATTACK_SLOTS = ("attack", "defense", "run_stop", "location", "damage")
