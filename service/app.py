@@ -77,6 +77,7 @@ def _limit_of(kind: str, detail: str) -> str | None:
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     log = make_logger(settings)
+    access_line = make_access_line(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -88,6 +89,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.info("ready", rng=RNG, self_test_streams=len(health.VECTORS))
         yield
         app.state.ready = False
+        if access_line is not None:
+            access_line.flush()  # any request line still buffered goes out before "stopping"
         log.info("stopping")
 
     app = FastAPI(
@@ -130,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log_requests=LEVELS[settings.log_level] <= LEVELS["info"],
         body_limit=settings.body_limit,
         cors=cors_policy(settings.cors_origins),
-        access_line=make_access_line(settings),
+        access_line=access_line,
     )
 
     @app.exception_handler(ValidationError)
