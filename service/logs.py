@@ -102,24 +102,13 @@ class _BufferedAccessLine:
         system: str | None,
         /,
     ) -> None:
-        self._buffer.append(
-            '{"logger": "dragonroll", "method": '
-            + _json_str(method)
-            + ', "route": '
-            + _json_str(route)
-            + ', "path": '
-            + _json_str(path)
-            + ', "status": '
-            + int.__repr__(status)
-            + ', "duration_ms": '
-            + float.__repr__(duration_ms)
-            + ', "request_id": '
-            + _json_str(request_id)
-            + ', "system": '
-            + ("null" if system is None else _json_str(system))
-            + ', "event": "request", "level": "info", "timestamp": "'
-            + self._now(tz=_UTC).isoformat().replace("+00:00", "Z")
-            + '"}'
+        stamp = self._now(tz=_UTC).isoformat().replace("+00:00", "Z")
+        self._buffer.append(  # one f-string: built in one pass, no intermediate strings
+            f'{{"logger": "dragonroll", "method": {_json_str(method)}, "route": {_json_str(route)}'
+            f', "path": {_json_str(path)}, "status": {int.__repr__(status)}'
+            f', "duration_ms": {float.__repr__(duration_ms)}, "request_id": {_json_str(request_id)}'
+            f', "system": {"null" if system is None else _json_str(system)}'
+            f', "event": "request", "level": "info", "timestamp": "{stamp}"}}'
         )
         try:
             loop = asyncio.get_running_loop()
