@@ -127,3 +127,26 @@ def test_a_line_outside_a_running_loop_is_written_at_once() -> None:
     line("GET", "unmatched", "/x", 404, 0.25, "r-2", None)
     assert [json.loads(x)["request_id"] for x in stream.getvalue().splitlines()] == ["r-1", "r-2"]
     assert stream.writes == 2
+
+
+@pytest.mark.parametrize(
+    "ns",
+    [
+        1_700_000_000_000_000_000,  # a whole second: isoformat shows no fraction
+        1_700_000_000_000_000_999,  # under a microsecond: still none
+        1_700_000_000_000_005_000,
+        1_700_000_000_999_999_999,  # floored, never rounded up into the next second
+        1_700_000_001_000_001_000,  # the next second: the cached date and time are redone
+        253_402_300_799_123_456_000,  # 9999-12-31T23:59:59.123456
+    ],
+)
+def test_the_timestamp_is_datetimes_isoformat_in_utc_with_z(ns: int) -> None:
+    import datetime
+
+    from service.logs import _BufferedAccessLine
+
+    line = _BufferedAccessLine(io.StringIO())
+    line.timestamp(ns - 10**9)  # a second cached before
+    when = datetime.datetime.fromtimestamp(ns // 10**9, datetime.UTC)
+    want = when.replace(microsecond=ns // 1000 % 10**6).isoformat().replace("+00:00", "Z")
+    assert line.timestamp(ns) == want
