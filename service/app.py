@@ -30,7 +30,12 @@ from service.middleware import (
 )
 from service.openapi import install_openapi
 from service.routers import SYSTEMS
-from service.routing import ResolverFastPath, UnsupportedMediaType, install_fast_path
+from service.routing import (
+    ResolverFastPath,
+    UnsupportedMediaType,
+    install_fast_path,
+    resolver_paths,
+)
 from service.settings import Settings
 
 VERSION = "0.1.0"
@@ -188,7 +193,8 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
     quiet = set(health.PATHS)
     metrics: Metrics | None = None
     if settings.metrics:
-        systems = sorted({s for r in app.routes if (s := getattr(r, "system", None))})
+        # The resolver routes inside the included routers (app.routes holds FastAPI's wrappers).
+        systems = sorted({route.system for _, route in resolver_paths(app.router.routes)})
         metrics = Metrics(systems)
         registry = metrics
 

@@ -160,3 +160,11 @@ def _replay_into_the_reference(api: Api) -> None:
         text = api.get("/metrics").text
     assert text == reference.render().decode()
     assert 'dragonroll_resolutions_total{outcome="error",system="broken"} 1.0' in text
+
+
+def test_every_system_has_its_outcome_series_from_the_start() -> None:
+    text = Api().get("/metrics").text
+    for system in ("dos", "dragon", "riders", "dnd5e"):
+        for outcome in OUTCOMES:
+            line = f'dragonroll_resolutions_total{{outcome="{outcome}",system="{system}"}} 0.0'
+            assert line in text.splitlines()
