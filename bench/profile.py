@@ -21,10 +21,10 @@ from bench.bench import BARE, ENDPOINTS, ROOT, body_text
 
 LAYERS = {
     "service": [
-        ("FastAPI.__call__ (all)", "FastAPI.__call__", "fastapi/applications.py"),
+        ("Dragonroll.__call__ (all)", "Dragonroll.__call__", "service/app.py"),
         ("  telemetry check", "NativeTelemetry.enabled", ""),
         ("  access log + metrics", "EdgeMiddleware._record", ""),
-        ("  ResolverFastPath", "ResolverFastPath.__call__", ""),
+        ("  ResolverFastPath.serve", "ResolverFastPath.serve", ""),
         ("    validate (model_validate_json)", "model_validate_json", ""),
         ("    resolver (engine)", "{resolver}", ""),
         ("      dice (DiceSource.roll)", "DiceSource.roll", ""),
@@ -123,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         profiler.stop()
         root = profiler.last_session.root_frame() if profiler.last_session else None
         assert root is not None
-        whole = inclusive(root, "FastAPI.__call__", "fastapi/applications.py") or root.time
+        _, entry, entry_file = LAYERS[name][0]
+        whole = inclusive(root, entry, entry_file) or root.time
         print(f"{name} {path}: {plain * 1e6:.1f} us per request in-process (no profiler)")
         for label, pattern, file_part in LAYERS[name]:
             function = pattern.replace("{resolver}", route.resolver.__name__)

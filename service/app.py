@@ -9,8 +9,11 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic_core import ValidationError
 from starlette.exceptions import HTTPException
+from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
+from starlette.routing import get_route_path  # type: ignore[attr-defined]
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from rules.dice import RNG
 from rules.errors import RulesError
@@ -27,7 +30,12 @@ from service.middleware import (
 )
 from service.openapi import install_openapi
 from service.routers import SYSTEMS
-from service.routing import UnsupportedMediaType, install_fast_path
+from service.routing import (
+    ResolverFastPath,
+    UnsupportedMediaType,
+    install_fast_path,
+    resolver_paths,
+)
 from service.settings import Settings
 
 VERSION = "0.1.0"
@@ -74,9 +82,82 @@ def _limit_of(kind: str, detail: str) -> str | None:
     return None
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+#: FastAPI's own layers outside the user middleware that a resolver POST may skip: the 500 page
+#: (the edge layer answers errors first), the telemetry exception hook (skipped only while no
+#: telemetry is configured) and the app-wide body limit (skipped only when the app sets none).
+_SKIPPABLE = {
+    f"{ServerErrorMiddleware.__module__}.ServerErrorMiddleware",
+    "fastapi.telemetry._asgi.ExceptionTelemetryMiddleware",
+    "fastapi._body_limit.AppBodyLimitMiddleware",
+}
+
+
+class Dragonroll(FastAPI):
+    """The app object uvicorn calls: a POST to a resolver path goes straight to the edge layer.
+
+    ``FastAPI.__call__`` -> ``Starlette.__call__`` -> ``ServerErrorMiddleware`` ->
+    ``ExceptionTelemetryMiddleware`` -> ``AppBodyLimitMiddleware`` -> :class:`EdgeMiddleware` ->
+    :class:`ResolverFastPath` is, for a resolver POST, five calls that do nothing but pass it on. So
+    the app looks the path up itself (exactly, as the fast path does) and hands the request to the
+    SAME :class:`EdgeMiddleware` instance of the built stack (request id, security headers, CORS,
+    body limit, 500 fallback, access line, metrics) with the route's fast-path entry behind it
+    (resolve, errors through the app's exception handlers): same answers, same logs, same metrics.
+
+    Everything else (other paths and methods, lifespan, websockets) takes FastAPI's path unchanged,
+    and so does every request when the stack holds a layer this shortcut would skip (a middleware
+    added by the user or an instrumentation, an app-wide body limit), when FastAPI's telemetry is
+    configured and on, or when the stack no longer has the shape checked here (a FastAPI upgrade:
+    ``test_resolver_posts_skip_fastapi`` notices).
+    """
+
+    _entries: dict[str, ASGIApp] | None = None
+    _edge: EdgeMiddleware | None = None
+    _telemetry_possible = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            entries = self._entries
+            if entries is None:
+                entries = self._entries = self._shortcut()
+            if entries:
+                if self.root_path:
+                    scope["root_path"] = self.root_path
+                entry = entries.get(get_route_path(scope))
+                if entry is not None and not (
+                    self._telemetry_possible and self._native_telemetry.enabled()
+                ):
+                    assert self._edge is not None
+                    scope["app"] = self
+                    await self._edge.handle(scope, receive, send, entry)
+                    return
+        await super().__call__(scope, receive, send)
+
+    def _shortcut(self) -> dict[str, ASGIApp]:
+        """The resolver entries by path, if the built stack is [skippable layers], the edge, the
+        fast path; else nothing (every request takes FastAPI's path)."""
+        if self.middleware_stack is None:
+            self.middleware_stack = self.build_middleware_stack()
+        config = self._telemetry
+        self._telemetry_possible = bool(config["tracing"] or config["metrics"] or config["logs"])
+        layer: Any = self.middleware_stack
+        while layer is not None:
+            if isinstance(layer, EdgeMiddleware) and self._edge is None:
+                self._edge = layer
+            elif isinstance(layer, ResolverFastPath) and self._edge is not None:
+                return layer.entries()
+            elif f"{type(layer).__module__}.{type(layer).__name__}" not in _SKIPPABLE or (
+                type(layer).__name__ == "AppBodyLimitMiddleware" and self.max_body_size is not None
+            ):
+                break
+            layer = getattr(layer, "app", None)
+        self._edge = None
+        return {}
+
+
+def create_app(settings: Settings | None = None) -> Dragonroll:
     settings = settings or Settings()
     log = make_logger(settings)
+    access_line = make_access_line(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -88,9 +169,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             log.info("ready", rng=RNG, self_test_streams=len(health.VECTORS))
         yield
         app.state.ready = False
+        if access_line is not None:
+            access_line.flush()  # any request line still buffered goes out before "stopping"
         log.info("stopping")
 
-    app = FastAPI(
+    app = Dragonroll(
         title="dragonroll",
         version=VERSION,
         description=DESCRIPTION,
@@ -110,7 +193,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     quiet = set(health.PATHS)
     metrics: Metrics | None = None
     if settings.metrics:
-        systems = sorted({s for r in app.routes if (s := getattr(r, "system", None))})
+        # The resolver routes inside the included routers (app.routes holds FastAPI's wrappers).
+        systems = sorted({route.system for _, route in resolver_paths(app.router.routes)})
         metrics = Metrics(systems)
         registry = metrics
 
@@ -121,7 +205,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         quiet.add("/metrics")
     app.state.metrics = metrics
 
-    # One pure ASGI layer outside FastAPI's exception handling (see service.middleware).
+    # One pure ASGI layer outside FastAPI's exception handling (see service.middleware); resolver
+    # POSTs reach it straight from Dragonroll.__call__, everything else through the stack.
     app.add_middleware(
         EdgeMiddleware,
         logger=log,
@@ -130,7 +215,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         log_requests=LEVELS[settings.log_level] <= LEVELS["info"],
         body_limit=settings.body_limit,
         cors=cors_policy(settings.cors_origins),
-        access_line=make_access_line(settings),
+        access_line=access_line,
     )
 
     @app.exception_handler(ValidationError)

@@ -1,20 +1,24 @@
 """Prometheus metrics, recorded by the request middleware and served at ``GET /metrics``.
 
-The data structures and the text format come from ``prometheus_client`` (maintained, the reference
-implementation of the format); the recording is one pure ASGI middleware (``service.middleware``),
-which looks label children up in its own dict, so a request costs a few dict look-ups and additions.
-Every label has a small fixed set of values: route templates (``unmatched`` for unknown paths, never
-the raw path), methods (``other`` for unknown ones), status classes, systems, outcomes, limits. Never
-a seed, an id or a path.
+Recording is plain Python: a request adds to ints in dicts keyed by label tuples (the server is one
+event-loop thread, so nothing needs a lock) and finds its latency bucket with one ``bisect``. At scrape
+time :class:`Metrics` is a ``prometheus_client`` collector: it turns those dicts into the metric
+families ``prometheus_client`` renders (the reference implementation of the text format), with the
+same names, help texts, labels, bucket boundaries and zero-initialised series as its ``Counter`` and
+``Histogram`` would give (a test renders both and compares the text). Every label has a small fixed
+set of values: route templates (``unmatched`` for unknown paths, never the raw path), methods
+(``other`` for unknown ones), status classes, systems, outcomes, limits. Never a seed, an id or a path.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 
-from prometheus_client import CollectorRegistry, Counter, Histogram, disable_created_metrics
+from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.utils import floatToGoString
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 PATH = "/metrics"
@@ -41,47 +45,48 @@ ENGINE_KINDS = frozenset(
     }
 )
 
+#: (name, help, label names) of each family, in the order ``/metrics`` shows them.
+REQUESTS = (
+    "dragonroll_http_requests",
+    "HTTP requests by route template, method and status class.",
+    ("route", "method", "status"),
+)
+LATENCY = (
+    "dragonroll_http_request_duration_seconds",
+    "Time from the request's arrival to the end of its response, by route template.",
+    ("route", "method"),
+)
+RESOLUTIONS = (
+    "dragonroll_resolutions",
+    "Requests to resolver endpoints by system and outcome (resolved, invalid, refused, error).",
+    ("system", "outcome"),
+)
+LIMIT_REJECTIONS = (
+    "dragonroll_limit_rejections",
+    "Requests turned away by a limit (body_size, json_depth, json_number, engine).",
+    ("limit",),
+)
+#: The upper bounds with ``+Inf`` last, and their ``le`` label values.
+_BOUNDS = (*BUCKETS, float("inf"))
+_LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
+
 
 class Metrics:
-    """One registry per app (tests build many apps in one process)."""
+    """One registry per app (tests build many apps in one process); the app's only collector.
+
+    ``observe`` runs on the event loop's thread only (the middleware calls it); ``collect`` copies
+    each dict before walking it, so a scrape from another thread sees a consistent list of series.
+    """
 
     def __init__(self, systems: Iterable[str] = ()) -> None:
-        disable_created_metrics()  # type: ignore[no-untyped-call]
+        self.requests: dict[tuple[str, str, str], int] = {}
+        self.latency: dict[tuple[str, str], _Histogram] = {}
+        self.resolutions: dict[tuple[str, str], int] = {
+            (system, outcome): 0 for system in systems for outcome in OUTCOMES
+        }
+        self.limit_rejections: dict[str, int] = dict.fromkeys(LIMITS, 0)
         self.registry = CollectorRegistry(auto_describe=True)
-        self.requests = Counter(
-            "dragonroll_http_requests",
-            "HTTP requests by route template, method and status class.",
-            ["route", "method", "status"],
-            registry=self.registry,
-        )
-        self.latency = Histogram(
-            "dragonroll_http_request_duration_seconds",
-            "Time from the request's arrival to the end of its response, by route template.",
-            ["route", "method"],
-            buckets=BUCKETS,
-            registry=self.registry,
-        )
-        self.resolutions = Counter(
-            "dragonroll_resolutions",
-            "Requests to resolver endpoints by system and outcome "
-            "(resolved, invalid, refused, error).",
-            ["system", "outcome"],
-            registry=self.registry,
-        )
-        self.limit_rejections = Counter(
-            "dragonroll_limit_rejections",
-            "Requests turned away by a limit (body_size, json_depth, json_number, engine).",
-            ["limit"],
-            registry=self.registry,
-        )
-        for system in systems:
-            for outcome in OUTCOMES:
-                self.resolutions.labels(system, outcome)
-        for limit in LIMITS:
-            self.limit_rejections.labels(limit)
-        self._requests: dict[tuple[str, str, str], Any] = {}
-        self._latency: dict[tuple[str, str], Any] = {}
-        self._resolutions: dict[tuple[str, str], Any] = {}
+        self.registry.register(self)
 
     def observe(
         self,
@@ -97,15 +102,15 @@ class Metrics:
         if method not in METHODS:
             method = "other"
         key = (route, method, STATUS_CLASSES[min(max(status // 100, 1), 5) - 1])
-        child = self._requests.get(key)
-        if child is None:
-            child = self._requests[key] = self.requests.labels(*key)
-        child.inc()
+        requests = self.requests
+        requests[key] = requests.get(key, 0) + 1
         lkey = (route, method)
-        hist = self._latency.get(lkey)
+        hist = self.latency.get(lkey)
         if hist is None:
-            hist = self._latency[lkey] = self.latency.labels(*lkey)
-        hist.observe(seconds)
+            hist = self.latency[lkey] = _Histogram()
+        # The first bound >= seconds, as prometheus_client's Histogram.observe picks it.
+        hist.counts[bisect_left(_BOUNDS, seconds)] += 1
+        hist.sum += seconds
         if system is not None and method == "POST":
             if status < 400:
                 outcome = "resolved"
@@ -116,12 +121,49 @@ class Metrics:
             else:
                 outcome = "invalid"
             rkey = (system, outcome)
-            res = self._resolutions.get(rkey)
-            if res is None:
-                res = self._resolutions[rkey] = self.resolutions.labels(*rkey)
-            res.inc()
+            self.resolutions[rkey] = self.resolutions.get(rkey, 0) + 1
         if limit is not None:
-            self.limit_rejections.labels(limit).inc()
+            self.limit_rejections[limit] = self.limit_rejections.get(limit, 0) + 1
+
+    def describe(self) -> Iterator[Metric]:
+        """The families without samples (the registry asks once, to check names are unique)."""
+        yield CounterMetricFamily(*REQUESTS[:2], labels=REQUESTS[2])
+        yield HistogramMetricFamily(*LATENCY[:2], labels=LATENCY[2])
+        yield CounterMetricFamily(*RESOLUTIONS[:2], labels=RESOLUTIONS[2])
+        yield CounterMetricFamily(*LIMIT_REJECTIONS[:2], labels=LIMIT_REJECTIONS[2])
+
+    def collect(self) -> Iterator[Metric]:
+        requests = CounterMetricFamily(*REQUESTS[:2], labels=REQUESTS[2])
+        for key, count in list(self.requests.items()):
+            requests.add_metric(key, count)
+        yield requests
+        latency = HistogramMetricFamily(*LATENCY[:2], labels=LATENCY[2])
+        for lkey, hist in list(self.latency.items()):
+            cumulative: list[tuple[str, float]] = []
+            total = 0
+            for le, count in zip(_LE, list(hist.counts), strict=True):
+                total += count
+                cumulative.append((le, total))
+            latency.add_metric(lkey, cumulative, hist.sum)
+        yield latency
+        resolutions = CounterMetricFamily(*RESOLUTIONS[:2], labels=RESOLUTIONS[2])
+        for rkey, count in list(self.resolutions.items()):
+            resolutions.add_metric(rkey, count)
+        yield resolutions
+        limits = CounterMetricFamily(*LIMIT_REJECTIONS[:2], labels=LIMIT_REJECTIONS[2])
+        for limit, count in list(self.limit_rejections.items()):
+            limits.add_metric((limit,), count)
+        yield limits
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class _Histogram:
+    """One latency series: the count in each bucket (not cumulative; ``+Inf`` last) and the sum."""
+
+    __slots__ = ("counts", "sum")
+
+    def __init__(self) -> None:
+        self.counts = [0] * len(_BOUNDS)
+        self.sum = 0.0

@@ -15,6 +15,8 @@
 
 One layer instead of four keeps the hot path short: a dict of the request headers, two closures, a
 header list per response. Only ``http.response.start`` is touched; bodies stream through unbuffered.
+A resolver POST reaches :meth:`EdgeMiddleware.handle` straight from the app object
+(``service.app.Dragonroll``), with the route behind it; everything else comes through the stack.
 """
 
 from __future__ import annotations
@@ -116,6 +118,11 @@ class EdgeMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.handle(scope, receive, send, self.app)
+
+    async def handle(self, scope: Scope, receive: Receive, send: Send, app: ASGIApp) -> None:
+        """One HTTP request, answered by ``app``: the wrapped stack, or (from the app object's own
+        dispatch, ``service.app.Dragonroll``) a resolver route's entry, with nothing in between."""
         headers = dict(scope["headers"])
         rid = headers.get(b"x-request-id")
         if rid is None or not REQUEST_ID.fullmatch(rid):
@@ -142,7 +149,7 @@ class EdgeMiddleware:
             await send(message)
 
         if scope["path"] in self.quiet:
-            await self.app(scope, receive, send_with_headers)
+            await app(scope, receive, send_with_headers)
             return
 
         start = time.perf_counter()
@@ -170,7 +177,7 @@ class EdgeMiddleware:
                 return message
 
             try:
-                await self.app(scope, counted_receive, send_with_headers)
+                await app(scope, counted_receive, send_with_headers)
             except Exception as exc:
                 await self._on_exception(scope, send_with_headers, exc, started=started)
         finally:

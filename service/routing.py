@@ -10,9 +10,12 @@ Results are dataclasses the engine builds from checked values (``rules.record``)
 Speed (README, "Performance"): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
 reads the body from ``receive`` and sends the two response messages itself, without the per-request
 ``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer of FastAPI's
-``request_response``. :class:`ResolverFastPath`, the innermost middleware (``install_fast_path``),
-calls it without consulting FastAPI's router; a request that still reaches the router (a mounted copy
-of a router, for instance) gets it from :meth:`ResolverRoute.handle`. Errors are raised to the same
+``request_response``. The app object itself (``service.app.Dragonroll``) hands a resolver POST to
+the edge layer with :meth:`ResolverFastPath.serve` behind it, skipping FastAPI's and Starlette's
+stack; when it cannot (another middleware in the stack, telemetry on), :class:`ResolverFastPath`, the
+innermost middleware (``install_fast_path``), calls it without consulting FastAPI's router; a request
+that still reaches the router (a mounted copy of a router, for instance) gets it from
+:meth:`ResolverRoute.handle`. Errors are raised to the same
 exception handlers either way, so every problem response is unchanged (a property test compares the
 answers with FastAPI's own path). Another method, or a route with a FastAPI body-size limit, goes
 through FastAPI's own path.
@@ -23,6 +26,7 @@ from __future__ import annotations
 import inspect
 import secrets
 from collections.abc import Callable, Iterable, Iterator
+from functools import partial
 from typing import Any, Protocol
 
 from fastapi import APIRouter, FastAPI
@@ -198,6 +202,14 @@ class ResolverFastPath:
         if route is None:
             await self.app(scope, receive, send)
             return
+        await self.serve(route, scope, receive, send)
+
+    def entries(self) -> dict[str, ASGIApp]:
+        """path -> the ASGI callable answering a POST there (``serve`` bound to the route)."""
+        return {path: partial(self.serve, route) for path, route in self.routes.items()}
+
+    async def serve(self, route: ResolverRoute, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a POST to ``route`` as the router would, errors through the app's handlers."""
         scope["route"] = route
         scope["endpoint"] = route.endpoint
         scope["path_params"] = {}
