@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
@@ -167,6 +168,11 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
         else:
             app.state.ready = True
             log.info("ready", rng=RNG, self_test_streams=len(health.VECTORS))
+        # Everything built so far (modules, schemas, the app) lives as long as the process: move it
+        # out of the collector's reach, so a full collection walks only what requests create (on
+        # this machine a full collection took ~20 ms before, a pause every few thousand requests).
+        gc.collect()
+        gc.freeze()
         yield
         app.state.ready = False
         if access_line is not None:

@@ -20,6 +20,12 @@ from structlog.typing import Processor
 
 from service.settings import LogFormat, Settings
 
+#: Tracebacks as JSON without the frames' local variables: locals hold request bodies and seeds, and
+#: the service never logs a request body (structlog's ``dict_tracebacks`` shows locals).
+TRACEBACKS = structlog.processors.ExceptionRenderer(
+    structlog.tracebacks.ExceptionDictTransformer(show_locals=False)
+)
+
 LEVELS = {"debug": 10, "info": 20, "warning": 30, "error": 40, "critical": 50}
 
 
@@ -41,7 +47,7 @@ def make_logger(settings: Settings, stream: TextIO | None = None) -> Any:
     out = stream if stream is not None else sys.stderr
     processors: list[Processor] = [*_shared()]
     if settings.log_format == "json":
-        processors += [structlog.processors.dict_tracebacks]
+        processors += [TRACEBACKS]
     processors.append(_renderer(settings.log_format, out))
     return structlog.wrap_logger(
         structlog.WriteLogger(out),
@@ -165,7 +171,7 @@ def uvicorn_log_config(settings: Settings) -> dict[str, Any]:
     level = settings.log_level.upper()
     pre_chain: list[Processor] = [structlog.stdlib.add_logger_name, *_shared()]
     if settings.log_format == "json":
-        pre_chain.append(structlog.processors.dict_tracebacks)
+        pre_chain.append(TRACEBACKS)
     return {
         "version": 1,
         "disable_existing_loggers": False,

@@ -228,6 +228,8 @@ def test_unexpected_exception_is_a_500_problem_logged_with_traceback(
     assert error["request_id"] == "boom-1"
     assert "RuntimeError" in json.dumps(error["exception"])
     assert "secret internals" in json.dumps(error["exception"])
+    # The frames' local variables (the request body and its seed among them) are never logged.
+    assert '"locals"' not in json.dumps(error) and "seed" not in json.dumps(error["exception"])
     [access] = [x for x in lines if x.get("event") == "request"]
     assert (access["status"], access["system"]) == (500, "broken")
 
