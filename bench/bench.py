@@ -148,6 +148,9 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
     ),
 ]
 
+#: The endpoints issue 8 sets the target for (the others are measured and shown too).
+TARGETED = ("/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dnd5e/attack")
+
 #: The bare app's request: about as many fields as a DoS test, seeded the same way.
 BARE = ("/check", {"name": "kobold", "stat": 44, "skill": 5, "dc": 47, "seed": "@SEED@"})
 
@@ -473,12 +476,18 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
-    bad = [
-        p
-        for p, e in report["endpoints"].items()
-        if e["rps_ratio"] < 1.0 or e["p99_ratio"] > 1.5 or e["failed_requests"]
-    ]
-    print("target (>= 1.0x throughput, p99 <= 1.5x):", "met" if not bad else f"missed by {bad}")
+
+    def missed(e: dict[str, Any]) -> bool:
+        return bool(e["rps_ratio"] < 1.0 or e["p99_ratio"] > 1.5 or e["failed_requests"])
+
+    bad = [p for p in TARGETED if p in report["endpoints"] and missed(report["endpoints"][p])]
+    also = [p for p, e in report["endpoints"].items() if p not in TARGETED and missed(e)]
+    print(
+        f"target (>= 1.0x throughput, p99 <= 1.5x) for {', '.join(TARGETED)}:",
+        "met" if not bad else f"missed by {bad}",
+    )
+    if also:
+        print(f"  (measured too, below the same bar: {', '.join(also)})")
     return 0
 
 
