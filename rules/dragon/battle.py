@@ -63,7 +63,7 @@ def battle_slots(req: BattleRequest) -> SlotSpec:
         if e.aside:
             continue
         sides = entity_die(e)
-        pool = f"pool.{e.id}"
+        pool = "pool." + e.id
         # Two entities with one id are refused by the resolver; the slot's size is then unknown.
         slots[pool] = sides if slots.get(pool, sides) == sides else None
         if e.dragonslayer and e.kind == "individual":
@@ -154,7 +154,7 @@ def check(req: BattleRequest) -> dict[str, Entity]:
             msg = _target_error(e, e.target, by_id)
             if msg is not None:
                 later.append(FieldError(("entities", i, "target"), msg))
-        if e.if_left_over[0] == "j":  # join:<ally>
+        if e.if_left_over.startswith("join:"):
             msg = _join_error(e, e.if_left_over[5:], by_id)
             if msg is not None:
                 later.append(FieldError(("entities", i, "if_left_over"), msg))
@@ -405,7 +405,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             dragon_won = True
             for p in sweep:
                 h = sb.highest if p == b0 else highest(p)
-                s = sum(1 for v in sa.dice if v > h)
+                s = len([v for v in sa.dice if v > h])
                 defeated.append(Defeat(id=p, successes=s))
                 lose(p, s, "swept")
             succ = defeated[0].successes
@@ -439,7 +439,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             continue
         win, loser, sw, sl = (a, b, sa, sb) if sa.highest > sb.highest else (b, a, sb, sa)
         bar = sl.highest
-        succ = sum(1 for v in sw.dice if v > bar)
+        succ = len([v for v in sw.dice if v > bar])
         add(
             "dragon.pair.won",
             winner=win,
@@ -537,17 +537,14 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
     enemies = sorted(fought, key=index.__getitem__)
 
-    def hoard_level(p: str) -> int:
-        return by_id[p].level + (1 if p in slayer_now else 0)
-
+    # A dragonslayer counts one level higher.
+    level = {p: by_id[p].level + (1 if p in slayer_now else 0) for p in fought}
     strongest: str | None = None
-    if req.options.strongest_enemy == "strength_order":
-        strongest = fought[0] if fought else None  # `in_battle` is in strength order
-    else:
-        for p in enemies:
-            if strongest is None or hoard_level(p) > hoard_level(strongest):
-                strongest = p
-    top = 0 if strongest is None else hoard_level(strongest)
+    if fought and req.options.strongest_enemy == "strength_order":
+        strongest = fought[0]  # `in_battle` is in strength order
+    elif fought:
+        strongest = max(enemies, key=level.__getitem__)  # the first of the highest, request order
+    top = 0 if strongest is None else level[strongest]
     amount = max(top - 1, 0)
     if req.options.hoard == "on_win" and not dragon_won:
         amount = 0
