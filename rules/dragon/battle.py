@@ -9,7 +9,6 @@ returns the state to send for the next round (DRG-16).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, SlotSpec
 from rules.dragon.models import (
@@ -19,7 +18,6 @@ from rules.dragon.models import (
     BattleState,
     Change,
     Defeat,
-    Dragon,
     Entity,
     Hoard,
     LeftOverParty,
@@ -65,7 +63,7 @@ def battle_slots(req: BattleRequest) -> SlotSpec:
         if e.aside:
             continue
         sides = entity_die(e)
-        pool = f"pool.{e.id}"
+        pool = "pool." + e.id
         # Two entities with one id are refused by the resolver; the slot's size is then unknown.
         slots[pool] = sides if slots.get(pool, sides) == sides else None
         if e.dragonslayer and e.kind == "individual":
@@ -78,15 +76,15 @@ def battle_slots(req: BattleRequest) -> SlotSpec:
 # ---------------------------------------------------------------- checks
 
 
-def _side(controller: str) -> str:
-    return "player" if controller == "player" else "gm"
+def check(req: BattleRequest) -> dict[str, Entity]:
+    """Refuse a situation that does not hold together (ids, targets, joins, parents).
 
-
-def check(req: BattleRequest) -> None:
-    """Refuse a situation that does not hold together (ids, targets, joins, parents)."""
-    if req.dragon.wounds >= req.dragon.battle:
+    Returns the entities by id (each id once, checked).
+    """
+    d = req.dragon
+    if d.wounds >= d.battle:
         raise IllegalDecision(
-            f"the dragon has {req.dragon.wounds} wounds against battle {req.dragon.battle}: it is "
+            f"the dragon has {d.wounds} wounds against battle {d.battle}: it is "
             "defeated and may not go on (DRG-15)",
             [FieldError(("dragon", "wounds"), "wounds >= battle: the dragon is defeated (DRG-15)")],
         )
@@ -95,28 +93,34 @@ def check(req: BattleRequest) -> None:
             f"round {req.round}: a battle lasts at most {MAX_ATTEMPTS} rounds",
             [FieldError(("continues",), f"a battle lasts at most {MAX_ATTEMPTS} rounds")],
         )
+    entities = req.entities
+    # The errors come in this order: ids, the location, parents and minorities, parent cycles,
+    # the dragon's target, then each entity's target and join.
     errors: list[FieldError] = []
-    first: dict[str, int] = {}
-    for i, e in enumerate(req.entities):
+    by_id: dict[str, Entity] = {}  # the first entity of each id
+    for i, e in enumerate(entities):
         if e.id == DRAGON:
             errors.append(
                 FieldError(("entities", i, "id"), "the id `dragon` names the dragon; rename it")
             )
-        elif e.id in first:
+        elif e.id in by_id:
+            first = next(j for j, x in enumerate(entities) if x.id == e.id)
             errors.append(
                 FieldError(
                     ("entities", i, "id"),
-                    f"entity {e.id!r} appears twice (entities[{first[e.id]}] and entities[{i}])",
+                    f"entity {e.id!r} appears twice (entities[{first}] and entities[{i}])",
                 )
             )
         else:
-            first[e.id] = i
-    by_id = {e.id: e for e in req.entities if e.id in first and req.entities[first[e.id]] is e}
+            by_id[e.id] = e
     if req.location is not None and req.location.id == DRAGON:
         errors.append(FieldError(("location", "id"), "the id `dragon` names the dragon"))
 
-    for i, e in enumerate(req.entities):
+    later: list[FieldError] = []  # targets and joins, reported after the cycles
+    has_parent = False
+    for i, e in enumerate(entities):
         if e.parent is not None:
+            has_parent = True
             if e.parent == e.id:
                 errors.append(
                     FieldError(("entities", i, "parent"), f"{e.id!r} cannot be its own parent")
@@ -144,60 +148,45 @@ def check(req: BattleRequest) -> None:
                         f"({e.prosperity}), not {e.slayer_prosperity} (DRG-14)",
                     )
                 )
-    errors.extend(_cycles(req.entities, by_id))
+        if e.aside:
+            continue
+        if e.target is not None:
+            msg = _target_error(e, e.target, by_id)
+            if msg is not None:
+                later.append(FieldError(("entities", i, "target"), msg))
+        if e.if_left_over.startswith("join:"):
+            msg = _join_error(e, e.if_left_over[5:], by_id)
+            if msg is not None:
+                later.append(FieldError(("entities", i, "if_left_over"), msg))
+    if has_parent:
+        errors.extend(_cycles(entities, by_id))
 
-    def party(target: str) -> Entity | None:
-        t = by_id.get(target)
-        return t if t is not None and not t.aside else None
-
-    t = party(req.dragon.target)
-    if t is None or t.controller != "gm":
+    t = by_id.get(d.target)
+    if t is None or t.aside or t.controller != "gm":
         why = (
             "is not an entity of the request"
-            if req.dragon.target not in by_id
+            if t is None
             else "stands aside (DRG-4)"
-            if by_id[req.dragon.target].aside
+            if t.aside
             else "is the player's own (subjugated) entity"
         )
         errors.append(
             FieldError(
                 ("dragon", "target"),
-                f"the dragon's target {req.dragon.target!r} {why}: it must be a free (gm) entity "
+                f"the dragon's target {d.target!r} {why}: it must be a free (gm) entity "
                 "taking part in the battle",
             )
         )
-    for i, e in enumerate(req.entities):
-        if e.aside:
-            continue
-        side = _side(e.controller)
-        if e.target is not None:
-            msg = _target_error(e, e.target, by_id)
-            if msg is not None:
-                errors.append(FieldError(("entities", i, "target"), msg))
-        if e.if_left_over.startswith("join:"):
-            ally = e.if_left_over[5:]
-            msg = None
-            if ally == e.id:
-                msg = f"{e.id!r} cannot join itself"
-            elif ally == DRAGON:
-                if side != "player":
-                    msg = f"{e.id!r} is a free (gm) entity: the dragon is not its ally"
-            elif ally not in by_id:
-                msg = f"{e.id!r} would join {ally!r}, which is not an entity of the request"
-            elif by_id[ally].aside:
-                msg = f"{e.id!r} would join {ally!r}, which stands aside (DRG-4)"
-            elif _side(by_id[ally].controller) != side:
-                msg = f"{e.id!r} would join {ally!r}, which is not its ally (the other side)"
-            if msg is not None:
-                errors.append(FieldError(("entities", i, "if_left_over"), msg))
+    errors += later
     if errors:
         raise InvalidRequest("; ".join(err.msg for err in errors[:5]), errors)
+    return by_id
 
 
 def _target_error(e: Entity, target: str, by_id: dict[str, Entity]) -> str | None:
-    side = _side(e.controller)
+    # `controller` is `player` or `gm`: it names the entity's side.
     if target == DRAGON:
-        if side == "player":
+        if e.controller == "player":
             return f"{e.id!r} is the player's (subjugated) entity: it cannot attack the dragon"
         return None
     if target == e.id:
@@ -207,8 +196,25 @@ def _target_error(e: Entity, target: str, by_id: dict[str, Entity]) -> str | Non
         return f"{e.id!r}: target {target!r} is not in the battle (no such entity)"
     if t.aside:
         return f"{e.id!r}: target {target!r} is not in the battle (it stands aside, DRG-4)"
-    if _side(t.controller) == side:
+    if t.controller == e.controller:
         return f"{e.id!r}: target {target!r} is its ally; a target is on the other side"
+    return None
+
+
+def _join_error(e: Entity, ally: str, by_id: dict[str, Entity]) -> str | None:
+    if ally == e.id:
+        return f"{e.id!r} cannot join itself"
+    if ally == DRAGON:
+        if e.controller != "player":
+            return f"{e.id!r} is a free (gm) entity: the dragon is not its ally"
+        return None
+    a = by_id.get(ally)
+    if a is None:
+        return f"{e.id!r} would join {ally!r}, which is not an entity of the request"
+    if a.aside:
+        return f"{e.id!r} would join {ally!r}, which stands aside (DRG-4)"
+    if a.controller != e.controller:
+        return f"{e.id!r} would join {ally!r}, which is not its ally (the other side)"
     return None
 
 
@@ -240,29 +246,30 @@ def _cycles(entities: list[Entity], by_id: dict[str, Entity]) -> list[FieldError
 # ---------------------------------------------------------------- the round
 
 
-@dataclass
-class _Round:
-    """Working state of one resolution (not returned)."""
+def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
+    """Resolve one round (DRG-1..17); dice in slots ``pool.dragon``, ``dragon_die``,
+    ``pool.<id>``, ``slayer.<id>``.
 
-    req: BattleRequest
-    dice: DiceSource
-    log: EventLog
-    by_id: dict[str, Entity]
-    index: dict[str, int]
-    prosperity: dict[str, int]
-    own: dict[str, list[int]] = field(default_factory=dict)
-    pools: list[Pool] = field(default_factory=list)
-    changes: list[ProsperityChange] = field(default_factory=list)
-    slayers_individual: set[str] = field(default_factory=set)
+    Working state is plain dicts and lists; the request-shaped ``next_state`` is built once, at
+    the end.
+    """
+    by_id = check(req)
+    log = EventLog(TEXTS)
+    add = log.add
+    d = req.dragon
+    entities = req.entities
+    index = {e.id: i for i, e in enumerate(entities)}
+    prosperity = {e.id: e.prosperity for e in entities}
+    changes: list[ProsperityChange] = []
 
-    def lose(self, eid: str, amount: int, reason: Reason) -> None:
-        before = self.prosperity[eid]
+    def lose(eid: str, amount: int, reason: Reason) -> None:
+        before = prosperity[eid]
         after = max(0, before - amount)
-        self.prosperity[eid] = after
-        self.changes.append(
+        prosperity[eid] = after
+        changes.append(
             ProsperityChange(id=eid, what="entity", before=before, after=after, reason=reason)
         )
-        self.log.add(
+        add(
             "dragon.prosperity.lost",
             id=eid,
             loss=before - after,
@@ -271,45 +278,20 @@ class _Round:
             reason=reason,
         )
 
-    def roll(self, owner: str, slot: str, sides: int, count: int) -> list[int]:
-        values = self.dice.roll_many(slot, sides, count)
-        self.pools.append(Pool(owner=owner, slot=slot, sides=sides, dice=values))
-        self.own.setdefault(owner, []).extend(values)
-        self.log.add(
-            "dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values
-        )
-        return values
-
-
-def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
-    """Resolve one round (DRG-1..17); dice in slots ``pool.dragon``, ``dragon_die``,
-    ``pool.<id>``, ``slayer.<id>``."""
-    check(req)
-    log = EventLog(TEXTS)
-    d = req.dragon
-    by_id = {e.id: e for e in req.entities}
-    index = {e.id: i for i, e in enumerate(req.entities)}
-    r = _Round(
-        req=req,
-        dice=dice,
-        log=log,
-        by_id=by_id,
-        index=index,
-        prosperity={e.id: e.prosperity for e in req.entities},
-    )
-
-    # DRG-2: strength order, then pairs.
-    taking_part = [e for e in req.entities if not e.aside]
-    for e in req.entities:
+    # DRG-2: strength order (prosperity, free entities first, then request order), then pairs.
+    taking_part: list[Entity] = []
+    for e in entities:
         if e.aside:
-            log.add("dragon.aside", id=e.id)
-    ordered = sorted(
-        taking_part, key=lambda e: (-e.prosperity, 0 if e.controller == "gm" else 1, index[e.id])
-    )
-    order = [DRAGON] + [e.id for e in ordered]
-    log.add("dragon.order", order=order, names=", ".join(order))
+            add("dragon.aside", id=e.id)
+        else:
+            taking_part.append(e)
+    # A stable sort: equal keys keep request order.
+    ordered = sorted(taking_part, key=lambda e: (-e.prosperity, e.controller != "gm"))
+    order = [DRAGON, *[e.id for e in ordered]]
+    add("dragon.order", order=order, names=", ".join(order))
     target_of: dict[str, str | None] = {DRAGON: d.target}
-    target_of.update({e.id: e.target for e in taking_part})
+    for e in ordered:
+        target_of[e.id] = e.target
     paired: dict[str, int] = {}
     pair_ids: list[tuple[str, str]] = []
     left: list[str] = []
@@ -320,84 +302,69 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         if t is not None and t not in paired:
             paired[p] = paired[t] = len(pair_ids)
             pair_ids.append((p, t))
-            log.add("dragon.pair.formed", a=p, b=t)
+            add("dragon.pair.formed", a=p, b=t)
         else:
             left.append(p)
 
     # DRG-3: the left-over parties.
     joined: dict[str, list[str]] = {}
-    left_over: list[LeftOverParty] = []
-    for p in left:
-        e = by_id[p]
-        t = target_of[p]
-        why = "it has no target" if t is None else f"its target {t} is already paired"
-        action = e.if_left_over
-        if action.startswith("join:"):
-            ally = action[5:]
-            if ally in paired:
-                joined.setdefault(ally, []).append(p)
-                left_over.append(
-                    LeftOverParty(
-                        id=p, reason=why, action="join", ally=ally, against=None, note=None
-                    )
-                )
-                log.add("dragon.left_over.join", id=p, ally=ally, why=why)
-            else:
-                note = f"{ally} is not in a pair"
-                left_over.append(
-                    LeftOverParty(
-                        id=p, reason=why, action="wait", ally=ally, against=None, note=note
-                    )
-                )
-                log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
-        elif action.startswith("auto_win:"):
-            against = action[9:]
-            left_over.append(
-                LeftOverParty(
-                    id=p, reason=why, action="auto_win", ally=None, against=against, note=None
-                )
-            )
-            log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
-        else:
-            left_over.append(
-                LeftOverParty(id=p, reason=why, action="wait", ally=None, against=None, note=None)
-            )
-            log.add("dragon.left_over.wait", id=p, why=why)
-    in_battle = [p for p in order if p in paired or any(p in js for js in joined.values())]
+    left_over = [_left_over(by_id[p], target_of[p], paired, joined, log) for p in left]
+    if joined:
+        joiners = {p for js in joined.values() for p in js}
+        in_battle = [p for p in order if p in paired or p in joiners]
+    else:
+        in_battle = [p for p in order if p in paired]
 
     # DRG-5..8: every pool, pair by pair, each member before the parties joined to it.
+    pools: list[Pool] = []
+    own: dict[str, list[int]] = {}  # each party's dice, every pool of it
+
+    def roll(owner: str, slot: str, sides: int, count: int) -> list[int]:
+        values = dice.roll_many(slot, sides, count)
+        pools.append(Pool(owner=owner, slot=slot, sides=sides, dice=values))
+        add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
+        # A party that joined an ally and was then taken as a target rolls twice: both count.
+        own[owner] = [*own[owner], *values] if owner in own else values
+        return values
+
     dragon_die: int | None = None
     for a, b in pair_ids:
         for member in (a, b):
-            for p in [member, *joined.get(member, [])]:
+            for p in (member, *joined[member]) if member in joined else (member,):
                 if p == DRAGON:
-                    r.roll(DRAGON, "pool.dragon", DRAGON_DICE[d.age], d.battle + d.features_used)
+                    roll(p, "pool.dragon", DRAGON_DICE[d.age], d.battle + d.features_used)
                     if d.dragon_die:
-                        dragon_die = r.roll(DRAGON, "dragon_die", DRAGON_DIE[d.age], 1)[0]
+                        dragon_die = roll(p, "dragon_die", DRAGON_DIE[d.age], 1)[0]
                     continue
                 e = by_id[p]
-                sides = entity_die(e)
-                r.own.setdefault(p, [])
                 if e.prosperity == 0:
                     # DRG-5: nothing at all, a dragonslayer's extra die included.
-                    log.add("dragon.pool.empty", owner=p)
+                    own.setdefault(p, [])
+                    add("dragon.pool.empty", owner=p)
                     continue
-                r.roll(p, f"pool.{p}", sides, e.prosperity)
+                sides = entity_die(e)
+                roll(p, "pool." + p, sides, e.prosperity)
                 if e.dragonslayer and e.kind == "individual":
-                    r.roll(p, f"slayer.{p}", step_up(sides), 1)
+                    roll(p, "slayer." + p, step_up(sides), 1)
 
     def side(member: str) -> Side:
-        members = [member, *joined.get(member, [])]
-        values = [v for m in members for v in r.own.get(m, [])]
+        if member in joined:
+            members = [member, *joined[member]]
+            values = [v for m in members for v in own[m]]
+        else:
+            members = [member]
+            values = own[member]
         return Side(members=members, dice=values, highest=max(values, default=0))
 
+    pair_sides = [(side(a), side(b)) for a, b in pair_ids]
+
     def highest(p: str) -> int:
-        return max(r.own.get(p, []), default=0)
+        return max(own[p], default=0)
 
     # DRG-11: the dragon-die sweep, decided on the dragon's pair (always the first).
     sweep: list[str] = []
     sweep_detail: SweepDetail | None = None
-    a0, b0 = pair_ids[0]
+    b0 = pair_ids[0][1]
     if dragon_die is not None:
         candidates = sorted(
             (p for p in in_battle if p not in (DRAGON, b0)),
@@ -405,9 +372,9 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         )
         sweep_detail = _sweep(
             dragon_die,
-            dragon_side=side(a0),
+            dragon_side=pair_sides[0][0],
             opponent=b0,
-            opponent_side=side(b0),
+            opponent_side=pair_sides[0][1],
             candidates=candidates,
             highest=highest,
             log=log,
@@ -420,23 +387,27 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     defeated: list[Defeat] = []
     revealed: list[SlayerRevealed] = []
     new_entities: dict[str, Entity] = {}
-    slayer_now: set[str] = {e.id for e in req.entities if e.dragonslayer}
+    slayers_individual: set[str] = set()
+    slayer_now: set[str] = {e.id for e in entities if e.dragonslayer}
     gained = 0
     dragon_won = False
-    swept_pairs = {paired[p] for p in sweep[1:] if p in paired} | {
-        paired[ally] for ally, js in joined.items() for p in js if p in sweep[1:]
-    }
-    swept_pairs.discard(0)
+    swept_pairs: set[int] = set()
+    if sweep:
+        swept = sweep[1:]
+        swept_pairs = {paired[p] for p in swept if p in paired} | {
+            paired[ally] for ally, js in joined.items() for p in js if p in swept
+        }
+        swept_pairs.discard(0)
     pairs: list[Pair] = []
     for n, (a, b) in enumerate(pair_ids):
-        sa, sb = side(a), side(b)
+        sa, sb = pair_sides[n]
         if n == 0 and sweep:
             dragon_won = True
             for p in sweep:
                 h = sb.highest if p == b0 else highest(p)
-                s = sum(1 for v in sa.dice if v > h)
+                s = len([v for v in sa.dice if v > h])
                 defeated.append(Defeat(id=p, successes=s))
-                r.lose(p, s, "swept")
+                lose(p, s, "swept")
             succ = defeated[0].successes
             pairs.append(
                 Pair(
@@ -449,7 +420,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             gone = [
                 p for p in sweep if paired.get(p) == n or p in joined.get(a, []) + joined.get(b, [])
             ]
-            log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
+            add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
             pairs.append(
                 Pair(
                     a=a, b=b, a_side=sa, b_side=sb, resolved=False, winner=None, loser=None,
@@ -458,7 +429,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             )  # fmt: skip
             continue
         if sa.highest == sb.highest:
-            log.add("dragon.pair.interrupted", a=a, b=b, highest=sa.highest)
+            add("dragon.pair.interrupted", a=a, b=b, highest=sa.highest)
             pairs.append(
                 Pair(
                     a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=None, loser=None,
@@ -466,76 +437,73 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 )
             )  # fmt: skip
             continue
-        win, lose, sw, sl = (a, b, sa, sb) if sa.highest > sb.highest else (b, a, sb, sa)
-        succ = sum(1 for v in sw.dice if v > sl.highest)
-        log.add(
+        win, loser, sw, sl = (a, b, sa, sb) if sa.highest > sb.highest else (b, a, sb, sa)
+        bar = sl.highest
+        succ = len([v for v in sw.dice if v > bar])
+        add(
             "dragon.pair.won",
             winner=win,
-            loser=lose,
+            loser=loser,
             winner_highest=sw.highest,
-            loser_highest=sl.highest,
+            loser_highest=bar,
             successes=succ,
         )
         pairs.append(
             Pair(
-                a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=win, loser=lose,
+                a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=win, loser=loser,
                 successes=succ, interrupted=False, swept=False,
             )
         )  # fmt: skip
-        if lose == DRAGON:
+        if loser == DRAGON:
             gained += 1
-            log.add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
-            rev = _reveal(by_id[win], req, r, new_entities)
+            add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
+            rev = _reveal(by_id[win], req, log, slayers_individual, new_entities)
             if rev is not None:
                 revealed.append(rev)
             slayer_now.add(win)
         else:
             if win == DRAGON:
                 dragon_won = True
-                defeated.append(Defeat(id=lose, successes=succ))
-            r.lose(lose, succ, "lost_pair")
+                defeated.append(Defeat(id=loser, successes=succ))
+            lose(loser, succ, "lost_pair")
 
     # DRG-12: the player's change when the dragon won.
     dragon_changes: list[Change] = []
     if dragon_won:
-        best = pairs[0].a_side.highest
+        best = pair_sides[0][0].highest
         lvl = change_level(best)
+        scale = None if lvl is None else CHANGE_SCALE[lvl]
         dragon_changes.append(
             Change(
-                by="player",
-                result=best,
-                level=lvl,
-                scale=None if lvl is None else CHANGE_SCALE[lvl],
-                against=[x.id for x in defeated],
+                by="player", result=best, level=lvl, scale=scale, against=[x.id for x in defeated]
             )
         )
-        log.add(
+        add(
             "dragon.change.player" if lvl is not None else "dragon.change.none",
             result=best,
             level=lvl,
-            scale=None if lvl is None else CHANGE_SCALE[lvl],
+            scale=scale,
         )
 
     # DRG-13: the dragon die's collateral damage and the destruction change.
     destruction: Change | None = None
     location = req.location
-    new_location: Location | None = location
     if dragon_die is not None:
         for e in taking_part:
-            r.lose(e.id, 1, "dragon_die")
+            lose(e.id, 1, "dragon_die")
         if location is not None:
             if location.id in by_id and not by_id[location.id].aside:
-                log.add("dragon.location.party", id=location.id)
+                add("dragon.location.party", id=location.id)
             else:
                 before = location.prosperity
                 after = max(0, before - 1)
-                r.changes.append(
+                changes.append(
                     ProsperityChange(
                         id=location.id, what="location", before=before, after=after,
                         reason="dragon_die",
                     )
                 )  # fmt: skip
-                log.add(
+                add(
                     "dragon.prosperity.lost",
                     id=location.id,
                     loss=before - after,
@@ -543,48 +511,40 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                     after=after,
                     reason="dragon_die",
                 )
-                new_location = Location(id=location.id, prosperity=after)
+                location = Location(id=location.id, prosperity=after)
         lvl = change_level(dragon_die)
-        destruction = Change(
-            by="others",
-            result=dragon_die,
-            level=lvl,
-            scale=None if lvl is None else CHANGE_SCALE[lvl],
-            against=[],
-        )
-        log.add(
+        scale = None if lvl is None else CHANGE_SCALE[lvl]
+        destruction = Change(by="others", result=dragon_die, level=lvl, scale=scale, against=[])
+        add(
             "dragon.change.destruction" if lvl is not None else "dragon.change.no_destruction",
             result=dragon_die,
             level=lvl,
-            scale=None if lvl is None else CHANGE_SCALE[lvl],
+            scale=scale,
         )
 
     # DRG-14, DRG-15: wounds.
-    wounds = Wounds(before=d.wounds, gained=gained, after=d.wounds + gained)
-    defeated_dragon = wounds.after >= d.battle
+    wounds = d.wounds + gained
+    defeated_dragon = wounds >= d.battle
     if defeated_dragon:
         slayer = next((p.winner for p in pairs if p.loser == DRAGON), None)
-        log.add("dragon.defeated", wounds=wounds.after, battle=d.battle, slayer=slayer)
+        add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
 
     # DRG-16: does the battle end?
     ended = defeated_dragon or not req.continues
-    log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
+    add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
 
     # DRG-17: hoard from the strongest enemy that fought the dragon's side.
     fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
-    enemies = sorted(fought, key=lambda p: index[p])
+    enemies = sorted(fought, key=index.__getitem__)
 
-    def hoard_level(p: str) -> int:
-        return by_id[p].level + (1 if p in slayer_now else 0)
-
+    # A dragonslayer counts one level higher.
+    level = {p: by_id[p].level + (1 if p in slayer_now else 0) for p in fought}
     strongest: str | None = None
-    if req.options.strongest_enemy == "strength_order":
-        strongest = fought[0] if fought else None  # `in_battle` is in strength order
-    else:
-        for p in enemies:
-            if strongest is None or hoard_level(p) > hoard_level(strongest):
-                strongest = p
-    top = 0 if strongest is None else hoard_level(strongest)
+    if fought and req.options.strongest_enemy == "strength_order":
+        strongest = fought[0]  # `in_battle` is in strength order
+    elif fought:
+        strongest = max(enemies, key=level.__getitem__)  # the first of the highest, request order
+    top = 0 if strongest is None else level[strongest]
     amount = max(top - 1, 0)
     if req.options.hoard == "on_win" and not dragon_won:
         amount = 0
@@ -596,32 +556,72 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         amount=amount,
         dragon_won=dragon_won,
     )
-    hoard_gained = amount if ended else 0
     if ended:
-        log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
+        add("dragon.hoard", amount=amount, strongest=strongest, level=top)
 
-    next_state = _next_state(req, r, wounds.after, new_entities, new_location)
+    next_state = _next_state(
+        req,
+        prosperity=prosperity,
+        slayers_individual=slayers_individual,
+        wounds=wounds,
+        new_entities=new_entities,
+        location=location,
+    )
     return BattleResult(
         round=req.round,
         order=order,
-        pools=r.pools,
+        pools=pools,
         pairs=pairs,
         left_over=left_over,
         sweep=sweep,
         sweep_detail=sweep_detail,
         defeated=defeated,
-        prosperity_changes=r.changes,
-        wounds=wounds,
+        prosperity_changes=changes,
+        wounds=Wounds(before=d.wounds, gained=gained, after=wounds),
         slayers_revealed=revealed,
         dragon_changes=dragon_changes,
         destruction_change=destruction,
         dragon_defeated=defeated_dragon,
         battle_ended=ended,
         hoard=hoard,
-        hoard_gained=hoard_gained,
+        hoard_gained=amount if ended else 0,
         next_state=next_state,
         **trace(dice, log),
     )
+
+
+def _left_over(
+    e: Entity, t: str | None, paired: dict[str, int], joined: dict[str, list[str]], log: EventLog
+) -> LeftOverParty:
+    """DRG-3: what a party left over does: wait, join an ally in a pair, or win outside."""
+    p = e.id
+    why = "it has no target" if t is None else f"its target {t} is already paired"
+    action = e.if_left_over
+    if action.startswith("join:"):
+        ally = action[5:]
+        if ally in paired:
+            joined.setdefault(ally, []).append(p)
+            log.add("dragon.left_over.join", id=p, ally=ally, why=why)
+            return LeftOverParty(
+                id=p, reason=why, action="join", ally=ally, against=None, note=None
+            )
+        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
+        return LeftOverParty(
+            id=p,
+            reason=why,
+            action="wait",
+            ally=ally,
+            against=None,
+            note=f"{ally} is not in a pair",
+        )
+    if action.startswith("auto_win:"):
+        against = action[9:]
+        log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
+        return LeftOverParty(
+            id=p, reason=why, action="auto_win", ally=None, against=against, note=None
+        )
+    log.add("dragon.left_over.wait", id=p, why=why)
+    return LeftOverParty(id=p, reason=why, action="wait", ally=None, against=None, note=None)
 
 
 def _sweep(
@@ -672,15 +672,19 @@ def _sweep(
 
 
 def _reveal(
-    winner: Entity, req: BattleRequest, r: _Round, new_entities: dict[str, Entity]
+    winner: Entity,
+    req: BattleRequest,
+    log: EventLog,
+    slayers_individual: set[str],
+    new_entities: dict[str, Entity],
 ) -> SlayerRevealed | None:
     """DRG-14: the entity that beat the dragon proves to be (or to hold) a dragonslayer."""
     if winner.dragonslayer or any(e.parent == winner.id and e.dragonslayer for e in req.entities):
-        r.log.add("dragon.slayer.known", id=winner.id)
+        log.add("dragon.slayer.known", id=winner.id)
         return None
     if winner.kind == "individual":
-        r.slayers_individual.add(winner.id)
-        r.log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
+        slayers_individual.add(winner.id)
+        log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
         return SlayerRevealed(
             id=winner.id,
             kind="individual",
@@ -689,7 +693,9 @@ def _reveal(
             prosperity=None,
             sides=None,
         )
-    taken = set(r.by_id) | {DRAGON} | ({req.location.id} if req.location is not None else set())
+    taken = {e.id for e in req.entities} | {DRAGON}
+    if req.location is not None:
+        taken.add(req.location.id)
     base = f"{winner.id}-slayer"
     if len(base) > _ID_MAX:
         base = f"{winner.id[: _ID_MAX - 7]}-slayer"
@@ -726,7 +732,7 @@ def _reveal(
     )
     new_entities[winner.id] = child
     sides = entity_die(child)
-    r.log.add(
+    log.add(
         "dragon.slayer.revealed",
         id=winner.id,
         how=f"a dragonslayer minority {new_id} with prosperity {prosperity} and d{sides}",
@@ -743,31 +749,41 @@ def _reveal(
 
 def _next_state(
     req: BattleRequest,
-    r: _Round,
+    *,
+    prosperity: dict[str, int],
+    slayers_individual: set[str],
     wounds: int,
     new_entities: dict[str, Entity],
     location: Location | None,
 ) -> BattleState:
-    """DRG-16: the state to send for the next round, in the request's own shape."""
+    """DRG-16: the state to send for the next round, in the request's own shape.
+
+    State models are frozen: an entity (or the dragon) that did not change is passed on as it came.
+    """
     moved = {parent: child.id for parent, child in new_entities.items()}
     entities: list[Entity] = []
     for e in req.entities:
-        update: dict[str, object] = {"prosperity": r.prosperity[e.id]}
-        if e.target in moved:
-            update["target"] = moved[e.target]
-        if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
-            update["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
-        if e.id in r.slayers_individual:
+        update: dict[str, object] = {}
+        if prosperity[e.id] != e.prosperity:
+            update["prosperity"] = prosperity[e.id]
+        if moved:
+            if e.target in moved:
+                update["target"] = moved[e.target]
+            if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
+                update["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
+            if e.id in new_entities:
+                update["aside"] = True
+        if e.id in slayers_individual:
             update["dragonslayer"] = True
-        if e.id in new_entities:
-            update["aside"] = True
-        entities.append(e.model_copy(update=update))
+        entities.append(e.model_copy(update=update) if update else e)
         if e.id in new_entities:
             entities.append(new_entities[e.id])
-    dragon_target = moved.get(req.dragon.target, req.dragon.target)
-    dragon = Dragon(**{**req.dragon.model_dump(), "wounds": wounds, "target": dragon_target})
+    d = req.dragon
+    target = moved.get(d.target, d.target)
+    if wounds != d.wounds or target != d.target:
+        d = d.model_copy(update={"wounds": wounds, "target": target})
     return BattleState(
-        dragon=dragon,
+        dragon=d,
         entities=entities,
         location=location,
         round=min(req.round + 1, MAX_ATTEMPTS),
