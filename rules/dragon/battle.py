@@ -305,6 +305,9 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             add("dragon.pair.formed", a=p, b=t)
         else:
             left.append(p)
+    # A party passed over at its turn may still be taken as a weaker party's target (its target is
+    # "still unpaired"): it then fights in that pair and is not left over (DRG-2, DRG-3).
+    left = [p for p in left if p not in paired]
 
     # DRG-3: the left-over parties.
     joined: dict[str, list[str]] = {}

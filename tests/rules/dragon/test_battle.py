@@ -64,6 +64,27 @@ def test_drg2_a_party_targeting_the_dragon_after_it_paired_is_left_over() -> Non
     )
 
 
+def test_drg2_a_party_passed_over_then_taken_by_a_weaker_party_fights_and_is_not_left_over() -> None:
+    # The dragon takes a5 and s6 takes x1; p4 (target a5, already paired) is passed over; c3 then
+    # takes p4, still unpaired: p4 fights c3 and is not also left over (it would otherwise join s6
+    # as well and roll its pool twice).
+    res = run(
+        dragon=dragon("a5"),
+        entities=[
+            ent("a5", prosperity=5, target="dragon"),
+            ent("s6", "player", prosperity=6, target="x1"),
+            ent("p4", "player", prosperity=4, target="a5", if_left_over="join:s6"),
+            ent("c3", prosperity=3, target="p4"),
+            ent("x1", prosperity=1, target="s6"),
+        ],
+        seed="x",
+    )
+    assert [(p.a, p.b) for p in res.pairs] == [("dragon", "a5"), ("s6", "x1"), ("c3", "p4")]
+    assert res.left_over == []
+    assert [p.slot for p in res.pools].count("pool.p4") == 1
+    assert res.pairs[1].a_side.members == ["s6"]
+
+
 def test_drg3_left_over_entity_joins_an_ally_and_adds_its_dice() -> None:
     # g3 is left over and joins g2: its 4 beats s1's 3, which g2 alone (2) would not.
     res = run(
