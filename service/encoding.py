@@ -20,8 +20,8 @@ from pydantic import BaseModel
 
 
 def _default(value: Any) -> Any:
-    if isinstance(value, BaseModel):
-        return value.model_dump()
+    if isinstance(value, BaseModel):  # written by its own serialiser, embedded as it is
+        return orjson.Fragment(value.__pydantic_serializer__.to_json(value))
     raise TypeError(f"{type(value).__name__} is not JSON serialisable")
 
 
