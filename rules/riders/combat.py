@@ -15,8 +15,6 @@ when they are needed: to check a caller's decision, or to say what the combat aw
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import FieldError, IllegalDecision, InvalidRequest
 from rules.events import EventLog
@@ -134,21 +132,30 @@ class _Fighter:
         return self.side.model_copy(update=self.changes) if self.changes else self.side
 
 
-@dataclass
 class _Combat:
-    req: CombatRequest
-    dice: DiceSource
-    log: EventLog
-    fighters: dict[SideName, _Fighter]
-    taken: list[Decision] = field(default_factory=list)
-    auto_filled: list[int] = field(default_factory=list)
+    """One resolution's state: the request, the dice, the events, both sides, the decisions taken."""
+
+    __slots__ = ("auto", "auto_filled", "decisions", "dice", "fighters", "log", "ranged", "taken")
+
+    def __init__(
+        self, req: CombatRequest, dice: DiceSource, log: EventLog, ini: _Fighter, dfd: _Fighter
+    ) -> None:
+        self.decisions = req.decisions
+        self.auto = req.auto
+        #: The initiator's attack is ranged (RDR-6).
+        self.ranged = req.attack.ranged
+        self.dice = dice
+        self.log = log
+        self.fighters: dict[SideName, _Fighter] = {"initiator": ini, "defender": dfd}
+        self.taken: list[Decision] = []
+        self.auto_filled: list[int] = []
 
     # ------------------------------------------------------------ decisions (RDR-8..10)
 
     def take(self, by: SideName, phase: Phase) -> Decision:
         """The next decision: the caller's, the default (``auto``), or stop and await it."""
         index = len(self.taken)
-        decisions = self.req.decisions
+        decisions = self.decisions
         if index < len(decisions):
             decision = decisions[index]
             _check(
@@ -159,7 +166,7 @@ class _Combat:
                 options=self.options(by, phase),
                 side=self.fighters[by].side,
             )
-        elif self.req.auto:
+        elif self.auto:
             decision = self.default(by, phase)
             self.auto_filled.append(index)
         else:
@@ -231,7 +238,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     log = EventLog(TEXTS)
     ini = _Fighter("initiator", req.initiator)
     dfd = _Fighter("defender", req.defender)
-    c = _Combat(req=req, dice=dice, log=log, fighters={"initiator": ini, "defender": dfd})
+    c = _Combat(req, dice, log, ini, dfd)
     bonuses: dict[SideName, Bonuses] = {
         "initiator": _bonuses(c, ini, dfd),
         "defender": _bonuses(c, dfd, ini),
@@ -457,7 +464,7 @@ def _skip_reason(c: _Combat, winner: _Fighter, loser: _Fighter) -> Skip | None:
     """RDR-6: no damage if the winner used a Hide Shield or the loser made a ranged attack."""
     if any(i.hide_shield for i in winner.used):
         return "hide_shield"
-    if (loser.name == "initiator" and c.req.attack.ranged) or any(i.ranged for i in loser.used):
+    if (loser.name == "initiator" and c.ranged) or any(i.ranged for i in loser.used):
         return "ranged"
     return None
 
@@ -547,6 +554,9 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
 
 def _check_ids(req: CombatRequest) -> None:
     """Item ids name slots (``item.<id>``), so they must be unique across both sides."""
+    ids = [i.id for i in req.initiator.items] + [i.id for i in req.defender.items]
+    if len(set(ids)) == len(ids):
+        return
     seen: dict[str, str] = {}
     for side in SIDES:
         for j, item in enumerate(getattr(req, side).items):
