@@ -462,10 +462,14 @@ def _counterattack(
 
 def _skip_reason(c: _Combat, winner: _Fighter, loser: _Fighter) -> Skip | None:
     """RDR-6: no damage if the winner used a Hide Shield or the loser made a ranged attack."""
-    if any(i.hide_shield for i in winner.used):
-        return "hide_shield"
-    if (loser.name == "initiator" and c.ranged) or any(i.ranged for i in loser.used):
+    for item in winner.used:
+        if item.hide_shield:
+            return "hide_shield"
+    if loser.name == "initiator" and c.ranged:
         return "ranged"
+    for item in loser.used:
+        if item.ranged:
+            return "ranged"
     return None
 
 
