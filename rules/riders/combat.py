@@ -6,11 +6,14 @@ roll-off, then each decision in order. Every die comes from its own slot (``roll
 decision shows the same dice and goes one step further (RDR-8). When the decisions run out the
 resolver stops and says who must decide and which choices are legal, or, with ``auto``, takes the
 default decision (RDR-9).
+
+Speed: the combat's working state (totals, items used, fatigue, rage, riders, positions) lives in
+plain attributes of :class:`_Fighter`; the request-shaped ``Side`` a response returns is built once,
+at the end, and only for a side that took damage. The legal options of a decision are listed only
+when they are needed: to check a caller's decision, or to say what the combat awaits.
 """
 
 from __future__ import annotations
-
-from dataclasses import dataclass, field
 
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import FieldError, IllegalDecision, InvalidRequest
@@ -38,6 +41,7 @@ from rules.riders.models import (
     Phase,
     Point,
     Position,
+    Rider,
     RiderBonus,
     RollOff,
     Side,
@@ -57,6 +61,13 @@ PHASE_CHOICES: dict[str, tuple[str, ...]] = {
     "rolloff": ("roll", "concede"),
     "counterattack": ("use_item", "concede"),
     "damage": ("damage",),
+}
+#: RDR-9's fixed default decisions. Decisions are frozen models, so these constants are shared
+#: values, never state: building a pydantic model per auto-filled decision costs more than the rule.
+_ROLL = Decision(by="defender", choice="roll")
+_CONCEDE: dict[SideName, Decision] = {s: Decision(by=s, choice="concede") for s in SIDES}
+_FATIGUE: dict[SideName, Decision] = {
+    s: Decision(by=s, choice="damage", damage="fatigue") for s in SIDES
 }
 
 
@@ -82,45 +93,136 @@ class _Stop(Exception):
         self.awaiting = awaiting
 
 
-@dataclass
+class _Fighter:
+    """One side's working state during the combat; the request's ``Side`` is never changed."""
+
+    __slots__ = (
+        "changes",
+        "fatigue",
+        "has_rider",
+        "items",
+        "name",
+        "position",
+        "rage",
+        "riders",
+        "side",
+        "total",
+        "used",
+        "used_ids",
+    )
+
+    def __init__(self, name: SideName, side: Side) -> None:
+        self.name: SideName = name
+        self.side = side
+        self.items: list[Item] = side.items
+        #: Pre, counter and damage items used, in order (RDR-6 reads Hide Shields and ranged ones).
+        self.used: list[Item] = []
+        self.used_ids: set[str] = set()
+        self.total: int | None = None
+        # RDR-6 damage taken so far; ``changes`` is what the returned Side differs by.
+        self.fatigue = side.fatigue
+        self.rage = side.rage
+        self.has_rider = side.has_rider
+        self.riders: list[Rider] = side.riders
+        self.position: Position | None = side.position
+        self.changes: dict[str, object] = {}
+
+    def state(self) -> Side:
+        """The side as the request would describe it now (RDR-1: only damage changes it)."""
+        return self.side.model_copy(update=self.changes) if self.changes else self.side
+
+
 class _Combat:
-    req: CombatRequest
-    dice: DiceSource
-    log: EventLog
-    sides: dict[SideName, Side]
-    taken: list[Decision] = field(default_factory=list)
-    auto_filled: list[int] = field(default_factory=list)
-    used: dict[SideName, list[Item]] = field(
-        default_factory=lambda: {"initiator": [], "defender": []}
-    )
-    totals: dict[SideName, int | None] = field(
-        default_factory=lambda: {"initiator": None, "defender": None}
-    )
+    """One resolution's state: the request, the dice, the events, both sides, the decisions taken."""
+
+    __slots__ = ("auto", "auto_filled", "decisions", "dice", "fighters", "log", "ranged", "taken")
+
+    def __init__(
+        self, req: CombatRequest, dice: DiceSource, log: EventLog, ini: _Fighter, dfd: _Fighter
+    ) -> None:
+        self.decisions = req.decisions
+        self.auto = req.auto
+        #: The initiator's attack is ranged (RDR-6).
+        self.ranged = req.attack.ranged
+        self.dice = dice
+        self.log = log
+        self.fighters: dict[SideName, _Fighter] = {"initiator": ini, "defender": dfd}
+        self.taken: list[Decision] = []
+        self.auto_filled: list[int] = []
 
     # ------------------------------------------------------------ decisions (RDR-8..10)
 
-    def take(self, by: SideName, phase: Phase, options: list[Option]) -> Decision:
+    def take(self, by: SideName, phase: Phase) -> Decision:
         """The next decision: the caller's, the default (``auto``), or stop and await it."""
         index = len(self.taken)
-        if index < len(self.req.decisions):
-            decision = self.req.decisions[index]
-            _check(decision, index, by=by, phase=phase, options=options, side=self.sides[by])
-        elif self.req.auto:
-            decision = _default(by, options)
+        decisions = self.decisions
+        if index < len(decisions):
+            decision = decisions[index]
+            _check(
+                decision,
+                index,
+                by=by,
+                phase=phase,
+                options=self.options(by, phase),
+                side=self.fighters[by].side,
+            )
+        elif self.auto:
+            decision = self.default(by, phase)
             self.auto_filled.append(index)
         else:
-            raise _Stop(Awaiting(by=by, decision=index, phase=phase, choices=options))
+            raise _Stop(
+                Awaiting(by=by, decision=index, phase=phase, choices=self.options(by, phase))
+            )
         self.taken.append(decision)
         return decision
 
+    def options(self, by: SideName, phase: Phase) -> list[Option]:
+        """The legal choices of ``by`` at this point (RDR-3..6)."""
+        if phase == "rolloff":
+            return [Option(choice="roll"), Option(choice="concede")]
+        me = self.fighters[by]
+        if phase == "counterattack":
+            options = [
+                Option(choice="use_item", item=i.id)
+                for i in me.items
+                if i.timing == "counter" and i.id not in me.used_ids
+            ]
+            options.append(Option(choice="concede"))
+            return options
+        foe = self.fighters[other(by)]
+        options = [Option(choice="damage", damage="fatigue")]
+        if foe.position is not None:
+            directions = _knockback_directions(foe.position)
+            if directions:
+                options.append(Option(choice="damage", damage="knockback", directions=directions))
+        if me.position is not None and foe.position is not None:
+            options.append(Option(choice="damage", damage="swap"))
+        for item in me.items:
+            if item.damage is not None and item.timing != "pre" and item.id not in me.used_ids:
+                options.append(Option(choice="damage", damage="item", item=item.id))
+        return options
+
+    def default(self, by: SideName, phase: Phase) -> Decision:
+        """RDR-9: roll; play the first counter item left, else concede; damage by fatigue."""
+        if phase == "rolloff":
+            return _ROLL
+        if phase == "damage":
+            return _FATIGUE[by]
+        me = self.fighters[by]
+        for i in me.items:
+            if i.timing == "counter" and i.id not in me.used_ids:
+                return Decision(by=by, choice="use_item", item=i.id)
+        return _CONCEDE[by]
+
     # ------------------------------------------------------------ items
 
-    def use_item(self, by: SideName, item: Item) -> ItemUse:
+    def use_item(self, me: _Fighter, item: Item) -> ItemUse:
         rolled: list[int] = []
         if item.dice is not None:
             count, sides = parse_dice(item.dice)
             rolled = self.dice.roll_many(f"item.{item.id}", sides, count)
-        self.used[by].append(item)
+        me.used.append(item)
+        me.used_ids.add(item.id)
         return ItemUse(
             id=item.id,
             name=item.name,
@@ -129,18 +231,18 @@ class _Combat:
             value=item.bonus + sum(rolled),
         )
 
-    def is_used(self, by: SideName, item: Item) -> bool:
-        return any(u.id == item.id for u in self.used[by])
-
 
 def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     """Resolve a Dragon Riders combat as far as the decisions go (RDR-1..10)."""
     _check_ids(req)
     log = EventLog(TEXTS)
-    c = _Combat(
-        req=req, dice=dice, log=log, sides={"initiator": req.initiator, "defender": req.defender}
-    )
-    bonuses = {side: _bonuses(c, side) for side in SIDES}
+    ini = _Fighter("initiator", req.initiator)
+    dfd = _Fighter("defender", req.defender)
+    c = _Combat(req, dice, log, ini, dfd)
+    bonuses: dict[SideName, Bonuses] = {
+        "initiator": _bonuses(c, ini, dfd),
+        "defender": _bonuses(c, dfd, ini),
+    }
     rolloffs: dict[SideName, RollOff] = {}
     counter: list[CounterStep] = []
     damage: list[Damage] = []
@@ -152,19 +254,19 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     awaiting: Awaiting | None = None
     try:
         # RDR-3: the initiator rolls, the defender rolls or concedes without rolling.
-        rolloffs["initiator"] = _rolloff(c, "initiator", bonuses["initiator"].total)
-        d = c.take("defender", "rolloff", [Option(choice="roll"), Option(choice="concede")])
+        rolloffs["initiator"] = _rolloff(c, ini, bonuses["initiator"])
+        d = c.take("defender", "rolloff")
         if d.choice == "concede":
             winner = "initiator"
             instances = 2
+            index = len(c.taken) - 1
             conceded = Concession(
-                by="defender", phase="rolloff", decision=len(c.taken) - 1, without_rolling=True
+                by="defender", phase="rolloff", decision=index, without_rolling=True
             )
-            log.add("riders.rolloff.conceded", side="defender", decision=len(c.taken) - 1)
+            log.add("riders.rolloff.conceded", side="defender", decision=index)
         else:
-            rolloffs["defender"] = _rolloff(c, "defender", bonuses["defender"].total)
-            ti, td = c.totals["initiator"], c.totals["defender"]
-            assert ti is not None and td is not None
+            rolloffs["defender"] = _rolloff(c, dfd, bonuses["defender"])
+            ti, td = rolloffs["initiator"].total, rolloffs["defender"].total
             presumptive = "defender" if td <= ti else "initiator"
             log.add(
                 "riders.presumptive_loser.tie" if ti == td else "riders.presumptive_loser",
@@ -176,14 +278,14 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         loser = other(winner)
         log.add("riders.winner", winner=winner, loser=loser)
         # RDR-6: damage, skipped for a Hide Shield or a ranged attack.
-        skipped = _skip_reason(c, winner, loser)
+        skipped = _skip_reason(c, c.fighters[winner], c.fighters[loser])
         if skipped is not None:
             log.add(f"riders.damage.skipped.{skipped}", winner=winner, loser=loser)
         else:
             if instances == 2:
                 log.add("riders.damage.double", loser=loser)
             for n in range(1, instances + 1):
-                damage.append(_damage(c, winner, loser, n))
+                damage.append(_damage(c, c.fighters[winner], c.fighters[loser], n))
     except _Stop as stop:
         awaiting = stop.awaiting
     finished = awaiting is None
@@ -194,8 +296,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
             f"no further decision is expected"
         )
         raise IllegalDecision(msg, [FieldError(("decisions", extra), msg)])
-    if not finished:
-        assert awaiting is not None
+    if awaiting is not None:
         log.add(
             "riders.awaiting",
             by=awaiting.by,
@@ -212,11 +313,11 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         presumptive_loser=presumptive,
         counterattack=counter,
         conceded=conceded,
-        totals=Totals(initiator=c.totals["initiator"], defender=c.totals["defender"]),
+        totals=Totals(initiator=ini.total, defender=dfd.total),
         damage=damage,
         damage_instances=instances,
         damage_skipped=skipped,
-        state=States(initiator=c.sides["initiator"], defender=c.sides["defender"]),
+        state=States(initiator=ini.state(), defender=dfd.state()),
         awaiting=awaiting,
         decisions=c.taken,
         auto_filled=c.auto_filled,
@@ -227,74 +328,82 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
 # ---------------------------------------------------------------- phases
 
 
-def _bonuses(c: _Combat, side: SideName) -> Bonuses:
+def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
     """RDR-2: riders' elemental bonuses (none at 3 fatigue) + terrain + pre-combat items."""
-    me, foe = c.sides[side], c.sides[other(side)]
+    side, name = me.side, me.name
+    element = foe.side.element
     riders = [
-        RiderBonus(id=r.id, current=r.current, bonus=r.bonuses.get(foe.element, 0))
-        for r in me.riders
+        RiderBonus(id=r.id, current=r.current, bonus=r.bonuses.get(element, 0)) for r in side.riders
     ]
-    elemental = sum(r.bonus for r in riders)
-    counted = me.fatigue < MAX_FATIGUE
+    elemental = 0
+    for r in riders:
+        elemental += r.bonus
+    counted = side.fatigue < MAX_FATIGUE
     if not counted:
-        c.log.add("riders.bonus.fatigued", side=side, elemental=elemental)
+        c.log.add("riders.bonus.fatigued", side=name, elemental=elemental)
     items: list[ItemUse] = []
-    for item in me.items:
+    from_items = 0
+    extra_dice = 0
+    for item in side.items:
         if item.timing == "pre":
-            use = c.use_item(side, item)
+            use = c.use_item(me, item)
             items.append(use)
+            from_items += use.value
+            extra_dice += item.extra_rolloff_dice
             c.log.add(
                 "riders.item.pre",
-                side=side,
+                side=name,
                 item=item.id,
                 name=item.name,
                 dice=use.dice,
                 value=use.value,
                 extra_dice=item.extra_rolloff_dice,
             )
-    total = (elemental if counted else 0) + me.terrain_bonus + sum(i.value for i in items)
+    total = (elemental if counted else 0) + side.terrain_bonus + from_items
     c.log.add(
         "riders.bonus",
-        side=side,
+        side=name,
         elemental=elemental if counted else 0,
-        terrain=me.terrain_bonus,
-        items=sum(i.value for i in items),
+        terrain=side.terrain_bonus,
+        items=from_items,
         total=total,
     )
     return Bonuses(
         riders=riders,
         elemental=elemental,
         elemental_counted=counted,
-        terrain=me.terrain_bonus,
+        terrain=side.terrain_bonus,
         items=items,
-        extra_rolloff_dice=me.extra_rolloff_dice,
+        extra_rolloff_dice=extra_dice,
         total=total,
     )
 
 
-def _rolloff(c: _Combat, side: SideName, bonus: int) -> RollOff:
+def _rolloff(c: _Combat, me: _Fighter, bonuses: Bonuses) -> RollOff:
     """RDR-3: 2d6, plus one d6 per rage level and each pre item's extra dice, plus the bonus."""
-    me = c.sides[side]
-    slot = f"rolloff.{side}"
-    count = BASE_ROLLOFF_DICE + me.rage + me.extra_rolloff_dice
+    name = me.name
+    slot = f"rolloff.{name}"
+    rage, extra, bonus = me.side.rage, bonuses.extra_rolloff_dice, bonuses.total
+    count = BASE_ROLLOFF_DICE + rage + extra
     rolled = c.dice.roll_many(slot, D6, count)
-    total = sum(rolled) + bonus
-    c.totals[side] = total
+    rolled_sum = sum(rolled)
+    total = rolled_sum + bonus
+    me.total = total
     c.log.add(
         "riders.rolloff",
-        side=side,
+        side=name,
         count=count,
         dice=rolled,
-        sum=sum(rolled),
+        sum=rolled_sum,
         bonus=bonus,
         total=total,
     )
     return RollOff(
         slot=slot,
         dice=rolled,
-        rage_dice=me.rage,
-        item_dice=me.extra_rolloff_dice,
-        sum=sum(rolled),
+        rage_dice=rage,
+        item_dice=extra,
+        sum=rolled_sum,
         bonus=bonus,
         total=total,
     )
@@ -306,13 +415,7 @@ def _counterattack(
     """RDR-4, RDR-5: the side behind plays counter items until strictly higher, or concedes."""
     behind = presumptive
     while True:
-        options = [
-            Option(choice="use_item", item=i.id)
-            for i in c.sides[behind].items
-            if i.timing == "counter" and not c.is_used(behind, i)
-        ]
-        options.append(Option(choice="concede"))
-        d = c.take(behind, "counterattack", options)
+        d = c.take(behind, "counterattack")
         index = len(c.taken) - 1
         if d.choice == "concede":
             winner = other(behind)
@@ -320,12 +423,13 @@ def _counterattack(
             return winner, Concession(
                 by=behind, phase="counterattack", decision=index, without_rolling=False
             )
-        item = next(i for i in c.sides[behind].items if i.id == d.item)
-        use = c.use_item(behind, item)
-        mine, theirs = c.totals[behind], c.totals[other(behind)]
+        me, them = c.fighters[behind], c.fighters[other(behind)]
+        item = next(i for i in me.items if i.id == d.item)
+        use = c.use_item(me, item)
+        mine, theirs = me.total, them.total
         assert mine is not None and theirs is not None
         mine += use.value
-        c.totals[behind] = mine
+        me.total = mine
         changed = mine > theirs
         c.log.add(
             "riders.counter.item",
@@ -345,7 +449,9 @@ def _counterattack(
                 by=behind,
                 item=use,
                 total=mine,
-                totals=Totals(initiator=c.totals["initiator"], defender=c.totals["defender"]),
+                totals=Totals(
+                    initiator=c.fighters["initiator"].total, defender=c.fighters["defender"].total
+                ),
                 leader=behind if changed else other(behind),
                 lead_changed=changed,
             )
@@ -354,17 +460,16 @@ def _counterattack(
             behind = other(behind)
 
 
-def _made_ranged_attack(c: _Combat, side: SideName) -> bool:
-    attack = side == "initiator" and c.req.attack.ranged
-    return attack or any(i.ranged for i in c.used[side])
-
-
-def _skip_reason(c: _Combat, winner: SideName, loser: SideName) -> Skip | None:
+def _skip_reason(c: _Combat, winner: _Fighter, loser: _Fighter) -> Skip | None:
     """RDR-6: no damage if the winner used a Hide Shield or the loser made a ranged attack."""
-    if any(i.hide_shield for i in c.used[winner]):
-        return "hide_shield"
-    if _made_ranged_attack(c, loser):
+    for item in winner.used:
+        if item.hide_shield:
+            return "hide_shield"
+    if loser.name == "initiator" and c.ranged:
         return "ranged"
+    for item in loser.used:
+        if item.ranged:
+            return "ranged"
     return None
 
 
@@ -376,39 +481,26 @@ def _knockback_directions(pos: Position) -> list[Direction]:
     ]
 
 
-def _damage(c: _Combat, winner: SideName, loser: SideName, n: int) -> Damage:
+def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     """RDR-6: the winner picks one damage: fatigue, knockback, swap or a damage item."""
-    me, foe = c.sides[winner], c.sides[loser]
-    options = [Option(choice="damage", damage="fatigue")]
-    if foe.position is not None:
-        directions = _knockback_directions(foe.position)
-        if directions:
-            options.append(Option(choice="damage", damage="knockback", directions=directions))
-    if me.position is not None and foe.position is not None:
-        options.append(Option(choice="damage", damage="swap"))
-    for item in me.items:
-        if item.damage is not None and item.timing != "pre" and not c.is_used(winner, item):
-            options.append(Option(choice="damage", damage="item", item=item.id))
-    d = c.take(winner, "damage", options)
+    winner, loser = me.name, foe.name
+    d = c.take(winner, "damage")
     index = len(c.taken) - 1
     if d.damage == "fatigue":
         if foe.fatigue < MAX_FATIGUE:
-            foe = foe.model_copy(update={"fatigue": foe.fatigue + 1})
-            c.sides[loser] = foe
+            foe.fatigue += 1
+            foe.changes["fatigue"] = foe.fatigue
             c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
             return FatigueDamage(
                 decision=index, fatigue=foe.fatigue, rider_lost=False, riders_lost=[], rage=foe.rage
             )
+        # At 3 fatigue: +1 rage, and the Dragon Rider (the current riders) is lost.
         lost = [r.id for r in foe.riders if r.current]
         rider_lost = foe.has_rider
-        foe = foe.model_copy(
-            update={
-                "rage": foe.rage + 1,
-                "has_rider": False,
-                "riders": [r for r in foe.riders if not r.current],
-            }
-        )
-        c.sides[loser] = foe
+        foe.rage += 1
+        foe.has_rider = False
+        foe.riders = [r for r in foe.riders if not r.current]
+        foe.changes.update(rage=foe.rage, has_rider=False, riders=foe.riders)
         c.log.add(
             "riders.damage.fatigue_at_max",
             loser=loser,
@@ -429,7 +521,7 @@ def _damage(c: _Combat, winner: SideName, loser: SideName, n: int) -> Damage:
         dx, dy = DIRECTIONS[d.direction]
         before = foe.position
         after = before.model_copy(update={"x": before.x + dx, "y": before.y + dy})
-        c.sides[loser] = foe.model_copy(update={"position": after})
+        foe.position = foe.changes["position"] = after
         c.log.add(
             "riders.damage.knockback",
             loser=loser,
@@ -447,12 +539,13 @@ def _damage(c: _Combat, winner: SideName, loser: SideName, n: int) -> Damage:
     if d.damage == "swap":
         assert me.position is not None and foe.position is not None
         mine, theirs = me.position, foe.position
-        c.sides[winner] = me.model_copy(update={"position": theirs})
-        c.sides[loser] = foe.model_copy(update={"position": mine})
+        me.position = me.changes["position"] = theirs
+        foe.position = foe.changes["position"] = mine
         c.log.add("riders.damage.swap", winner=winner, loser=loser, n=n)
         return SwapDamage(decision=index, winner=theirs, loser=mine)
     item = next(i for i in me.items if i.id == d.item)
-    c.used[winner].append(item)
+    me.used.append(item)
+    me.used_ids.add(item.id)
     assert item.damage is not None
     c.log.add(
         "riders.damage.item", winner=winner, loser=loser, name=item.name, effect=item.damage, n=n
@@ -465,6 +558,9 @@ def _damage(c: _Combat, winner: SideName, loser: SideName, n: int) -> Damage:
 
 def _check_ids(req: CombatRequest) -> None:
     """Item ids name slots (``item.<id>``), so they must be unique across both sides."""
+    ids = [i.id for i in req.initiator.items] + [i.id for i in req.defender.items]
+    if len(set(ids)) == len(ids):
+        return
     seen: dict[str, str] = {}
     for side in SIDES:
         for j, item in enumerate(getattr(req, side).items):
@@ -476,14 +572,6 @@ def _check_ids(req: CombatRequest) -> None:
                     f"unique across both sides (each rolls in slot item.<id>)",
                 )
             seen[item.id] = where
-
-
-def _default(by: SideName, options: list[Option]) -> Decision:
-    """RDR-9: roll; play the first counter item left, else concede; damage by fatigue."""
-    first = options[0]
-    if first.choice == "damage":
-        return Decision(by=by, choice="damage", damage="fatigue")
-    return Decision(by=by, choice=first.choice, item=first.item)
 
 
 def _describe(o: Option) -> str:
@@ -502,14 +590,13 @@ def _check(
     d: Decision, index: int, *, by: SideName, phase: Phase, options: list[Option], side: Side
 ) -> None:
     """RDR-10: a decision must be one of the legal options at its point, else IllegalDecision."""
-    expected = ", ".join(_describe(o) for o in options)
-    where = f"decision {index} ({phase})"
 
     def illegal(part: str | None, msg: str) -> IllegalDecision:
         loc: tuple[str | int, ...] = (
             ("decisions", index) if part is None else ("decisions", index, part)
         )
-        text = f"{where}: {msg}; expected from the {by}: {expected}"
+        expected = ", ".join(_describe(o) for o in options)
+        text = f"decision {index} ({phase}): {msg}; expected from the {by}: {expected}"
         return IllegalDecision(text, [FieldError(loc, text)])
 
     if d.by != by:
