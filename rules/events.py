@@ -98,11 +98,15 @@ def sentence(template: str) -> Sentence:
             return lambda **params: render_text(template, params)
         if field not in names:
             names.append(field)
-        parts.append("{" + (f"{field}:{spec}" if spec else f"_show({field})") + "}")
+        # ints, strings and bools as they are (no call), anything else through ``_show``
+        shown = f"({field} if {field}.__class__ in _PLAIN else _show({field}))"
+        parts.append("{" + (f"{field}:{spec}" if spec else shown) + "}")
     body = "f" + repr("".join(parts))
     # Only the system's own fixed texts reach here, never input: the generated source is a lambda
     # over plain identifiers and one f-string literal.
-    fn: Sentence = eval(f"lambda {''.join(n + ', ' for n in names)}**_: {body}", {"_show": _show})
+    fn: Sentence = eval(
+        f"lambda {''.join(n + ', ' for n in names)}**_: {body}", {"_show": _show, "_PLAIN": _PLAIN}
+    )
     return fn
 
 
