@@ -18,6 +18,7 @@ most :data:`MAX_MODIFIER`. Errors name the 1-based character position and what w
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -212,8 +213,14 @@ class _Parser:
 _SIMPLE = re.compile(r"([1-9][0-9]?|100)?[dD]([0-9]{1,4})(?:([+-])([0-9]{1,7}))?")
 
 
+@functools.lru_cache(maxsize=1024)
 def parse(text: str) -> Formula:
-    """Parse a damage formula; raises :class:`NotationError` (a ``ValueError``) when it is bad."""
+    """Parse a damage formula; raises :class:`NotationError` (a ``ValueError``) when it is bad.
+
+    A formula is immutable and a function of its text alone, so the last 1,024 texts parsed are
+    kept: a request parses each of its parts three times (validation, slots, roll), and a table
+    sends the same few formulas all evening. Errors are not kept (each raises afresh).
+    """
     simple = _SIMPLE.fullmatch(text)
     if simple is not None:
         count, sides, sign, number = simple.groups()

@@ -64,7 +64,7 @@ def test_drg2_a_party_targeting_the_dragon_after_it_paired_is_left_over() -> Non
     )
 
 
-def test_drg2_a_party_passed_over_then_taken_by_a_weaker_party_fights_and_is_not_left_over() -> None:
+def test_drg2_a_party_passed_over_then_taken_by_a_weaker_one_is_not_left_over() -> None:
     # The dragon takes a5 and s6 takes x1; p4 (target a5, already paired) is passed over; c3 then
     # takes p4, still unpaired: p4 fights c3 and is not also left over (it would otherwise join s6
     # as well and roll its pool twice).
