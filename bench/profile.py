@@ -27,10 +27,10 @@ LAYERS = {
         ("  ResolverFastPath.serve", "ResolverFastPath.serve", ""),
         ("    validate (model_validate_json)", "model_validate_json", ""),
         ("    resolver (engine)", "{resolver}", ""),
-        ("      dice (DiceSource.roll)", "DiceSource.roll", ""),
+        ("      dice (DiceSource.roll, .roll_many)", "DiceSource.roll|DiceSource.roll_many", ""),
         ("      trace(): die and event fields", "trace", "rules/models.py"),
         ("        event sentences", "EventLog.render", ""),
-        ("    serialise (to_json)", "SchemaSerializer.to_json", ""),
+        ("    serialise (encode: orjson)", "encode", "service/encoding.py"),
     ],
     "bare": [
         ("FastAPI.__call__ (all)", "FastAPI.__call__", "fastapi/applications.py"),
@@ -128,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name} {path}: {plain * 1e6:.1f} us per request in-process (no profiler)")
         for label, pattern, file_part in LAYERS[name]:
             function = pattern.replace("{resolver}", route.resolver.__name__)
-            share = inclusive(root, function, file_part) / whole
+            share = sum(inclusive(root, name, file_part) for name in function.split("|")) / whole
             print(f"  {label:<40} {share:6.1%}")
         if args.html and name == "service":
             args.html.write_text(profiler.output_html())
