@@ -6,7 +6,7 @@ looks the code up in its system's texts (``rules/<system>/text.py``).
 
 from __future__ import annotations
 
-import keyword
+import functools
 import string
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -45,15 +45,15 @@ class EventLog:
 
     def render(self) -> list[Event]:
         sentences = self._sentences
-        return [Event(code, params, sentences[code](**params)) for code, params in self._events]
+        return [Event(code, params, sentences[code](params)) for code, params in self._events]
 
     @property
     def codes(self) -> list[str]:
         return [code for code, _ in self._events]
 
 
-#: A text as a function of an event's parameters, called as ``sentence(**params)``.
-Sentence = Callable[..., str]
+#: A text as a function of an event's parameters (the dict ``EventLog.add`` recorded).
+Sentence = Callable[[dict[str, Any]], str]
 #: Compiled texts, by the identity of the texts mapping (kept alive here, so the identity is unique).
 _COMPILED: dict[int, tuple[Mapping[str, str], dict[str, Sentence]]] = {}
 
@@ -80,34 +80,36 @@ def sentence(template: str) -> Sentence:
     """``template`` as a function of the parameters (see ``compiled``).
 
     Fields must be plain names (``{total}``, ``{percent:+d}``): a field with a format spec gets the
-    value as it is, any other goes through ``_show`` (lists as "6, 10, 10", ``None`` as "none"). A
-    template with anything else (an index, an attribute, a conversion) is rendered by ``render_text``.
+    value as it is, any other goes through ``_show`` (lists as "6, 10, 10", ``None`` as "none";
+    ints, strings and bools as they are, without a call). A template with anything else (an index,
+    an attribute, a conversion) is rendered by ``render_text``.
     """
-    names: list[str] = []
     parts: list[str] = []
     for literal, field, spec, conversion in string.Formatter().parse(template):
-        parts.append(literal.replace("{", "{{").replace("}", "}}"))
+        parts.append(_literal(literal))
         if field is None:
             continue
-        if (
-            conversion
-            or not field.isidentifier()
-            or keyword.iskeyword(field)
-            or "{" in (spec or "")
-        ):
-            return lambda **params: render_text(template, params)
-        if field not in names:
-            names.append(field)
-        # ints, strings and bools as they are (no call), anything else through ``_show``
-        shown = f"({field} if {field}.__class__ in _PLAIN else _show({field}))"
-        parts.append("{" + (f"{field}:{spec}" if spec else shown) + "}")
-    body = "f" + repr("".join(parts))
-    # Only the system's own fixed texts reach here, never input: the generated source is a lambda
-    # over plain identifiers and one f-string literal.
-    fn: Sentence = eval(
-        f"lambda {''.join(n + ', ' for n in names)}**_: {body}", {"_show": _show, "_PLAIN": _PLAIN}
-    )
+        if conversion or not field.isidentifier() or not set(spec or "") <= _SPEC_CHARS:
+            return functools.partial(render_text, template)
+        value = f"p[{field!r}]"  # an identifier: its repr is the name in single quotes
+        if spec:
+            parts.append("{" + value + ":" + spec + "}")
+        else:
+            parts.append("{(v if (v := " + value + ").__class__ in _PLAIN else _show(v))}")
+    # Only the systems' own fixed texts reach here, never input: the generated source is one
+    # f-string over the parameters dict, its literal text escaped.
+    fn: Sentence = eval('lambda p: f"' + "".join(parts) + '"', {"_show": _show, "_PLAIN": _PLAIN})
     return fn
+
+
+#: What a format spec of a text may hold (``+d``, ``>3``, ``,``): nothing that ends the f-string.
+_SPEC_CHARS = frozenset("+-# 0123456789<>=^,._%bcdeEfFgGnosxX")
+
+
+def _literal(text: str) -> str:
+    """``text`` as the literal part of a double-quoted f-string."""
+    escaped = text.encode("unicode_escape").decode("ascii").replace('"', '\\"')
+    return escaped.replace("{", "{{").replace("}", "}}")
 
 
 #: Parameter types a sentence shows as ``str()`` shows them (the common case, tested first).
