@@ -133,7 +133,8 @@ class ResolverRoute(APIRoute):
         """
         req = self.request_model.model_validate_json(body)
         seed = req.seed if req.seed is not None else new_seed()
-        dice = DiceSource(seed, req.dice, self.slots(req))
+        # The slots only check a script: a request without one does not list them.
+        dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         return encode(self.resolver(req, dice))
 
     def get_route_handler(self) -> Callable[[Request], Any]:
