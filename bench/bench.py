@@ -414,19 +414,19 @@ def main(argv: list[str] | None = None) -> int:
                 live.append((path, body_text(body)))
         # warm both up
         wrk(bare_url, bare_body, 2, CONNECTIONS)
-        for path, body in live:
-            wrk(svc.base + path, body, 1, CONNECTIONS)
+        for path, payload in live:
+            wrk(svc.base + path, payload, 1, CONNECTIONS)
 
         report["bare"] = {"rps": [], "p50_ms": [], "p99_ms": []}
-        for path, body in live:
+        for path, payload in live:
             pairs: list[tuple[float, float]] = []
             lat: dict[str, list[float]] = {"b50": [], "b99": [], "s50": [], "s99": []}
             failures = 0
             for _ in range(rounds):  # each round: bare then service, load then one connection
                 b = wrk(bare_url, bare_body, seconds, CONNECTIONS)
-                s = wrk(svc.base + path, body, seconds, CONNECTIONS)
+                s = wrk(svc.base + path, payload, seconds, CONNECTIONS)
                 bl = wrk(bare_url, bare_body, lat_seconds, 1, latency=True)
-                sl = wrk(svc.base + path, body, lat_seconds, 1, latency=True)
+                sl = wrk(svc.base + path, payload, lat_seconds, 1, latency=True)
                 failures += sum(r.non_2xx + r.errors for r in (b, s, bl, sl))
                 pairs.append((b.rps, s.rps))
                 lat["b50"].append(bl.p50_ms or 0)

@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
         whole = inclusive(root, entry, entry_file) or root.time
         print(f"{name} {path}: {plain * 1e6:.1f} us per request in-process (no profiler)")
         for label, pattern, file_part in LAYERS[name]:
-            function = pattern.replace("{resolver}", route.resolver.__name__)
+            function = pattern.replace("{resolver}", getattr(route.resolver, "__name__", "?"))
             share = sum(inclusive(root, name, file_part) for name in function.split("|")) / whole
             print(f"  {label:<40} {share:6.1%}")
         if args.html and name == "service":
