@@ -71,6 +71,20 @@ _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
 
 
+def status_class(status: int) -> str:
+    """The ``status`` label: ``2xx`` for 200 and so on (1xx and 5xx at the ends)."""
+    return STATUS_CLASSES[min(max(status // 100, 1), 5) - 1]
+
+
+def outcome_of(status: int, problem: str | None) -> str:
+    """What became of a resolver POST (``OUTCOMES``), from its status and its problem's kind."""
+    if status < 400:
+        return "resolved"
+    if status >= 500:
+        return "error"
+    return "refused" if problem in ENGINE_KINDS else "invalid"
+
+
 class Metrics:
     """One registry per app (tests build many apps in one process); the app's only collector.
 
@@ -101,7 +115,7 @@ class Metrics:
     ) -> None:
         if method not in METHODS:
             method = "other"
-        key = (route, method, STATUS_CLASSES[min(max(status // 100, 1), 5) - 1])
+        key = (route, method, status_class(status))
         requests = self.requests
         requests[key] = requests.get(key, 0) + 1
         lkey = (route, method)
@@ -112,15 +126,7 @@ class Metrics:
         hist.counts[bisect_left(_BOUNDS, seconds)] += 1
         hist.sum += seconds
         if system is not None and method == "POST":
-            if status < 400:
-                outcome = "resolved"
-            elif status >= 500:
-                outcome = "error"
-            elif problem in ENGINE_KINDS:
-                outcome = "refused"
-            else:
-                outcome = "invalid"
-            rkey = (system, outcome)
+            rkey = (system, outcome_of(status, problem))
             self.resolutions[rkey] = self.resolutions.get(rkey, 0) + 1
         if limit is not None:
             self.limit_rejections[limit] = self.limit_rejections.get(limit, 0) + 1

@@ -19,7 +19,15 @@ from prometheus_client import (
 )
 from prometheus_client.exposition import generate_latest
 
-from service.metrics import BUCKETS, ENGINE_KINDS, LIMITS, METHODS, OUTCOMES, Metrics
+from service.metrics import (
+    BUCKETS,
+    LIMITS,
+    METHODS,
+    OUTCOMES,
+    Metrics,
+    outcome_of,
+    status_class,
+)
 from tests.conftest import Api
 from tests.service.test_ops import JSON, ROLL, failing_app
 
@@ -75,19 +83,10 @@ class Reference:
         limit: str | None,
     ) -> None:
         method = method if method in METHODS else "other"
-        klass = ("1xx", "2xx", "3xx", "4xx", "5xx")[min(max(status // 100, 1), 5) - 1]
-        self.requests.labels(route, method, klass).inc()
+        self.requests.labels(route, method, status_class(status)).inc()
         self.latency.labels(route, method).observe(seconds)
         if system is not None and method == "POST":
-            if status < 400:
-                outcome = "resolved"
-            elif status >= 500:
-                outcome = "error"
-            elif problem in ENGINE_KINDS:
-                outcome = "refused"
-            else:
-                outcome = "invalid"
-            self.resolutions.labels(system, outcome).inc()
+            self.resolutions.labels(system, outcome_of(status, problem)).inc()
         if limit is not None:
             self.limits.labels(limit).inc()
 
