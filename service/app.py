@@ -16,6 +16,7 @@ from starlette.responses import Response
 from starlette.routing import get_route_path  # type: ignore[attr-defined]
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from rules import build
 from rules.dice import RNG
 from rules.errors import RulesError
 from service import health, problems
@@ -167,7 +168,15 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
             log.error("dice self-test failed: not ready", rng=RNG, streams=failed)
         else:
             app.state.ready = True
-            log.info("ready", rng=RNG, self_test_streams=len(health.VECTORS))
+            log.info(
+                "ready",
+                rng=RNG,
+                self_test_streams=len(health.VECTORS),
+                compiled_modules=len(build.compiled_modules()),
+            )
+        stale = build.stale_modules()
+        if stale:
+            log.warning("compiled modules older than their source: rebuild them", modules=stale)
         # Everything built so far (modules, schemas, the app) lives as long as the process: move it
         # out of the collector's reach, so a full collection walks only what requests create (on
         # this machine a full collection took ~20 ms before, a pause every few thousand requests).

@@ -59,9 +59,6 @@ def test(req: TestRequest, dice: DiceSource) -> TestResult:
     )
 
 
-test.__test__ = False  # type: ignore[attr-defined]  # a resolver, not a pytest test
-
-
 def opposed_slots(req: OpposedRequest) -> SlotSpec:
     return {"a": D10, "b": D10}
 

@@ -162,7 +162,14 @@ def test_dockerfile_shape() -> None:
     assert cmd is not None and json.loads(cmd.group(1)) == ["python", "-m", "service"]
     health = re.search(r"127\.0\.0\.1:%s(/\w+)", DOCKERFILE)
     assert health is not None and served([health.group(1)]) == {health.group(1): 200}
+    builder = re.search(r"^ARG BUILD_IMAGE=(\S+)", DOCKERFILE, re.MULTILINE)
+    assert builder is not None and builder.group(1).startswith(
+        f"python:3.{sys.version_info.minor}-"
+    )
     final = DOCKERFILE[DOCKERFILE.rindex("\nFROM ") :]
+    # The engine is compiled in the build stage (or the build fails); the image ships only the venv.
+    assert "DRAGONROLL_COMPILE=1" in DOCKERFILE[: DOCKERFILE.rindex("\nFROM ")]
+    assert "COPY rules/" not in final and "COPY --from=build /opt/venv /opt/venv" in final
     assert "apt-get" not in final and "gcc" not in final and "build-essential" not in final
 
 
