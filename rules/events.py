@@ -1,7 +1,9 @@
 """Events: what happened, in order, each with a stable code and its parameters (STYLE 8).
 
 Resolvers record events as a code and parameters; turning them into sentences is a separate step that
-looks the code up in its system's texts (``rules/<system>/text.py``).
+looks the code up in its system's texts (``rules/<system>/text.py``). The ``Event`` a response shows is
+in ``rules/models.py`` with the other envelope types: this module is compiled (mypyc), and result
+types stay Python classes.
 """
 
 from __future__ import annotations
@@ -9,23 +11,9 @@ from __future__ import annotations
 import functools
 import string
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Any
 
-from pydantic import Field
-
-from rules.record import Record
-
-
-@dataclass
-class Event(Record):
-    code: Annotated[str, Field(description="Stable code of what happened, such as `dos.luck`.")]
-    params: Annotated[
-        dict[str, Any], Field(description="The event's parameters (ids, values, dice).")
-    ]
-    text: Annotated[
-        str, Field(description="One English sentence for people; a VTT may post it to chat.")
-    ]
+from rules.models import Event
 
 
 class EventLog:

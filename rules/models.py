@@ -6,13 +6,15 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from rules.dice import RNG, DiceSource
-from rules.events import Event, EventLog
 from rules.record import Record
+
+if TYPE_CHECKING:  # events.py builds Event records: it imports this module
+    from rules.events import EventLog
 
 #: Bumped whenever a resolution could change for the same request and seed (a rule, a draw order,
 #: an event). The same request + seed + rules version gives the same bytes, forever.
@@ -87,6 +89,17 @@ class RollRequest(Model):
         description="Seed of the dice streams; when absent the service makes one and returns it.",
     )
     dice: DiceScript = Field(default_factory=dict)
+
+
+@dataclass
+class Event(Record):
+    code: Annotated[str, Field(description="Stable code of what happened, such as `dos.luck`.")]
+    params: Annotated[
+        dict[str, Any], Field(description="The event's parameters (ids, values, dice).")
+    ]
+    text: Annotated[
+        str, Field(description="One English sentence for people; a VTT may post it to chat.")
+    ]
 
 
 @dataclass

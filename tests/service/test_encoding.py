@@ -8,8 +8,7 @@ import pydantic_core
 from pydantic import TypeAdapter
 
 from rules.dos.models import Defender
-from rules.events import Event
-from rules.models import Roll
+from rules.models import Event, Roll
 from service.encoding import encode
 from tests.conftest import Api
 
