@@ -320,9 +320,7 @@ SEEDS = 64
 def micro(paths: list[str], number: int) -> dict[str, float]:
     """ns per call of validate + resolve + serialise, in-process, for each resolver route."""
     sys.path.insert(0, str(ROOT))
-    from rules.dice import DiceSource
     from service.app import create_app
-    from service.encoding import encode
     from service.routing import ResolverRoute
 
     bodies = {path: body for path, body in ENDPOINTS}
@@ -338,9 +336,7 @@ def micro(paths: list[str], number: int) -> dict[str, float]:
 
         def calls(route: Any = route, raws: list[bytes] = raws) -> None:
             for raw in raws:
-                req = route.request_model.model_validate_json(raw)
-                dice = DiceSource(req.seed, req.dice, route.slots(req))
-                encode(route.resolver(req, dice))
+                route.resolve(raw)  # what a request runs: validate, dice, resolve, encode
 
         calls()
         rounds = max(1, number // SEEDS)
