@@ -29,11 +29,13 @@ from typing import Any
 from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware.cors import CORSMiddleware
+from starlette.routing import get_route_path  # type: ignore[attr-defined]
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import problems
 from service.logs import AccessLine
 from service.metrics import PREFLIGHT, UNMATCHED, Metrics
+from service.routing import resolver_paths
 
 REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -204,6 +206,8 @@ class EdgeMiddleware:
 
     def _record(self, scope: Scope, status: int, seconds: float) -> None:
         route = scope.get("route")
+        if route is None and scope.get(LIMIT_KEY) == "body_size":
+            route = _route_of(scope)  # turned away by its Content-Length before routing
         method: str = scope["method"]
         if route is not None:
             label: str = route.path
@@ -252,6 +256,16 @@ class EdgeMiddleware:
             problems.problem("payload-too-large", detail),
             headers=((b"connection", b"close"),),
         )
+
+
+def _route_of(scope: Scope) -> Any:
+    """The resolver route a POST was for, when it was answered before routing (a 413 by its
+    Content-Length): its metrics and access line then name the route, as a chunked body's 413 does."""
+    app = scope.get("app")
+    if scope["method"] != "POST" or app is None:
+        return None
+    path = get_route_path(scope)
+    return next((route for p, route in resolver_paths(app.router.routes) if p == path), None)
 
 
 def _is_preflight(scope: Scope) -> bool:
