@@ -33,7 +33,10 @@ class EventLog:
 
     def render(self) -> list[Event]:
         sentences = self._sentences
-        return [Event(code, params, sentences[code](params)) for code, params in self._events]
+        return [
+            {"code": code, "params": params, "text": sentences[code](params)}
+            for code, params in self._events
+        ]
 
     @property
     def codes(self) -> list[str]:

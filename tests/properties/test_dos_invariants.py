@@ -67,8 +67,8 @@ def check_pool(pool: PoolRoll, size: int) -> None:
 def test_pool_invariants(size: int, seed: str | int) -> None:
     result = resolve(checks.roll, checks.roll_slots, PoolRequest, {"pool": size, "seed": seed})
     check_pool(result.roll, size)
-    assert [r.value for r in result.rolls] == [d.value for d in result.roll.dice]  # DOS-7 order
-    assert {r.slot for r in result.rolls} <= {"roll"}
+    assert [r["value"] for r in result.rolls] == [d.value for d in result.roll.dice]  # DOS-7 order
+    assert {r["slot"] for r in result.rolls} <= {"roll"}
 
 
 @PROFILE
@@ -147,4 +147,4 @@ def test_complex_test_invariants(
     else:
         assert len(r.attempts) == attempts
     assert r.partial == (not r.success and r.successes > 0)
-    assert all(roll.slot.startswith("attempt.") for roll in r.rolls)
+    assert all(roll["slot"].startswith("attempt.") for roll in r.rolls)

@@ -61,4 +61,4 @@ def test_texts_are_compiled_once_per_mapping() -> None:
     assert compiled(DOS) is compiled(DOS)
     log = EventLog(DOS)
     log.add("dos.pool.result", slot="check", result=17)
-    assert log.render()[0].text == "check: dice result 17."
+    assert log.render()[0]["text"] == "check: dice result 17."

@@ -117,7 +117,7 @@ def test_d5e12_critical_rolls_dice_twice_and_modifiers_once() -> None:
     assert (p0.rolls, p0.critical_rolls, p0.modifier, p0.total) == ([8, 1], [2, 6], 4, 21)
     assert (p1.rolls, p1.critical_rolls, p1.modifier, p1.total) == ([3, 4], [5, 6], -1, 17)
     assert res.damage_total == 38
-    assert [r.sides for r in res.rolls] == [20, 8, 6, 8, 6, 6, 6, 6, 6]
+    assert [r["sides"] for r in res.rolls] == [20, 8, 6, 8, 6, 6, 6, 6, 6]
 
 
 def test_d5e12_damage_never_below_zero() -> None:
@@ -400,8 +400,8 @@ def test_d5e12_events_show_both_rolls_on_a_critical() -> None:
     res = run_attack(
         attack_bonus=0, damage=SWORD, target=target(), dice={"attack": [20], "damage.0": [2, 7]}
     )
-    part = [e for e in res.events if e.code == "dnd5e.damage.critical"]
-    assert part[0].params["rolls"] == [2] and part[0].params["critical_rolls"] == [7]
-    assert part[0].text == (
+    part = [e for e in res.events if e["code"] == "dnd5e.damage.critical"]
+    assert part[0]["params"]["rolls"] == [2] and part[0]["params"]["critical_rolls"] == [7]
+    assert part[0]["text"] == (
         "Damage part 0 (1d8+3, slashing): dice 2 and again 7 (critical), modifier +3 once: 12."
     )

@@ -45,13 +45,13 @@ def test_d5e2_surprise_is_determined_before_initiative() -> None:
             "initiative.goblins": [12],
         },
     )
-    assert [r.slot for r in res.rolls] == [
+    assert [r["slot"] for r in res.rolls] == [
         "stealth.g1",
         "initiative.fighter",
         "initiative.ranger",
         "initiative.goblins",
     ]
-    codes = [e.code for e in res.events]
+    codes = [e["code"] for e in res.events]
     assert codes.index("dnd5e.surprise.unnoticed") < codes.index("dnd5e.initiative.rolled")
 
 
@@ -181,7 +181,7 @@ def test_d5e5_a_group_rolls_once_and_acts_together() -> None:
         ("wolves", ["w1", "w2", "w3"], True, 13),
         ("hero", ["hero"], False, 6),
     ]
-    assert [r.slot for r in res.rolls] == ["initiative.wolves", "initiative.hero"]
+    assert [r["slot"] for r in res.rolls] == ["initiative.wolves", "initiative.hero"]
 
 
 def test_d5e5_group_members_must_be_identical() -> None:
@@ -220,7 +220,7 @@ def test_d5e7_ties_by_d20_repeat_while_tied() -> None:
         ("a", 12, [8, 3]),
         ("z", 1, []),
     ]
-    assert [r.slot for r in res.rolls][4:] == [
+    assert [r["slot"] for r in res.rolls][4:] == [
         "tiebreak.a",
         "tiebreak.b",
         "tiebreak.d",
@@ -246,7 +246,7 @@ def test_d5e7_ties_by_dexterity_then_d20() -> None:
         },
     )
     assert [e.id for e in res.order] == ["b", "d", "a"]
-    assert [r.slot for r in res.rolls][3:] == ["tiebreak.a", "tiebreak.d"]
+    assert [r["slot"] for r in res.rolls][3:] == ["tiebreak.a", "tiebreak.d"]
 
 
 def test_d5e7_dexterity_mode_needs_scores() -> None:

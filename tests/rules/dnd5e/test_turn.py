@@ -123,5 +123,5 @@ def test_turn_rejects_unknown_step_kinds() -> None:
 
 def test_turn_events_list_violations() -> None:
     res = run_turn(speed=30, steps=[act(), act()])
-    assert [e.code for e in res.events] == ["dnd5e.turn.violation", "dnd5e.turn.invalid"]
+    assert [e["code"] for e in res.events] == ["dnd5e.turn.violation", "dnd5e.turn.invalid"]
     assert res.rolls == []

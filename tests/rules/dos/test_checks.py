@@ -155,7 +155,7 @@ def test_dos13_stops_as_soon_as_enough_successes() -> None:
         dice={"attempt.1": [5], "attempt.2": [5]},
     )
     assert len(res.attempts) == 2 and res.success
-    assert not any(r.slot.startswith("attempt.3") for r in res.rolls)
+    assert not any(r["slot"].startswith("attempt.3") for r in res.rolls)
 
 
 def test_dos13_no_success_is_not_partial() -> None:

@@ -141,7 +141,7 @@ def test_example_5_hidden_hunter_goes_first() -> None:
     assert res.order == ["Baltir", "Sarathi", "k2", "Lethi", "k1", "k3"]
     baltir = res.entries[0]
     assert (baltir.placed, baltir.roll, baltir.total) == (True, None, None)
-    assert not any(r.slot == "initiative.Baltir" for r in res.rolls)
+    assert not any(r["slot"] == "initiative.Baltir" for r in res.rolls)
 
 
 def test_dos15_reroll_only_orders_the_tied() -> None:
@@ -335,7 +335,7 @@ def test_dos21_aim_skips_the_location_roll() -> None:
         dice={"attack": [5, 5], "damage": [6]},
     )
     assert (res.location, res.aimed) == ("head", True)
-    assert not any(r.slot == "location" for r in res.rolls)
+    assert not any(r["slot"] == "location" for r in res.rolls)
 
 
 # ---------------------------------------------------------------- DOS-22 running defender

@@ -87,7 +87,7 @@ def test_examples_6_and_7_as_one_turn() -> None:
     # the incapacitated kobold takes no action
     assert [r.skipped for r in res.results if r.actor == "k1"] == ["incapacitated"]
     assert k1.actions_used == 0
-    assert not any(r.slot.startswith("k1.") for r in res.rolls)
+    assert not any(r["slot"].startswith("k1.") for r in res.rolls)
 
 
 def test_dos28_damage_to_the_fallen_is_critical_when_not_stopped() -> None:

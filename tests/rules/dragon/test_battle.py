@@ -60,7 +60,7 @@ def test_drg2_a_party_targeting_the_dragon_after_it_paired_is_left_over() -> Non
     assert res.left_over[0].id == "g2"
     assert (
         "already paired"
-        in res.events[[e.code for e in res.events].index("dragon.left_over.wait")].text
+        in res.events[[e["code"] for e in res.events].index("dragon.left_over.wait")]["text"]
     )
 
 
@@ -142,7 +142,7 @@ def test_drg3_auto_win_outside_the_battle_rolls_nothing() -> None:
     )
     assert [(x.id, x.action, x.against) for x in res.left_over] == [("s1", "auto_win", "the mill")]
     assert "s1" not in [p.owner for p in res.pools]
-    assert "dragon.left_over.auto_win" in [e.code for e in res.events]
+    assert "dragon.left_over.auto_win" in [e["code"] for e in res.events]
 
 
 def test_drg4_an_entity_standing_aside_takes_no_part() -> None:
@@ -184,7 +184,7 @@ def test_drg5_prosperity_zero_rolls_nothing_and_loses() -> None:
     )
     assert pair_tuples(res) == [("dragon", "g1", "dragon", 2, False)]
     assert res.pairs[0].b_side.highest == 0
-    assert "dragon.pool.empty" in [e.code for e in res.events]
+    assert "dragon.pool.empty" in [e["code"] for e in res.events]
 
 
 def test_drg5_prosperity_zero_dragonslayer_rolls_no_extra_die_either() -> None:
@@ -304,7 +304,7 @@ def test_drg10_equal_highest_dice_interrupt_with_no_consequences() -> None:
     assert pair_tuples(res) == [("dragon", "g1", None, 0, True)]
     assert res.prosperity_changes == [] and res.wounds.gained == 0
     assert res.dragon_changes == [] and res.slayers_revealed == []
-    assert "dragon.pair.interrupted" in [e.code for e in res.events]
+    assert "dragon.pair.interrupted" in [e["code"] for e in res.events]
 
 
 # ---------------------------------------------------------------- the sweep
@@ -368,7 +368,7 @@ def test_drg11_sweep_not_triggered_when_the_dragon_die_is_not_the_highest() -> N
     assert res.sweep_detail is not None and not res.sweep_detail.triggered
     assert res.sweep_detail.steps == []
     assert pair_tuples(res) == [("dragon", "g1", "dragon", 3, False)]
-    assert "dragon.sweep.not_triggered" in [e.code for e in res.events]
+    assert "dragon.sweep.not_triggered" in [e["code"] for e in res.events]
 
 
 def test_drg11_sweep_ties_count_as_the_highest_but_fails_without_a_weakest_to_add() -> None:
@@ -499,7 +499,7 @@ def test_drg14_group_loss_reveals_a_minority_dragonslayer_and_wounds_the_dragon(
     assert (slayer.target, slayer.kind, slayer.controller) == ("dragon", "group", "gm")
     assert ns.dragon.target == "tribe-slayer" and ns.dragon.wounds == 1
     assert ally.target == "tribe-slayer"
-    assert "dragon.slayer.revealed" in [e.code for e in res.events]
+    assert "dragon.slayer.revealed" in [e["code"] for e in res.events]
     assert res.dragon_changes == []
     assert prosperity(res)["ally"] == 1
 
@@ -538,7 +538,7 @@ def test_drg15_wounds_reaching_battle_defeat_the_dragon_whatever_continues_says(
         continues=True,
     )
     assert res.wounds.after == 2 and res.dragon_defeated and res.battle_ended
-    [text] = [e.text for e in res.events if e.code == "dragon.defeated"]
+    [text] = [e["text"] for e in res.events if e["code"] == "dragon.defeated"]
     assert "may not attack hero the same way again" in text
 
 

@@ -131,7 +131,7 @@ def test_scripted_dice_of_a_waiting_entity_come_back_unused() -> None:
         dice={"pool.dragon": [3, 3], "pool.g1": [1], "pool.g2": [4]},
     )
     assert res.unused_dice == {"pool.g2": [4]}
-    assert [(r.slot, r.value, r.source) for r in res.rolls] == [
+    assert [(r["slot"], r["value"], r["source"]) for r in res.rolls] == [
         ("pool.dragon", 3, "dice"),
         ("pool.dragon", 3, "dice"),
         ("pool.g1", 1, "dice"),

@@ -465,7 +465,7 @@ def test_rdr8_one_more_decision_replays_the_same_dice() -> None:
         rolls = run(decisions=steps[:n], **fields).rolls
         assert rolls[: len(previous)] == previous
         previous = rolls
-    assert [r.slot for r in previous] == [
+    assert [r["slot"] for r in previous] == [
         "rolloff.initiator",
         "rolloff.initiator",
         "rolloff.defender",
