@@ -41,6 +41,8 @@ def source(module: str) -> Path:
 
 def ext_modules() -> list[Any]:
     mode = os.environ.get("DRAGONROLL_COMPILE", "auto").strip().lower()
+    if mode not in {"auto", "1", "true", "yes", "0", "false", "no"}:
+        raise SystemExit(f"DRAGONROLL_COMPILE={mode!r}: use auto (the default), 1 or 0")
     if mode in {"0", "false", "no"}:
         return []
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
