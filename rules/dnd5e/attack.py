@@ -25,7 +25,7 @@ from rules.dnd5e.models import (
     TypeDamage,
 )
 from rules.dnd5e.notation import DiceTerm
-from rules.dnd5e.text import TEXTS
+from rules.dnd5e.sentences import SENTENCES
 from rules.events import EventLog
 from rules.models import trace
 
@@ -39,7 +39,7 @@ def check_slots(req: CheckRequest) -> SlotSpec:
 
 def check(req: CheckRequest, dice: DiceSource) -> CheckResult:
     """D5E-10: d20 + modifier, success when it meets or beats the DC (no automatic 1 or 20)."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
     success = r.total >= req.dc
     log.add(
@@ -183,7 +183,7 @@ def apply_damage(target: Target, damage: int, critical: bool, log: EventLog) -> 
 
 def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     """D5E-11: a natural 20 hits (critically), a natural 1 misses, else total >= AC hits."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     ac = req.target.ac
     r = roll_d20(dice, "attack", mode(req.advantage, req.disadvantage), req.attack_bonus)
     critical = r.natural == D20
@@ -223,7 +223,7 @@ def death_save(req: DeathSaveRequest, dice: DiceSource) -> DeathSaveResult:
     """D5E-16: 10 or more succeeds; three successes: stable; three failures: dead; a natural 1 is
     two failures; a natural 20 restores 1 hp (and, as the creature is no longer dying, clears both
     counts)."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
     successes, failures = req.successes, req.failures
     hp = 0

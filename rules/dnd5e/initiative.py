@@ -24,7 +24,7 @@ from rules.dnd5e.models import (
     SurpriseReason,
     SurpriseVerdict,
 )
-from rules.dnd5e.text import TEXTS
+from rules.dnd5e.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded
 from rules.events import EventLog
 from rules.models import MAX_ATTEMPTS, trace
@@ -300,7 +300,7 @@ def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Pla
 def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     """Surprise (D5E-3/4), then initiative (D5E-5), the order (D5E-6) and its ties (D5E-7)."""
     _validate(req)
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     stealth = _stealth(req, dice, log)
     verdicts = _surprise(req, stealth, log)
     places = _places(req)

@@ -22,7 +22,7 @@ from rules.dnd5e.models import (
     TurnResult,
     Violation,
 )
-from rules.dnd5e.text import TEXTS
+from rules.dnd5e.sentences import SENTENCES
 from rules.events import EventLog
 from rules.models import trace
 
@@ -32,7 +32,7 @@ def turn_slots(req: TurnRequest) -> SlotSpec:
 
 
 def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     out: list[Violation] = []
     stunned = req.surprised and req.first_turn  # D5E-4
 

@@ -16,7 +16,7 @@ from rules.dos.models import (
     TestResult,
 )
 from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
-from rules.dos.text import TEXTS
+from rules.dos.sentences import SENTENCES
 from rules.events import EventLog
 from rules.models import trace
 
@@ -27,7 +27,7 @@ def roll_slots(req: PoolRequest) -> SlotSpec:
 
 def roll(req: PoolRequest, dice: DiceSource) -> RollResult:
     """A bare pool roll in slot ``roll`` (DOS-1..7)."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     pool = roll_pool(dice, "roll", req.pool, log)
     return RollResult(roll=pool, **trace(dice, log))
 
@@ -38,7 +38,7 @@ def test_slots(req: TestRequest) -> SlotSpec:
 
 def test(req: TestRequest, dice: DiceSource) -> TestResult:
     """A simple test (DOS-11) in slot ``check``."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     pool = roll_pool(dice, "check", req.skill, log)
     percent = req.percent
     tot = total(req.stat, pool.result, percent)
@@ -65,7 +65,7 @@ def opposed_slots(req: OpposedRequest) -> SlotSpec:
 
 def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
     """An opposed test (DOS-12): side ``a`` rolls in slot ``a``, then side ``b`` in slot ``b``."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     sides: dict[str, SideResult] = {}
     for name, side in (("a", req.a), ("b", req.b)):
         pool = roll_pool(dice, name, side.skill, log)
@@ -110,7 +110,7 @@ def complex_slots(req: ComplexRequest) -> SlotSpec:
 
 def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
     """A complex test (DOS-13): attempt n rolls in slot ``attempt.n`` until enough successes."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     percent = req.percent
     attempts: list[Attempt] = []
     successes = 0

@@ -49,7 +49,7 @@ from rules.dos.models import (
     Weapon,
 )
 from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
-from rules.dos.text import TEXTS
+from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
 from rules.events import EventLog
 from rules.models import trace
@@ -166,7 +166,7 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
         errors += check_refs(c.opponents, known, ("combatants", i, "opponents"), c.id, "opponent")
     raise_if(errors)
     speed = {c.id: c.speed for c in req.combatants}
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     entries = []
     for c in req.combatants:
         opp = sum(speed[o] for o in c.opponents)
@@ -264,7 +264,7 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     errors = check_ids([c.id for c in req.combatants], "combatants")
     errors += check_first(req.first, {c.id for c in req.combatants}, ("first",))
     raise_if(errors)
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     order, entries = roll_initiative(
         dice, log, [(c.id, c.speed) for c in req.combatants], req.first
     )
@@ -358,7 +358,7 @@ def damage_slots(req: DamageRequest) -> SlotSpec:
 
 def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
     """Damage by weapon (DOS-26) or GM-set (DOS-29), applied to the target (DOS-28)."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     t = req.target
     die: int | None = None
     percent: int | None = None
@@ -639,7 +639,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
             f"a {weapon.kind} attack is melee: `ranged` is only for thrown or shooting weapons",
         )
     kind = choose_defense(req.defense, req.defender, weapon.ranged, ("defense",))
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     part, state = attack_core(
         dice,
         log,
@@ -715,7 +715,7 @@ def maneuver_slots(req: ManeuverRequest) -> SlotSpec:
 
 def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
     """Grab, break free, push or push by feints (DOS-24, DOS-25)."""
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     part = maneuver_core(
         dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
     )

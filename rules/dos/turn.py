@@ -46,7 +46,7 @@ from rules.dos.models import (
     TurnResult,
 )
 from rules.dos.pool import D10
-from rules.dos.text import TEXTS
+from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, LimitExceeded
 from rules.events import EventLog
 from rules.models import MAX_ATTEMPTS, trace
@@ -239,7 +239,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
         actions[c.id] = actions_per_turn(c.speed, opp_speed[c.id])
     _validate(req, actions, opp_speed)
 
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     for c in req.combatants:
         log.add(
             "dos.actions.count",

@@ -32,6 +32,7 @@ from rules.dragon.models import (
     SweepStep,
     Wounds,
 )
+from rules.dragon.sentences import SENTENCES
 from rules.dragon.tables import (
     CHANGE_SCALE,
     DRAGON_DICE,
@@ -40,7 +41,6 @@ from rules.dragon.tables import (
     ladder_die,
     step_up,
 )
-from rules.dragon.text import TEXTS
 from rules.errors import FieldError, IllegalDecision, InvalidRequest, LimitExceeded
 from rules.events import EventLog
 from rules.models import MAX_ATTEMPTS, MAX_COMBATANTS, MAX_STAT, trace
@@ -254,7 +254,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     the end.
     """
     by_id = check(req)
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     add = log.add
     d = req.dragon
     entities = req.entities

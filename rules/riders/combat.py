@@ -52,7 +52,7 @@ from rules.riders.models import (
     Totals,
     parse_dice,
 )
-from rules.riders.text import TEXTS
+from rules.riders.sentences import SENTENCES
 
 D6 = 6
 SIDES: tuple[SideName, SideName] = ("initiator", "defender")
@@ -235,7 +235,7 @@ class _Combat:
 def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     """Resolve a Dragon Riders combat as far as the decisions go (RDR-1..10)."""
     _check_ids(req)
-    log = EventLog(TEXTS)
+    log = EventLog(SENTENCES)
     ini = _Fighter("initiator", req.initiator)
     dfd = _Fighter("defender", req.defender)
     c = _Combat(req, dice, log, ini, dfd)
