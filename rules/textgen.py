@@ -51,7 +51,7 @@ def sentence_body(template: str) -> str | None:
     template has a field outside the fast form.
 
     The fast form: every field a plain name (``{total}``), maybe with a format spec (``{percent:+d}``).
-    A field with a spec gets the value as it is; any other goes through ``rules.events.show``. An
+    A field with a spec is written by ``format(value, spec)``; any other by ``rules.events.show``. An
     index, an attribute or a conversion (``{a[0]}``, ``{b!r}``) is left to :func:`render_text`.
     """
     parts: list[str] = []
@@ -64,7 +64,11 @@ def sentence_body(template: str) -> str | None:
             return None
         fields = True
         value = f"p[{field!r}]"  # an identifier: its repr is the name in single quotes
-        parts.append("{" + value + ":" + spec + "}" if spec else "{show(" + value + ")}")
+        # Every piece a str call: an f-string with a format spec in it is built by str.format
+        # piece by piece once compiled, where one without is a single concatenation.
+        parts.append(
+            "{format(" + value + ", " + repr(spec) + ")}" if spec else "{show(" + value + ")}"
+        )
     return ('f"' if fields else '"') + "".join(parts) + '"'
 
 

@@ -13,7 +13,7 @@ from rules.events import show
 
 
 def _dnd5e_stealth_rolled(p: dict[str, Any]) -> str:
-    return f"{show(p['id'])} hides: Stealth {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {p['modifier']:+d})."
+    return f"{show(p['id'])} hides: Stealth {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {format(p['modifier'], '+d')})."
 
 
 def _dnd5e_stealth_given(p: dict[str, Any]) -> str:
@@ -41,7 +41,7 @@ def _dnd5e_surprise_unnoticed(p: dict[str, Any]) -> str:
 
 
 def _dnd5e_initiative_rolled(p: dict[str, Any]) -> str:
-    return f"{show(p['id'])} rolls initiative {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {p['modifier']:+d}) for {show(p['members'])}."
+    return f"{show(p['id'])} rolls initiative {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {format(p['modifier'], '+d')}) for {show(p['members'])}."
 
 
 def _dnd5e_initiative_tie(p: dict[str, Any]) -> str:
@@ -77,11 +77,11 @@ def _dnd5e_turn_invalid(p: dict[str, Any]) -> str:
 
 
 def _dnd5e_check_success(p: dict[str, Any]) -> str:
-    return f"Check {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {p['modifier']:+d}) meets DC {show(p['dc'])}."
+    return f"Check {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {format(p['modifier'], '+d')}) meets DC {show(p['dc'])}."
 
 
 def _dnd5e_check_failure(p: dict[str, Any]) -> str:
-    return f"Check {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {p['modifier']:+d}) misses DC {show(p['dc'])}."
+    return f"Check {show(p['total'])} (d20s {show(p['d20s'])}, {show(p['mode'])}, {format(p['modifier'], '+d')}) misses DC {show(p['dc'])}."
 
 
 def _dnd5e_attack_critical(p: dict[str, Any]) -> str:
@@ -101,11 +101,11 @@ def _dnd5e_attack_miss(p: dict[str, Any]) -> str:
 
 
 def _dnd5e_damage_part(p: dict[str, Any]) -> str:
-    return f"Damage part {show(p['n'])} ({show(p['dice'])}, {show(p['type'])}): dice {show(p['rolls'])}, modifier {p['modifier']:+d}: {show(p['total'])}."
+    return f"Damage part {show(p['n'])} ({show(p['dice'])}, {show(p['type'])}): dice {show(p['rolls'])}, modifier {format(p['modifier'], '+d')}: {show(p['total'])}."
 
 
 def _dnd5e_damage_critical(p: dict[str, Any]) -> str:
-    return f"Damage part {show(p['n'])} ({show(p['dice'])}, {show(p['type'])}): dice {show(p['rolls'])} and again {show(p['critical_rolls'])} (critical), modifier {p['modifier']:+d} once: {show(p['total'])}."
+    return f"Damage part {show(p['n'])} ({show(p['dice'])}, {show(p['type'])}): dice {show(p['rolls'])} and again {show(p['critical_rolls'])} (critical), modifier {format(p['modifier'], '+d')} once: {show(p['total'])}."
 
 
 def _dnd5e_damage_type(p: dict[str, Any]) -> str:

@@ -41,11 +41,11 @@ def _dos_pool_result(p: dict[str, Any]) -> str:
 
 
 def _dos_test_success(p: dict[str, Any]) -> str:
-    return f"Total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {p['percent']:+d}%) beats DC {show(p['dc'])}: success."
+    return f"Total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {format(p['percent'], '+d')}%) beats DC {show(p['dc'])}: success."
 
 
 def _dos_test_failure(p: dict[str, Any]) -> str:
-    return f"Total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {p['percent']:+d}%) does not beat DC {show(p['dc'])}: failure."
+    return f"Total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {format(p['percent'], '+d')}%) does not beat DC {show(p['dc'])}: failure."
 
 
 def _dos_test_luck(p: dict[str, Any]) -> str:
@@ -57,7 +57,7 @@ def _dos_test_bad_luck(p: dict[str, Any]) -> str:
 
 
 def _dos_opposed_total(p: dict[str, Any]) -> str:
-    return f"Side {show(p['side'])}: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {p['percent']:+d}%)."
+    return f"Side {show(p['side'])}: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {format(p['percent'], '+d')}%)."
 
 
 def _dos_opposed_winner(p: dict[str, Any]) -> str:
@@ -107,15 +107,15 @@ def _dos_initiative_order(p: dict[str, Any]) -> str:
 
 
 def _dos_attack_total(p: dict[str, Any]) -> str:
-    return f"{show(p['attacker'])} attacks: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {p['percent']:+d}%)."
+    return f"{show(p['attacker'])} attacks: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {format(p['percent'], '+d')}%)."
 
 
 def _dos_attack_ranged(p: dict[str, Any]) -> str:
-    return f"{show(p['attacker'])} shoots or throws: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {p['percent']:+d}%) against DC {show(p['dc'])}: {show(p['outcome'])}."
+    return f"{show(p['attacker'])} shoots or throws: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {format(p['percent'], '+d')}%) against DC {show(p['dc'])}: {show(p['outcome'])}."
 
 
 def _dos_defense_total(p: dict[str, Any]) -> str:
-    return f"{show(p['defender'])} tries to {show(p['kind'])}: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {p['percent']:+d}%); {show(p['used'])} of {show(p['allowed'])} used this turn (running: {show(p['running'])})."
+    return f"{show(p['defender'])} tries to {show(p['kind'])}: total {show(p['total'])} ({show(p['stat'])} + {show(p['result'])}, {format(p['percent'], '+d')}%); {show(p['used'])} of {show(p['allowed'])} used this turn (running: {show(p['running'])})."
 
 
 def _dos_defense_none(p: dict[str, Any]) -> str:
@@ -183,7 +183,7 @@ def _dos_damage_incapacitated(p: dict[str, Any]) -> str:
 
 
 def _dos_maneuver_side(p: dict[str, Any]) -> str:
-    return f"{show(p['who'])} ({show(p['side'])}): {show(p['kind'])} with {show(p['stat'])} {show(p['value'])} + {show(p['skill'])} dice {show(p['result'])}, {p['percent']:+d}%: total {show(p['total'])}."
+    return f"{show(p['who'])} ({show(p['side'])}): {show(p['kind'])} with {show(p['stat'])} {show(p['value'])} + {show(p['skill'])} dice {show(p['result'])}, {format(p['percent'], '+d')}%: total {show(p['total'])}."
 
 
 def _dos_maneuver_grab_success(p: dict[str, Any]) -> str:

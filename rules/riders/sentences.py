@@ -17,7 +17,7 @@ def _riders_bonus_fatigued(p: dict[str, Any]) -> str:
 
 
 def _riders_item_pre(p: dict[str, Any]) -> str:
-    return f"The {show(p['side'])} uses {show(p['name'])} before combat: {p['value']:+d} (dice {show(p['dice'])}), {show(p['extra_dice'])} extra roll-off dice."
+    return f"The {show(p['side'])} uses {show(p['name'])} before combat: {format(p['value'], '+d')} (dice {show(p['dice'])}), {show(p['extra_dice'])} extra roll-off dice."
 
 
 def _riders_bonus(p: dict[str, Any]) -> str:
@@ -41,7 +41,7 @@ def _riders_presumptive_loser_tie(p: dict[str, Any]) -> str:
 
 
 def _riders_counter_item(p: dict[str, Any]) -> str:
-    return f"The {show(p['side'])} plays {show(p['name'])}: {p['value']:+d} (dice {show(p['dice'])}); its total is {show(p['total'])} against {show(p['other_total'])}."
+    return f"The {show(p['side'])} plays {show(p['name'])}: {format(p['value'], '+d')} (dice {show(p['dice'])}); its total is {show(p['total'])} against {show(p['other_total'])}."
 
 
 def _riders_counter_lead(p: dict[str, Any]) -> str:
