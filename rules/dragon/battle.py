@@ -30,7 +30,6 @@ from rules.dragon.models import (
     SlayerRevealed,
     SweepDetail,
     SweepStep,
-    Wounds,
 )
 from rules.dragon.tables import (
     CHANGE_SCALE,
@@ -267,7 +266,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         after = max(0, before - amount)
         prosperity[eid] = after
         changes.append(
-            ProsperityChange(id=eid, what="entity", before=before, after=after, reason=reason)
+            {"id": eid, "what": "entity", "before": before, "after": after, "reason": reason}
         )
         add(
             "dragon.prosperity.lost",
@@ -324,7 +323,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
 
     def roll(owner: str, slot: str, sides: int, count: int) -> list[int]:
         values = dice.roll_many(slot, sides, count)
-        pools.append(Pool(owner=owner, slot=slot, sides=sides, dice=values))
+        pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
         add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
         # A party that joined an ally and was then taken as a target rolls twice: both count.
         own[owner] = [*own[owner], *values] if owner in own else values
@@ -357,7 +356,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         else:
             members = [member]
             values = own[member]
-        return Side(members=members, dice=values, highest=max(values, default=0))
+        return {"members": members, "dice": values, "highest": max(values, default=0)}
 
     pair_sides = [(side(a), side(b)) for a, b in pair_ids]
 
@@ -382,7 +381,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             highest=highest,
             log=log,
         )
-        added = [s.id for s in sweep_detail.steps if s.added]
+        added = [s["id"] for s in sweep_detail["steps"] if s["added"]]
         if added:
             sweep = [b0, *added]
 
@@ -407,16 +406,17 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         if n == 0 and sweep:
             dragon_won = True
             for p in sweep:
-                h = sb.highest if p == b0 else highest(p)
-                s = len([v for v in sa.dice if v > h])
-                defeated.append(Defeat(id=p, successes=s))
+                h = sb["highest"] if p == b0 else highest(p)
+                s = len([v for v in sa["dice"] if v > h])
+                defeated.append({"id": p, "successes": s})
                 lose(p, s, "swept")
-            succ = defeated[0].successes
+            succ = defeated[0]["successes"]
             pairs.append(
-                Pair(
-                    a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=DRAGON, loser=b,
-                    successes=succ, interrupted=False, swept=True,
-                )
+                {
+                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
+                    "winner": DRAGON, "loser": b, "successes": succ, "interrupted": False,
+                    "swept": True,
+                }
             )  # fmt: skip
             continue
         if n in swept_pairs:
@@ -425,37 +425,39 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             ]
             add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
             pairs.append(
-                Pair(
-                    a=a, b=b, a_side=sa, b_side=sb, resolved=False, winner=None, loser=None,
-                    successes=0, interrupted=False, swept=False,
-                )
+                {
+                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": False,
+                    "winner": None, "loser": None, "successes": 0, "interrupted": False,
+                    "swept": False,
+                }
             )  # fmt: skip
             continue
-        if sa.highest == sb.highest:
-            add("dragon.pair.interrupted", a=a, b=b, highest=sa.highest)
+        if sa["highest"] == sb["highest"]:
+            add("dragon.pair.interrupted", a=a, b=b, highest=sa["highest"])
             pairs.append(
-                Pair(
-                    a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=None, loser=None,
-                    successes=0, interrupted=True, swept=False,
-                )
+                {
+                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
+                    "winner": None, "loser": None, "successes": 0, "interrupted": True,
+                    "swept": False,
+                }
             )  # fmt: skip
             continue
-        win, loser, sw, sl = (a, b, sa, sb) if sa.highest > sb.highest else (b, a, sb, sa)
-        bar = sl.highest
-        succ = len([v for v in sw.dice if v > bar])
+        win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
+        bar = sl["highest"]
+        succ = len([v for v in sw["dice"] if v > bar])
         add(
             "dragon.pair.won",
             winner=win,
             loser=loser,
-            winner_highest=sw.highest,
+            winner_highest=sw["highest"],
             loser_highest=bar,
             successes=succ,
         )
         pairs.append(
-            Pair(
-                a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=win, loser=loser,
-                successes=succ, interrupted=False, swept=False,
-            )
+            {
+                "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True, "winner": win,
+                "loser": loser, "successes": succ, "interrupted": False, "swept": False,
+            }
         )  # fmt: skip
         if loser == DRAGON:
             gained += 1
@@ -467,19 +469,23 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         else:
             if win == DRAGON:
                 dragon_won = True
-                defeated.append(Defeat(id=loser, successes=succ))
+                defeated.append({"id": loser, "successes": succ})
             lose(loser, succ, "lost_pair")
 
     # DRG-12: the player's change when the dragon won.
     dragon_changes: list[Change] = []
     if dragon_won:
-        best = pair_sides[0][0].highest
+        best = pair_sides[0][0]["highest"]
         lvl = change_level(best)
         scale = None if lvl is None else CHANGE_SCALE[lvl]
         dragon_changes.append(
-            Change(
-                by="player", result=best, level=lvl, scale=scale, against=[x.id for x in defeated]
-            )
+            {
+                "by": "player",
+                "result": best,
+                "level": lvl,
+                "scale": scale,
+                "against": [x["id"] for x in defeated],
+            }
         )
         add(
             "dragon.change.player" if lvl is not None else "dragon.change.none",
@@ -501,10 +507,10 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 before = location.prosperity
                 after = max(0, before - 1)
                 changes.append(
-                    ProsperityChange(
-                        id=location.id, what="location", before=before, after=after,
-                        reason="dragon_die",
-                    )
+                    {
+                        "id": location.id, "what": "location", "before": before, "after": after,
+                        "reason": "dragon_die",
+                    }
                 )  # fmt: skip
                 add(
                     "dragon.prosperity.lost",
@@ -517,7 +523,13 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 location = Location(id=location.id, prosperity=after)
         lvl = change_level(dragon_die)
         scale = None if lvl is None else CHANGE_SCALE[lvl]
-        destruction = Change(by="others", result=dragon_die, level=lvl, scale=scale, against=[])
+        destruction = {
+            "by": "others",
+            "result": dragon_die,
+            "level": lvl,
+            "scale": scale,
+            "against": [],
+        }
         add(
             "dragon.change.destruction" if lvl is not None else "dragon.change.no_destruction",
             result=dragon_die,
@@ -529,7 +541,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     wounds = d.wounds + gained
     defeated_dragon = wounds >= d.battle
     if defeated_dragon:
-        slayer = next((p.winner for p in pairs if p.loser == DRAGON), None)
+        slayer = next((p["winner"] for p in pairs if p["loser"] == DRAGON), None)
         add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
 
     # DRG-16: does the battle end?
@@ -551,14 +563,14 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     amount = max(top - 1, 0)
     if req.options.hoard == "on_win" and not dragon_won:
         amount = 0
-    hoard = Hoard(
-        enemies=enemies,
-        strongest=strongest,
-        level=top,
-        dragonslayer=strongest in slayer_now,
-        amount=amount,
-        dragon_won=dragon_won,
-    )
+    hoard: Hoard = {
+        "enemies": enemies,
+        "strongest": strongest,
+        "level": top,
+        "dragonslayer": strongest in slayer_now,
+        "amount": amount,
+        "dragon_won": dragon_won,
+    }
     if ended:
         add("dragon.hoard", amount=amount, strongest=strongest, level=top)
 
@@ -580,7 +592,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         sweep_detail=sweep_detail,
         defeated=defeated,
         prosperity_changes=changes,
-        wounds=Wounds(before=d.wounds, gained=gained, after=wounds),
+        wounds={"before": d.wounds, "gained": gained, "after": wounds},
         slayers_revealed=revealed,
         dragon_changes=dragon_changes,
         destruction_change=destruction,
@@ -605,26 +617,43 @@ def _left_over(
         if ally in paired:
             joined.setdefault(ally, []).append(p)
             log.add("dragon.left_over.join", id=p, ally=ally, why=why)
-            return LeftOverParty(
-                id=p, reason=why, action="join", ally=ally, against=None, note=None
-            )
+            return {
+                "id": p,
+                "action": "join",
+                "reason": why,
+                "ally": ally,
+                "against": None,
+                "note": None,
+            }
         log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
-        return LeftOverParty(
-            id=p,
-            reason=why,
-            action="wait",
-            ally=ally,
-            against=None,
-            note=f"{ally} is not in a pair",
-        )
+        return {
+            "id": p,
+            "action": "wait",
+            "reason": why,
+            "ally": ally,
+            "against": None,
+            "note": f"{ally} is not in a pair",
+        }
     if action.startswith("auto_win:"):
         against = action[9:]
         log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
-        return LeftOverParty(
-            id=p, reason=why, action="auto_win", ally=None, against=against, note=None
-        )
+        return {
+            "id": p,
+            "action": "auto_win",
+            "reason": why,
+            "ally": None,
+            "against": against,
+            "note": None,
+        }
     log.add("dragon.left_over.wait", id=p, why=why)
-    return LeftOverParty(id=p, reason=why, action="wait", ally=None, against=None, note=None)
+    return {
+        "id": p,
+        "action": "wait",
+        "reason": why,
+        "ally": None,
+        "against": None,
+        "note": None,
+    }
 
 
 def _sweep(
@@ -640,24 +669,24 @@ def _sweep(
     """DRG-11: when the dragon die shows the dragon side's highest result (ties count), add the
     weakest other entities' highest dice to the opponent's one by one while the dragon die stays
     strictly higher than the sum; the first that does not fit stops the sweep."""
-    triggered = dragon_die >= dragon_side.highest
+    triggered = dragon_die >= dragon_side["highest"]
     steps: list[SweepStep] = []
     if not triggered:
-        log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side.highest)
+        log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side["highest"])
     else:
-        running = opponent_side.highest
+        running = opponent_side["highest"]
         for c in candidates:
             total = running + highest(c)
             ok = dragon_die > total
-            steps.append(SweepStep(id=c, highest=highest(c), running_sum=total, added=ok))
+            steps.append({"id": c, "highest": highest(c), "running_sum": total, "added": ok})
             if not ok:
                 break
             running = total
-        added = [s.id for s in steps if s.added]
+        added = [s["id"] for s in steps if s["added"]]
         common = {
             "dragon_die": dragon_die,
             "opponent": opponent,
-            "opponent_highest": opponent_side.highest,
+            "opponent_highest": opponent_side["highest"],
         }
         if added:
             log.add(
@@ -665,13 +694,13 @@ def _sweep(
             )
         else:
             log.add("dragon.sweep.failed", **common)
-    return SweepDetail(
-        triggered=triggered,
-        dragon_die=dragon_die,
-        opponent=opponent,
-        opponent_highest=opponent_side.highest,
-        steps=steps,
-    )
+    return {
+        "triggered": triggered,
+        "dragon_die": dragon_die,
+        "opponent": opponent,
+        "opponent_highest": opponent_side["highest"],
+        "steps": steps,
+    }
 
 
 def _reveal(
@@ -688,14 +717,14 @@ def _reveal(
     if winner.kind == "individual":
         slayers_individual.add(winner.id)
         log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
-        return SlayerRevealed(
-            id=winner.id,
-            kind="individual",
-            feature="dragonslayer",
-            new_entity=None,
-            prosperity=None,
-            sides=None,
-        )
+        return {
+            "id": winner.id,
+            "kind": "individual",
+            "feature": "dragonslayer",
+            "new_entity": None,
+            "prosperity": None,
+            "sides": None,
+        }
     taken = {e.id for e in req.entities} | {DRAGON}
     if req.location is not None:
         taken.add(req.location.id)
@@ -740,14 +769,14 @@ def _reveal(
         id=winner.id,
         how=f"a dragonslayer minority {new_id} with prosperity {prosperity} and d{sides}",
     )
-    return SlayerRevealed(
-        id=winner.id,
-        kind="group",
-        feature=None,
-        new_entity=new_id,
-        prosperity=prosperity,
-        sides=sides,
-    )
+    return {
+        "id": winner.id,
+        "kind": "group",
+        "feature": None,
+        "new_entity": new_id,
+        "prosperity": prosperity,
+        "sides": sides,
+    }
 
 
 def _next_state(
