@@ -9,19 +9,19 @@ returns the state to send for the next round (DRG-16).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rules.dice import DiceSource, SlotSpec
 from rules.dragon.models import (
     DRAGON,
     BattleRequest,
     BattleResult,
-    BattleState,
     Change,
     Defeat,
     Entity,
     Hoard,
     LeftOverParty,
-    Location,
+    NextState,
     Pair,
     Pool,
     ProsperityChange,
@@ -497,6 +497,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     # DRG-13: the dragon die's collateral damage and the destruction change.
     destruction: Change | None = None
     location = req.location
+    location_prosperity = None if location is None else location.prosperity
     if dragon_die is not None:
         for e in taking_part:
             lose(e.id, 1, "dragon_die")
@@ -520,7 +521,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                     after=after,
                     reason="dragon_die",
                 )
-                location = Location(id=location.id, prosperity=after)
+                location_prosperity = after
         lvl = change_level(dragon_die)
         scale = None if lvl is None else CHANGE_SCALE[lvl]
         destruction = {
@@ -580,7 +581,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         slayers_individual=slayers_individual,
         wounds=wounds,
         new_entities=new_entities,
-        location=location,
+        location_prosperity=location_prosperity,
     )
     return BattleResult(
         round=req.round,
@@ -786,37 +787,43 @@ def _next_state(
     slayers_individual: set[str],
     wounds: int,
     new_entities: dict[str, Entity],
-    location: Location | None,
-) -> BattleState:
+    location_prosperity: int | None,
+) -> NextState:
     """DRG-16: the state to send for the next round, in the request's own shape.
 
-    State models are frozen: an entity (or the dragon) that did not change is passed on as it came.
+    As plain dicts (``NextState``): each a copy of the request model's ``__dict__`` (its fields in
+    declaration order, what its serialiser writes) with the changed fields set in place.
     """
     moved = {parent: child.id for parent, child in new_entities.items()}
-    entities: list[Entity] = []
+    entities: list[dict[str, Any]] = []
     for e in req.entities:
-        update: dict[str, object] = {}
-        if prosperity[e.id] != e.prosperity:
-            update["prosperity"] = prosperity[e.id]
+        state = dict(e.__dict__)
+        eid = e.id
+        if prosperity[eid] != e.prosperity:
+            state["prosperity"] = prosperity[eid]
         if moved:
             if e.target in moved:
-                update["target"] = moved[e.target]
+                state["target"] = moved[e.target]
             if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
-                update["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
-            if e.id in new_entities:
-                update["aside"] = True
-        if e.id in slayers_individual:
-            update["dragonslayer"] = True
-        entities.append(e.model_copy(update=update) if update else e)
-        if e.id in new_entities:
-            entities.append(new_entities[e.id])
+                state["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
+            if eid in new_entities:
+                state["aside"] = True
+        if eid in slayers_individual:
+            state["dragonslayer"] = True
+        entities.append(state)
+        if eid in new_entities:
+            entities.append(dict(new_entities[eid].__dict__))
     d = req.dragon
-    target = moved.get(d.target, d.target)
-    if wounds != d.wounds or target != d.target:
-        d = d.model_copy(update={"wounds": wounds, "target": target})
-    return BattleState(
-        dragon=d,
-        entities=entities,
-        location=location,
-        round=min(req.round + 1, MAX_ATTEMPTS),
-    )
+    dragon = dict(d.__dict__)
+    dragon["wounds"] = wounds
+    dragon["target"] = moved.get(d.target, d.target)
+    location: dict[str, Any] | None = None
+    if req.location is not None:
+        location = dict(req.location.__dict__)
+        location["prosperity"] = location_prosperity
+    return {
+        "dragon": dragon,
+        "entities": entities,
+        "location": location,
+        "round": min(req.round + 1, MAX_ATTEMPTS),
+    }

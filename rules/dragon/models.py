@@ -7,7 +7,7 @@ and in the result's ``next_state``, so a result's ``next_state`` can be sent bac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator, with_config
 from typing_extensions import TypedDict
@@ -370,6 +370,25 @@ class Hoard(TypedDict):
     dragon_won: Annotated[bool, Field(description="The dragon won its pair or swept this round.")]
 
 
+if TYPE_CHECKING:
+
+    class NextState(TypedDict):
+        """What the engine puts in ``next_state``: the :class:`BattleState` as plain dicts.
+
+        Each dict holds every field of its model in declaration order, the bytes the model's own
+        serialiser writes; copying a request model's ``__dict__`` costs far less than building a
+        model (tests/rules/dragon/test_record_keys.py checks the keys).
+        """
+
+        dragon: dict[str, Any]
+        entities: list[dict[str, Any]]
+        location: dict[str, Any] | None
+        round: int
+
+else:  # for pydantic, the documented schema: the request-shaped model
+    NextState = BattleState
+
+
 @dataclass(kw_only=True)
 class BattleResult(Resolution):
     round: Annotated[int, Field(description="The round resolved.")]
@@ -421,6 +440,6 @@ class BattleResult(Resolution):
         int, Field(description="Hoard gained now: `hoard.amount` if the battle ended.")
     ]
     next_state: Annotated[
-        BattleState,
+        NextState,
         Field(description="The next round's state, in the request's shape (DRG-16): send it back."),
     ]

@@ -359,7 +359,8 @@ def test_drg11_sweep_takes_the_opponent_and_two_weakest_but_stops_before_a_third
     assert res.pairs[0]["swept"] and not res.pairs[2]["resolved"]
     # the swept losses, then DRG-13's extra 1 for every party and the location
     assert prosperity(res) == {"g1": 3, "s1": 0, "g2": 0, "g4": 2, "s2": 0}
-    assert res.next_state.location is not None and res.next_state.location.prosperity == 3
+    assert res.next_state["location"] is not None
+    assert res.next_state["location"]["prosperity"] == 3
 
 
 def test_drg11_sweep_not_triggered_when_the_dragon_die_is_not_the_highest() -> None:
@@ -470,7 +471,8 @@ def test_drg13_location_that_is_a_party_loses_only_once() -> None:
         ("town", "entity", "dragon_die"),
     ]
     assert res.destruction_change is not None and res.destruction_change["level"] is None
-    assert res.next_state.location is not None and res.next_state.location.prosperity == 3
+    assert res.next_state["location"] is not None
+    assert res.next_state["location"]["prosperity"] == 3
 
 
 def test_drg14_group_loss_reveals_a_minority_dragonslayer_and_wounds_the_dragon() -> None:
@@ -503,18 +505,23 @@ def test_drg14_group_loss_reveals_a_minority_dragonslayer_and_wounds_the_dragon(
         8,
     )
     ns = res.next_state
-    assert [e.id for e in ns.entities] == ["tribe", "tribe-slayer", "ally"]
-    tribe, slayer, ally = ns.entities
-    assert tribe.aside and tribe.prosperity == 4
-    assert (slayer.parent, slayer.dragonslayer, slayer.level, slayer.level_features) == (
+    assert [e["id"] for e in ns["entities"]] == ["tribe", "tribe-slayer", "ally"]
+    tribe, slayer, ally = ns["entities"]
+    assert tribe["aside"] and tribe["prosperity"] == 4
+    assert (
+        slayer["parent"],
+        slayer["dragonslayer"],
+        slayer["level"],
+        slayer["level_features"],
+    ) == (
         "tribe",
         True,
         2,
         1,
     )
-    assert (slayer.target, slayer.kind, slayer.controller) == ("dragon", "group", "gm")
-    assert ns.dragon.target == "tribe-slayer" and ns.dragon.wounds == 1
-    assert ally.target == "tribe-slayer"
+    assert (slayer["target"], slayer["kind"], slayer["controller"]) == ("dragon", "group", "gm")
+    assert ns["dragon"]["target"] == "tribe-slayer" and ns["dragon"]["wounds"] == 1
+    assert ally["target"] == "tribe-slayer"
     assert "dragon.slayer.revealed" in [e["code"] for e in res.events]
     assert res.dragon_changes == []
     assert prosperity(res)["ally"] == 1
@@ -533,7 +540,7 @@ def test_drg14_individual_loss_reveals_the_dragonslayer_feature() -> None:
         "dragonslayer",
         None,
     )
-    assert res.next_state.entities[0].dragonslayer
+    assert res.next_state["entities"][0]["dragonslayer"]
     assert res.wounds["after"] == 1
 
 
@@ -571,7 +578,7 @@ def test_drg16_one_round_by_default_continues_on_request() -> None:
     )
     assert ended.battle_ended and not goes_on.battle_ended
     assert goes_on.hoard_gained == 0 and goes_on.hoard["amount"] == ended.hoard["amount"]
-    assert goes_on.next_state.round == 2
+    assert goes_on.next_state["round"] == 2
 
 
 def test_drg17_hoard_from_the_strongest_enemy_with_the_dragonslayer_raise() -> None:

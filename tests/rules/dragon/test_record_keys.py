@@ -1,6 +1,7 @@
-"""The records of a battle result are typed dicts, written by orjson in insertion order: every record
-the engine builds must hold exactly its type's keys, in declaration order, or the response's bytes
-change. The golden files pin the order for their cases only; this walks every record of many results
+"""The records of a battle result are typed dicts, and its next state plain dicts of the state models'
+fields, all written by orjson in insertion order: every dict the engine builds must hold exactly its
+type's keys (a typed dict's, or a model's fields), in declaration order, or the response's bytes
+change. The golden files pin the order for their cases only; this walks every dict of many results
 (the golden requests with several seeds, and requests reaching every place a record is built)."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pydantic import BaseModel
 from typing_extensions import is_typeddict
 
 from rules.dragon import models
@@ -72,6 +74,15 @@ EXTRA: list[dict[str, Any]] = [
         "dice": {"pool.dragon": [2, 3, 1], "pool.tribe": [6, 1, 1, 1]},
         "continues": True,
     },
+    {  # every object's keys in reverse declaration order: the next state's are in declaration order
+        "seed": "reversed",
+        "location": {"prosperity": 2, "id": "moor"},
+        "entities": [
+            dict(reversed(ent("g1", prosperity=3, level=2, target="dragon", name="G").items())),
+            dict(reversed(ent("s1", "player", target="g1", if_left_over="join:dragon").items())),
+        ],
+        "dragon": dict(reversed(dragon("g1", dragon_die=True, features_used=1).items())),
+    },
     {  # an individual gains the feature
         "dragon": dragon("hero", battle=2),
         "entities": [ent("hero", kind="individual", prosperity=1, level=3, target="dragon")],
@@ -118,6 +129,16 @@ def _check(value: Any, tp: Any, where: str, seen: dict[str, set[str]]) -> None:
         hints = typing.get_type_hints(tp, include_extras=True)
         for key, v in value.items():
             _check(v, hints[key], f"{where}.{key}", seen)
+    elif isinstance(tp, type) and issubclass(tp, BaseModel):  # the next state and its parts
+        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
+        assert list(value) == list(tp.model_fields), (
+            f"{where}: keys {list(value)} are not {tp.__name__}'s fields {list(tp.model_fields)}"
+        )
+        # The values are the model's: it validates them (strictly) and dumps them back unchanged.
+        assert tp.model_validate(value).model_dump() == value, where
+        seen.setdefault(tp.__name__, set()).add("")
+        for key, v in value.items():
+            _check(v, tp.model_fields[key].annotation, f"{where}.{key}", seen)
 
 
 def _site(name: str, record: dict[str, Any]) -> str:
@@ -153,6 +174,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
         if is_typeddict(obj) and obj.__module__ == models.__name__
     }
     assert records <= set(seen), records - set(seen)  # Roll and Event are walked too
+    assert {"BattleState", "Dragon", "Entity", "Location"} <= set(seen)
     assert seen["Pair"] == {"swept", "unresolved", "interrupted", "won"}
     assert seen["LeftOverParty"] == {"join", "wait (failed join)", "auto_win", "wait"}
     assert seen["SlayerRevealed"] == {"individual", "group"}
