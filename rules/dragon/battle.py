@@ -254,7 +254,6 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     """
     by_id = check(req)
     log = EventLog(TEXTS)
-    add = log.add
     d = req.dragon
     entities = req.entities
     index = {e.id: i for i, e in enumerate(entities)}
@@ -268,7 +267,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         changes.append(
             {"id": eid, "what": "entity", "before": before, "after": after, "reason": reason}
         )
-        add(
+        log.add(
             "dragon.prosperity.lost",
             id=eid,
             loss=before - after,
@@ -281,13 +280,13 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     taking_part: list[Entity] = []
     for e in entities:
         if e.aside:
-            add("dragon.aside", id=e.id)
+            log.add("dragon.aside", id=e.id)
         else:
             taking_part.append(e)
     # A stable sort: equal keys keep request order.
     ordered = sorted(taking_part, key=lambda e: (-e.prosperity, e.controller != "gm"))
     order = [DRAGON, *[e.id for e in ordered]]
-    add("dragon.order", order=order, names=", ".join(order))
+    log.add("dragon.order", order=order, names=", ".join(order))
     target_of: dict[str, str | None] = {DRAGON: d.target}
     for e in ordered:
         target_of[e.id] = e.target
@@ -301,7 +300,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         if t is not None and t not in paired:
             paired[p] = paired[t] = len(pair_ids)
             pair_ids.append((p, t))
-            add("dragon.pair.formed", a=p, b=t)
+            log.add("dragon.pair.formed", a=p, b=t)
         else:
             left.append(p)
     # A party passed over at its turn may still be taken as a weaker party's target (its target is
@@ -324,7 +323,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     def roll(owner: str, slot: str, sides: int, count: int) -> list[int]:
         values = dice.roll_many(slot, sides, count)
         pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
-        add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
+        log.add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
         # A party that joined an ally and was then taken as a target rolls twice: both count.
         own[owner] = [*own[owner], *values] if owner in own else values
         return values
@@ -342,7 +341,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 if e.prosperity == 0:
                     # DRG-5: nothing at all, a dragonslayer's extra die included.
                     own.setdefault(p, [])
-                    add("dragon.pool.empty", owner=p)
+                    log.add("dragon.pool.empty", owner=p)
                     continue
                 sides = entity_die(e)
                 roll(p, "pool." + p, sides, e.prosperity)
@@ -423,7 +422,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             gone = [
                 p for p in sweep if paired.get(p) == n or p in joined.get(a, []) + joined.get(b, [])
             ]
-            add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
+            log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
             pairs.append(
                 {
                     "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": False,
@@ -433,7 +432,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             )  # fmt: skip
             continue
         if sa["highest"] == sb["highest"]:
-            add("dragon.pair.interrupted", a=a, b=b, highest=sa["highest"])
+            log.add("dragon.pair.interrupted", a=a, b=b, highest=sa["highest"])
             pairs.append(
                 {
                     "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
@@ -445,7 +444,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
         bar = sl["highest"]
         succ = len([v for v in sw["dice"] if v > bar])
-        add(
+        log.add(
             "dragon.pair.won",
             winner=win,
             loser=loser,
@@ -461,7 +460,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         )  # fmt: skip
         if loser == DRAGON:
             gained += 1
-            add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
+            log.add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
             rev = _reveal(by_id[win], req, log, slayers_individual, new_entities)
             if rev is not None:
                 revealed.append(rev)
@@ -487,7 +486,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 "against": [x["id"] for x in defeated],
             }
         )
-        add(
+        log.add(
             "dragon.change.player" if lvl is not None else "dragon.change.none",
             result=best,
             level=lvl,
@@ -503,7 +502,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             lose(e.id, 1, "dragon_die")
         if location is not None:
             if location.id in by_id and not by_id[location.id].aside:
-                add("dragon.location.party", id=location.id)
+                log.add("dragon.location.party", id=location.id)
             else:
                 before = location.prosperity
                 after = max(0, before - 1)
@@ -513,7 +512,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                         "reason": "dragon_die",
                     }
                 )  # fmt: skip
-                add(
+                log.add(
                     "dragon.prosperity.lost",
                     id=location.id,
                     loss=before - after,
@@ -531,7 +530,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             "scale": scale,
             "against": [],
         }
-        add(
+        log.add(
             "dragon.change.destruction" if lvl is not None else "dragon.change.no_destruction",
             result=dragon_die,
             level=lvl,
@@ -543,11 +542,11 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     defeated_dragon = wounds >= d.battle
     if defeated_dragon:
         slayer = next((p["winner"] for p in pairs if p["loser"] == DRAGON), None)
-        add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
+        log.add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
 
     # DRG-16: does the battle end?
     ended = defeated_dragon or not req.continues
-    add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
+    log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
 
     # DRG-17: hoard from the strongest enemy that fought the dragon's side.
     fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
@@ -573,7 +572,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         "dragon_won": dragon_won,
     }
     if ended:
-        add("dragon.hoard", amount=amount, strongest=strongest, level=top)
+        log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
 
     next_state = _next_state(
         req,
