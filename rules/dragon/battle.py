@@ -9,19 +9,19 @@ returns the state to send for the next round (DRG-16).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rules.dice import DiceSource, SlotSpec
 from rules.dragon.models import (
     DRAGON,
     BattleRequest,
     BattleResult,
-    BattleState,
     Change,
     Defeat,
     Entity,
     Hoard,
     LeftOverParty,
-    Location,
+    NextState,
     Pair,
     Pool,
     ProsperityChange,
@@ -30,7 +30,6 @@ from rules.dragon.models import (
     SlayerRevealed,
     SweepDetail,
     SweepStep,
-    Wounds,
 )
 from rules.dragon.sentences import SENTENCES
 from rules.dragon.tables import (
@@ -255,7 +254,6 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     """
     by_id = check(req)
     log = EventLog(SENTENCES)
-    add = log.add
     d = req.dragon
     entities = req.entities
     index = {e.id: i for i, e in enumerate(entities)}
@@ -267,9 +265,9 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         after = max(0, before - amount)
         prosperity[eid] = after
         changes.append(
-            ProsperityChange(id=eid, what="entity", before=before, after=after, reason=reason)
+            {"id": eid, "what": "entity", "before": before, "after": after, "reason": reason}
         )
-        add(
+        log.add(
             "dragon.prosperity.lost",
             id=eid,
             loss=before - after,
@@ -282,13 +280,13 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     taking_part: list[Entity] = []
     for e in entities:
         if e.aside:
-            add("dragon.aside", id=e.id)
+            log.add("dragon.aside", id=e.id)
         else:
             taking_part.append(e)
     # A stable sort: equal keys keep request order.
     ordered = sorted(taking_part, key=lambda e: (-e.prosperity, e.controller != "gm"))
     order = [DRAGON, *[e.id for e in ordered]]
-    add("dragon.order", order=order, names=", ".join(order))
+    log.add("dragon.order", order=order, names=", ".join(order))
     target_of: dict[str, str | None] = {DRAGON: d.target}
     for e in ordered:
         target_of[e.id] = e.target
@@ -302,7 +300,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         if t is not None and t not in paired:
             paired[p] = paired[t] = len(pair_ids)
             pair_ids.append((p, t))
-            add("dragon.pair.formed", a=p, b=t)
+            log.add("dragon.pair.formed", a=p, b=t)
         else:
             left.append(p)
     # A party passed over at its turn may still be taken as a weaker party's target (its target is
@@ -324,8 +322,8 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
 
     def roll(owner: str, slot: str, sides: int, count: int) -> list[int]:
         values = dice.roll_many(slot, sides, count)
-        pools.append(Pool(owner=owner, slot=slot, sides=sides, dice=values))
-        add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
+        pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
+        log.add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
         # A party that joined an ally and was then taken as a target rolls twice: both count.
         own[owner] = [*own[owner], *values] if owner in own else values
         return values
@@ -343,7 +341,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 if e.prosperity == 0:
                     # DRG-5: nothing at all, a dragonslayer's extra die included.
                     own.setdefault(p, [])
-                    add("dragon.pool.empty", owner=p)
+                    log.add("dragon.pool.empty", owner=p)
                     continue
                 sides = entity_die(e)
                 roll(p, "pool." + p, sides, e.prosperity)
@@ -357,7 +355,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         else:
             members = [member]
             values = own[member]
-        return Side(members=members, dice=values, highest=max(values, default=0))
+        return {"members": members, "dice": values, "highest": max(values, default=0)}
 
     pair_sides = [(side(a), side(b)) for a, b in pair_ids]
 
@@ -382,7 +380,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             highest=highest,
             log=log,
         )
-        added = [s.id for s in sweep_detail.steps if s.added]
+        added = [s["id"] for s in sweep_detail["steps"] if s["added"]]
         if added:
             sweep = [b0, *added]
 
@@ -407,59 +405,62 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         if n == 0 and sweep:
             dragon_won = True
             for p in sweep:
-                h = sb.highest if p == b0 else highest(p)
-                s = len([v for v in sa.dice if v > h])
-                defeated.append(Defeat(id=p, successes=s))
+                h = sb["highest"] if p == b0 else highest(p)
+                s = len([v for v in sa["dice"] if v > h])
+                defeated.append({"id": p, "successes": s})
                 lose(p, s, "swept")
-            succ = defeated[0].successes
+            succ = defeated[0]["successes"]
             pairs.append(
-                Pair(
-                    a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=DRAGON, loser=b,
-                    successes=succ, interrupted=False, swept=True,
-                )
+                {
+                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
+                    "winner": DRAGON, "loser": b, "successes": succ, "interrupted": False,
+                    "swept": True,
+                }
             )  # fmt: skip
             continue
         if n in swept_pairs:
             gone = [
                 p for p in sweep if paired.get(p) == n or p in joined.get(a, []) + joined.get(b, [])
             ]
-            add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
+            log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
             pairs.append(
-                Pair(
-                    a=a, b=b, a_side=sa, b_side=sb, resolved=False, winner=None, loser=None,
-                    successes=0, interrupted=False, swept=False,
-                )
+                {
+                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": False,
+                    "winner": None, "loser": None, "successes": 0, "interrupted": False,
+                    "swept": False,
+                }
             )  # fmt: skip
             continue
-        if sa.highest == sb.highest:
-            add("dragon.pair.interrupted", a=a, b=b, highest=sa.highest)
+        if sa["highest"] == sb["highest"]:
+            log.add("dragon.pair.interrupted", a=a, b=b, highest=sa["highest"])
             pairs.append(
-                Pair(
-                    a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=None, loser=None,
-                    successes=0, interrupted=True, swept=False,
-                )
+                {
+                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
+                    "winner": None, "loser": None, "successes": 0, "interrupted": True,
+                    "swept": False,
+                }
             )  # fmt: skip
             continue
-        win, loser, sw, sl = (a, b, sa, sb) if sa.highest > sb.highest else (b, a, sb, sa)
-        bar = sl.highest
-        succ = len([v for v in sw.dice if v > bar])
-        add(
+        win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
+        bar = sl["highest"]
+        succ = len([v for v in sw["dice"] if v > bar])
+        log.add(
             "dragon.pair.won",
             winner=win,
             loser=loser,
-            winner_highest=sw.highest,
+            winner_highest=sw["highest"],
             loser_highest=bar,
             successes=succ,
         )
         pairs.append(
-            Pair(
-                a=a, b=b, a_side=sa, b_side=sb, resolved=True, winner=win, loser=loser,
-                successes=succ, interrupted=False, swept=False,
-            )
+            {
+                "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True, "winner": win,
+                "loser": loser, "successes": succ, "interrupted": False, "swept": False,
+            }
         )  # fmt: skip
         if loser == DRAGON:
             gained += 1
-            add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
+            log.add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
             rev = _reveal(by_id[win], req, log, slayers_individual, new_entities)
             if rev is not None:
                 revealed.append(rev)
@@ -467,21 +468,25 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         else:
             if win == DRAGON:
                 dragon_won = True
-                defeated.append(Defeat(id=loser, successes=succ))
+                defeated.append({"id": loser, "successes": succ})
             lose(loser, succ, "lost_pair")
 
     # DRG-12: the player's change when the dragon won.
     dragon_changes: list[Change] = []
     if dragon_won:
-        best = pair_sides[0][0].highest
+        best = pair_sides[0][0]["highest"]
         lvl = change_level(best)
         scale = None if lvl is None else CHANGE_SCALE[lvl]
         dragon_changes.append(
-            Change(
-                by="player", result=best, level=lvl, scale=scale, against=[x.id for x in defeated]
-            )
+            {
+                "by": "player",
+                "result": best,
+                "level": lvl,
+                "scale": scale,
+                "against": [x["id"] for x in defeated],
+            }
         )
-        add(
+        log.add(
             "dragon.change.player" if lvl is not None else "dragon.change.none",
             result=best,
             level=lvl,
@@ -491,22 +496,23 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     # DRG-13: the dragon die's collateral damage and the destruction change.
     destruction: Change | None = None
     location = req.location
+    location_prosperity = None if location is None else location.prosperity
     if dragon_die is not None:
         for e in taking_part:
             lose(e.id, 1, "dragon_die")
         if location is not None:
             if location.id in by_id and not by_id[location.id].aside:
-                add("dragon.location.party", id=location.id)
+                log.add("dragon.location.party", id=location.id)
             else:
                 before = location.prosperity
                 after = max(0, before - 1)
                 changes.append(
-                    ProsperityChange(
-                        id=location.id, what="location", before=before, after=after,
-                        reason="dragon_die",
-                    )
+                    {
+                        "id": location.id, "what": "location", "before": before, "after": after,
+                        "reason": "dragon_die",
+                    }
                 )  # fmt: skip
-                add(
+                log.add(
                     "dragon.prosperity.lost",
                     id=location.id,
                     loss=before - after,
@@ -514,11 +520,17 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                     after=after,
                     reason="dragon_die",
                 )
-                location = Location(id=location.id, prosperity=after)
+                location_prosperity = after
         lvl = change_level(dragon_die)
         scale = None if lvl is None else CHANGE_SCALE[lvl]
-        destruction = Change(by="others", result=dragon_die, level=lvl, scale=scale, against=[])
-        add(
+        destruction = {
+            "by": "others",
+            "result": dragon_die,
+            "level": lvl,
+            "scale": scale,
+            "against": [],
+        }
+        log.add(
             "dragon.change.destruction" if lvl is not None else "dragon.change.no_destruction",
             result=dragon_die,
             level=lvl,
@@ -529,12 +541,12 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     wounds = d.wounds + gained
     defeated_dragon = wounds >= d.battle
     if defeated_dragon:
-        slayer = next((p.winner for p in pairs if p.loser == DRAGON), None)
-        add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
+        slayer = next((p["winner"] for p in pairs if p["loser"] == DRAGON), None)
+        log.add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
 
     # DRG-16: does the battle end?
     ended = defeated_dragon or not req.continues
-    add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
+    log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
 
     # DRG-17: hoard from the strongest enemy that fought the dragon's side.
     fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
@@ -551,16 +563,16 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     amount = max(top - 1, 0)
     if req.options.hoard == "on_win" and not dragon_won:
         amount = 0
-    hoard = Hoard(
-        enemies=enemies,
-        strongest=strongest,
-        level=top,
-        dragonslayer=strongest in slayer_now,
-        amount=amount,
-        dragon_won=dragon_won,
-    )
+    hoard: Hoard = {
+        "enemies": enemies,
+        "strongest": strongest,
+        "level": top,
+        "dragonslayer": strongest in slayer_now,
+        "amount": amount,
+        "dragon_won": dragon_won,
+    }
     if ended:
-        add("dragon.hoard", amount=amount, strongest=strongest, level=top)
+        log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
 
     next_state = _next_state(
         req,
@@ -568,7 +580,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         slayers_individual=slayers_individual,
         wounds=wounds,
         new_entities=new_entities,
-        location=location,
+        location_prosperity=location_prosperity,
     )
     return BattleResult(
         round=req.round,
@@ -580,7 +592,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         sweep_detail=sweep_detail,
         defeated=defeated,
         prosperity_changes=changes,
-        wounds=Wounds(before=d.wounds, gained=gained, after=wounds),
+        wounds={"before": d.wounds, "gained": gained, "after": wounds},
         slayers_revealed=revealed,
         dragon_changes=dragon_changes,
         destruction_change=destruction,
@@ -605,26 +617,43 @@ def _left_over(
         if ally in paired:
             joined.setdefault(ally, []).append(p)
             log.add("dragon.left_over.join", id=p, ally=ally, why=why)
-            return LeftOverParty(
-                id=p, reason=why, action="join", ally=ally, against=None, note=None
-            )
+            return {
+                "id": p,
+                "action": "join",
+                "reason": why,
+                "ally": ally,
+                "against": None,
+                "note": None,
+            }
         log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
-        return LeftOverParty(
-            id=p,
-            reason=why,
-            action="wait",
-            ally=ally,
-            against=None,
-            note=f"{ally} is not in a pair",
-        )
+        return {
+            "id": p,
+            "action": "wait",
+            "reason": why,
+            "ally": ally,
+            "against": None,
+            "note": f"{ally} is not in a pair",
+        }
     if action.startswith("auto_win:"):
         against = action[9:]
         log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
-        return LeftOverParty(
-            id=p, reason=why, action="auto_win", ally=None, against=against, note=None
-        )
+        return {
+            "id": p,
+            "action": "auto_win",
+            "reason": why,
+            "ally": None,
+            "against": against,
+            "note": None,
+        }
     log.add("dragon.left_over.wait", id=p, why=why)
-    return LeftOverParty(id=p, reason=why, action="wait", ally=None, against=None, note=None)
+    return {
+        "id": p,
+        "action": "wait",
+        "reason": why,
+        "ally": None,
+        "against": None,
+        "note": None,
+    }
 
 
 def _sweep(
@@ -640,24 +669,24 @@ def _sweep(
     """DRG-11: when the dragon die shows the dragon side's highest result (ties count), add the
     weakest other entities' highest dice to the opponent's one by one while the dragon die stays
     strictly higher than the sum; the first that does not fit stops the sweep."""
-    triggered = dragon_die >= dragon_side.highest
+    triggered = dragon_die >= dragon_side["highest"]
     steps: list[SweepStep] = []
     if not triggered:
-        log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side.highest)
+        log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side["highest"])
     else:
-        running = opponent_side.highest
+        running = opponent_side["highest"]
         for c in candidates:
             total = running + highest(c)
             ok = dragon_die > total
-            steps.append(SweepStep(id=c, highest=highest(c), running_sum=total, added=ok))
+            steps.append({"id": c, "highest": highest(c), "running_sum": total, "added": ok})
             if not ok:
                 break
             running = total
-        added = [s.id for s in steps if s.added]
+        added = [s["id"] for s in steps if s["added"]]
         common = {
             "dragon_die": dragon_die,
             "opponent": opponent,
-            "opponent_highest": opponent_side.highest,
+            "opponent_highest": opponent_side["highest"],
         }
         if added:
             log.add(
@@ -665,13 +694,13 @@ def _sweep(
             )
         else:
             log.add("dragon.sweep.failed", **common)
-    return SweepDetail(
-        triggered=triggered,
-        dragon_die=dragon_die,
-        opponent=opponent,
-        opponent_highest=opponent_side.highest,
-        steps=steps,
-    )
+    return {
+        "triggered": triggered,
+        "dragon_die": dragon_die,
+        "opponent": opponent,
+        "opponent_highest": opponent_side["highest"],
+        "steps": steps,
+    }
 
 
 def _reveal(
@@ -688,14 +717,14 @@ def _reveal(
     if winner.kind == "individual":
         slayers_individual.add(winner.id)
         log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
-        return SlayerRevealed(
-            id=winner.id,
-            kind="individual",
-            feature="dragonslayer",
-            new_entity=None,
-            prosperity=None,
-            sides=None,
-        )
+        return {
+            "id": winner.id,
+            "kind": "individual",
+            "feature": "dragonslayer",
+            "new_entity": None,
+            "prosperity": None,
+            "sides": None,
+        }
     taken = {e.id for e in req.entities} | {DRAGON}
     if req.location is not None:
         taken.add(req.location.id)
@@ -740,14 +769,14 @@ def _reveal(
         id=winner.id,
         how=f"a dragonslayer minority {new_id} with prosperity {prosperity} and d{sides}",
     )
-    return SlayerRevealed(
-        id=winner.id,
-        kind="group",
-        feature=None,
-        new_entity=new_id,
-        prosperity=prosperity,
-        sides=sides,
-    )
+    return {
+        "id": winner.id,
+        "kind": "group",
+        "feature": None,
+        "new_entity": new_id,
+        "prosperity": prosperity,
+        "sides": sides,
+    }
 
 
 def _next_state(
@@ -757,37 +786,43 @@ def _next_state(
     slayers_individual: set[str],
     wounds: int,
     new_entities: dict[str, Entity],
-    location: Location | None,
-) -> BattleState:
+    location_prosperity: int | None,
+) -> NextState:
     """DRG-16: the state to send for the next round, in the request's own shape.
 
-    State models are frozen: an entity (or the dragon) that did not change is passed on as it came.
+    As plain dicts (``NextState``): each a copy of the request model's ``__dict__`` (its fields in
+    declaration order, what its serialiser writes) with the changed fields set in place.
     """
     moved = {parent: child.id for parent, child in new_entities.items()}
-    entities: list[Entity] = []
+    entities: list[dict[str, Any]] = []
     for e in req.entities:
-        update: dict[str, object] = {}
-        if prosperity[e.id] != e.prosperity:
-            update["prosperity"] = prosperity[e.id]
+        state = dict(e.__dict__)
+        eid = e.id
+        if prosperity[eid] != e.prosperity:
+            state["prosperity"] = prosperity[eid]
         if moved:
             if e.target in moved:
-                update["target"] = moved[e.target]
+                state["target"] = moved[e.target]
             if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
-                update["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
-            if e.id in new_entities:
-                update["aside"] = True
-        if e.id in slayers_individual:
-            update["dragonslayer"] = True
-        entities.append(e.model_copy(update=update) if update else e)
-        if e.id in new_entities:
-            entities.append(new_entities[e.id])
+                state["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
+            if eid in new_entities:
+                state["aside"] = True
+        if eid in slayers_individual:
+            state["dragonslayer"] = True
+        entities.append(state)
+        if eid in new_entities:
+            entities.append(dict(new_entities[eid].__dict__))
     d = req.dragon
-    target = moved.get(d.target, d.target)
-    if wounds != d.wounds or target != d.target:
-        d = d.model_copy(update={"wounds": wounds, "target": target})
-    return BattleState(
-        dragon=d,
-        entities=entities,
-        location=location,
-        round=min(req.round + 1, MAX_ATTEMPTS),
-    )
+    dragon = dict(d.__dict__)
+    dragon["wounds"] = wounds
+    dragon["target"] = moved.get(d.target, d.target)
+    location: dict[str, Any] | None = None
+    if req.location is not None:
+        location = dict(req.location.__dict__)
+        location["prosperity"] = location_prosperity
+    return {
+        "dragon": dragon,
+        "entities": entities,
+        "location": location,
+        "round": min(req.round + 1, MAX_ATTEMPTS),
+    }

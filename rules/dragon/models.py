@@ -7,9 +7,10 @@ and in the result's ``next_state``, so a result's ``next_state`` can be sent bac
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import ConfigDict, Field, model_validator, with_config
+from typing_extensions import TypedDict
 
 from rules.models import (
     MAX_ATTEMPTS,
@@ -21,7 +22,6 @@ from rules.models import (
     Resolution,
     RollRequest,
 )
-from rules.record import Record
 
 #: The id by which the dragon is named as a target, a pair member, a winner or an ally.
 DRAGON = "dragon"
@@ -204,9 +204,14 @@ class BattleRequest(RollRequest, BattleState):
 
 # ---------------------------------------------------------------- results
 
+# The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
+# engine builds each with a dict display where a dataclass would run its Python __init__ (about 20 a
+# round), and the schema pydantic writes is the dataclass's. A dict is written in insertion order, so
+# the engine passes every key, in the order declared here (tests/rules/dragon/test_record_keys.py).
 
-@dataclass(kw_only=True)
-class Pool(Record):
+
+@with_config(ConfigDict(extra="forbid"))
+class Pool(TypedDict):
     """The dice of one slot: a party's pool, the dragon die or a dragonslayer's extra die."""
 
     owner: Annotated[str, Field(description="`dragon` or an entity id.")]
@@ -217,8 +222,8 @@ class Pool(Record):
     dice: Annotated[list[int], Field(description="In draw order.")]
 
 
-@dataclass(kw_only=True)
-class LeftOverParty(Record):
+@with_config(ConfigDict(extra="forbid"))
+class LeftOverParty(TypedDict):
     id: Annotated[str, Field(description="The left-over party (DRG-3).")]
     action: Annotated[Literal["wait", "join", "auto_win"], Field(description="What it did.")]
     reason: Annotated[
@@ -233,8 +238,8 @@ class LeftOverParty(Record):
     note: Annotated[str | None, Field(description="Why a `join` fell back to `wait`, if it did.")]
 
 
-@dataclass(kw_only=True)
-class Side(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Side(TypedDict):
     members: Annotated[
         list[str], Field(description="The pair member first, then the parties joined to it.")
     ]
@@ -242,8 +247,8 @@ class Side(Record):
     highest: Annotated[int, Field(description="The side's highest die; 0 when it rolled nothing.")]
 
 
-@dataclass(kw_only=True)
-class Pair(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Pair(TypedDict):
     a: Annotated[str, Field(description="The party that chose its target (the stronger).")]
     b: Annotated[str, Field(description="Its target.")]
     a_side: Annotated[Side, Field(description="`a` and the parties joined to it, with their dice.")]
@@ -262,8 +267,8 @@ class Pair(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class SweepStep(Record):
+@with_config(ConfigDict(extra="forbid"))
+class SweepStep(TypedDict):
     id: Annotated[str, Field(description="A weakest entity tried.")]
     highest: Annotated[int, Field(description="Its highest die (0 if it rolled nothing).")]
     running_sum: Annotated[
@@ -272,8 +277,8 @@ class SweepStep(Record):
     added: Annotated[bool, Field(description="False for the entity that stopped the sweep.")]
 
 
-@dataclass(kw_only=True)
-class SweepDetail(Record):
+@with_config(ConfigDict(extra="forbid"))
+class SweepDetail(TypedDict):
     triggered: Annotated[
         bool, Field(description="The dragon die showed the dragon side's highest result.")
     ]
@@ -283,8 +288,8 @@ class SweepDetail(Record):
     steps: Annotated[list[SweepStep], Field(description="The weakest entities tried, in order.")]
 
 
-@dataclass(kw_only=True)
-class Defeat(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Defeat(TypedDict):
     id: Annotated[str, Field(description="A swept entity.")]
     successes: Annotated[int, Field(description="The dragon side's dice above its highest die.")]
 
@@ -292,8 +297,8 @@ class Defeat(Record):
 Reason = Literal["lost_pair", "swept", "dragon_die"]
 
 
-@dataclass(kw_only=True)
-class ProsperityChange(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ProsperityChange(TypedDict):
     id: Annotated[str, Field(description="An entity id, or the location's id.")]
     what: Annotated[Literal["entity", "location"], Field(description="An entity or the location.")]
     before: Annotated[int, Field(description="Prosperity before.")]
@@ -306,8 +311,8 @@ class ProsperityChange(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class Wounds(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Wounds(TypedDict):
     before: Annotated[int, Field(description="The dragon's wounds before the round.")]
     gained: Annotated[int, Field(description="0 or 1: one wound per loss (DRG-14).")]
     after: Annotated[
@@ -315,8 +320,8 @@ class Wounds(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class SlayerRevealed(Record):
+@with_config(ConfigDict(extra="forbid"))
+class SlayerRevealed(TypedDict):
     id: Annotated[str, Field(description="The entity that beat the dragon.")]
     kind: Annotated[Literal["individual", "group"], Field(description="The winner's kind.")]
     feature: Annotated[
@@ -329,8 +334,8 @@ class SlayerRevealed(Record):
     sides: Annotated[int | None, Field(description="The new minority's die.")]
 
 
-@dataclass(kw_only=True)
-class Change(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Change(TypedDict):
     by: Annotated[
         Literal["player", "others"],
         Field(
@@ -349,8 +354,8 @@ class Change(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class Hoard(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Hoard(TypedDict):
     enemies: Annotated[
         list[str], Field(description="The enemies that fought the dragon's side this round.")
     ]
@@ -363,6 +368,25 @@ class Hoard(Record):
         int, Field(description="level - 1, not below 0; 0 under `on_win` without a win.")
     ]
     dragon_won: Annotated[bool, Field(description="The dragon won its pair or swept this round.")]
+
+
+if TYPE_CHECKING:
+
+    class NextState(TypedDict):
+        """What the engine puts in ``next_state``: the :class:`BattleState` as plain dicts.
+
+        Each dict holds every field of its model in declaration order, the bytes the model's own
+        serialiser writes; copying a request model's ``__dict__`` costs far less than building a
+        model (tests/rules/dragon/test_record_keys.py checks the keys).
+        """
+
+        dragon: dict[str, Any]
+        entities: list[dict[str, Any]]
+        location: dict[str, Any] | None
+        round: int
+
+else:  # for pydantic, the documented schema: the request-shaped model
+    NextState = BattleState
 
 
 @dataclass(kw_only=True)
@@ -416,6 +440,6 @@ class BattleResult(Resolution):
         int, Field(description="Hoard gained now: `hoard.amount` if the battle ended.")
     ]
     next_state: Annotated[
-        BattleState,
+        NextState,
         Field(description="The next round's state, in the request's shape (DRG-16): send it back."),
     ]

@@ -13,7 +13,7 @@ from tests.rules.dragon.helpers import dragon, ent, request, run
 def test_drg_t1_dragon_dice_by_age(age: int, sides: int) -> None:
     res = run(dragon=dragon("g", age=age, battle=1), entities=[ent("g", prosperity=0)], seed=1)
     pool = res.pools[0]
-    assert (pool.slot, pool.sides, len(pool.dice)) == ("pool.dragon", sides, 1)
+    assert (pool["slot"], pool["sides"], len(pool["dice"])) == ("pool.dragon", sides, 1)
 
 
 @pytest.mark.parametrize(("age", "sides"), [(1, 12), (2, 20), (3, 20), (4, 30), (5, 30), (6, 100)])
@@ -23,7 +23,7 @@ def test_drg_t2_dragon_die_by_age(age: int, sides: int) -> None:
     )
     assert battle.battle_slots(req)["dragon_die"] == sides
     res = run(**req.model_dump(exclude_none=True, exclude={"dice"}), seed=2)
-    assert [(p.slot, p.sides) for p in res.pools] == [
+    assert [(p["slot"], p["sides"]) for p in res.pools] == [
         ("pool.dragon", [8, 10, 12, 12, 20, 20][age - 1]),
         ("dragon_die", sides),
     ]
@@ -69,7 +69,7 @@ def test_drg_t3_explicit_die_size_replaces_the_table() -> None:
         **req.model_dump(exclude_none=True, exclude={"dice"}),
         dice={"pool.g": [7, 1], "pool.dragon": [1, 1]},
     )
-    assert res.pools[1].sides == 7 and res.pools[1].dice == [7, 1]
+    assert res.pools[1]["sides"] == 7 and res.pools[1]["dice"] == [7, 1]
 
 
 @pytest.mark.parametrize(
