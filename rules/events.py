@@ -1,4 +1,5 @@
-"""Events: what happened, in order, each with a stable code and its parameters (STYLE 8).
+"""Events: what happened, in order, each with a stable code and its parameters (STYLE 8); and the
+trace every result ends with (its dice and its events).
 
 Resolvers record events as a code and parameters; turning them into sentences is a separate step,
 done by each system's generated sentences (``rules/<system>/sentences.py``, from its texts in
@@ -12,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
-from rules.models import Event
+from rules.dice import DiceSource
+from rules.models import RULES_VERSION, Event, Roll
 
 #: The decimal text of the numbers most parameters hold (dice, totals, counts): made once, not per
 #: sentence.
@@ -62,3 +64,23 @@ def show(value: object) -> str:
     if isinstance(value, list | tuple):
         return ", ".join([show(v) for v in value]) or "none"
     return format(value, "")
+
+
+def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
+    """The envelope fields of a result: call it last, once every die has been drawn.
+
+    It refuses a resolution that ran out of scripted dice (DESIGN.md, "Scripted dice").
+    """
+    dice.settle()
+    rolls: list[Roll] = [
+        {"slot": slot, "sides": sides, "value": value, "source": source}
+        for slot, sides, value, source in dice.records()
+    ]
+    return {
+        "seed": dice.seed,
+        "rng": dice.rng,
+        "rules_version": RULES_VERSION,
+        "rolls": rolls,
+        "unused_dice": dice.unused(),
+        "events": log.render(),
+    }

@@ -6,16 +6,13 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
 
-from rules.dice import RNG, DiceSource
+from rules.dice import RNG
 from rules.record import Record
-
-if TYPE_CHECKING:  # events.py builds Event records: it imports this module
-    from rules.events import EventLog
 
 #: Bumped whenever a resolution could change for the same request and seed (a rule, a draw order,
 #: an event). The same request + seed + rules version gives the same bytes, forever.
@@ -140,23 +137,3 @@ class Resolution(Record):
         Field(description="Scripted values the resolution did not need, by slot."),
     ]
     events: Annotated[list[Event], Field(description="What happened, in order.")]
-
-
-def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
-    """The envelope fields of a result: call it last, once every die has been drawn.
-
-    It refuses a resolution that ran out of scripted dice (DESIGN.md, "Scripted dice").
-    """
-    dice.settle()
-    rolls: list[Roll] = [
-        {"slot": slot, "sides": sides, "value": value, "source": source}
-        for slot, sides, value, source in dice.records()
-    ]
-    return {
-        "seed": dice.seed,
-        "rng": dice.rng,
-        "rules_version": RULES_VERSION,
-        "rolls": rolls,
-        "unused_dice": dice.unused(),
-        "events": log.render(),
-    }

@@ -26,8 +26,7 @@ from rules.dnd5e.models import (
 )
 from rules.dnd5e.notation import DiceTerm
 from rules.dnd5e.sentences import SENTENCES
-from rules.events import EventLog
-from rules.models import trace
+from rules.events import EventLog, trace
 
 DEATH_SAVE_DC = 10
 THREE = 3

@@ -26,8 +26,8 @@ from rules.dnd5e.models import (
 )
 from rules.dnd5e.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded
-from rules.events import EventLog
-from rules.models import MAX_ATTEMPTS, trace
+from rules.events import EventLog, trace
+from rules.models import MAX_ATTEMPTS
 
 ROUND_SECONDS = 6  # D5E-1
 _SHARED = ("side", "dex_mod", "initiative_bonus", "dexterity", "advantage", "disadvantage")

@@ -23,8 +23,7 @@ from rules.dnd5e.models import (
     Violation,
 )
 from rules.dnd5e.sentences import SENTENCES
-from rules.events import EventLog
-from rules.models import trace
+from rules.events import EventLog, trace
 
 
 def turn_slots(req: TurnRequest) -> SlotSpec:

@@ -17,8 +17,7 @@ from rules.dos.models import (
 )
 from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
-from rules.events import EventLog
-from rules.models import trace
+from rules.events import EventLog, trace
 
 
 def roll_slots(req: PoolRequest) -> SlotSpec:

@@ -51,8 +51,7 @@ from rules.dos.models import (
 from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
-from rules.events import EventLog
-from rules.models import trace
+from rules.events import EventLog, trace
 from rules.record import shallow
 
 #: DOS-26: percent of the base damage for each damage d10 (1 deals exactly 1 instead).

@@ -48,8 +48,8 @@ from rules.dos.models import (
 from rules.dos.pool import D10
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, LimitExceeded
-from rules.events import EventLog
-from rules.models import MAX_ATTEMPTS, trace
+from rules.events import EventLog, trace
+from rules.models import MAX_ATTEMPTS
 
 MANEUVERS: tuple[ManeuverKind, ...] = ("grab", "break_free", "push", "feint_push")
 TARGETED = ("attack", *MANEUVERS)

@@ -41,8 +41,8 @@ from rules.dragon.tables import (
     step_up,
 )
 from rules.errors import FieldError, IllegalDecision, InvalidRequest, LimitExceeded
-from rules.events import EventLog
-from rules.models import MAX_ATTEMPTS, MAX_COMBATANTS, MAX_STAT, trace
+from rules.events import EventLog, trace
+from rules.models import MAX_ATTEMPTS, MAX_COMBATANTS, MAX_STAT
 
 _ID_MAX = 64
 

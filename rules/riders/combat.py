@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import FieldError, IllegalDecision, InvalidRequest
-from rules.events import EventLog
-from rules.models import MAX_STAT, trace
+from rules.events import EventLog, trace
+from rules.models import MAX_STAT
 from rules.riders.models import (
     BASE_ROLLOFF_DICE,
     DIRECTIONS,
