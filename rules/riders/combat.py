@@ -32,14 +32,10 @@ from rules.riders.models import (
     Damage,
     Decision,
     Direction,
-    FatigueDamage,
     Item,
-    ItemDamage,
     ItemUse,
-    KnockbackDamage,
     Option,
     Phase,
-    Point,
     Position,
     Rider,
     RiderBonus,
@@ -47,9 +43,6 @@ from rules.riders.models import (
     Side,
     SideName,
     Skip,
-    States,
-    SwapDamage,
-    Totals,
     parse_dice,
 )
 from rules.riders.sentences import SENTENCES
@@ -89,7 +82,7 @@ class _Stop(Exception):
     """The decisions ran out: the combat waits for this one."""
 
     def __init__(self, awaiting: Awaiting) -> None:
-        super().__init__(awaiting.by)
+        super().__init__(awaiting["by"])
         self.awaiting = awaiting
 
 
@@ -171,7 +164,7 @@ class _Combat:
             self.auto_filled.append(index)
         else:
             raise _Stop(
-                Awaiting(by=by, decision=index, phase=phase, choices=self.options(by, phase))
+                {"by": by, "decision": index, "phase": phase, "choices": self.options(by, phase)}
             )
         self.taken.append(decision)
         return decision
@@ -179,27 +172,40 @@ class _Combat:
     def options(self, by: SideName, phase: Phase) -> list[Option]:
         """The legal choices of ``by`` at this point (RDR-3..6)."""
         if phase == "rolloff":
-            return [Option(choice="roll"), Option(choice="concede")]
+            return [
+                {"choice": "roll", "item": None, "damage": None, "directions": None},
+                {"choice": "concede", "item": None, "damage": None, "directions": None},
+            ]
         me = self.fighters[by]
+        options: list[Option]
         if phase == "counterattack":
             options = [
-                Option(choice="use_item", item=i.id)
+                {"choice": "use_item", "item": i.id, "damage": None, "directions": None}
                 for i in me.items
                 if i.timing == "counter" and i.id not in me.used_ids
             ]
-            options.append(Option(choice="concede"))
+            options.append({"choice": "concede", "item": None, "damage": None, "directions": None})
             return options
         foe = self.fighters[other(by)]
-        options = [Option(choice="damage", damage="fatigue")]
+        options = [{"choice": "damage", "item": None, "damage": "fatigue", "directions": None}]
         if foe.position is not None:
             directions = _knockback_directions(foe.position)
             if directions:
-                options.append(Option(choice="damage", damage="knockback", directions=directions))
+                options.append(
+                    {
+                        "choice": "damage",
+                        "item": None,
+                        "damage": "knockback",
+                        "directions": directions,
+                    }
+                )
         if me.position is not None and foe.position is not None:
-            options.append(Option(choice="damage", damage="swap"))
+            options.append({"choice": "damage", "item": None, "damage": "swap", "directions": None})
         for item in me.items:
             if item.damage is not None and item.timing != "pre" and item.id not in me.used_ids:
-                options.append(Option(choice="damage", damage="item", item=item.id))
+                options.append(
+                    {"choice": "damage", "item": item.id, "damage": "item", "directions": None}
+                )
         return options
 
     def default(self, by: SideName, phase: Phase) -> Decision:
@@ -223,13 +229,13 @@ class _Combat:
             rolled = self.dice.roll_many(f"item.{item.id}", sides, count)
         me.used.append(item)
         me.used_ids.add(item.id)
-        return ItemUse(
-            id=item.id,
-            name=item.name,
-            bonus=item.bonus,
-            dice=rolled,
-            value=item.bonus + sum(rolled),
-        )
+        return {
+            "id": item.id,
+            "name": item.name,
+            "bonus": item.bonus,
+            "dice": rolled,
+            "value": item.bonus + sum(rolled),
+        }
 
 
 def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
@@ -260,13 +266,16 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
             winner = "initiator"
             instances = 2
             index = len(c.taken) - 1
-            conceded = Concession(
-                by="defender", phase="rolloff", decision=index, without_rolling=True
-            )
+            conceded = {
+                "by": "defender",
+                "phase": "rolloff",
+                "decision": index,
+                "without_rolling": True,
+            }
             log.add("riders.rolloff.conceded", side="defender", decision=index)
         else:
             rolloffs["defender"] = _rolloff(c, dfd, bonuses["defender"])
-            ti, td = rolloffs["initiator"].total, rolloffs["defender"].total
+            ti, td = rolloffs["initiator"]["total"], rolloffs["defender"]["total"]
             presumptive = "defender" if td <= ti else "initiator"
             log.add(
                 "riders.presumptive_loser.tie" if ti == td else "riders.presumptive_loser",
@@ -299,10 +308,10 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     if awaiting is not None:
         log.add(
             "riders.awaiting",
-            by=awaiting.by,
-            phase=awaiting.phase,
-            decision=awaiting.decision,
-            choices="; ".join(_describe(o) for o in awaiting.choices),
+            by=awaiting["by"],
+            phase=awaiting["phase"],
+            decision=awaiting["decision"],
+            choices="; ".join(_describe(o) for o in awaiting["choices"]),
         )
     return CombatResult(
         finished=finished,
@@ -313,11 +322,11 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         presumptive_loser=presumptive,
         counterattack=counter,
         conceded=conceded,
-        totals=Totals(initiator=ini.total, defender=dfd.total),
+        totals={"initiator": ini.total, "defender": dfd.total},
         damage=damage,
         damage_instances=instances,
         damage_skipped=skipped,
-        state=States(initiator=ini.state(), defender=dfd.state()),
+        state={"initiator": ini.state(), "defender": dfd.state()},
         awaiting=awaiting,
         decisions=c.taken,
         auto_filled=c.auto_filled,
@@ -332,12 +341,12 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
     """RDR-2: riders' elemental bonuses (none at 3 fatigue) + terrain + pre-combat items."""
     side, name = me.side, me.name
     element = foe.side.element
-    riders = [
-        RiderBonus(id=r.id, current=r.current, bonus=r.bonuses.get(element, 0)) for r in side.riders
+    riders: list[RiderBonus] = [
+        {"id": r.id, "current": r.current, "bonus": r.bonuses.get(element, 0)} for r in side.riders
     ]
     elemental = 0
     for r in riders:
-        elemental += r.bonus
+        elemental += r["bonus"]
     counted = side.fatigue < MAX_FATIGUE
     if not counted:
         c.log.add("riders.bonus.fatigued", side=name, elemental=elemental)
@@ -348,15 +357,15 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
         if item.timing == "pre":
             use = c.use_item(me, item)
             items.append(use)
-            from_items += use.value
+            from_items += use["value"]
             extra_dice += item.extra_rolloff_dice
             c.log.add(
                 "riders.item.pre",
                 side=name,
                 item=item.id,
                 name=item.name,
-                dice=use.dice,
-                value=use.value,
+                dice=use["dice"],
+                value=use["value"],
                 extra_dice=item.extra_rolloff_dice,
             )
     total = (elemental if counted else 0) + side.terrain_bonus + from_items
@@ -368,22 +377,22 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
         items=from_items,
         total=total,
     )
-    return Bonuses(
-        riders=riders,
-        elemental=elemental,
-        elemental_counted=counted,
-        terrain=side.terrain_bonus,
-        items=items,
-        extra_rolloff_dice=extra_dice,
-        total=total,
-    )
+    return {
+        "riders": riders,
+        "elemental": elemental,
+        "elemental_counted": counted,
+        "terrain": side.terrain_bonus,
+        "items": items,
+        "extra_rolloff_dice": extra_dice,
+        "total": total,
+    }
 
 
 def _rolloff(c: _Combat, me: _Fighter, bonuses: Bonuses) -> RollOff:
     """RDR-3: 2d6, plus one d6 per rage level and each pre item's extra dice, plus the bonus."""
     name = me.name
     slot = f"rolloff.{name}"
-    rage, extra, bonus = me.side.rage, bonuses.extra_rolloff_dice, bonuses.total
+    rage, extra, bonus = me.side.rage, bonuses["extra_rolloff_dice"], bonuses["total"]
     count = BASE_ROLLOFF_DICE + rage + extra
     rolled = c.dice.roll_many(slot, D6, count)
     rolled_sum = sum(rolled)
@@ -398,15 +407,15 @@ def _rolloff(c: _Combat, me: _Fighter, bonuses: Bonuses) -> RollOff:
         bonus=bonus,
         total=total,
     )
-    return RollOff(
-        slot=slot,
-        dice=rolled,
-        rage_dice=rage,
-        item_dice=extra,
-        sum=rolled_sum,
-        bonus=bonus,
-        total=total,
-    )
+    return {
+        "slot": slot,
+        "dice": rolled,
+        "rage_dice": rage,
+        "item_dice": extra,
+        "sum": rolled_sum,
+        "bonus": bonus,
+        "total": total,
+    }
 
 
 def _counterattack(
@@ -420,15 +429,19 @@ def _counterattack(
         if d.choice == "concede":
             winner = other(behind)
             c.log.add("riders.conceded", side=behind, winner=winner, decision=index)
-            return winner, Concession(
-                by=behind, phase="counterattack", decision=index, without_rolling=False
-            )
+            return winner, {
+                "by": behind,
+                "phase": "counterattack",
+                "decision": index,
+                "without_rolling": False,
+            }
         me, them = c.fighters[behind], c.fighters[other(behind)]
         item = next(i for i in me.items if i.id == d.item)
         use = c.use_item(me, item)
         mine, theirs = me.total, them.total
         assert mine is not None and theirs is not None
-        mine += use.value
+        value = use["value"]
+        mine += value
         me.total = mine
         changed = mine > theirs
         c.log.add(
@@ -436,25 +449,26 @@ def _counterattack(
             side=behind,
             item=item.id,
             name=item.name,
-            dice=use.dice,
-            value=use.value,
+            dice=use["dice"],
+            value=value,
             total=mine,
             other_total=theirs,
         )
         if changed:
             c.log.add("riders.counter.lead", side=behind, total=mine, other_total=theirs)
         steps.append(
-            CounterStep(
-                decision=index,
-                by=behind,
-                item=use,
-                total=mine,
-                totals=Totals(
-                    initiator=c.fighters["initiator"].total, defender=c.fighters["defender"].total
-                ),
-                leader=behind if changed else other(behind),
-                lead_changed=changed,
-            )
+            {
+                "decision": index,
+                "by": behind,
+                "item": use,
+                "total": mine,
+                "totals": {
+                    "initiator": c.fighters["initiator"].total,
+                    "defender": c.fighters["defender"].total,
+                },
+                "leader": behind if changed else other(behind),
+                "lead_changed": changed,
+            }
         )
         if changed:
             behind = other(behind)
@@ -491,9 +505,14 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
             foe.fatigue += 1
             foe.changes["fatigue"] = foe.fatigue
             c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
-            return FatigueDamage(
-                decision=index, fatigue=foe.fatigue, rider_lost=False, riders_lost=[], rage=foe.rage
-            )
+            return {
+                "kind": "fatigue",
+                "decision": index,
+                "fatigue": foe.fatigue,
+                "rider_lost": False,
+                "riders_lost": [],
+                "rage": foe.rage,
+            }
         # At 3 fatigue: +1 rage, and the Dragon Rider (the current riders) is lost.
         lost = [r.id for r in foe.riders if r.current]
         rider_lost = foe.has_rider
@@ -509,13 +528,14 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
             rage=foe.rage,
             n=n,
         )
-        return FatigueDamage(
-            decision=index,
-            fatigue=foe.fatigue,
-            rider_lost=rider_lost,
-            riders_lost=lost,
-            rage=foe.rage,
-        )
+        return {
+            "kind": "fatigue",
+            "decision": index,
+            "fatigue": foe.fatigue,
+            "rider_lost": rider_lost,
+            "riders_lost": lost,
+            "rage": foe.rage,
+        }
     if d.damage == "knockback":
         assert foe.position is not None and d.direction is not None
         dx, dy = DIRECTIONS[d.direction]
@@ -530,19 +550,20 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
             y=after.y,
             n=n,
         )
-        return KnockbackDamage(
-            decision=index,
-            direction=d.direction,
-            before=Point(x=before.x, y=before.y),
-            after=Point(x=after.x, y=after.y),
-        )
+        return {
+            "kind": "knockback",
+            "decision": index,
+            "direction": d.direction,
+            "before": {"x": before.x, "y": before.y},
+            "after": {"x": after.x, "y": after.y},
+        }
     if d.damage == "swap":
         assert me.position is not None and foe.position is not None
         mine, theirs = me.position, foe.position
         me.position = me.changes["position"] = theirs
         foe.position = foe.changes["position"] = mine
         c.log.add("riders.damage.swap", winner=winner, loser=loser, n=n)
-        return SwapDamage(decision=index, winner=theirs, loser=mine)
+        return {"kind": "swap", "decision": index, "winner": theirs, "loser": mine}
     item = next(i for i in me.items if i.id == d.item)
     me.used.append(item)
     me.used_ids.add(item.id)
@@ -550,7 +571,13 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     c.log.add(
         "riders.damage.item", winner=winner, loser=loser, name=item.name, effect=item.damage, n=n
     )
-    return ItemDamage(decision=index, item=item.id, name=item.name, effect=item.damage)
+    return {
+        "kind": "item",
+        "decision": index,
+        "item": item.id,
+        "name": item.name,
+        "effect": item.damage,
+    }
 
 
 # ---------------------------------------------------------------- checks and defaults
@@ -575,15 +602,17 @@ def _check_ids(req: CombatRequest) -> None:
 
 
 def _describe(o: Option) -> str:
-    if o.choice == "use_item":
-        return f"use_item {o.item}"
-    if o.choice == "damage":
-        if o.damage == "item":
-            return f"damage item {o.item}"
-        if o.damage == "knockback":
-            return f"damage knockback ({'/'.join(o.directions or [])})"
-        return f"damage {o.damage}"
-    return o.choice
+    choice = o["choice"]
+    if choice == "use_item":
+        return f"use_item {o['item']}"
+    if choice == "damage":
+        damage = o["damage"]
+        if damage == "item":
+            return f"damage item {o['item']}"
+        if damage == "knockback":
+            return f"damage knockback ({'/'.join(o['directions'] or [])})"
+        return f"damage {damage}"
+    return choice
 
 
 def _check(
@@ -614,13 +643,13 @@ def _check(
     if d.choice == "use_item":
         if d.item is None:
             raise illegal("item", "use_item needs the `item` to play")
-        if not any(o.item == d.item for o in options):
+        if not any(o["item"] == d.item for o in options):
             raise illegal("item", _why_not_playable(d.item, side))
         return
     # damage
     if d.damage is None:
         raise illegal("damage", "choice 'damage' needs a `damage` kind")
-    kinds = [o for o in options if o.damage == d.damage]
+    kinds = [o for o in options if o["damage"] == d.damage]
     if not kinds:
         if d.damage == "item" and d.item is not None:
             raise illegal("item", _why_not_damage_item(d.item, side))
@@ -633,12 +662,12 @@ def _check(
     if d.damage == "knockback":
         if d.direction is None:
             raise illegal("direction", "knockback needs a `direction`")
-        if d.direction not in (kinds[0].directions or []):
+        if d.direction not in (kinds[0]["directions"] or []):
             raise illegal("direction", f"knockback {d.direction} leaves the board's bounds")
     if d.damage == "item":
         if d.item is None:
             raise illegal("item", "damage 'item' needs the `item` to use")
-        if not any(o.item == d.item for o in kinds):
+        if not any(o["item"] == d.item for o in kinds):
             raise illegal("item", _why_not_damage_item(d.item, side))
     elif d.item is not None:
         raise illegal("item", f"no item goes with damage '{d.damage}'")
