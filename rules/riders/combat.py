@@ -8,9 +8,10 @@ resolver stops and says who must decide and which choices are legal, or, with ``
 default decision (RDR-9).
 
 Speed: the combat's working state (totals, items used, fatigue, rage, riders, positions) lives in
-plain attributes of :class:`_Fighter`; the request-shaped ``Side`` a response returns is built once,
-at the end, and only for a side that took damage. The legal options of a decision are listed only
-when they are needed: to check a caller's decision, or to say what the combat awaits.
+plain attributes of :class:`_Fighter`; each side's state a response returns is built once, at the
+end, as plain dicts of the request models' fields (``SideState``, no pydantic model). The legal
+options of a decision are listed only when they are needed: to check a caller's decision, or to say
+what the combat awaits.
 """
 
 from __future__ import annotations
@@ -36,12 +37,13 @@ from rules.riders.models import (
     ItemUse,
     Option,
     Phase,
-    Position,
+    PositionState,
     Rider,
     RiderBonus,
     RollOff,
     Side,
     SideName,
+    SideState,
     Skip,
     parse_dice,
 )
@@ -90,7 +92,6 @@ class _Fighter:
     """One side's working state during the combat; the request's ``Side`` is never changed."""
 
     __slots__ = (
-        "changes",
         "fatigue",
         "has_rider",
         "items",
@@ -112,17 +113,32 @@ class _Fighter:
         self.used: list[Item] = []
         self.used_ids: set[str] = set()
         self.total: int | None = None
-        # RDR-6 damage taken so far; ``changes`` is what the returned Side differs by.
+        # RDR-6 damage taken so far. The position is a copy of the request's as a dict of its
+        # fields: knockback and swap replace it (never change it in place: a swap's damage record
+        # holds it too).
         self.fatigue = side.fatigue
         self.rage = side.rage
         self.has_rider = side.has_rider
         self.riders: list[Rider] = side.riders
-        self.position: Position | None = side.position
-        self.changes: dict[str, object] = {}
+        self.position: PositionState | None = (
+            None if side.position is None else dict(side.position.__dict__)
+        )
 
-    def state(self) -> Side:
-        """The side as the request would describe it now (RDR-1: only damage changes it)."""
-        return self.side.model_copy(update=self.changes) if self.changes else self.side
+    def state(self) -> SideState:
+        """The side as the request would describe it now (RDR-1: only damage changes it).
+
+        A copy of the request's ``__dict__`` (every field of ``Side`` in declaration order: no alias,
+        serialiser or computed field) with the working values set, its riders and items copied the
+        same way: the bytes ``Side``'s serialiser writes, without building a model.
+        """
+        state = dict(self.side.__dict__)
+        state["riders"] = [dict(r.__dict__) for r in self.riders]
+        state["fatigue"] = self.fatigue
+        state["rage"] = self.rage
+        state["position"] = self.position
+        state["has_rider"] = self.has_rider
+        state["items"] = [dict(i.__dict__) for i in self.items]
+        return state
 
 
 class _Combat:
@@ -487,11 +503,13 @@ def _skip_reason(c: _Combat, winner: _Fighter, loser: _Fighter) -> Skip | None:
     return None
 
 
-def _knockback_directions(pos: Position) -> list[Direction]:
+def _knockback_directions(pos: PositionState) -> list[Direction]:
+    x: int = pos["x"]
+    y: int = pos["y"]
     return [
         name
         for name, (dx, dy) in DIRECTIONS.items()
-        if abs(pos.x + dx) <= MAX_STAT and abs(pos.y + dy) <= MAX_STAT
+        if abs(x + dx) <= MAX_STAT and abs(y + dy) <= MAX_STAT
     ]
 
 
@@ -503,7 +521,6 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     if d.damage == "fatigue":
         if foe.fatigue < MAX_FATIGUE:
             foe.fatigue += 1
-            foe.changes["fatigue"] = foe.fatigue
             c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
             return {
                 "kind": "fatigue",
@@ -519,7 +536,6 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
         foe.rage += 1
         foe.has_rider = False
         foe.riders = [r for r in foe.riders if not r.current]
-        foe.changes.update(rage=foe.rage, has_rider=False, riders=foe.riders)
         c.log.add(
             "riders.damage.fatigue_at_max",
             loser=loser,
@@ -540,28 +556,33 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
         assert foe.position is not None and d.direction is not None
         dx, dy = DIRECTIONS[d.direction]
         before = foe.position
-        after = before.model_copy(update={"x": before.x + dx, "y": before.y + dy})
-        foe.position = foe.changes["position"] = after
+        x: int = before["x"]
+        y: int = before["y"]
+        new_x, new_y = x + dx, y + dy
+        after = dict(before)
+        after["x"] = new_x
+        after["y"] = new_y
+        foe.position = after
         c.log.add(
             "riders.damage.knockback",
             loser=loser,
             direction=d.direction,
-            x=after.x,
-            y=after.y,
+            x=new_x,
+            y=new_y,
             n=n,
         )
         return {
             "kind": "knockback",
             "decision": index,
             "direction": d.direction,
-            "before": {"x": before.x, "y": before.y},
-            "after": {"x": after.x, "y": after.y},
+            "before": {"x": x, "y": y},
+            "after": {"x": new_x, "y": new_y},
         }
     if d.damage == "swap":
         assert me.position is not None and foe.position is not None
         mine, theirs = me.position, foe.position
-        me.position = me.changes["position"] = theirs
-        foe.position = foe.changes["position"] = mine
+        me.position = theirs
+        foe.position = mine
         c.log.add("riders.damage.swap", winner=winner, loser=loser, n=n)
         return {"kind": "swap", "decision": index, "winner": theirs, "loser": mine}
     item = next(i for i in me.items if i.id == d.item)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Literal, NotRequired
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeAlias
 
 from pydantic import ConfigDict, Field, StringConstraints, model_validator, with_config
 from typing_extensions import TypedDict
@@ -242,6 +242,18 @@ class CombatRequest(RollRequest):
 
 # ---------------------------------------------------------------- results
 
+if TYPE_CHECKING:
+    #: A side's state in a result (:class:`States`, :class:`SwapDamage`): the plain dict of
+    #: :class:`Side`'s fields in declaration order, its riders, position and items dicts of their
+    #: models' fields too, the bytes the model's own serialiser writes. Copying the request models'
+    #: ``__dict__`` costs far less than a model (tests/rules/riders/test_record_keys.py checks it).
+    SideState: TypeAlias = dict[str, Any]
+    #: A position in a result, the plain dict of :class:`Position`'s fields (as ``SideState``).
+    PositionState: TypeAlias = dict[str, Any]
+else:  # for pydantic, the documented schema: the request-shaped models
+    SideState = Side
+    PositionState = Position
+
 # The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
 # engine builds each with a dict display where a dataclass would run its Python __init__ (ten or
 # more a combat), and the schema pydantic writes is the dataclass's. A dict is written in insertion
@@ -353,8 +365,8 @@ class KnockbackDamage(TypedDict):
 class SwapDamage(TypedDict):
     kind: NotRequired[Annotated[Literal["swap"], Field(default="swap")]]
     decision: int
-    winner: Annotated[Position, Field(description="The winner's position and facing after.")]
-    loser: Annotated[Position, Field(description="The loser's position and facing after.")]
+    winner: Annotated[PositionState, Field(description="The winner's position and facing after.")]
+    loser: Annotated[PositionState, Field(description="The loser's position and facing after.")]
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -399,8 +411,8 @@ class Awaiting(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class States(TypedDict):
-    initiator: Side
-    defender: Side
+    initiator: SideState
+    defender: SideState
 
 
 @dataclass(kw_only=True)

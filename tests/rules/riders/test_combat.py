@@ -36,8 +36,9 @@ def test_rdr1_combat_changes_nothing_but_the_damage() -> None:
     )
     assert res.finished and res.winner == "initiator"
     req = request(initiator=ini, defender=dfd)
-    assert res.state["initiator"] == req.initiator  # items stay listed; nothing else moves
-    assert res.state["defender"] == req.defender.model_copy(update={"fatigue": 2})
+    # items stay listed; nothing else moves
+    assert res.state["initiator"] == req.initiator.model_dump()
+    assert res.state["defender"] == req.defender.model_copy(update={"fatigue": 2}).model_dump()
 
 
 # ---------------------------------------------------------------- RDR-2
@@ -288,7 +289,7 @@ def test_rdr6_fatigue_adds_one() -> None:
             "rage": 0,
         }
     ]
-    assert res.state["defender"].fatigue == 2
+    assert res.state["defender"]["fatigue"] == 2
 
 
 def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
@@ -309,7 +310,12 @@ def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
         2,
     )
     st = res.state["defender"]
-    assert (st.fatigue, st.rage, st.has_rider, [r.id for r in st.riders]) == (3, 2, False, ["old"])
+    assert (st["fatigue"], st["rage"], st["has_rider"], [r["id"] for r in st["riders"]]) == (
+        3,
+        2,
+        False,
+        ["old"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -344,8 +350,7 @@ def test_rdr6_knockback_in_each_direction(direction: str, x: int, y: int) -> Non
         x,
         y,
     )
-    assert res.state["defender"].position is not None
-    assert res.state["defender"].position.model_dump() == {"x": x, "y": y, "facing": "W"}
+    assert res.state["defender"]["position"] == {"x": x, "y": y, "facing": "W"}
 
 
 def test_rdr6_swap_exchanges_places_and_facings() -> None:
@@ -354,13 +359,11 @@ def test_rdr6_swap_exchanges_places_and_facings() -> None:
         defender=blue(position={"x": 2, "y": 2, "facing": "SW"}),
         decisions=[ROLL, CONCEDE_D, dec("initiator", "damage", damage="swap")],
     )
-    ini, dfd = res.state["initiator"], res.state["defender"]
-    assert ini.position is not None and dfd.position is not None
-    assert ini.position.model_dump() == {"x": 2, "y": 2, "facing": "SW"}
-    assert dfd.position.model_dump() == {"x": 1, "y": 2, "facing": "NE"}
+    assert res.state["initiator"]["position"] == {"x": 2, "y": 2, "facing": "SW"}
+    assert res.state["defender"]["position"] == {"x": 1, "y": 2, "facing": "NE"}
     dmg = res.damage[0]
     assert dmg["kind"] == "swap"
-    assert dmg["winner"].facing == "SW" and dmg["loser"].facing == "NE"
+    assert dmg["winner"]["facing"] == "SW" and dmg["loser"]["facing"] == "NE"
 
 
 def test_rdr6_damage_choices_depend_on_positions_and_damage_items() -> None:
@@ -408,7 +411,7 @@ def test_rdr6_damage_item_is_used_in_place_of_the_others() -> None:
             "effect": "Pull the loser next to you.",
         }
     ]
-    assert res.state["defender"] == request().defender
+    assert res.state["defender"] == request().defender.model_dump()
 
 
 # ---------------------------------------------------------------- RDR-7
@@ -428,8 +431,8 @@ def test_rdr7_conceding_without_rolling_takes_two_damage_instances() -> None:
     assert (res.finished, res.winner, res.damage_instances) == (True, "initiator", 2)
     assert [d["kind"] for d in res.damage] == ["fatigue", "knockback"]
     st = res.state["defender"]
-    assert (st.fatigue, st.position) == (3, st.position) and st.position is not None
-    assert (st.position.x, st.position.y) == (1, 1)
+    assert st["fatigue"] == 3 and st["position"] is not None
+    assert (st["position"]["x"], st["position"]["y"]) == (1, 1)
     assert res.totals["defender"] is None
 
 
@@ -510,7 +513,7 @@ def test_rdr9_auto_policy() -> None:
         FATIGUE_D,
     ]
     assert res.auto_filled == [0, 1, 2, 3, 4, 5]
-    assert (res.winner, res.state["initiator"].fatigue) == ("defender", 1)
+    assert (res.winner, res.state["initiator"]["fatigue"]) == ("defender", 1)
 
 
 def test_rdr9_auto_fills_only_the_missing_decisions() -> None:
@@ -637,7 +640,7 @@ def test_rdr6_fatigue_at_3_without_a_rider_still_adds_rage() -> None:
     dmg = res.damage[0]
     assert dmg["kind"] == "fatigue"
     assert (dmg["fatigue"], dmg["rider_lost"], dmg["riders_lost"], dmg["rage"]) == (3, False, [], 1)
-    assert [r.id for r in res.state["defender"].riders] == ["old"]
+    assert [r["id"] for r in res.state["defender"]["riders"]] == ["old"]
 
 
 def test_rdr10_damage_choice_by_the_loser() -> None:
