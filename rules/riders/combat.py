@@ -9,9 +9,9 @@ default decision (RDR-9).
 
 Speed: the combat's working state (totals, items used, fatigue, rage, riders, positions) lives in
 plain attributes of :class:`_Fighter`; each side's state a response returns is built once, at the
-end, as plain dicts of the request models' fields (``SideState``, no pydantic model). The legal
-options of a decision are listed only when they are needed: to check a caller's decision, or to say
-what the combat awaits.
+end, as plain dicts of the request models' fields (``SideState``, no pydantic model), and so are
+the decisions taken. The legal options of a decision are listed only when they are needed: to check
+a caller's decision, or to say what the combat awaits.
 """
 
 from __future__ import annotations
@@ -344,7 +344,9 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         damage_skipped=skipped,
         state={"initiator": ini.state(), "defender": dfd.state()},
         awaiting=awaiting,
-        decisions=c.taken,
+        # As the dicts of their fields (decisions are request-shaped models: no alias, serialiser or
+        # computed field), which orjson writes without pydantic.
+        decisions=[dict(d.__dict__) for d in c.taken],
         auto_filled=c.auto_filled,
         **trace(dice, log),
     )

@@ -250,9 +250,12 @@ if TYPE_CHECKING:
     SideState: TypeAlias = dict[str, Any]
     #: A position in a result, the plain dict of :class:`Position`'s fields (as ``SideState``).
     PositionState: TypeAlias = dict[str, Any]
+    #: A decision taken, in a result's ``decisions``: the plain dict of :class:`Decision`'s fields.
+    DecisionState: TypeAlias = dict[str, Any]
 else:  # for pydantic, the documented schema: the request-shaped models
     SideState = Side
     PositionState = Position
+    DecisionState = Decision
 
 # The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
 # engine builds each with a dict display where a dataclass would run its Python __init__ (ten or
@@ -439,7 +442,7 @@ class CombatResult(Resolution):
     state: Annotated[States, Field(description="Each side's state now, in the request's shape.")]
     awaiting: Awaiting | None
     decisions: Annotated[
-        list[Decision],
+        list[DecisionState],
         Field(description="Every decision taken, auto-filled ones included: replayable as is."),
     ]
     auto_filled: Annotated[
