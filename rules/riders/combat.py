@@ -356,42 +356,48 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
 
 
 def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
-    """RDR-2: riders' elemental bonuses (none at 3 fatigue) + terrain + pre-combat items."""
-    side, name = me.side, me.name
+    """RDR-2: riders' elemental bonuses (none at 3 fatigue) + terrain + pre-combat items.
+
+    Before any damage: the fighter's working values (native attributes, cheaper to read than the
+    pydantic ``Side``'s) are still the request's.
+    """
+    name = me.name
     element = foe.side.element
     riders: list[RiderBonus] = [
-        {"id": r.id, "current": r.current, "bonus": r.bonuses.get(element, 0)} for r in side.riders
+        {"id": r.id, "current": r.current, "bonus": r.bonuses.get(element, 0)} for r in me.riders
     ]
     elemental = 0
     for r in riders:
         elemental += r["bonus"]
-    counted = side.fatigue < MAX_FATIGUE
+    counted = me.fatigue < MAX_FATIGUE
     if not counted:
         c.log.add("riders.bonus.fatigued", side=name, elemental=elemental)
     items: list[ItemUse] = []
     from_items = 0
     extra_dice = 0
-    for item in side.items:
+    for item in me.items:
         if item.timing == "pre":
             use = c.use_item(me, item)
             items.append(use)
-            from_items += use["value"]
-            extra_dice += item.extra_rolloff_dice
+            value, extra = use["value"], item.extra_rolloff_dice
+            from_items += value
+            extra_dice += extra
             c.log.add(
                 "riders.item.pre",
                 side=name,
-                item=item.id,
-                name=item.name,
+                item=use["id"],
+                name=use["name"],
                 dice=use["dice"],
-                value=use["value"],
-                extra_dice=item.extra_rolloff_dice,
+                value=value,
+                extra_dice=extra,
             )
-    total = (elemental if counted else 0) + side.terrain_bonus + from_items
+    terrain = me.side.terrain_bonus
+    total = (elemental if counted else 0) + terrain + from_items
     c.log.add(
         "riders.bonus",
         side=name,
         elemental=elemental if counted else 0,
-        terrain=side.terrain_bonus,
+        terrain=terrain,
         items=from_items,
         total=total,
     )
@@ -399,7 +405,7 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
         "riders": riders,
         "elemental": elemental,
         "elemental_counted": counted,
-        "terrain": side.terrain_bonus,
+        "terrain": terrain,
         "items": items,
         "extra_rolloff_dice": extra_dice,
         "total": total,
@@ -407,10 +413,13 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
 
 
 def _rolloff(c: _Combat, me: _Fighter, bonuses: Bonuses) -> RollOff:
-    """RDR-3: 2d6, plus one d6 per rage level and each pre item's extra dice, plus the bonus."""
+    """RDR-3: 2d6, plus one d6 per rage level and each pre item's extra dice, plus the bonus.
+
+    Before any damage: the fighter's rage is still the request's.
+    """
     name = me.name
     slot = f"rolloff.{name}"
-    rage, extra, bonus = me.side.rage, bonuses["extra_rolloff_dice"], bonuses["total"]
+    rage, extra, bonus = me.rage, bonuses["extra_rolloff_dice"], bonuses["total"]
     count = BASE_ROLLOFF_DICE + rage + extra
     rolled = c.dice.roll_many(slot, D6, count)
     rolled_sum = sum(rolled)
