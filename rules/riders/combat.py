@@ -8,9 +8,10 @@ resolver stops and says who must decide and which choices are legal, or, with ``
 default decision (RDR-9).
 
 Speed: the combat's working state (totals, items used, fatigue, rage, riders, positions) lives in
-plain attributes of :class:`_Fighter`; the request-shaped ``Side`` a response returns is built once,
-at the end, and only for a side that took damage. The legal options of a decision are listed only
-when they are needed: to check a caller's decision, or to say what the combat awaits.
+plain attributes of :class:`_Fighter`; each side's state a response returns is built once, at the
+end, as plain dicts of the request models' fields (``SideState``, no pydantic model), and so are
+the decisions taken. The legal options of a decision are listed only when they are needed: to check
+a caller's decision, or to say what the combat awaits.
 """
 
 from __future__ import annotations
@@ -32,24 +33,18 @@ from rules.riders.models import (
     Damage,
     Decision,
     Direction,
-    FatigueDamage,
     Item,
-    ItemDamage,
     ItemUse,
-    KnockbackDamage,
     Option,
     Phase,
-    Point,
-    Position,
+    PositionState,
     Rider,
     RiderBonus,
     RollOff,
     Side,
     SideName,
+    SideState,
     Skip,
-    States,
-    SwapDamage,
-    Totals,
     parse_dice,
 )
 from rules.riders.sentences import SENTENCES
@@ -89,7 +84,7 @@ class _Stop(Exception):
     """The decisions ran out: the combat waits for this one."""
 
     def __init__(self, awaiting: Awaiting) -> None:
-        super().__init__(awaiting.by)
+        super().__init__(awaiting["by"])
         self.awaiting = awaiting
 
 
@@ -97,7 +92,6 @@ class _Fighter:
     """One side's working state during the combat; the request's ``Side`` is never changed."""
 
     __slots__ = (
-        "changes",
         "fatigue",
         "has_rider",
         "items",
@@ -119,17 +113,32 @@ class _Fighter:
         self.used: list[Item] = []
         self.used_ids: set[str] = set()
         self.total: int | None = None
-        # RDR-6 damage taken so far; ``changes`` is what the returned Side differs by.
+        # RDR-6 damage taken so far. The position is a copy of the request's as a dict of its
+        # fields: knockback and swap replace it (never change it in place: a swap's damage record
+        # holds it too).
         self.fatigue = side.fatigue
         self.rage = side.rage
         self.has_rider = side.has_rider
         self.riders: list[Rider] = side.riders
-        self.position: Position | None = side.position
-        self.changes: dict[str, object] = {}
+        self.position: PositionState | None = (
+            None if side.position is None else dict(side.position.__dict__)
+        )
 
-    def state(self) -> Side:
-        """The side as the request would describe it now (RDR-1: only damage changes it)."""
-        return self.side.model_copy(update=self.changes) if self.changes else self.side
+    def state(self) -> SideState:
+        """The side as the request would describe it now (RDR-1: only damage changes it).
+
+        A copy of the request's ``__dict__`` (every field of ``Side`` in declaration order: no alias,
+        serialiser or computed field) with the working values set, its riders and items copied the
+        same way: the bytes ``Side``'s serialiser writes, without building a model.
+        """
+        state = dict(self.side.__dict__)
+        state["riders"] = [dict(r.__dict__) for r in self.riders]
+        state["fatigue"] = self.fatigue
+        state["rage"] = self.rage
+        state["position"] = self.position
+        state["has_rider"] = self.has_rider
+        state["items"] = [dict(i.__dict__) for i in self.items]
+        return state
 
 
 class _Combat:
@@ -171,7 +180,7 @@ class _Combat:
             self.auto_filled.append(index)
         else:
             raise _Stop(
-                Awaiting(by=by, decision=index, phase=phase, choices=self.options(by, phase))
+                {"by": by, "decision": index, "phase": phase, "choices": self.options(by, phase)}
             )
         self.taken.append(decision)
         return decision
@@ -179,27 +188,40 @@ class _Combat:
     def options(self, by: SideName, phase: Phase) -> list[Option]:
         """The legal choices of ``by`` at this point (RDR-3..6)."""
         if phase == "rolloff":
-            return [Option(choice="roll"), Option(choice="concede")]
+            return [
+                {"choice": "roll", "item": None, "damage": None, "directions": None},
+                {"choice": "concede", "item": None, "damage": None, "directions": None},
+            ]
         me = self.fighters[by]
+        options: list[Option]
         if phase == "counterattack":
             options = [
-                Option(choice="use_item", item=i.id)
+                {"choice": "use_item", "item": i.id, "damage": None, "directions": None}
                 for i in me.items
                 if i.timing == "counter" and i.id not in me.used_ids
             ]
-            options.append(Option(choice="concede"))
+            options.append({"choice": "concede", "item": None, "damage": None, "directions": None})
             return options
         foe = self.fighters[other(by)]
-        options = [Option(choice="damage", damage="fatigue")]
+        options = [{"choice": "damage", "item": None, "damage": "fatigue", "directions": None}]
         if foe.position is not None:
             directions = _knockback_directions(foe.position)
             if directions:
-                options.append(Option(choice="damage", damage="knockback", directions=directions))
+                options.append(
+                    {
+                        "choice": "damage",
+                        "item": None,
+                        "damage": "knockback",
+                        "directions": directions,
+                    }
+                )
         if me.position is not None and foe.position is not None:
-            options.append(Option(choice="damage", damage="swap"))
+            options.append({"choice": "damage", "item": None, "damage": "swap", "directions": None})
         for item in me.items:
             if item.damage is not None and item.timing != "pre" and item.id not in me.used_ids:
-                options.append(Option(choice="damage", damage="item", item=item.id))
+                options.append(
+                    {"choice": "damage", "item": item.id, "damage": "item", "directions": None}
+                )
         return options
 
     def default(self, by: SideName, phase: Phase) -> Decision:
@@ -223,13 +245,13 @@ class _Combat:
             rolled = self.dice.roll_many(f"item.{item.id}", sides, count)
         me.used.append(item)
         me.used_ids.add(item.id)
-        return ItemUse(
-            id=item.id,
-            name=item.name,
-            bonus=item.bonus,
-            dice=rolled,
-            value=item.bonus + sum(rolled),
-        )
+        return {
+            "id": item.id,
+            "name": item.name,
+            "bonus": item.bonus,
+            "dice": rolled,
+            "value": item.bonus + sum(rolled),
+        }
 
 
 def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
@@ -260,13 +282,16 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
             winner = "initiator"
             instances = 2
             index = len(c.taken) - 1
-            conceded = Concession(
-                by="defender", phase="rolloff", decision=index, without_rolling=True
-            )
+            conceded = {
+                "by": "defender",
+                "phase": "rolloff",
+                "decision": index,
+                "without_rolling": True,
+            }
             log.add("riders.rolloff.conceded", side="defender", decision=index)
         else:
             rolloffs["defender"] = _rolloff(c, dfd, bonuses["defender"])
-            ti, td = rolloffs["initiator"].total, rolloffs["defender"].total
+            ti, td = rolloffs["initiator"]["total"], rolloffs["defender"]["total"]
             presumptive = "defender" if td <= ti else "initiator"
             log.add(
                 "riders.presumptive_loser.tie" if ti == td else "riders.presumptive_loser",
@@ -299,10 +324,10 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     if awaiting is not None:
         log.add(
             "riders.awaiting",
-            by=awaiting.by,
-            phase=awaiting.phase,
-            decision=awaiting.decision,
-            choices="; ".join(_describe(o) for o in awaiting.choices),
+            by=awaiting["by"],
+            phase=awaiting["phase"],
+            decision=awaiting["decision"],
+            choices="; ".join(_describe(o) for o in awaiting["choices"]),
         )
     return CombatResult(
         finished=finished,
@@ -313,13 +338,15 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         presumptive_loser=presumptive,
         counterattack=counter,
         conceded=conceded,
-        totals=Totals(initiator=ini.total, defender=dfd.total),
+        totals={"initiator": ini.total, "defender": dfd.total},
         damage=damage,
         damage_instances=instances,
         damage_skipped=skipped,
-        state=States(initiator=ini.state(), defender=dfd.state()),
+        state={"initiator": ini.state(), "defender": dfd.state()},
         awaiting=awaiting,
-        decisions=c.taken,
+        # As the dicts of their fields (decisions are request-shaped models: no alias, serialiser or
+        # computed field), which orjson writes without pydantic.
+        decisions=[dict(d.__dict__) for d in c.taken],
         auto_filled=c.auto_filled,
         **trace(dice, log),
     )
@@ -329,61 +356,70 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
 
 
 def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
-    """RDR-2: riders' elemental bonuses (none at 3 fatigue) + terrain + pre-combat items."""
-    side, name = me.side, me.name
+    """RDR-2: riders' elemental bonuses (none at 3 fatigue) + terrain + pre-combat items.
+
+    Before any damage: the fighter's working values (native attributes, cheaper to read than the
+    pydantic ``Side``'s) are still the request's.
+    """
+    name = me.name
     element = foe.side.element
-    riders = [
-        RiderBonus(id=r.id, current=r.current, bonus=r.bonuses.get(element, 0)) for r in side.riders
+    riders: list[RiderBonus] = [
+        {"id": r.id, "current": r.current, "bonus": r.bonuses.get(element, 0)} for r in me.riders
     ]
     elemental = 0
     for r in riders:
-        elemental += r.bonus
-    counted = side.fatigue < MAX_FATIGUE
+        elemental += r["bonus"]
+    counted = me.fatigue < MAX_FATIGUE
     if not counted:
         c.log.add("riders.bonus.fatigued", side=name, elemental=elemental)
     items: list[ItemUse] = []
     from_items = 0
     extra_dice = 0
-    for item in side.items:
+    for item in me.items:
         if item.timing == "pre":
             use = c.use_item(me, item)
             items.append(use)
-            from_items += use.value
-            extra_dice += item.extra_rolloff_dice
+            value, extra = use["value"], item.extra_rolloff_dice
+            from_items += value
+            extra_dice += extra
             c.log.add(
                 "riders.item.pre",
                 side=name,
-                item=item.id,
-                name=item.name,
-                dice=use.dice,
-                value=use.value,
-                extra_dice=item.extra_rolloff_dice,
+                item=use["id"],
+                name=use["name"],
+                dice=use["dice"],
+                value=value,
+                extra_dice=extra,
             )
-    total = (elemental if counted else 0) + side.terrain_bonus + from_items
+    terrain = me.side.terrain_bonus
+    total = (elemental if counted else 0) + terrain + from_items
     c.log.add(
         "riders.bonus",
         side=name,
         elemental=elemental if counted else 0,
-        terrain=side.terrain_bonus,
+        terrain=terrain,
         items=from_items,
         total=total,
     )
-    return Bonuses(
-        riders=riders,
-        elemental=elemental,
-        elemental_counted=counted,
-        terrain=side.terrain_bonus,
-        items=items,
-        extra_rolloff_dice=extra_dice,
-        total=total,
-    )
+    return {
+        "riders": riders,
+        "elemental": elemental,
+        "elemental_counted": counted,
+        "terrain": terrain,
+        "items": items,
+        "extra_rolloff_dice": extra_dice,
+        "total": total,
+    }
 
 
 def _rolloff(c: _Combat, me: _Fighter, bonuses: Bonuses) -> RollOff:
-    """RDR-3: 2d6, plus one d6 per rage level and each pre item's extra dice, plus the bonus."""
+    """RDR-3: 2d6, plus one d6 per rage level and each pre item's extra dice, plus the bonus.
+
+    Before any damage: the fighter's rage is still the request's.
+    """
     name = me.name
     slot = f"rolloff.{name}"
-    rage, extra, bonus = me.side.rage, bonuses.extra_rolloff_dice, bonuses.total
+    rage, extra, bonus = me.rage, bonuses["extra_rolloff_dice"], bonuses["total"]
     count = BASE_ROLLOFF_DICE + rage + extra
     rolled = c.dice.roll_many(slot, D6, count)
     rolled_sum = sum(rolled)
@@ -398,15 +434,15 @@ def _rolloff(c: _Combat, me: _Fighter, bonuses: Bonuses) -> RollOff:
         bonus=bonus,
         total=total,
     )
-    return RollOff(
-        slot=slot,
-        dice=rolled,
-        rage_dice=rage,
-        item_dice=extra,
-        sum=rolled_sum,
-        bonus=bonus,
-        total=total,
-    )
+    return {
+        "slot": slot,
+        "dice": rolled,
+        "rage_dice": rage,
+        "item_dice": extra,
+        "sum": rolled_sum,
+        "bonus": bonus,
+        "total": total,
+    }
 
 
 def _counterattack(
@@ -420,15 +456,19 @@ def _counterattack(
         if d.choice == "concede":
             winner = other(behind)
             c.log.add("riders.conceded", side=behind, winner=winner, decision=index)
-            return winner, Concession(
-                by=behind, phase="counterattack", decision=index, without_rolling=False
-            )
+            return winner, {
+                "by": behind,
+                "phase": "counterattack",
+                "decision": index,
+                "without_rolling": False,
+            }
         me, them = c.fighters[behind], c.fighters[other(behind)]
         item = next(i for i in me.items if i.id == d.item)
         use = c.use_item(me, item)
         mine, theirs = me.total, them.total
         assert mine is not None and theirs is not None
-        mine += use.value
+        value = use["value"]
+        mine += value
         me.total = mine
         changed = mine > theirs
         c.log.add(
@@ -436,25 +476,26 @@ def _counterattack(
             side=behind,
             item=item.id,
             name=item.name,
-            dice=use.dice,
-            value=use.value,
+            dice=use["dice"],
+            value=value,
             total=mine,
             other_total=theirs,
         )
         if changed:
             c.log.add("riders.counter.lead", side=behind, total=mine, other_total=theirs)
         steps.append(
-            CounterStep(
-                decision=index,
-                by=behind,
-                item=use,
-                total=mine,
-                totals=Totals(
-                    initiator=c.fighters["initiator"].total, defender=c.fighters["defender"].total
-                ),
-                leader=behind if changed else other(behind),
-                lead_changed=changed,
-            )
+            {
+                "decision": index,
+                "by": behind,
+                "item": use,
+                "total": mine,
+                "totals": {
+                    "initiator": c.fighters["initiator"].total,
+                    "defender": c.fighters["defender"].total,
+                },
+                "leader": behind if changed else other(behind),
+                "lead_changed": changed,
+            }
         )
         if changed:
             behind = other(behind)
@@ -473,11 +514,13 @@ def _skip_reason(c: _Combat, winner: _Fighter, loser: _Fighter) -> Skip | None:
     return None
 
 
-def _knockback_directions(pos: Position) -> list[Direction]:
+def _knockback_directions(pos: PositionState) -> list[Direction]:
+    x: int = pos["x"]
+    y: int = pos["y"]
     return [
         name
         for name, (dx, dy) in DIRECTIONS.items()
-        if abs(pos.x + dx) <= MAX_STAT and abs(pos.y + dy) <= MAX_STAT
+        if abs(x + dx) <= MAX_STAT and abs(y + dy) <= MAX_STAT
     ]
 
 
@@ -489,18 +532,21 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     if d.damage == "fatigue":
         if foe.fatigue < MAX_FATIGUE:
             foe.fatigue += 1
-            foe.changes["fatigue"] = foe.fatigue
             c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
-            return FatigueDamage(
-                decision=index, fatigue=foe.fatigue, rider_lost=False, riders_lost=[], rage=foe.rage
-            )
+            return {
+                "kind": "fatigue",
+                "decision": index,
+                "fatigue": foe.fatigue,
+                "rider_lost": False,
+                "riders_lost": [],
+                "rage": foe.rage,
+            }
         # At 3 fatigue: +1 rage, and the Dragon Rider (the current riders) is lost.
         lost = [r.id for r in foe.riders if r.current]
         rider_lost = foe.has_rider
         foe.rage += 1
         foe.has_rider = False
         foe.riders = [r for r in foe.riders if not r.current]
-        foe.changes.update(rage=foe.rage, has_rider=False, riders=foe.riders)
         c.log.add(
             "riders.damage.fatigue_at_max",
             loser=loser,
@@ -509,40 +555,47 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
             rage=foe.rage,
             n=n,
         )
-        return FatigueDamage(
-            decision=index,
-            fatigue=foe.fatigue,
-            rider_lost=rider_lost,
-            riders_lost=lost,
-            rage=foe.rage,
-        )
+        return {
+            "kind": "fatigue",
+            "decision": index,
+            "fatigue": foe.fatigue,
+            "rider_lost": rider_lost,
+            "riders_lost": lost,
+            "rage": foe.rage,
+        }
     if d.damage == "knockback":
         assert foe.position is not None and d.direction is not None
         dx, dy = DIRECTIONS[d.direction]
         before = foe.position
-        after = before.model_copy(update={"x": before.x + dx, "y": before.y + dy})
-        foe.position = foe.changes["position"] = after
+        x: int = before["x"]
+        y: int = before["y"]
+        new_x, new_y = x + dx, y + dy
+        after = dict(before)
+        after["x"] = new_x
+        after["y"] = new_y
+        foe.position = after
         c.log.add(
             "riders.damage.knockback",
             loser=loser,
             direction=d.direction,
-            x=after.x,
-            y=after.y,
+            x=new_x,
+            y=new_y,
             n=n,
         )
-        return KnockbackDamage(
-            decision=index,
-            direction=d.direction,
-            before=Point(x=before.x, y=before.y),
-            after=Point(x=after.x, y=after.y),
-        )
+        return {
+            "kind": "knockback",
+            "decision": index,
+            "direction": d.direction,
+            "before": {"x": x, "y": y},
+            "after": {"x": new_x, "y": new_y},
+        }
     if d.damage == "swap":
         assert me.position is not None and foe.position is not None
         mine, theirs = me.position, foe.position
-        me.position = me.changes["position"] = theirs
-        foe.position = foe.changes["position"] = mine
+        me.position = theirs
+        foe.position = mine
         c.log.add("riders.damage.swap", winner=winner, loser=loser, n=n)
-        return SwapDamage(decision=index, winner=theirs, loser=mine)
+        return {"kind": "swap", "decision": index, "winner": theirs, "loser": mine}
     item = next(i for i in me.items if i.id == d.item)
     me.used.append(item)
     me.used_ids.add(item.id)
@@ -550,7 +603,13 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     c.log.add(
         "riders.damage.item", winner=winner, loser=loser, name=item.name, effect=item.damage, n=n
     )
-    return ItemDamage(decision=index, item=item.id, name=item.name, effect=item.damage)
+    return {
+        "kind": "item",
+        "decision": index,
+        "item": item.id,
+        "name": item.name,
+        "effect": item.damage,
+    }
 
 
 # ---------------------------------------------------------------- checks and defaults
@@ -575,15 +634,17 @@ def _check_ids(req: CombatRequest) -> None:
 
 
 def _describe(o: Option) -> str:
-    if o.choice == "use_item":
-        return f"use_item {o.item}"
-    if o.choice == "damage":
-        if o.damage == "item":
-            return f"damage item {o.item}"
-        if o.damage == "knockback":
-            return f"damage knockback ({'/'.join(o.directions or [])})"
-        return f"damage {o.damage}"
-    return o.choice
+    choice = o["choice"]
+    if choice == "use_item":
+        return f"use_item {o['item']}"
+    if choice == "damage":
+        damage = o["damage"]
+        if damage == "item":
+            return f"damage item {o['item']}"
+        if damage == "knockback":
+            return f"damage knockback ({'/'.join(o['directions'] or [])})"
+        return f"damage {damage}"
+    return choice
 
 
 def _check(
@@ -614,13 +675,13 @@ def _check(
     if d.choice == "use_item":
         if d.item is None:
             raise illegal("item", "use_item needs the `item` to play")
-        if not any(o.item == d.item for o in options):
+        if not any(o["item"] == d.item for o in options):
             raise illegal("item", _why_not_playable(d.item, side))
         return
     # damage
     if d.damage is None:
         raise illegal("damage", "choice 'damage' needs a `damage` kind")
-    kinds = [o for o in options if o.damage == d.damage]
+    kinds = [o for o in options if o["damage"] == d.damage]
     if not kinds:
         if d.damage == "item" and d.item is not None:
             raise illegal("item", _why_not_damage_item(d.item, side))
@@ -633,12 +694,12 @@ def _check(
     if d.damage == "knockback":
         if d.direction is None:
             raise illegal("direction", "knockback needs a `direction`")
-        if d.direction not in (kinds[0].directions or []):
+        if d.direction not in (kinds[0]["directions"] or []):
             raise illegal("direction", f"knockback {d.direction} leaves the board's bounds")
     if d.damage == "item":
         if d.item is None:
             raise illegal("item", "damage 'item' needs the `item` to use")
-        if not any(o.item == d.item for o in kinds):
+        if not any(o["item"] == d.item for o in kinds):
             raise illegal("item", _why_not_damage_item(d.item, side))
     elif d.item is not None:
         raise illegal("item", f"no item goes with damage '{d.damage}'")

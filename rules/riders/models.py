@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeAlias
 
-from pydantic import Field, StringConstraints, model_validator
+from pydantic import ConfigDict, Field, StringConstraints, model_validator, with_config
+from typing_extensions import TypedDict
 
 from rules.models import (
     MAX_ATTEMPTS,
@@ -17,7 +18,6 @@ from rules.models import (
     RollRequest,
     Stat,
 )
-from rules.record import Record
 
 Element = Literal["fire", "water", "earth", "lightning", "wind", "metal"]
 SideName = Literal["initiator", "defender"]
@@ -242,16 +242,39 @@ class CombatRequest(RollRequest):
 
 # ---------------------------------------------------------------- results
 
+if TYPE_CHECKING:
+    #: A side's state in a result (:class:`States`, :class:`SwapDamage`): the plain dict of
+    #: :class:`Side`'s fields in declaration order, its riders, position and items dicts of their
+    #: models' fields too, the bytes the model's own serialiser writes. Copying the request models'
+    #: ``__dict__`` costs far less than a model (tests/rules/riders/test_record_keys.py checks it).
+    SideState: TypeAlias = dict[str, Any]
+    #: A position in a result, the plain dict of :class:`Position`'s fields (as ``SideState``).
+    PositionState: TypeAlias = dict[str, Any]
+    #: A decision taken, in a result's ``decisions``: the plain dict of :class:`Decision`'s fields.
+    DecisionState: TypeAlias = dict[str, Any]
+else:  # for pydantic, the documented schema: the request-shaped models
+    SideState = Side
+    PositionState = Position
+    DecisionState = Decision
 
-@dataclass(kw_only=True)
-class RiderBonus(Record):
+# The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
+# engine builds each with a dict display where a dataclass would run its Python __init__ (ten or
+# more a combat), and the schema pydantic writes is the dataclass's. A dict is written in insertion
+# order, so the engine passes every key, in the order declared here (see
+# tests/rules/riders/test_record_keys.py). A key whose dataclass field had a default is
+# ``NotRequired`` with that default in its ``Field``: the schema still leaves it out of ``required``
+# and shows the default (``kind`` stays the damage union's discriminator); the engine always writes it.
+
+
+@with_config(ConfigDict(extra="forbid"))
+class RiderBonus(TypedDict):
     id: str
     current: bool
     bonus: Annotated[int, Field(description="Its bonus against the opponent's element.")]
 
 
-@dataclass(kw_only=True)
-class ItemUse(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ItemUse(TypedDict):
     id: str
     name: str
     bonus: int
@@ -259,8 +282,8 @@ class ItemUse(Record):
     value: Annotated[int, Field(description="bonus + dice.")]
 
 
-@dataclass(kw_only=True)
-class Bonuses(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Bonuses(TypedDict):
     """RDR-2: elemental (unless fatigue 3) + terrain + pre-combat items."""
 
     riders: list[RiderBonus]
@@ -272,8 +295,8 @@ class Bonuses(Record):
     total: int
 
 
-@dataclass(kw_only=True)
-class RollOff(Record):
+@with_config(ConfigDict(extra="forbid"))
+class RollOff(TypedDict):
     """RDR-3: 2d6 + one d6 per rage level + pre items' extra dice, plus the bonus."""
 
     slot: str
@@ -285,16 +308,16 @@ class RollOff(Record):
     total: int
 
 
-@dataclass(kw_only=True)
-class Totals(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Totals(TypedDict):
     initiator: Annotated[int | None, Field(description="null until the side has rolled.")]
     defender: Annotated[
         int | None, Field(description="null until the side has rolled (or if it conceded).")
     ]
 
 
-@dataclass(kw_only=True)
-class CounterStep(Record):
+@with_config(ConfigDict(extra="forbid"))
+class CounterStep(TypedDict):
     """RDR-5: one item played in the counterattack."""
 
     decision: Annotated[int, Field(description="Index of the decision.")]
@@ -306,8 +329,8 @@ class CounterStep(Record):
     lead_changed: bool
 
 
-@dataclass(kw_only=True)
-class Concession(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Concession(TypedDict):
     by: SideName
     phase: Literal["rolloff", "counterattack"]
     decision: Annotated[int, Field(description="Index of the decision.")]
@@ -316,15 +339,15 @@ class Concession(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class Point(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Point(TypedDict):
     x: int
     y: int
 
 
-@dataclass(kw_only=True)
-class FatigueDamage(Record):
-    kind: Literal["fatigue"] = "fatigue"
+@with_config(ConfigDict(extra="forbid"))
+class FatigueDamage(TypedDict):
+    kind: NotRequired[Annotated[Literal["fatigue"], Field(default="fatigue")]]
     decision: int
     fatigue: Annotated[int, Field(description="The loser's fatigue after.")]
     rider_lost: Annotated[bool, Field(description="At 3 fatigue the loser loses its Dragon Rider.")]
@@ -332,26 +355,26 @@ class FatigueDamage(Record):
     rage: Annotated[int, Field(description="The loser's rage after (+1 when at 3 fatigue).")]
 
 
-@dataclass(kw_only=True)
-class KnockbackDamage(Record):
-    kind: Literal["knockback"] = "knockback"
+@with_config(ConfigDict(extra="forbid"))
+class KnockbackDamage(TypedDict):
+    kind: NotRequired[Annotated[Literal["knockback"], Field(default="knockback")]]
     decision: int
     direction: Direction
     before: Annotated[Point, Field(description="The loser's square before.")]
     after: Annotated[Point, Field(description="The loser's square after (facing unchanged).")]
 
 
-@dataclass(kw_only=True)
-class SwapDamage(Record):
-    kind: Literal["swap"] = "swap"
+@with_config(ConfigDict(extra="forbid"))
+class SwapDamage(TypedDict):
+    kind: NotRequired[Annotated[Literal["swap"], Field(default="swap")]]
     decision: int
-    winner: Annotated[Position, Field(description="The winner's position and facing after.")]
-    loser: Annotated[Position, Field(description="The loser's position and facing after.")]
+    winner: Annotated[PositionState, Field(description="The winner's position and facing after.")]
+    loser: Annotated[PositionState, Field(description="The loser's position and facing after.")]
 
 
-@dataclass(kw_only=True)
-class ItemDamage(Record):
-    kind: Literal["item"] = "item"
+@with_config(ConfigDict(extra="forbid"))
+class ItemDamage(TypedDict):
+    kind: NotRequired[Annotated[Literal["item"], Field(default="item")]]
     decision: int
     item: str
     name: str
@@ -363,31 +386,36 @@ Damage = Annotated[
 ]
 
 
-@dataclass(kw_only=True)
-class Option(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Option(TypedDict):
     """One legal choice: send it back as a decision (with `by`)."""
 
     choice: Choice
-    item: str | None = None
-    damage: DamageKind | None = None
-    directions: Annotated[
-        list[Direction] | None,
-        Field(description="For knockback: the directions allowed (set one `direction`)."),
-    ] = None
+    item: NotRequired[Annotated[str | None, Field(default=None)]]
+    damage: NotRequired[Annotated[DamageKind | None, Field(default=None)]]
+    directions: NotRequired[
+        Annotated[
+            list[Direction] | None,
+            Field(
+                default=None,
+                description="For knockback: the directions allowed (set one `direction`).",
+            ),
+        ]
+    ]
 
 
-@dataclass(kw_only=True)
-class Awaiting(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Awaiting(TypedDict):
     by: SideName
     decision: Annotated[int, Field(description="Index the next decision takes in `decisions`.")]
     phase: Phase
     choices: list[Option]
 
 
-@dataclass(kw_only=True)
-class States(Record):
-    initiator: Side
-    defender: Side
+@with_config(ConfigDict(extra="forbid"))
+class States(TypedDict):
+    initiator: SideState
+    defender: SideState
 
 
 @dataclass(kw_only=True)
@@ -414,7 +442,7 @@ class CombatResult(Resolution):
     state: Annotated[States, Field(description="Each side's state now, in the request's shape.")]
     awaiting: Awaiting | None
     decisions: Annotated[
-        list[Decision],
+        list[DecisionState],
         Field(description="Every decision taken, auto-filled ones included: replayable as is."),
     ]
     auto_filled: Annotated[

@@ -6,7 +6,6 @@ import pytest
 from pydantic import ValidationError
 
 from rules.errors import IllegalDecision, InvalidRequest
-from rules.record import dump
 from rules.riders.models import parse_dice
 from tests.rules.riders.helpers import ROLL, blue, dec, item, red, request, rolled, run
 
@@ -18,7 +17,7 @@ FATIGUE_D = dec("defender", "damage", damage="fatigue")
 
 def choices(res) -> list[dict]:  # type: ignore[no-untyped-def]
     assert res.awaiting is not None
-    return [dump(o, exclude_none=True) for o in res.awaiting.choices]
+    return [{k: v for k, v in o.items() if v is not None} for o in res.awaiting["choices"]]
 
 
 # ---------------------------------------------------------------- RDR-1
@@ -36,8 +35,9 @@ def test_rdr1_combat_changes_nothing_but_the_damage() -> None:
     )
     assert res.finished and res.winner == "initiator"
     req = request(initiator=ini, defender=dfd)
-    assert res.state.initiator == req.initiator  # items stay listed; nothing else moves
-    assert res.state.defender == req.defender.model_copy(update={"fatigue": 2})
+    # items stay listed; nothing else moves
+    assert res.state["initiator"] == req.initiator.model_dump()
+    assert res.state["defender"] == req.defender.model_copy(update={"fatigue": 2}).model_dump()
 
 
 # ---------------------------------------------------------------- RDR-2
@@ -54,13 +54,13 @@ def test_rdr2_bonus_sums_current_and_delivered_riders_terrain_and_pre_items() ->
     )
     res = run(initiator=ini, dice=rolled([2, 3], potion=[4]))
     b = res.bonuses["initiator"]
-    assert [(r.id, r.bonus) for r in b.riders] == [("ash", 2), ("bo", 1)]
-    assert (b.elemental, b.elemental_counted, b.terrain) == (3, True, 3)
-    assert [(i.id, i.dice, i.value) for i in b.items] == [("potion", [4], 5)]
-    assert b.total == 3 + 3 + 5 == 11
-    assert res.rolloff["initiator"].total == 5 + 11
-    assert res.totals.initiator == 16
-    assert res.bonuses["defender"].total == 0
+    assert [(r["id"], r["bonus"]) for r in b["riders"]] == [("ash", 2), ("bo", 1)]
+    assert (b["elemental"], b["elemental_counted"], b["terrain"]) == (3, True, 3)
+    assert [(i["id"], i["dice"], i["value"]) for i in b["items"]] == [("potion", [4], 5)]
+    assert b["total"] == 3 + 3 + 5 == 11
+    assert res.rolloff["initiator"]["total"] == 5 + 11
+    assert res.totals["initiator"] == 16
+    assert res.bonuses["defender"]["total"] == 0
 
 
 def test_rdr2_fatigue_3_cancels_elemental_bonuses_but_not_terrain_or_items() -> None:
@@ -70,12 +70,12 @@ def test_rdr2_fatigue_3_cancels_elemental_bonuses_but_not_terrain_or_items() -> 
         initiator=red(fatigue=3, riders=riders, terrain_bonus=1, items=items),
         dice=rolled([1, 1]),
     ).bonuses["initiator"]
-    assert (tired.elemental, tired.elemental_counted, tired.total) == (4, False, 1 + 2)
+    assert (tired["elemental"], tired["elemental_counted"], tired["total"]) == (4, False, 1 + 2)
     fresh = run(
         initiator=red(fatigue=2, riders=riders, terrain_bonus=1, items=items),
         dice=rolled([1, 1]),
     ).bonuses["initiator"]
-    assert (fresh.elemental_counted, fresh.total) == (True, 4 + 1 + 2)
+    assert (fresh["elemental_counted"], fresh["total"]) == (True, 4 + 1 + 2)
 
 
 def test_rdr2_bonuses_are_against_the_opponents_element() -> None:
@@ -83,7 +83,7 @@ def test_rdr2_bonuses_are_against_the_opponents_element() -> None:
     vs_metal = run(
         initiator=red(riders=riders), defender=blue(element="metal"), dice=rolled([1, 1])
     )
-    assert vs_metal.bonuses["initiator"].total == 1
+    assert vs_metal.bonuses["initiator"]["total"] == 1
 
 
 # ---------------------------------------------------------------- RDR-3
@@ -91,10 +91,10 @@ def test_rdr2_bonuses_are_against_the_opponents_element() -> None:
 
 def test_rdr3_initiator_rolls_2d6_then_the_defender_decides() -> None:
     res = run(dice=rolled([5, 6]))
-    assert res.rolloff["initiator"].dice == [5, 6]
-    assert res.totals.initiator == 11 and res.totals.defender is None
+    assert res.rolloff["initiator"]["dice"] == [5, 6]
+    assert res.totals["initiator"] == 11 and res.totals["defender"] is None
     assert not res.finished and res.awaiting is not None
-    assert (res.awaiting.by, res.awaiting.phase, res.awaiting.decision) == (
+    assert (res.awaiting["by"], res.awaiting["phase"], res.awaiting["decision"]) == (
         "defender",
         "rolloff",
         0,
@@ -104,16 +104,16 @@ def test_rdr3_initiator_rolls_2d6_then_the_defender_decides() -> None:
 
 def test_rdr3_ties_go_to_the_initiator() -> None:
     res = run(dice=rolled([3, 4], [5, 2]), decisions=[ROLL])
-    assert (res.totals.initiator, res.totals.defender) == (7, 7)
+    assert (res.totals["initiator"], res.totals["defender"]) == (7, 7)
     assert res.presumptive_loser == "defender"
-    assert res.awaiting is not None and res.awaiting.by == "defender"
+    assert res.awaiting is not None and res.awaiting["by"] == "defender"
 
 
 def test_rdr3_lower_total_is_the_presumptive_loser() -> None:
     res = run(dice=rolled([1, 2], [1, 3]), decisions=[ROLL])
     assert res.presumptive_loser == "initiator"
     assert res.awaiting is not None
-    assert (res.awaiting.by, res.awaiting.phase) == ("initiator", "counterattack")
+    assert (res.awaiting["by"], res.awaiting["phase"]) == ("initiator", "counterattack")
     assert choices(res) == [{"choice": "concede"}]
 
 
@@ -125,8 +125,8 @@ def test_rdr3_rage_adds_one_d6_per_level() -> None:
         decisions=[ROLL],
     )
     ri, rd = res.rolloff["initiator"], res.rolloff["defender"]
-    assert (ri.dice, ri.rage_dice, ri.sum, ri.total) == ([1, 2, 3, 4], 2, 10, 10)
-    assert (rd.dice, rd.rage_dice, rd.item_dice, rd.total) == ([6] * 5, 1, 2, 30)
+    assert (ri["dice"], ri["rage_dice"], ri["sum"], ri["total"]) == ([1, 2, 3, 4], 2, 10, 10)
+    assert (rd["dice"], rd["rage_dice"], rd["item_dice"], rd["total"]) == ([6] * 5, 1, 2, 30)
     assert res.presumptive_loser == "initiator"
 
 
@@ -142,8 +142,8 @@ def test_rdr3_defender_conceding_draws_no_defender_dice() -> None:
     res = run(dice=rolled([1, 1], [6, 6]), decisions=[CONCEDE_D])
     assert "defender" not in res.rolloff
     assert res.unused_dice == {"rolloff.defender": [6, 6]}
-    assert res.conceded is not None and res.conceded.without_rolling
-    assert res.awaiting is not None and res.awaiting.by == "initiator"
+    assert res.conceded is not None and res.conceded["without_rolling"]
+    assert res.awaiting is not None and res.awaiting["by"] == "initiator"
 
 
 # ---------------------------------------------------------------- RDR-4
@@ -157,13 +157,13 @@ def test_rdr4_presumptive_loser_may_concede_at_once() -> None:
     )
     assert res.counterattack == []
     assert res.conceded is not None
-    assert (res.conceded.by, res.conceded.phase, res.conceded.without_rolling) == (
+    assert (res.conceded["by"], res.conceded["phase"], res.conceded["without_rolling"]) == (
         "defender",
         "counterattack",
         False,
     )
     assert (res.winner, res.damage_instances) == ("initiator", 1)
-    assert res.awaiting is not None and res.awaiting.phase == "damage"
+    assert res.awaiting is not None and res.awaiting["phase"] == "damage"
 
 
 # ---------------------------------------------------------------- RDR-5
@@ -186,7 +186,7 @@ def test_rdr5_lead_changes_twice_before_a_concession() -> None:
         ],
     )
     steps = [
-        (s.by, s.item.id, s.item.value, s.total, s.leader, s.lead_changed)
+        (s["by"], s["item"]["id"], s["item"]["value"], s["total"], s["leader"], s["lead_changed"])
         for s in res.counterattack
     ]
     assert steps == [
@@ -194,8 +194,9 @@ def test_rdr5_lead_changes_twice_before_a_concession() -> None:
         ("defender", "storm", 3, 10, "defender", True),
         ("initiator", "lance", 3, 11, "initiator", True),
     ]
-    assert (res.totals.initiator, res.totals.defender) == (11, 10)
-    assert res.conceded is not None and (res.conceded.by, res.conceded.decision) == ("defender", 4)
+    assert (res.totals["initiator"], res.totals["defender"]) == (11, 10)
+    assert res.conceded is not None
+    assert (res.conceded["by"], res.conceded["decision"]) == ("defender", 4)
     assert (res.finished, res.winner) == (True, "initiator")
     assert res.unused_dice == {}
 
@@ -206,9 +207,9 @@ def test_rdr5_an_item_must_make_the_total_strictly_higher() -> None:
         dice=rolled([4, 4], [3, 3]),
         decisions=[ROLL, dec("defender", "use_item", item="bolt")],
     )
-    assert (res.totals.initiator, res.totals.defender) == (8, 8)
-    assert res.counterattack[0].lead_changed is False
-    assert res.awaiting is not None and res.awaiting.by == "defender"  # still behind
+    assert (res.totals["initiator"], res.totals["defender"]) == (8, 8)
+    assert res.counterattack[0]["lead_changed"] is False
+    assert res.awaiting is not None and res.awaiting["by"] == "defender"  # still behind
     assert choices(res) == [{"choice": "use_item", "item": "mist"}, {"choice": "concede"}]
 
 
@@ -277,7 +278,7 @@ def test_rdr6_ranged_item_of_the_loser_skips_damage() -> None:
 
 def test_rdr6_fatigue_adds_one() -> None:
     res = _won_by_initiator(defender=blue(fatigue=1), decisions=[ROLL, CONCEDE_D, FATIGUE_I])
-    assert [dump(d) for d in res.damage] == [
+    assert res.damage == [
         {
             "kind": "fatigue",
             "decision": 2,
@@ -287,7 +288,7 @@ def test_rdr6_fatigue_adds_one() -> None:
             "rage": 0,
         }
     ]
-    assert res.state.defender.fatigue == 2
+    assert res.state["defender"]["fatigue"] == 2
 
 
 def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
@@ -300,10 +301,20 @@ def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
         defender=dfd, dice=rolled([6, 6], [1, 1, 1]), decisions=[ROLL, CONCEDE_D, FATIGUE_I]
     )
     dmg = res.damage[0]
-    assert dmg.kind == "fatigue"
-    assert (dmg.fatigue, dmg.rider_lost, dmg.riders_lost, dmg.rage) == (3, True, ["kai"], 2)
-    st = res.state.defender
-    assert (st.fatigue, st.rage, st.has_rider, [r.id for r in st.riders]) == (3, 2, False, ["old"])
+    assert dmg["kind"] == "fatigue"
+    assert (dmg["fatigue"], dmg["rider_lost"], dmg["riders_lost"], dmg["rage"]) == (
+        3,
+        True,
+        ["kai"],
+        2,
+    )
+    st = res.state["defender"]
+    assert (st["fatigue"], st["rage"], st["has_rider"], [r["id"] for r in st["riders"]]) == (
+        3,
+        2,
+        False,
+        ["old"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -329,16 +340,16 @@ def test_rdr6_knockback_in_each_direction(direction: str, x: int, y: int) -> Non
         ],
     )
     dmg = res.damage[0]
-    assert dmg.kind == "knockback"
-    assert (dmg.direction, dmg.before.x, dmg.before.y, dmg.after.x, dmg.after.y) == (
+    assert dmg["kind"] == "knockback"
+    before, after = dmg["before"], dmg["after"]
+    assert (dmg["direction"], before["x"], before["y"], after["x"], after["y"]) == (
         direction,
         5,
         7,
         x,
         y,
     )
-    assert res.state.defender.position is not None
-    assert res.state.defender.position.model_dump() == {"x": x, "y": y, "facing": "W"}
+    assert res.state["defender"]["position"] == {"x": x, "y": y, "facing": "W"}
 
 
 def test_rdr6_swap_exchanges_places_and_facings() -> None:
@@ -347,11 +358,11 @@ def test_rdr6_swap_exchanges_places_and_facings() -> None:
         defender=blue(position={"x": 2, "y": 2, "facing": "SW"}),
         decisions=[ROLL, CONCEDE_D, dec("initiator", "damage", damage="swap")],
     )
-    assert res.state.initiator.position is not None and res.state.defender.position is not None
-    assert res.state.initiator.position.model_dump() == {"x": 2, "y": 2, "facing": "SW"}
-    assert res.state.defender.position.model_dump() == {"x": 1, "y": 2, "facing": "NE"}
+    assert res.state["initiator"]["position"] == {"x": 2, "y": 2, "facing": "SW"}
+    assert res.state["defender"]["position"] == {"x": 1, "y": 2, "facing": "NE"}
     dmg = res.damage[0]
-    assert dmg.kind == "swap" and dmg.winner.facing == "SW" and dmg.loser.facing == "NE"
+    assert dmg["kind"] == "swap"
+    assert dmg["winner"]["facing"] == "SW" and dmg["loser"]["facing"] == "NE"
 
 
 def test_rdr6_damage_choices_depend_on_positions_and_damage_items() -> None:
@@ -390,7 +401,7 @@ def test_rdr6_damage_item_is_used_in_place_of_the_others() -> None:
         initiator=red(items=[item("hook", "damage", damage="Pull the loser next to you.")]),
         decisions=[ROLL, CONCEDE_D, dec("initiator", "damage", damage="item", item="hook")],
     )
-    assert [dump(d) for d in res.damage] == [
+    assert res.damage == [
         {
             "kind": "item",
             "decision": 2,
@@ -399,7 +410,7 @@ def test_rdr6_damage_item_is_used_in_place_of_the_others() -> None:
             "effect": "Pull the loser next to you.",
         }
     ]
-    assert res.state.defender == request().defender
+    assert res.state["defender"] == request().defender.model_dump()
 
 
 # ---------------------------------------------------------------- RDR-7
@@ -417,11 +428,11 @@ def test_rdr7_conceding_without_rolling_takes_two_damage_instances() -> None:
         ],
     )
     assert (res.finished, res.winner, res.damage_instances) == (True, "initiator", 2)
-    assert [d.kind for d in res.damage] == ["fatigue", "knockback"]
-    st = res.state.defender
-    assert (st.fatigue, st.position) == (3, st.position) and st.position is not None
-    assert (st.position.x, st.position.y) == (1, 1)
-    assert res.totals.defender is None
+    assert [d["kind"] for d in res.damage] == ["fatigue", "knockback"]
+    st = res.state["defender"]
+    assert st["fatigue"] == 3 and st["position"] is not None
+    assert (st["position"]["x"], st["position"]["y"]) == (1, 1)
+    assert res.totals["defender"] is None
 
 
 def test_rdr7_two_fatigue_instances_cross_the_limit() -> None:
@@ -431,9 +442,9 @@ def test_rdr7_two_fatigue_instances_cross_the_limit() -> None:
         decisions=[CONCEDE_D, FATIGUE_I, FATIGUE_I],
     )
     first, second = res.damage
-    assert first.kind == "fatigue" and second.kind == "fatigue"
-    assert (first.fatigue, first.rider_lost) == (3, False)
-    assert (second.fatigue, second.rider_lost, second.rage) == (3, True, 1)
+    assert first["kind"] == "fatigue" and second["kind"] == "fatigue"
+    assert (first["fatigue"], first["rider_lost"]) == (3, False)
+    assert (second["fatigue"], second["rider_lost"], second["rage"]) == (3, True, 1)
 
 
 def test_rdr7_a_damage_item_cannot_be_used_for_both_instances() -> None:
@@ -492,7 +503,7 @@ def test_rdr9_auto_policy() -> None:
         defender=blue(items=[item("bolt", bonus=1), item("storm", bonus=5), item("mist", bonus=9)]),
         dice=rolled([4, 4], [2, 2]),
     )
-    assert [dump(d, exclude_none=True) for d in res.decisions] == [
+    assert [{k: v for k, v in d.items() if v is not None} for d in res.decisions] == [
         ROLL,
         dec("defender", "use_item", item="bolt"),
         dec("defender", "use_item", item="storm"),  # 10 > 8: stops playing
@@ -501,13 +512,13 @@ def test_rdr9_auto_policy() -> None:
         FATIGUE_D,
     ]
     assert res.auto_filled == [0, 1, 2, 3, 4, 5]
-    assert (res.winner, res.state.initiator.fatigue) == ("defender", 1)
+    assert (res.winner, res.state["initiator"]["fatigue"]) == ("defender", 1)
 
 
 def test_rdr9_auto_fills_only_the_missing_decisions() -> None:
     res = run(auto=True, dice=rolled([4, 4]), decisions=[CONCEDE_D])
     assert res.auto_filled == [1, 2]
-    assert [d.kind for d in res.damage] == ["fatigue", "fatigue"]
+    assert [d["kind"] for d in res.damage] == ["fatigue", "fatigue"]
 
 
 # ---------------------------------------------------------------- RDR-10
@@ -626,9 +637,9 @@ def test_rdr6_fatigue_at_3_without_a_rider_still_adds_rage() -> None:
         decisions=[ROLL, CONCEDE_D, FATIGUE_I],
     )
     dmg = res.damage[0]
-    assert dmg.kind == "fatigue"
-    assert (dmg.fatigue, dmg.rider_lost, dmg.riders_lost, dmg.rage) == (3, False, [], 1)
-    assert [r.id for r in res.state.defender.riders] == ["old"]
+    assert dmg["kind"] == "fatigue"
+    assert (dmg["fatigue"], dmg["rider_lost"], dmg["riders_lost"], dmg["rage"]) == (3, False, [], 1)
+    assert [r["id"] for r in res.state["defender"]["riders"]] == ["old"]
 
 
 def test_rdr10_damage_choice_by_the_loser() -> None:
