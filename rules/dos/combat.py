@@ -452,9 +452,9 @@ def _opposed_reason(
     if winner is None:
         return "tie"
     w, lo = (a, b) if winner == "a" else (b, a)
-    if w.luck and not lo.luck:
+    if w["luck"] and not lo["luck"]:
         return "luck"
-    if lo.bad_luck and not w.bad_luck:
+    if lo["bad_luck"] and not w["bad_luck"]:
         return "bad_luck"
     return "total"
 
@@ -481,7 +481,8 @@ def attack_core(
     who, whom = names
     a_slot = slot(prefix, "attack")
     pool = roll_pool(dice, a_slot, attacker.skill, log)
-    tot = total(attacker.dexterity, pool.result, percent)
+    result = pool["result"]
+    tot = total(attacker.dexterity, result, percent)
     reached = True
     if ranged is not None:
         out = outcome(pool, tot, ranged.dc, ranged.ties)
@@ -490,27 +491,35 @@ def attack_core(
             "dos.attack.ranged",
             attacker=who,
             stat=attacker.dexterity,
-            result=pool.result,
+            result=result,
             percent=percent,
             total=tot,
             dc=ranged.dc,
             outcome=out,
         )
-        attack_roll = AttackRoll(
-            roll=pool, modifier_percent=percent, total=tot, dc=ranged.dc, outcome=out
-        )
+        attack_roll: AttackRoll = {
+            "roll": pool,
+            "modifier_percent": percent,
+            "total": tot,
+            "dc": ranged.dc,
+            "outcome": out,
+        }
     else:
         log.add(
             "dos.attack.total",
             attacker=who,
             stat=attacker.dexterity,
-            result=pool.result,
+            result=result,
             percent=percent,
             total=tot,
         )
-        attack_roll = AttackRoll(
-            roll=pool, modifier_percent=percent, total=tot, dc=None, outcome=None
-        )
+        attack_roll = {
+            "roll": pool,
+            "modifier_percent": percent,
+            "total": tot,
+            "dc": None,
+            "outcome": None,
+        }
 
     defense_roll: DefenseRoll | None = None
     run_stop: RunStop | None = None
@@ -523,14 +532,15 @@ def attack_core(
         if ranged is not None:
             hit, reason = True, "dc"
         else:
-            hit = not pool.bad_luck
+            hit = not pool["bad_luck"]
             reason = "no_defense" if hit else "bad_luck"
             log.add("dos.defense.none", defender=whom, attacker=who, hit=hit)
     else:
         dpercent = defense_percent + (RUNNING_PERCENT if defender.running else 0)
         dpercent = clamp_percent(dpercent)
         dpool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
-        dtot = total(defender.dexterity, dpool.result, dpercent)
+        dresult = dpool["result"]
+        dtot = total(defender.dexterity, dresult, dpercent)
         if defense == "block":
             used, allowed = defender.blocks_used + 1, defender.block + 1
             changes["blocks_used"] = used
@@ -542,21 +552,21 @@ def attack_core(
             defender=whom,
             kind=defense,
             stat=defender.dexterity,
-            result=dpool.result,
+            result=dresult,
             percent=dpercent,
             total=dtot,
             used=used,
             allowed=allowed,
             running=defender.running,
         )
-        defense_roll = DefenseRoll(kind=defense, roll=dpool, modifier_percent=dpercent, total=dtot)
+        defense_roll = {"kind": defense, "roll": dpool, "modifier_percent": dpercent, "total": dtot}
         winner = opposed_winner(pool, tot, dpool, dtot)
         hit = winner == "a"
         reason = _opposed_reason(winner, pool, dpool)
         if not hit and defender.running:
             die = dice.roll(slot(prefix, "run_stop"), D10)
             stopped = die <= RUN_STOP_MAX
-            run_stop = RunStop(die=die, stopped=stopped)
+            run_stop = {"die": die, "stopped": stopped}
             log.add(
                 f"dos.run.{'stopped' if stopped else 'keeps_running'}",
                 defender=whom,
@@ -595,26 +605,26 @@ def attack_core(
             log=log,
         )
         changes.update(hp=hp, incapacitated=incap, critical=crit)
-        dmg = Damage(
-            die=ddie,
-            percent=dperc,
-            base=base,
-            halved=halved,
-            armor=defender.armor,
-            amount=amount,
-            kind=kind,
-            applied_as=applied,
-        )
-    part = AttackResultPart(
-        hit=hit,
-        reason=reason,
-        attack=attack_roll,
-        defense=defense_roll,
-        damage=dmg,
-        location=location,
-        aimed=aim is not None,
-        run_stop=run_stop,
-    )
+        dmg = {
+            "die": ddie,
+            "percent": dperc,
+            "base": base,
+            "halved": halved,
+            "armor": defender.armor,
+            "amount": amount,
+            "kind": kind,
+            "applied_as": applied,
+        }
+    part: AttackResultPart = {
+        "hit": hit,
+        "reason": reason,
+        "attack": attack_roll,
+        "defense": defense_roll,
+        "damage": dmg,
+        "location": location,
+        "aimed": aim is not None,
+        "run_stop": run_stop,
+    }
     return part, defender.model_copy(update=changes) if changes else defender
 
 
@@ -653,7 +663,8 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
         ranged=req.ranged,
         aim=req.aim,
     )
-    return AttackResult(**shallow(part), defender=state, **trace(dice, log))
+    # The part's reason is a str in its schema (a turn's part); attack_core sets it from the Literal.
+    return AttackResult(**part, defender=state, **trace(dice, log))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
@@ -675,7 +686,8 @@ def maneuver_core(
         skill_name = side.skill or default[1]
         stat = side.dexterity if stat_name == "dexterity" else side.strength
         pool = roll_pool(dice, slot(prefix, label), getattr(side, skill_name), log)
-        tot = total(stat, pool.result, side.percent)
+        result = pool["result"]
+        tot = total(stat, result, side.percent)
         log.add(
             "dos.maneuver.side",
             side=label,
@@ -684,7 +696,7 @@ def maneuver_core(
             stat=stat_name,
             skill=skill_name,
             value=stat,
-            result=pool.result,
+            result=result,
             percent=side.percent,
             total=tot,
         )
