@@ -472,8 +472,11 @@ def attack_core(
     defense_percent: int,
     ranged: Ranged | None,
     aim: Location | None,
-) -> tuple[AttackResultPart, Defender]:
-    """One attack resolved completely; returns the result and the defender's new state.
+) -> tuple[AttackResultPart, dict[str, object]]:
+    """One attack resolved completely; returns the result and the changes to the defender's state.
+
+    The changes are the fields of ``defender`` that the attack changed, with their new values (none
+    when it changed nothing): ``attack`` writes the new state as a plain dict, a turn keeps a model.
 
     Slots (under ``prefix``): ``attack`` (the attacker's pool), ``defense`` (the defender's pool),
     ``run_stop`` (a running defender after a successful defense), ``location``, ``damage``.
@@ -523,7 +526,7 @@ def attack_core(
 
     defense_roll: DefenseRoll | None = None
     run_stop: RunStop | None = None
-    # The defender's new state, as changes to its request (one model copy at the end).
+    # The defender's new state, as changes to its fields.
     changes: dict[str, object] = {}
     reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
     if not reached:
@@ -625,7 +628,7 @@ def attack_core(
         "aimed": aim is not None,
         "run_stop": run_stop,
     }
-    return part, defender.model_copy(update=changes) if changes else defender
+    return part, changes
 
 
 ATTACK_SLOTS = ("attack", "defense", "run_stop", "location", "damage")
@@ -650,19 +653,25 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
         )
     kind = choose_defense(req.defense, req.defender, weapon.ranged, ("defense",))
     log = EventLog(SENTENCES)
-    part, state = attack_core(
+    defender = req.defender
+    part, changes = attack_core(
         dice,
         log,
         prefix="",
         names=("attacker", "defender"),
         attacker=req.attacker,
         percent=req.percent,
-        defender=req.defender,
+        defender=defender,
         defense=kind,
         defense_percent=req.defense_percent,
         ranged=req.ranged,
         aim=req.aim,
     )
+    # The new state as a plain dict (``DefenderState``): a copy of the request model's fields, in
+    # declaration order (its serialiser's bytes: no alias, field serialiser, computed field or
+    # nested model), with the changed ones set in place.
+    state = dict(defender.__dict__)
+    state.update(changes)
     # The part's reason is a str in its schema (a turn's part); attack_core sets it from the Literal.
     return AttackResult(**part, defender=state, **trace(dice, log))  # type: ignore[arg-type]
 

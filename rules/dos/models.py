@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
     ConfigDict,
@@ -615,6 +615,16 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
     )
 
 
+if TYPE_CHECKING:
+    #: What the engine puts in an attack result's ``defender``: the :class:`Defender` as a plain
+    #: dict, every field of the model in declaration order (the bytes its own serialiser writes);
+    #: copying the request model's ``__dict__`` costs far less than a model copy, and orjson writes
+    #: it with the rest (tests/rules/dos/test_record_keys.py checks the keys and values).
+    DefenderState: TypeAlias = dict[str, Any]
+else:  # for pydantic, the documented schema: the request-shaped model
+    DefenderState = Defender
+
+
 @with_config(ConfigDict(extra="forbid"))
 class AttackRoll(TypedDict):
     roll: Annotated[PoolRoll, Field(description="The attacker's pool (DOS-1..7).")]
@@ -668,7 +678,7 @@ class AttackResult(Resolution):
         RunStop | None, Field(description="The running defender's stop roll, if any.")
     ]
     defender: Annotated[
-        Defender,
+        DefenderState,
         Field(
             description="The defender's new state; send it as `defender` of the next attack this turn."
         ),

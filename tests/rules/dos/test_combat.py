@@ -195,20 +195,18 @@ def test_example_6_three_attacks_on_the_kobold() -> None:
         27,
     )
     assert first.defense["roll"]["luck"]
-    assert (first.hit, first.reason, first.defender.blocks_used) == (False, "luck", 1)
+    assert (first.hit, first.reason, first.defender["blocks_used"]) == (False, "luck", 1)
     assert first.damage is None and first.location is None
 
     second = run_attack(
         attacker=IGNATIUS,
-        defender=first.defender.model_dump(),
+        defender=first.defender,
         dice={"attack": [4, 9], "defense": [4], "location": [6], "damage": [5]},
     )
     assert (second.attack["total"], second.defense["total"]) == (38, 13)
-    assert (second.hit, second.reason, second.defender.blocks_used) == (True, "total", 2)
+    assert (second.hit, second.reason, second.defender["blocks_used"]) == (True, "total", 2)
 
-    third = run_attack(
-        attacker=IGNATIUS, defender=second.defender.model_dump(), dice={"attack": [1, 1]}
-    )
+    third = run_attack(attacker=IGNATIUS, defender=second.defender, dice={"attack": [1, 1]})
     assert third.attack["roll"]["bad_luck"] and third.attack["total"] == 25
     assert third.defense is None  # no block left: auto defends with nothing
     assert (third.hit, third.reason) == (False, "bad_luck")
@@ -229,7 +227,11 @@ def test_example_7_damage_20_incapacitates_the_kobold() -> None:
         "serious",
     )
     assert res.location == "torso"
-    assert (res.defender.hp, res.defender.incapacitated, res.defender.critical) == (0, True, False)
+    assert (res.defender["hp"], res.defender["incapacitated"], res.defender["critical"]) == (
+        0,
+        True,
+        False,
+    )
 
 
 def test_dos17_attack_modifier_applies_to_the_attack() -> None:
@@ -246,7 +248,7 @@ def test_dos18_dodge_and_auto_choice() -> None:
     d = {"dexterity": 9, "block": 1, "dodge": 3, "hp": 10}
     res = run_attack(attacker=IGNATIUS, defender=d, dice={"attack": [2, 2], "defense": [5, 5, 5]})
     assert res.defense["kind"] == "dodge"  # auto: higher skill
-    assert (res.defender.dodges_used, res.defender.blocks_used) == (1, 0)
+    assert (res.defender["dodges_used"], res.defender["blocks_used"]) == (1, 0)
     tie = run_attack(
         attacker=IGNATIUS,
         defender={"dexterity": 9, "block": 2, "dodge": 2, "hp": 10},
@@ -278,7 +280,7 @@ def test_dos19_no_defense_hits_unless_bad_luck() -> None:
         dice={"attack": [2, 2], "location": [10], "damage": [6]},
     )
     assert (res.hit, res.reason, res.defense, res.location) == (True, "no_defense", None, "head")
-    assert res.defender.blocks_used == 0
+    assert res.defender["blocks_used"] == 0
 
 
 def test_dos20_equal_totals_the_defender_holds() -> None:
@@ -330,7 +332,7 @@ def test_dos21_gm_allowed_defense_with_penalty() -> None:
     )
     assert res.defense["modifier_percent"] == -50
     assert res.defense["total"] == (9 + 18) // 2
-    assert res.hit and res.defender.dodges_used == 1
+    assert res.hit and res.defender["dodges_used"] == 1
 
 
 def test_dos21_ranged_needs_a_dc_and_melee_refuses_one() -> None:
@@ -366,13 +368,13 @@ def test_dos22_runner_defends_very_hard_and_may_stop() -> None:
     assert res.defense["modifier_percent"] == -50 and res.defense["total"] == (9 + 8) // 2
     assert not res.hit
     assert (res.run_stop["die"], res.run_stop["stopped"]) == (5, True)
-    assert (res.defender.running, res.defender.stopped) == (False, True)
+    assert (res.defender["running"], res.defender["stopped"]) == (False, True)
     keeps = run_attack(
         attacker={**IGNATIUS, "dexterity": 0},
         defender=runner,
         dice={"attack": [2, 2], "defense": [8], "run_stop": [6]},
     )
-    assert (keeps.run_stop["stopped"], keeps.defender.running) == (False, True)
+    assert (keeps.run_stop["stopped"], keeps.defender["running"]) == (False, True)
 
 
 def test_dos22_no_stop_roll_when_the_defense_fails() -> None:
@@ -381,7 +383,7 @@ def test_dos22_no_stop_roll_when_the_defense_fails() -> None:
         defender={**KOBOLD, "running": True},
         dice={"attack": [5, 5], "defense": [8], "location": [5], "damage": [2]},
     )
-    assert res.hit and res.run_stop is None and res.defender.running
+    assert res.hit and res.run_stop is None and res.defender["running"]
 
 
 # ---------------------------------------------------------------- DOS-23..25 maneuvers

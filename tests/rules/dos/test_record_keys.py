@@ -1,9 +1,10 @@
 """The records an attack builds (``PoolDie``, ``PoolRoll``, ``AttackRoll``, ``DefenseRoll``,
-``RunStop``, ``Damage``, ``AttackResultPart``) are typed dicts, written by orjson in insertion order:
-every dict the engine builds must hold exactly its type's keys, in declaration order, or the
-response's bytes change. The golden files pin the order for their cases only; this walks every
-record of many results of every DoS endpoint (the golden requests with several seeds, and requests
-reaching every place a record is built)."""
+``RunStop``, ``Damage``, ``AttackResultPart``) are typed dicts, and an attack's new defender state a
+plain dict of the ``Defender`` model's fields, all written by orjson in insertion order: every dict
+the engine builds must hold exactly its type's keys (a typed dict's, or a model's fields), in
+declaration order, or the response's bytes change. The golden files pin the order for their cases
+only; this walks every record of many results of every DoS endpoint (the golden requests with
+several seeds, and requests reaching every place a record is built)."""
 
 from __future__ import annotations
 
@@ -202,9 +203,17 @@ def _check(value: Any, tp: Any, where: str, seen: dict[str, set[str]]) -> None:
         hints = typing.get_type_hints(tp, include_extras=True)
         for field in dataclasses.fields(tp):
             _check(getattr(value, field.name), hints[field.name], f"{where}.{field.name}", seen)
-    elif isinstance(tp, type) and issubclass(tp, BaseModel):  # a target's new state
-        assert isinstance(value, tp), f"{where}: {type(value).__name__}, not {tp.__name__}"
-        seen.setdefault(tp.__name__, set()).add("")
+    elif isinstance(tp, type) and issubclass(tp, BaseModel):  # a new state: a dict or a model
+        if isinstance(value, tp):  # /dos/damage's target: written by its own serialiser
+            seen.setdefault(tp.__name__, set()).add("model")
+            return
+        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
+        assert list(value) == list(tp.model_fields), (
+            f"{where}: keys {list(value)} are not {tp.__name__}'s fields {list(tp.model_fields)}"
+        )
+        # The values are the model's: it validates them (strictly) and dumps them back unchanged.
+        assert tp.model_validate(value).model_dump() == value, where
+        seen.setdefault(tp.__name__, set()).add("dict")
 
 
 def _site(name: str, record: dict[str, Any]) -> str:
@@ -220,14 +229,37 @@ def _site(name: str, record: dict[str, Any]) -> str:
     return ""
 
 
+def _resolve_attack(body: dict[str, Any]) -> tuple[Any, BaseModel]:
+    req = models.AttackRequest.model_validate_json(json.dumps(body))
+    seed = req.seed if req.seed is not None else "keys"
+    return combat.attack(req, DiceSource(seed, req.dice, combat.attack_slots(req))), req.defender
+
+
 def test_every_record_holds_its_keys_in_declaration_order() -> None:
     seen: dict[str, set[str]] = {}
     paths: set[str] = set()
+    changed: set[str] = set()  # the defender's fields an attack changed, or "nothing"
     for n, (path, body) in enumerate(_requests()):
         res = _resolve(path, body)
         _check(res, type(res), f"request {n} ({path})", seen)
         paths.add(path)
+        if path == "/dos/attack":
+            res, defender = _resolve_attack(body)
+            assert res.defender is not defender.__dict__  # a copy: never the frozen request's own
+            before = defender.model_dump()
+            changed |= {k for k, v in res.defender.items() if before[k] != v} or {"nothing"}
     assert paths == set(ENDPOINTS), set(ENDPOINTS) - paths
+    assert seen["Defender"] == {"dict"} and seen["Target"] == {"model"}
+    assert changed == {
+        "nothing",
+        "blocks_used",
+        "dodges_used",
+        "running",
+        "stopped",
+        "hp",
+        "incapacitated",
+        "critical",
+    }
     # Every record type of DoS, and every place the engine builds one, was walked.
     records = {
         name
