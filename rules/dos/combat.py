@@ -641,17 +641,18 @@ def attack_slots(req: AttackRequest) -> SlotSpec:
 def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     """One attack, melee or ranged, resolved completely (DOS-17..22, DOS-26..28)."""
     weapon = req.attacker.weapon
-    if weapon.ranged and req.ranged is None:
+    ranged = weapon.ranged  # a Python property: read once
+    if ranged and req.ranged is None:
         raise InvalidRequest.at(
             ("ranged",),
             f"a {weapon.kind} attack is a ranged attack (DOS-21): give `ranged: {{dc}}`",
         )
-    if not weapon.ranged and req.ranged is not None:
+    if not ranged and req.ranged is not None:
         raise InvalidRequest.at(
             ("ranged",),
             f"a {weapon.kind} attack is melee: `ranged` is only for thrown or shooting weapons",
         )
-    kind = choose_defense(req.defense, req.defender, weapon.ranged, ("defense",))
+    kind = choose_defense(req.defense, req.defender, ranged, ("defense",))
     log = EventLog(SENTENCES)
     defender = req.defender
     part, changes = attack_core(
