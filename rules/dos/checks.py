@@ -40,11 +40,16 @@ def test(req: TestRequest, dice: DiceSource) -> TestResult:
     log = EventLog(SENTENCES)
     pool = roll_pool(dice, "check", req.skill, log)
     percent = req.percent
-    tot = total(req.stat, pool.result, percent)
+    tot = total(req.stat, pool["result"], percent)
     out = outcome(pool, tot, req.dc, req.options.ties)
     success = out in ("success", "luck")
     log.add(
-        f"dos.test.{out}", stat=req.stat, result=pool.result, percent=percent, total=tot, dc=req.dc
+        f"dos.test.{out}",
+        stat=req.stat,
+        result=pool["result"],
+        percent=percent,
+        total=tot,
+        dc=req.dc,
     )
     return TestResult(
         roll=pool,
@@ -68,12 +73,12 @@ def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
     sides: dict[str, SideResult] = {}
     for name, side in (("a", req.a), ("b", req.b)):
         pool = roll_pool(dice, name, side.skill, log)
-        tot = total(side.stat, pool.result, side.percent)
+        tot = total(side.stat, pool["result"], side.percent)
         log.add(
             "dos.opposed.total",
             side=name,
             stat=side.stat,
-            result=pool.result,
+            result=pool["result"],
             percent=side.percent,
             total=tot,
         )
@@ -96,9 +101,9 @@ def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
 
 
 def _reason(winner: SideResult, loser: SideResult) -> str:
-    if winner.roll.luck and not loser.roll.luck:
+    if winner.roll["luck"] and not loser.roll["luck"]:
         return "luck"
-    if loser.roll.bad_luck and not winner.roll.bad_luck:
+    if loser.roll["bad_luck"] and not winner.roll["bad_luck"]:
         return "bad_luck"
     return "total"
 
@@ -115,7 +120,7 @@ def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
     successes = 0
     for n in range(1, req.attempts + 1):
         pool = roll_pool(dice, f"attempt.{n}", req.skill, log)
-        tot = total(req.stat, pool.result, percent)
+        tot = total(req.stat, pool["result"], percent)
         out = outcome(pool, tot, req.dc, req.options.ties)
         ok = out in ("success", "luck")
         successes += ok

@@ -451,9 +451,9 @@ def _opposed_reason(
     if winner is None:
         return "tie"
     w, lo = (a, b) if winner == "a" else (b, a)
-    if w.luck and not lo.luck:
+    if w["luck"] and not lo["luck"]:
         return "luck"
-    if lo.bad_luck and not w.bad_luck:
+    if lo["bad_luck"] and not w["bad_luck"]:
         return "bad_luck"
     return "total"
 
@@ -471,8 +471,11 @@ def attack_core(
     defense_percent: int,
     ranged: Ranged | None,
     aim: Location | None,
-) -> tuple[AttackResultPart, Defender]:
-    """One attack resolved completely; returns the result and the defender's new state.
+) -> tuple[AttackResultPart, dict[str, object]]:
+    """One attack resolved completely; returns the result and the changes to the defender's state.
+
+    The changes are the fields of ``defender`` that the attack changed, with their new values (none
+    when it changed nothing): ``attack`` writes the new state as a plain dict, a turn keeps a model.
 
     Slots (under ``prefix``): ``attack`` (the attacker's pool), ``defense`` (the defender's pool),
     ``run_stop`` (a running defender after a successful defense), ``location``, ``damage``.
@@ -480,7 +483,8 @@ def attack_core(
     who, whom = names
     a_slot = slot(prefix, "attack")
     pool = roll_pool(dice, a_slot, attacker.skill, log)
-    tot = total(attacker.dexterity, pool.result, percent)
+    result = pool["result"]
+    tot = total(attacker.dexterity, result, percent)
     reached = True
     if ranged is not None:
         out = outcome(pool, tot, ranged.dc, ranged.ties)
@@ -489,31 +493,39 @@ def attack_core(
             "dos.attack.ranged",
             attacker=who,
             stat=attacker.dexterity,
-            result=pool.result,
+            result=result,
             percent=percent,
             total=tot,
             dc=ranged.dc,
             outcome=out,
         )
-        attack_roll = AttackRoll(
-            roll=pool, modifier_percent=percent, total=tot, dc=ranged.dc, outcome=out
-        )
+        attack_roll: AttackRoll = {
+            "roll": pool,
+            "modifier_percent": percent,
+            "total": tot,
+            "dc": ranged.dc,
+            "outcome": out,
+        }
     else:
         log.add(
             "dos.attack.total",
             attacker=who,
             stat=attacker.dexterity,
-            result=pool.result,
+            result=result,
             percent=percent,
             total=tot,
         )
-        attack_roll = AttackRoll(
-            roll=pool, modifier_percent=percent, total=tot, dc=None, outcome=None
-        )
+        attack_roll = {
+            "roll": pool,
+            "modifier_percent": percent,
+            "total": tot,
+            "dc": None,
+            "outcome": None,
+        }
 
     defense_roll: DefenseRoll | None = None
     run_stop: RunStop | None = None
-    # The defender's new state, as changes to its request (one model copy at the end).
+    # The defender's new state, as changes to its fields.
     changes: dict[str, object] = {}
     reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
     if not reached:
@@ -522,14 +534,15 @@ def attack_core(
         if ranged is not None:
             hit, reason = True, "dc"
         else:
-            hit = not pool.bad_luck
+            hit = not pool["bad_luck"]
             reason = "no_defense" if hit else "bad_luck"
             log.add("dos.defense.none", defender=whom, attacker=who, hit=hit)
     else:
         dpercent = defense_percent + (RUNNING_PERCENT if defender.running else 0)
         dpercent = clamp_percent(dpercent)
         dpool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
-        dtot = total(defender.dexterity, dpool.result, dpercent)
+        dresult = dpool["result"]
+        dtot = total(defender.dexterity, dresult, dpercent)
         if defense == "block":
             used, allowed = defender.blocks_used + 1, defender.block + 1
             changes["blocks_used"] = used
@@ -541,21 +554,21 @@ def attack_core(
             defender=whom,
             kind=defense,
             stat=defender.dexterity,
-            result=dpool.result,
+            result=dresult,
             percent=dpercent,
             total=dtot,
             used=used,
             allowed=allowed,
             running=defender.running,
         )
-        defense_roll = DefenseRoll(kind=defense, roll=dpool, modifier_percent=dpercent, total=dtot)
+        defense_roll = {"kind": defense, "roll": dpool, "modifier_percent": dpercent, "total": dtot}
         winner = opposed_winner(pool, tot, dpool, dtot)
         hit = winner == "a"
         reason = _opposed_reason(winner, pool, dpool)
         if not hit and defender.running:
             die = dice.roll(slot(prefix, "run_stop"), D10)
             stopped = die <= RUN_STOP_MAX
-            run_stop = RunStop(die=die, stopped=stopped)
+            run_stop = {"die": die, "stopped": stopped}
             log.add(
                 f"dos.run.{'stopped' if stopped else 'keeps_running'}",
                 defender=whom,
@@ -594,27 +607,27 @@ def attack_core(
             log=log,
         )
         changes.update(hp=hp, incapacitated=incap, critical=crit)
-        dmg = Damage(
-            die=ddie,
-            percent=dperc,
-            base=base,
-            halved=halved,
-            armor=defender.armor,
-            amount=amount,
-            kind=kind,
-            applied_as=applied,
-        )
-    part = AttackResultPart(
-        hit=hit,
-        reason=reason,
-        attack=attack_roll,
-        defense=defense_roll,
-        damage=dmg,
-        location=location,
-        aimed=aim is not None,
-        run_stop=run_stop,
-    )
-    return part, defender.model_copy(update=changes) if changes else defender
+        dmg = {
+            "die": ddie,
+            "percent": dperc,
+            "base": base,
+            "halved": halved,
+            "armor": defender.armor,
+            "amount": amount,
+            "kind": kind,
+            "applied_as": applied,
+        }
+    part: AttackResultPart = {
+        "hit": hit,
+        "reason": reason,
+        "attack": attack_roll,
+        "defense": defense_roll,
+        "damage": dmg,
+        "location": location,
+        "aimed": aim is not None,
+        "run_stop": run_stop,
+    }
+    return part, changes
 
 
 ATTACK_SLOTS = ("attack", "defense", "run_stop", "location", "damage")
@@ -627,32 +640,40 @@ def attack_slots(req: AttackRequest) -> SlotSpec:
 def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     """One attack, melee or ranged, resolved completely (DOS-17..22, DOS-26..28)."""
     weapon = req.attacker.weapon
-    if weapon.ranged and req.ranged is None:
+    ranged = weapon.ranged  # a Python property: read once
+    if ranged and req.ranged is None:
         raise InvalidRequest.at(
             ("ranged",),
             f"a {weapon.kind} attack is a ranged attack (DOS-21): give `ranged: {{dc}}`",
         )
-    if not weapon.ranged and req.ranged is not None:
+    if not ranged and req.ranged is not None:
         raise InvalidRequest.at(
             ("ranged",),
             f"a {weapon.kind} attack is melee: `ranged` is only for thrown or shooting weapons",
         )
-    kind = choose_defense(req.defense, req.defender, weapon.ranged, ("defense",))
+    kind = choose_defense(req.defense, req.defender, ranged, ("defense",))
     log = EventLog(SENTENCES)
-    part, state = attack_core(
+    defender = req.defender
+    part, changes = attack_core(
         dice,
         log,
         prefix="",
         names=("attacker", "defender"),
         attacker=req.attacker,
         percent=req.percent,
-        defender=req.defender,
+        defender=defender,
         defense=kind,
         defense_percent=req.defense_percent,
         ranged=req.ranged,
         aim=req.aim,
     )
-    return AttackResult(**shallow(part), defender=state, **trace(dice, log))
+    # The new state as a plain dict (``DefenderState``): a copy of the request model's fields, in
+    # declaration order (its serialiser's bytes: no alias, field serialiser, computed field or
+    # nested model), with the changed ones set in place.
+    state = dict(defender.__dict__)
+    state.update(changes)
+    # The part's reason is a str in its schema (a turn's part); attack_core sets it from the Literal.
+    return AttackResult(**part, defender=state, **trace(dice, log))  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
@@ -674,7 +695,8 @@ def maneuver_core(
         skill_name = side.skill or default[1]
         stat = side.dexterity if stat_name == "dexterity" else side.strength
         pool = roll_pool(dice, slot(prefix, label), getattr(side, skill_name), log)
-        tot = total(stat, pool.result, side.percent)
+        result = pool["result"]
+        tot = total(stat, result, side.percent)
         log.add(
             "dos.maneuver.side",
             side=label,
@@ -683,7 +705,7 @@ def maneuver_core(
             stat=stat_name,
             skill=skill_name,
             value=stat,
-            result=pool.result,
+            result=result,
             percent=side.percent,
             total=tot,
         )

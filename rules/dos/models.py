@@ -4,10 +4,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import Field, ValidationError, ValidatorFunctionWrapHandler, model_validator
+from pydantic import (
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidatorFunctionWrapHandler,
+    model_validator,
+    with_config,
+)
 from pydantic_core import InitErrorDetails, PydanticCustomError
+from typing_extensions import TypedDict
 
 from rules.models import (
     MAX_ATTEMPTS,
@@ -151,16 +159,23 @@ class ComplexRequest(RollRequest, Modified):
 
 # ---------------------------------------------------------------- results
 
+# The records an attack builds (a pool's dice and roll, the attack and defense rolls, the run stop,
+# the damage and the attack's part) are typed dicts, like ``rules.models.Roll`` and ``Event``: the
+# compiled engine builds each with a dict display where a dataclass would run its Python __init__
+# (a pool alone builds one per die), and the schema pydantic writes is the dataclass's. A dict is
+# written in insertion order, so the engine passes every key, in the order declared here
+# (tests/rules/dos/test_record_keys.py). The other records stay dataclasses.
 
-@dataclass(kw_only=True)
-class PoolDie(Record):
+
+@with_config(ConfigDict(extra="forbid"))
+class PoolDie(TypedDict):
     value: Annotated[int, Field(description="1-10.")]
     cancelled: Annotated[bool, Field(description="Cancelled by a 1 (DOS-2): counts 0.")]
     extra: Annotated[bool, Field(description="An extra die added by a surviving 10 (DOS-3).")]
 
 
-@dataclass(kw_only=True)
-class PoolRoll(Record):
+@with_config(ConfigDict(extra="forbid"))
+class PoolRoll(TypedDict):
     """A DoS pool roll (DOS-1..7), dice in draw order."""
 
     slot: str
@@ -484,8 +499,8 @@ class DamageRequest(RollRequest):
         return self
 
 
-@dataclass(kw_only=True)
-class Damage(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Damage(TypedDict):
     """Damage dealt and how it was applied (DOS-26, DOS-28)."""
 
     die: Annotated[
@@ -600,8 +615,18 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
     )
 
 
-@dataclass(kw_only=True)
-class AttackRoll(Record):
+if TYPE_CHECKING:
+    #: What the engine puts in an attack result's ``defender``: the :class:`Defender` as a plain
+    #: dict, every field of the model in declaration order (the bytes its own serialiser writes);
+    #: copying the request model's ``__dict__`` costs far less than a model copy, and orjson writes
+    #: it with the rest (tests/rules/dos/test_record_keys.py checks the keys and values).
+    DefenderState: TypeAlias = dict[str, Any]
+else:  # for pydantic, the documented schema: the request-shaped model
+    DefenderState = Defender
+
+
+@with_config(ConfigDict(extra="forbid"))
+class AttackRoll(TypedDict):
     roll: Annotated[PoolRoll, Field(description="The attacker's pool (DOS-1..7).")]
     modifier_percent: Annotated[
         int, Field(description="The attack's difficulty modifier in percent.")
@@ -613,8 +638,8 @@ class AttackRoll(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class DefenseRoll(Record):
+@with_config(ConfigDict(extra="forbid"))
+class DefenseRoll(TypedDict):
     kind: Annotated[DefenseKind, Field(description="block or dodge.")]
     roll: Annotated[PoolRoll, Field(description="The defender's pool.")]
     modifier_percent: Annotated[
@@ -623,8 +648,8 @@ class DefenseRoll(Record):
     total: Annotated[int, Field(description="dexterity + dice, with the modifier (DOS-8).")]
 
 
-@dataclass(kw_only=True)
-class RunStop(Record):
+@with_config(ConfigDict(extra="forbid"))
+class RunStop(TypedDict):
     die: Annotated[int, Field(description="d10 after a successful defense while running (DOS-22).")]
     stopped: Annotated[
         bool, Field(description="1-5: the runner stops and loses the rest of its turn.")
@@ -653,7 +678,7 @@ class AttackResult(Resolution):
         RunStop | None, Field(description="The running defender's stop roll, if any.")
     ]
     defender: Annotated[
-        Defender,
+        DefenderState,
         Field(
             description="The defender's new state; send it as `defender` of the next attack this turn."
         ),
@@ -841,8 +866,8 @@ class TurnAction(Record):
     metres: Annotated[int | None, Field(description="Run or step: metres moved.")] = None
 
 
-@dataclass(kw_only=True)
-class AttackResultPart(Record):
+@with_config(ConfigDict(extra="forbid"))
+class AttackResultPart(TypedDict):
     hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
     reason: Annotated[str, Field(description="Why: total, luck, bad_luck, tie, no_defense or dc.")]
     attack: Annotated[AttackRoll, Field(description="The attacker's roll.")]

@@ -37,7 +37,9 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
             cancelled.add(i)
             log.add("dos.die.cancelled", slot=slot, index=i, value=base[i], by=one)
 
-    pool = [PoolDie(value=v, cancelled=i in cancelled, extra=False) for i, v in enumerate(base)]
+    pool: list[PoolDie] = [
+        {"value": v, "cancelled": i in cancelled, "extra": False} for i, v in enumerate(base)
+    ]
     result = sum(v for i, v in enumerate(base) if i not in cancelled)
     for i, v in enumerate(base):
         if v != D10 or i in cancelled:
@@ -48,7 +50,8 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
             chain.append(extra)
             if extra != D10:
                 break
-        pool.extend(PoolDie(value=e, cancelled=False, extra=True) for e in chain)
+        for e in chain:
+            pool.append({"value": e, "cancelled": False, "extra": True})
         result += sum(chain)
         log.add("dos.die.exploded", slot=slot, index=i, extra=chain)
 
@@ -57,7 +60,7 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
     if bad_luck:
         log.add("dos.bad_luck", slot=slot, ones=len(ones), others=size - len(ones))
     log.add("dos.pool.result", slot=slot, result=result)
-    return PoolRoll(slot=slot, dice=pool, result=result, luck=luck, bad_luck=bad_luck)
+    return {"slot": slot, "dice": pool, "result": result, "luck": luck, "bad_luck": bad_luck}
 
 
 def total(stat: int, result: int, percent: int) -> int:
@@ -67,9 +70,9 @@ def total(stat: int, result: int, percent: int) -> int:
 
 def outcome(roll: PoolRoll, total_: int, dc: int, ties: Literal["fail", "succeed"]) -> Outcome:
     """DOS-11: luck succeeds and bad luck fails whatever the total; otherwise total > DC."""
-    if roll.luck:
+    if roll["luck"]:
         return "luck"
-    if roll.bad_luck:
+    if roll["bad_luck"]:
         return "bad_luck"
     if total_ > dc or (ties == "succeed" and total_ == dc):
         return "success"
@@ -80,10 +83,10 @@ def opposed_winner(
     a: PoolRoll, a_total: int, b: PoolRoll, b_total: int
 ) -> Literal["a", "b"] | None:
     """DOS-12: luck beats no luck, bad luck loses to no bad luck, otherwise the higher total."""
-    if a.luck != b.luck:
-        return "a" if a.luck else "b"
-    if a.bad_luck != b.bad_luck:
-        return "b" if a.bad_luck else "a"
+    if a["luck"] != b["luck"]:
+        return "a" if a["luck"] else "b"
+    if a["bad_luck"] != b["bad_luck"]:
+        return "b" if a["bad_luck"] else "a"
     if a_total == b_total:
         return None
     return "a" if a_total > b_total else "b"

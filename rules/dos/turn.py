@@ -388,7 +388,7 @@ def _attacks(
             break
         choice = d.defense or (tgt.c.defense if not c.weapon.ranged else "none")
         kind = choose_defense(choice, tgt.state, c.weapon.ranged, None)
-        part, tgt.state = attack_core(
+        part, changes = attack_core(
             dice,
             log,
             prefix=f"{c.id}.{n}",
@@ -401,6 +401,8 @@ def _attacks(
             ranged=d.ranged,
             aim=d.aim,
         )
+        if changes:
+            tgt.state = tgt.state.model_copy(update=changes)
         me.actions_used += 1
         out.append(TurnAction(actor=c.id, n=n, action="attack", target=d.target, attack=part))
     return out

@@ -36,30 +36,30 @@ def resolve(resolver: Any, slots: Any, model: Any, body: dict[str, Any]) -> Any:
 
 
 def check_pool(pool: PoolRoll, size: int) -> None:
-    base = [d for d in pool.dice if not d.extra]
-    extra = [d for d in pool.dice if d.extra]
-    values = [d.value for d in base]
+    base = [d for d in pool["dice"] if not d["extra"]]
+    extra = [d for d in pool["dice"] if d["extra"]]
+    values = [d["value"] for d in base]
     assert len(base) == size
-    assert all(1 <= d.value <= 10 for d in pool.dice)
+    assert all(1 <= d["value"] <= 10 for d in pool["dice"])
     ones, tens = values.count(1), values.count(10)
-    assert pool.luck == (tens > size - tens)  # DOS-6
-    assert pool.bad_luck == (ones > size - ones)  # DOS-5
-    assert not (pool.luck and pool.bad_luck)
-    cancelled = [d for d in base if d.cancelled]
+    assert pool["luck"] == (tens > size - tens)  # DOS-6
+    assert pool["bad_luck"] == (ones > size - ones)  # DOS-5
+    assert not (pool["luck"] and pool["bad_luck"])
+    cancelled = [d for d in base if d["cancelled"]]
     if ones > size - ones:  # DOS-2: more ones than others cancel the whole pool
         assert len(cancelled) == size
     else:  # each 1 cancels one other die, never a 1, the highest first
         assert len(cancelled) == ones
-        assert all(d.value != 1 for d in cancelled)
-        kept = [d.value for d in base if not d.cancelled and d.value != 1]
-        assert not cancelled or not kept or min(d.value for d in cancelled) >= max(kept)
-    surviving_tens = sum(1 for d in base if d.value == 10 and not d.cancelled)
-    chain_ends = sum(1 for d in extra if d.value != 10)
+        assert all(d["value"] != 1 for d in cancelled)
+        kept = [d["value"] for d in base if not d["cancelled"] and d["value"] != 1]
+        assert not cancelled or not kept or min(d["value"] for d in cancelled) >= max(kept)
+    surviving_tens = sum(1 for d in base if d["value"] == 10 and not d["cancelled"])
+    chain_ends = sum(1 for d in extra if d["value"] != 10)
     assert chain_ends == surviving_tens  # DOS-3: one chain per surviving 10, each ends below 10
-    assert pool.result == sum(d.value for d in base if not d.cancelled) + sum(
-        d.value for d in extra
+    assert pool["result"] == sum(d["value"] for d in base if not d["cancelled"]) + sum(
+        d["value"] for d in extra
     )  # DOS-4
-    assert pool.result >= 0
+    assert pool["result"] >= 0
 
 
 @PROFILE
@@ -67,7 +67,9 @@ def check_pool(pool: PoolRoll, size: int) -> None:
 def test_pool_invariants(size: int, seed: str | int) -> None:
     result = resolve(checks.roll, checks.roll_slots, PoolRequest, {"pool": size, "seed": seed})
     check_pool(result.roll, size)
-    assert [r["value"] for r in result.rolls] == [d.value for d in result.roll.dice]  # DOS-7 order
+    assert [r["value"] for r in result.rolls] == [
+        d["value"] for d in result.roll["dice"]
+    ]  # DOS-7 order
     assert {r["slot"] for r in result.rolls} <= {"roll"}
 
 
@@ -79,13 +81,13 @@ def test_simple_test_invariants(
     body = {"stat": stat, "skill": skill, "dc": dc, "seed": seed, **mod}
     r = resolve(checks.test, checks.test_slots, TestRequest, body)
     check_pool(r.roll, skill)
-    assert r.total == (stat + r.roll.result) * (100 + r.modifier_percent) // 100  # DOS-8
+    assert r.total == (stat + r.roll["result"]) * (100 + r.modifier_percent) // 100  # DOS-8
     assert r.margin == r.total - dc
     expected = (
         "luck"
-        if r.roll.luck
+        if r.roll["luck"]
         else "bad_luck"
-        if r.roll.bad_luck
+        if r.roll["bad_luck"]
         else "success"
         if r.total > dc
         else "failure"
@@ -106,10 +108,10 @@ def test_opposed_invariants(a: dict[str, int], b: dict[str, int], seed: str | in
     )
     check_pool(r.a.roll, a["skill"])
     check_pool(r.b.roll, b["skill"])
-    if r.a.roll.luck != r.b.roll.luck:  # DOS-12
-        assert r.winner == ("a" if r.a.roll.luck else "b")
-    elif r.a.roll.bad_luck != r.b.roll.bad_luck:
-        assert r.winner == ("b" if r.a.roll.bad_luck else "a")
+    if r.a.roll["luck"] != r.b.roll["luck"]:  # DOS-12
+        assert r.winner == ("a" if r.a.roll["luck"] else "b")
+    elif r.a.roll["bad_luck"] != r.b.roll["bad_luck"]:
+        assert r.winner == ("b" if r.a.roll["bad_luck"] else "a")
     elif r.a.total == r.b.total:
         assert r.winner is None
     else:

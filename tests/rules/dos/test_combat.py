@@ -189,23 +189,25 @@ def test_example_6_three_attacks_on_the_kobold() -> None:
     first = run_attack(
         attacker=IGNATIUS, defender=KOBOLD, dice={"attack": [6, 8], "defense": [10, 8]}
     )
-    assert (first.attack.total, first.defense.kind, first.defense.total) == (39, "block", 27)
-    assert first.defense.roll.luck
-    assert (first.hit, first.reason, first.defender.blocks_used) == (False, "luck", 1)
+    assert (first.attack["total"], first.defense["kind"], first.defense["total"]) == (
+        39,
+        "block",
+        27,
+    )
+    assert first.defense["roll"]["luck"]
+    assert (first.hit, first.reason, first.defender["blocks_used"]) == (False, "luck", 1)
     assert first.damage is None and first.location is None
 
     second = run_attack(
         attacker=IGNATIUS,
-        defender=first.defender.model_dump(),
+        defender=first.defender,
         dice={"attack": [4, 9], "defense": [4], "location": [6], "damage": [5]},
     )
-    assert (second.attack.total, second.defense.total) == (38, 13)
-    assert (second.hit, second.reason, second.defender.blocks_used) == (True, "total", 2)
+    assert (second.attack["total"], second.defense["total"]) == (38, 13)
+    assert (second.hit, second.reason, second.defender["blocks_used"]) == (True, "total", 2)
 
-    third = run_attack(
-        attacker=IGNATIUS, defender=second.defender.model_dump(), dice={"attack": [1, 1]}
-    )
-    assert third.attack.roll.bad_luck and third.attack.total == 25
+    third = run_attack(attacker=IGNATIUS, defender=second.defender, dice={"attack": [1, 1]})
+    assert third.attack["roll"]["bad_luck"] and third.attack["total"] == 25
     assert third.defense is None  # no block left: auto defends with nothing
     assert (third.hit, third.reason) == (False, "bad_luck")
 
@@ -217,9 +219,19 @@ def test_example_7_damage_20_incapacitates_the_kobold() -> None:
         dice={"attack": [4, 9], "defense": [4], "location": [6], "damage": [5]},
     )
     dmg = res.damage
-    assert (dmg.die, dmg.percent, dmg.base, dmg.amount, dmg.kind) == (5, 90, 23, 20, "serious")
+    assert (dmg["die"], dmg["percent"], dmg["base"], dmg["amount"], dmg["kind"]) == (
+        5,
+        90,
+        23,
+        20,
+        "serious",
+    )
     assert res.location == "torso"
-    assert (res.defender.hp, res.defender.incapacitated, res.defender.critical) == (0, True, False)
+    assert (res.defender["hp"], res.defender["incapacitated"], res.defender["critical"]) == (
+        0,
+        True,
+        False,
+    )
 
 
 def test_dos17_attack_modifier_applies_to_the_attack() -> None:
@@ -229,20 +241,20 @@ def test_dos17_attack_modifier_applies_to_the_attack() -> None:
         difficulty="hard",
         dice={"attack": [5, 5], "defense": [5], "location": [1], "damage": [6]},
     )
-    assert (res.attack.modifier_percent, res.attack.total) == (-20, 28)
+    assert (res.attack["modifier_percent"], res.attack["total"]) == (-20, 28)
 
 
 def test_dos18_dodge_and_auto_choice() -> None:
     d = {"dexterity": 9, "block": 1, "dodge": 3, "hp": 10}
     res = run_attack(attacker=IGNATIUS, defender=d, dice={"attack": [2, 2], "defense": [5, 5, 5]})
-    assert res.defense.kind == "dodge"  # auto: higher skill
-    assert (res.defender.dodges_used, res.defender.blocks_used) == (1, 0)
+    assert res.defense["kind"] == "dodge"  # auto: higher skill
+    assert (res.defender["dodges_used"], res.defender["blocks_used"]) == (1, 0)
     tie = run_attack(
         attacker=IGNATIUS,
         defender={"dexterity": 9, "block": 2, "dodge": 2, "hp": 10},
         dice={"attack": [2, 2], "defense": [5, 5]},
     )
-    assert tie.defense.kind == "block"  # auto: equal skill -> block
+    assert tie.defense["kind"] == "block"  # auto: equal skill -> block
 
 
 def test_dos18_uses_per_turn_are_bounded_by_the_model() -> None:
@@ -268,7 +280,7 @@ def test_dos19_no_defense_hits_unless_bad_luck() -> None:
         dice={"attack": [2, 2], "location": [10], "damage": [6]},
     )
     assert (res.hit, res.reason, res.defense, res.location) == (True, "no_defense", None, "head")
-    assert res.defender.blocks_used == 0
+    assert res.defender["blocks_used"] == 0
 
 
 def test_dos20_equal_totals_the_defender_holds() -> None:
@@ -277,7 +289,12 @@ def test_dos20_equal_totals_the_defender_holds() -> None:
         defender={**KOBOLD, "dexterity": 14},
         dice={"attack": [4, 4], "defense": [4]},
     )
-    assert (res.attack.total, res.defense.total, res.hit, res.reason) == (18, 18, False, "tie")
+    assert (res.attack["total"], res.defense["total"], res.hit, res.reason) == (
+        18,
+        18,
+        False,
+        "tie",
+    )
 
 
 # ---------------------------------------------------------------- DOS-21 ranged
@@ -292,14 +309,14 @@ def test_dos21_ranged_is_a_simple_test_without_defense() -> None:
         ranged={"dc": 30},
         dice={"attack": [6, 5], "location": [9], "damage": [7]},
     )
-    assert (res.attack.total, res.attack.outcome, res.hit, res.reason) == (
+    assert (res.attack["total"], res.attack["outcome"], res.hit, res.reason) == (
         31,
         "success",
         True,
         "dc",
     )
     assert res.defense is None and res.location == "right_arm"
-    assert (res.damage.base, res.damage.amount) == (12, 12)  # shooting: weapon damage alone
+    assert (res.damage["base"], res.damage["amount"]) == (12, 12)  # shooting: weapon damage alone
     miss = run_attack(attacker=ARCHER, defender=KOBOLD, ranged={"dc": 31}, dice={"attack": [6, 5]})
     assert (miss.hit, miss.reason, miss.damage) == (False, "dc", None)
 
@@ -313,9 +330,9 @@ def test_dos21_gm_allowed_defense_with_penalty() -> None:
         defense_difficulty="very_hard",
         dice={"attack": [6, 5], "defense": [9, 9]},
     )
-    assert res.defense.modifier_percent == -50
-    assert res.defense.total == (9 + 18) // 2
-    assert res.hit and res.defender.dodges_used == 1
+    assert res.defense["modifier_percent"] == -50
+    assert res.defense["total"] == (9 + 18) // 2
+    assert res.hit and res.defender["dodges_used"] == 1
 
 
 def test_dos21_ranged_needs_a_dc_and_melee_refuses_one() -> None:
@@ -348,16 +365,16 @@ def test_dos22_runner_defends_very_hard_and_may_stop() -> None:
         defender=runner,
         dice={"attack": [2, 2], "defense": [8], "run_stop": [5]},
     )
-    assert res.defense.modifier_percent == -50 and res.defense.total == (9 + 8) // 2
+    assert res.defense["modifier_percent"] == -50 and res.defense["total"] == (9 + 8) // 2
     assert not res.hit
-    assert (res.run_stop.die, res.run_stop.stopped) == (5, True)
-    assert (res.defender.running, res.defender.stopped) == (False, True)
+    assert (res.run_stop["die"], res.run_stop["stopped"]) == (5, True)
+    assert (res.defender["running"], res.defender["stopped"]) == (False, True)
     keeps = run_attack(
         attacker={**IGNATIUS, "dexterity": 0},
         defender=runner,
         dice={"attack": [2, 2], "defense": [8], "run_stop": [6]},
     )
-    assert (keeps.run_stop.stopped, keeps.defender.running) == (False, True)
+    assert (keeps.run_stop["stopped"], keeps.defender["running"]) == (False, True)
 
 
 def test_dos22_no_stop_roll_when_the_defense_fails() -> None:
@@ -366,7 +383,7 @@ def test_dos22_no_stop_roll_when_the_defense_fails() -> None:
         defender={**KOBOLD, "running": True},
         dice={"attack": [5, 5], "defense": [8], "location": [5], "damage": [2]},
     )
-    assert res.hit and res.run_stop is None and res.defender.running
+    assert res.hit and res.run_stop is None and res.defender["running"]
 
 
 # ---------------------------------------------------------------- DOS-23..25 maneuvers
@@ -396,7 +413,7 @@ def test_dos24_overrides_and_ties() -> None:
         dice={"a": [4], "b": [10, 2]},
     )
     assert res.a.stat == "dexterity"
-    assert res.b.roll.luck and res.winner == "b"
+    assert res.b.roll["luck"] and res.winner == "b"
     tie = run_maneuver(kind="push", a=SIDE, b=SIDE, dice={"a": [5], "b": [5]})
     assert (tie.winner, tie.success) == (None, False)
 

@@ -73,15 +73,15 @@ def test_examples_6_and_7_as_one_turn() -> None:
     )
     assert [(a.id, a.actions) for a in res.actions] == [("ignatius", 3), ("k1", 1)]
     attacks = [r.attack for r in res.results if r.actor == "ignatius"]
-    assert [(a.hit, a.reason) for a in attacks] == [
+    assert [(a["hit"], a["reason"]) for a in attacks] == [
         (False, "luck"),
         (True, "total"),
         (False, "bad_luck"),
     ]
-    assert [a.attack.total for a in attacks] == [39, 38, 25]
-    assert attacks[0].defense.total == 27 and attacks[1].defense.total == 13
-    assert attacks[2].defense is None  # no block left
-    assert attacks[1].damage.amount == 20
+    assert [a["attack"]["total"] for a in attacks] == [39, 38, 25]
+    assert attacks[0]["defense"]["total"] == 27 and attacks[1]["defense"]["total"] == 13
+    assert attacks[2]["defense"] is None  # no block left
+    assert attacks[1]["damage"]["amount"] == 20
     k1 = res.combatants[1]
     assert (k1.hp, k1.incapacitated, k1.blocks_used) == (0, True, 2)
     # the incapacitated kobold takes no action
@@ -108,7 +108,7 @@ def test_dos28_damage_to_the_fallen_is_critical_when_not_stopped() -> None:
         dice=dice,
     )
     third = res.results[2].attack
-    assert (third.reason, third.damage.applied_as) == ("no_defense", "critical")
+    assert (third["reason"], third["damage"]["applied_as"]) == ("no_defense", "critical")
     assert res.combatants[1].critical
 
 
@@ -160,8 +160,8 @@ def test_dos22_runner_takes_all_actions_and_defends_very_hard() -> None:
         dice={"ignatius.1.attack": [1, 1], "ignatius.1.defense": [9], "ignatius.1.run_stop": [3]},
     )
     att = res.results[0].attack
-    assert att.defense.modifier_percent == -50 and not att.hit
-    assert att.run_stop.stopped
+    assert att["defense"]["modifier_percent"] == -50 and not att["hit"]
+    assert att["run_stop"]["stopped"]
     k1 = res.combatants[1]
     assert (k1.running, k1.stopped, k1.moved) == (False, True, 0)
     assert res.results[1].skipped == "stopped"
@@ -445,7 +445,7 @@ def test_fallen_mid_turn_take_no_action(seed: int) -> None:
     res = run_turn(**big_turn(seed, 20))
     fell_at: dict[str, int] = {}
     for i, r in enumerate(res.results):
-        if r.attack and r.attack.damage and r.target and r.target not in fell_at:
+        if r.attack and r.attack["damage"] and r.target and r.target not in fell_at:
             state = next(c for c in res.combatants if c.id == r.target)
             if state.incapacitated:
                 fell_at.setdefault(r.target, i)
