@@ -4,8 +4,9 @@ orjson writes dataclasses field by field in declaration order, compact, UTF-8 un
 pydantic writes for the same schema (a property test compares the two over every endpoint, and the
 golden files pin them). Two cases go elsewhere:
 
-- request-shaped pydantic models inside a result (a defender's new state) are dumped by their own
-  serialiser (``default``); a battle's next state is plain dicts already (``rules.dragon.models``);
+- request-shaped pydantic models inside a result (``/dos/damage``'s target, a DoS turn's states) are
+  dumped by their own serialiser (``default``); the hot paths' states (a DoS attack's defender, a
+  battle's next state, the riders' sides) are plain dicts already, copies of the models' fields;
 - an integer beyond 64 bits (an integer seed may have 128 digits) is refused by orjson: the whole body
   is then written by pydantic-core's serialiser, which gives the same bytes at any size.
 """
