@@ -8,10 +8,7 @@ several seeds, and requests reaching every place a record is built)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
-import types
-import typing
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,7 @@ from typing_extensions import is_typeddict
 from rules.dice import DiceSource
 from rules.dos import checks, combat, models, turn
 from tests.rules.dos.test_combat_turn import ignatius, kobold
+from tests.rules.record_keys import KeyWalk
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "dos"
 SEEDS = [None, *(f"keys-{i}" for i in range(12))]
@@ -173,50 +171,7 @@ def _resolve(path: str, body: dict[str, Any]) -> Any:
     )
 
 
-def _check(value: Any, tp: Any, where: str, seen: dict[str, set[str]]) -> None:
-    """Walk ``value`` along its declared type ``tp``, checking every typed dict's keys."""
-    origin = typing.get_origin(tp)
-    if origin is typing.Annotated:
-        _check(value, typing.get_args(tp)[0], where, seen)
-    elif origin in (typing.Union, types.UnionType):
-        arms = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(arms) == 1:
-            if value is not None:
-                _check(value, arms[0], where, seen)
-        else:  # `str | int` and the like: nothing to walk
-            assert not any(is_typeddict(a) or typing.get_origin(a) for a in arms), tp
-    elif origin is list:
-        [item] = typing.get_args(tp)
-        for i, v in enumerate(value):
-            _check(v, item, f"{where}[{i}]", seen)
-    elif is_typeddict(tp):
-        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
-        assert list(value) == list(tp.__annotations__), (
-            f"{where}: keys {list(value)} are not {tp.__name__}'s {list(tp.__annotations__)}"
-        )
-        seen.setdefault(tp.__name__, set()).add(_site(tp.__name__, value))
-        hints = typing.get_type_hints(tp, include_extras=True)
-        for key, v in value.items():
-            _check(v, hints[key], f"{where}.{key}", seen)
-    elif dataclasses.is_dataclass(tp):  # the records that stay dataclasses hold typed dicts too
-        assert type(value) is tp, f"{where}: {type(value).__name__}, not {tp.__name__}"
-        hints = typing.get_type_hints(tp, include_extras=True)
-        for field in dataclasses.fields(tp):
-            _check(getattr(value, field.name), hints[field.name], f"{where}.{field.name}", seen)
-    elif isinstance(tp, type) and issubclass(tp, BaseModel):  # a new state: a dict or a model
-        if isinstance(value, tp):  # /dos/damage's target: written by its own serialiser
-            seen.setdefault(tp.__name__, set()).add("model")
-            return
-        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
-        assert list(value) == list(tp.model_fields), (
-            f"{where}: keys {list(value)} are not {tp.__name__}'s fields {list(tp.model_fields)}"
-        )
-        # The values are the model's: it validates them (strictly) and dumps them back unchanged.
-        assert tp.model_validate(value).model_dump() == value, where
-        seen.setdefault(tp.__name__, set()).add("dict")
-
-
-def _site(name: str, record: dict[str, Any]) -> str:
+def _site(name: str, record: dict[str, Any], where: str) -> str:
     """Which of the engine's constructions of a record type built this one (for coverage)."""
     if name == "PoolDie":
         return "extra" if record["extra"] else "base"
@@ -236,12 +191,13 @@ def _resolve_attack(body: dict[str, Any]) -> tuple[Any, BaseModel]:
 
 
 def test_every_record_holds_its_keys_in_declaration_order() -> None:
-    seen: dict[str, set[str]] = {}
+    walk = KeyWalk(_site, models=True)
+    seen = walk.seen
     paths: set[str] = set()
     changed: set[str] = set()  # the defender's fields an attack changed, or "nothing"
     for n, (path, body) in enumerate(_requests()):
         res = _resolve(path, body)
-        _check(res, type(res), f"request {n} ({path})", seen)
+        walk.check(res, type(res), f"request {n} ({path})")
         paths.add(path)
         if path == "/dos/attack":
             res, defender = _resolve_attack(body)

@@ -8,18 +8,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import types
 import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
 from typing_extensions import is_typeddict
 
 from rules.dragon import models
 from rules.dragon.models import BattleResult
 from tests.rules.dragon.helpers import dragon, ent, run
+from tests.rules.record_keys import KeyWalk
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "dragon"
 SEEDS = [None, *(f"keys-{i}" for i in range(12))]
@@ -104,44 +103,7 @@ def _bodies() -> list[dict[str, Any]]:
     return out
 
 
-def _check(value: Any, tp: Any, where: str, seen: dict[str, set[str]]) -> None:
-    """Walk ``value`` along its declared type ``tp``, checking every typed dict's keys."""
-    origin = typing.get_origin(tp)
-    if origin is typing.Annotated:
-        _check(value, typing.get_args(tp)[0], where, seen)
-    elif origin in (typing.Union, types.UnionType):
-        arms = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(arms) == 1:
-            if value is not None:
-                _check(value, arms[0], where, seen)
-        else:  # `str | int` and the like: nothing to walk
-            assert not any(is_typeddict(a) or typing.get_origin(a) for a in arms), tp
-    elif origin is list:
-        [item] = typing.get_args(tp)
-        for i, v in enumerate(value):
-            _check(v, item, f"{where}[{i}]", seen)
-    elif is_typeddict(tp):
-        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
-        assert list(value) == list(tp.__annotations__), (
-            f"{where}: keys {list(value)} are not {tp.__name__}'s {list(tp.__annotations__)}"
-        )
-        seen.setdefault(tp.__name__, set()).add(_site(tp.__name__, value))
-        hints = typing.get_type_hints(tp, include_extras=True)
-        for key, v in value.items():
-            _check(v, hints[key], f"{where}.{key}", seen)
-    elif isinstance(tp, type) and issubclass(tp, BaseModel):  # the next state and its parts
-        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
-        assert list(value) == list(tp.model_fields), (
-            f"{where}: keys {list(value)} are not {tp.__name__}'s fields {list(tp.model_fields)}"
-        )
-        # The values are the model's: it validates them (strictly) and dumps them back unchanged.
-        assert tp.model_validate(value).model_dump() == value, where
-        seen.setdefault(tp.__name__, set()).add("")
-        for key, v in value.items():
-            _check(v, tp.model_fields[key].annotation, f"{where}.{key}", seen)
-
-
-def _site(name: str, record: dict[str, Any]) -> str:
+def _site(name: str, record: dict[str, Any], where: str) -> str:
     """Which of the engine's constructions of a record type built this one (for coverage)."""
     if name == "Pair":
         if record["swept"]:
@@ -162,11 +124,12 @@ def _site(name: str, record: dict[str, Any]) -> str:
 
 def test_every_record_holds_its_keys_in_declaration_order() -> None:
     hints = typing.get_type_hints(BattleResult, include_extras=True)
-    seen: dict[str, set[str]] = {}
+    walk = KeyWalk(_site)
+    seen = walk.seen
     for n, body in enumerate(_bodies()):
         res = run(**body)
         for field in dataclasses.fields(res):
-            _check(getattr(res, field.name), hints[field.name], f"request {n}: {field.name}", seen)
+            walk.check(getattr(res, field.name), hints[field.name], f"request {n}: {field.name}")
     # Every record type of the battle, and every place the engine builds one, was walked.
     records = {
         name

@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import types
 import typing
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import BaseModel
-from pydantic.fields import FieldInfo
 from typing_extensions import is_typeddict
 
 from rules.riders import models
 from rules.riders.models import CombatResult
+from tests.rules.record_keys import KeyWalk
 from tests.rules.riders.helpers import ROLL, blue, dec, item, red, rolled, run
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "riders"
@@ -144,67 +142,6 @@ def _bodies() -> list[dict[str, Any]]:
     return out
 
 
-def _discriminated(tp: Any) -> str | None:
-    """The discriminator of ``Annotated[A | B, Field(discriminator=...)]``, else None."""
-    for meta in typing.get_args(tp)[1:]:
-        if isinstance(meta, FieldInfo) and isinstance(meta.discriminator, str):
-            return meta.discriminator
-    return None
-
-
-def _check(value: Any, tp: Any, where: str, seen: dict[str, set[str]]) -> None:
-    """Walk ``value`` along its declared type ``tp``, checking every typed dict's keys."""
-    origin = typing.get_origin(tp)
-    if origin is typing.Annotated:
-        inner = typing.get_args(tp)[0]
-        key = _discriminated(tp)
-        if key is None:
-            _check(value, inner, where, seen)
-            return
-        [arm] = [
-            a
-            for a in typing.get_args(inner)
-            if typing.get_type_hints(a)[key] == typing.Literal[value[key]]
-        ]
-        _check(value, arm, where, seen)
-    elif origin is typing.NotRequired:
-        _check(value, typing.get_args(tp)[0], where, seen)
-    elif origin in (typing.Union, types.UnionType):
-        arms = [a for a in typing.get_args(tp) if a is not type(None)]
-        if len(arms) == 1:
-            if value is not None:
-                _check(value, arms[0], where, seen)
-        else:  # `str | int` and the like: nothing to walk
-            assert not any(is_typeddict(a) or typing.get_origin(a) for a in arms), tp
-    elif origin is list:
-        [item_type] = typing.get_args(tp)
-        for i, v in enumerate(value):
-            _check(v, item_type, f"{where}[{i}]", seen)
-    elif origin is dict:
-        _, value_type = typing.get_args(tp)
-        for k, v in value.items():
-            _check(v, value_type, f"{where}[{k!r}]", seen)
-    elif is_typeddict(tp):
-        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
-        assert list(value) == list(tp.__annotations__), (
-            f"{where}: keys {list(value)} are not {tp.__name__}'s {list(tp.__annotations__)}"
-        )
-        seen.setdefault(tp.__name__, set()).add(_site(tp.__name__, value, where))
-        hints = typing.get_type_hints(tp, include_extras=True)
-        for key, v in value.items():
-            _check(v, hints[key], f"{where}.{key}", seen)
-    elif isinstance(tp, type) and issubclass(tp, BaseModel):
-        assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
-        assert list(value) == list(tp.model_fields), (
-            f"{where}: keys {list(value)} are not {tp.__name__}'s fields {list(tp.model_fields)}"
-        )
-        # The values are the model's: it validates them (strictly) and dumps them back unchanged.
-        assert tp.model_validate(value).model_dump() == value, where
-        seen.setdefault(tp.__name__, set()).add("")
-        for key, v in value.items():
-            _check(v, tp.model_fields[key].annotation, f"{where}.{key}", seen)
-
-
 def _site(name: str, record: dict[str, Any], where: str) -> str:
     """Which of the engine's constructions of a record type built this one (for coverage)."""
     field = where.split(": ", 1)[1]  # after "request <n>: "
@@ -223,12 +160,13 @@ def _site(name: str, record: dict[str, Any], where: str) -> str:
 
 def test_every_record_holds_its_keys_in_declaration_order() -> None:
     hints = typing.get_type_hints(CombatResult, include_extras=True)
-    seen: dict[str, set[str]] = {}
+    walk = KeyWalk(_site)
+    seen = walk.seen
     codes: set[str] = set()
     for n, body in enumerate(_bodies()):
         res = run(**body)
         for field in dataclasses.fields(res):
-            _check(getattr(res, field.name), hints[field.name], f"request {n}: {field.name}", seen)
+            walk.check(getattr(res, field.name), hints[field.name], f"request {n}: {field.name}")
         codes.update(e["code"] for e in res.events)
     # Every record type of the combat, and every place the engine builds one, was walked.
     records = {

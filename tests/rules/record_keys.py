@@ -1,0 +1,98 @@
+"""Walk a result along its declared types, checking every record the engine built as a dict.
+
+Typed-dict records and request-shaped states copied as plain dicts are written by orjson in insertion
+order: each must hold exactly its type's keys (a typed dict's, a model's fields) in declaration order,
+or the response's bytes change. Each system's ``test_record_keys.py`` walks many results with this.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+from typing_extensions import is_typeddict
+
+#: Which of the engine's constructions of a record type built this one: (type name, record, where).
+Site = Callable[[str, dict[str, Any], str], str]
+
+
+class KeyWalk:
+    """``check`` walks a value; ``seen`` maps each record type met to the sites it was built at
+    (``"dict"`` for a state copied as a dict, ``"model"`` for a model left a model)."""
+
+    def __init__(self, site: Site, *, models: bool = False) -> None:
+        self.site = site
+        self.models = models  # whether a state may also be the model itself (/dos/damage's target)
+        self.seen: dict[str, set[str]] = {}
+
+    def check(self, value: Any, tp: Any, where: str) -> None:
+        origin = typing.get_origin(tp)
+        if origin is typing.Annotated:
+            inner = typing.get_args(tp)[0]
+            key = _discriminator(tp)
+            if key is None:
+                self.check(value, inner, where)
+                return
+            [arm] = [
+                a
+                for a in typing.get_args(inner)
+                if typing.get_type_hints(a)[key] == typing.Literal[value[key]]
+            ]
+            self.check(value, arm, where)
+        elif origin is typing.NotRequired:
+            self.check(value, typing.get_args(tp)[0], where)
+        elif origin in (typing.Union, types.UnionType):
+            arms = [a for a in typing.get_args(tp) if a is not type(None)]
+            if len(arms) == 1:
+                if value is not None:
+                    self.check(value, arms[0], where)
+            else:  # `str | int` and the like: nothing to walk
+                assert not any(is_typeddict(a) or typing.get_origin(a) for a in arms), tp
+        elif origin is list:
+            [item] = typing.get_args(tp)
+            for i, v in enumerate(value):
+                self.check(v, item, f"{where}[{i}]")
+        elif origin is dict:
+            _, item = typing.get_args(tp)
+            for k, v in value.items():
+                self.check(v, item, f"{where}[{k!r}]")
+        elif is_typeddict(tp):
+            assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
+            assert list(value) == list(tp.__annotations__), (
+                f"{where}: keys {list(value)} are not {tp.__name__}'s {list(tp.__annotations__)}"
+            )
+            self.seen.setdefault(tp.__name__, set()).add(self.site(tp.__name__, value, where))
+            hints = typing.get_type_hints(tp, include_extras=True)
+            for key, v in value.items():
+                self.check(v, hints[key], f"{where}.{key}")
+        elif dataclasses.is_dataclass(tp):  # the records that stay dataclasses hold typed dicts
+            assert type(value) is tp, f"{where}: {type(value).__name__}, not {tp.__name__}"
+            hints = typing.get_type_hints(tp, include_extras=True)
+            for field in dataclasses.fields(tp):
+                self.check(getattr(value, field.name), hints[field.name], f"{where}.{field.name}")
+        elif isinstance(tp, type) and issubclass(tp, BaseModel):  # a state
+            if self.models and isinstance(value, tp):  # written by its own serialiser
+                self.seen.setdefault(tp.__name__, set()).add("model")
+                return
+            assert type(value) is dict, f"{where}: {type(value).__name__}, not a dict"
+            assert list(value) == list(tp.model_fields), (
+                f"{where}: keys {list(value)} are not {tp.__name__}'s fields {list(tp.model_fields)}"
+            )
+            # The values are the model's: it validates them (strictly) and dumps them back unchanged.
+            assert tp.model_validate(value).model_dump() == value, where
+            self.seen.setdefault(tp.__name__, set()).add("dict")
+            for key, v in value.items():
+                self.check(v, tp.model_fields[key].annotation, f"{where}.{key}")
+
+
+def _discriminator(tp: Any) -> str | None:
+    """The discriminator of ``Annotated[A | B, Field(discriminator=...)]``, else None."""
+    for meta in typing.get_args(tp)[1:]:
+        if isinstance(meta, FieldInfo) and isinstance(meta.discriminator, str):
+            return meta.discriminator
+    return None
