@@ -8,14 +8,20 @@ or the response's bytes change. Each system's ``test_record_keys.py`` walks many
 from __future__ import annotations
 
 import dataclasses
+import json
 import types
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from typing_extensions import is_typeddict
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+#: Each request is walked as it is and with 12 more seeds.
+SEEDS = [None, *(f"keys-{i}" for i in range(12))]
 
 #: Which of the engine's constructions of a record type built this one: (type name, record, where).
 Site = Callable[[str, dict[str, Any], str], str]
@@ -96,3 +102,27 @@ def _discriminator(tp: Any) -> str | None:
         if isinstance(meta, FieldInfo) and isinstance(meta.discriminator, str):
             return meta.discriminator
     return None
+
+
+def golden_requests(system: str) -> list[tuple[str, dict[str, Any]]]:
+    """(path, body) of every golden request of ``system``, in file order."""
+    folder = GOLDEN / system
+    specs = [
+        json.loads(p.read_text(encoding="utf-8")) for p in sorted(folder.glob("*.request.json"))
+    ]
+    assert specs, f"no golden requests in {folder}"
+    return [(spec["path"], spec["body"]) for spec in specs]
+
+
+def seeded(body: dict[str, Any]) -> list[dict[str, Any]]:
+    """``body`` as it is, then with each of the other ``SEEDS``."""
+    return [body if seed is None else {**body, "seed": seed} for seed in SEEDS]
+
+
+def typed_dicts(module: types.ModuleType) -> list[Any]:
+    """The typed dicts ``module`` itself defines (its records)."""
+    return [
+        obj
+        for obj in vars(module).values()
+        if is_typeddict(obj) and obj.__module__ == module.__name__
+    ]

@@ -10,20 +10,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 from pydantic import BaseModel
-from typing_extensions import is_typeddict
 
 from rules.dice import DiceSource
 from rules.dos import checks, combat, models, turn
 from tests.rules.dos.test_combat_turn import ignatius, kobold
-from tests.rules.record_keys import KeyWalk
-
-GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "dos"
-SEEDS = [None, *(f"keys-{i}" for i in range(12))]
+from tests.rules.record_keys import KeyWalk, golden_requests, seeded, typed_dicts
 
 #: path -> (resolver, slots, request model), as ``service.routers.dos`` mounts them.
 ENDPOINTS: dict[str, tuple[Callable[..., Any], Callable[..., Any], type[BaseModel]]] = {
@@ -148,19 +143,11 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
 
 
 def _requests() -> list[tuple[str, dict[str, Any]]]:
-    golden = [
-        (spec["path"], spec["body"])
-        for spec in (
-            json.loads(path.read_text(encoding="utf-8"))
-            for path in sorted(GOLDEN.glob("*.request.json"))
-        )
+    return [
+        (path, seeded_body)
+        for path, body in [*golden_requests("dos"), *EXTRA]
+        for seeded_body in seeded(body)
     ]
-    assert golden, f"no golden requests in {GOLDEN}"
-    out: list[tuple[str, dict[str, Any]]] = []
-    for path, body in [*golden, *EXTRA]:
-        for seed in SEEDS:
-            out.append((path, body if seed is None else {**body, "seed": seed}))
-    return out
 
 
 def _resolve(path: str, body: dict[str, Any]) -> Any:
@@ -217,11 +204,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
         "critical",
     }
     # Every record type of DoS, and every place the engine builds one, was walked.
-    records = {
-        name
-        for name, obj in vars(models).items()
-        if is_typeddict(obj) and obj.__module__ == models.__name__
-    }
+    records = {record.__name__ for record in typed_dicts(models)}
     assert records <= set(seen), records - set(seen)  # Roll and Event are walked too
     assert seen["PoolDie"] == {"base", "extra"}
     assert seen["AttackRoll"] == {"melee", "ranged"}
@@ -231,11 +214,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
 
 @pytest.mark.parametrize(
     "record",
-    [
-        obj
-        for obj in vars(models).values()
-        if is_typeddict(obj) and obj.__module__ == models.__name__
-    ],
+    typed_dicts(models),
     ids=lambda obj: obj.__name__,
 )
 def test_records_refuse_unknown_keys_in_the_schema(record: Any) -> None:

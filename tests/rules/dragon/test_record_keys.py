@@ -7,21 +7,15 @@ change. The golden files pin the order for their cases only; this walks every di
 from __future__ import annotations
 
 import dataclasses
-import json
 import typing
-from pathlib import Path
 from typing import Any
 
 import pytest
-from typing_extensions import is_typeddict
 
 from rules.dragon import models
 from rules.dragon.models import BattleResult
 from tests.rules.dragon.helpers import dragon, ent, run
-from tests.rules.record_keys import KeyWalk
-
-GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "dragon"
-SEEDS = [None, *(f"keys-{i}" for i in range(12))]
+from tests.rules.record_keys import KeyWalk, golden_requests, seeded, typed_dicts
 
 #: Requests reaching the places a record is built that the golden requests may not reach: the four
 #: kinds of pair (swept, unresolved, interrupted, won), the left-over actions (join, failed join,
@@ -91,16 +85,8 @@ EXTRA: list[dict[str, Any]] = [
 
 
 def _bodies() -> list[dict[str, Any]]:
-    golden = [
-        json.loads(path.read_text(encoding="utf-8"))["body"]
-        for path in sorted(GOLDEN.glob("*.request.json"))
-    ]
-    assert golden, f"no golden requests in {GOLDEN}"
-    out: list[dict[str, Any]] = []
-    for body in [*golden, *EXTRA]:
-        for seed in SEEDS:
-            out.append(body if seed is None else {**body, "seed": seed})
-    return out
+    golden = [body for _, body in golden_requests("dragon")]
+    return [seeded_body for body in [*golden, *EXTRA] for seeded_body in seeded(body)]
 
 
 def _site(name: str, record: dict[str, Any], where: str) -> str:
@@ -131,11 +117,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
         for field in dataclasses.fields(res):
             walk.check(getattr(res, field.name), hints[field.name], f"request {n}: {field.name}")
     # Every record type of the battle, and every place the engine builds one, was walked.
-    records = {
-        name
-        for name, obj in vars(models).items()
-        if is_typeddict(obj) and obj.__module__ == models.__name__
-    }
+    records = {record.__name__ for record in typed_dicts(models)}
     assert records <= set(seen), records - set(seen)  # Roll and Event are walked too
     assert {"BattleState", "Dragon", "Entity", "Location"} <= set(seen)
     assert seen["Pair"] == {"swept", "unresolved", "interrupted", "won"}
@@ -147,11 +129,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
 
 @pytest.mark.parametrize(
     "record",
-    [
-        obj
-        for obj in vars(models).values()
-        if is_typeddict(obj) and obj.__module__ == models.__name__
-    ],
+    typed_dicts(models),
     ids=lambda obj: obj.__name__,
 )
 def test_records_refuse_unknown_keys_in_the_schema(record: Any) -> None:

@@ -9,21 +9,15 @@ built)."""
 from __future__ import annotations
 
 import dataclasses
-import json
 import typing
-from pathlib import Path
 from typing import Any
 
 import pytest
-from typing_extensions import is_typeddict
 
 from rules.riders import models
 from rules.riders.models import CombatResult
-from tests.rules.record_keys import KeyWalk
+from tests.rules.record_keys import KeyWalk, golden_requests, seeded, typed_dicts
 from tests.rules.riders.helpers import ROLL, blue, dec, item, red, rolled, run
-
-GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "riders"
-SEEDS = [None, *(f"keys-{i}" for i in range(12))]
 
 POS = {"x": 0, "y": 0, "facing": "E"}
 CONCEDE_D = dec("defender", "concede")
@@ -130,16 +124,8 @@ EXTRA: list[dict[str, Any]] = [
 
 
 def _bodies() -> list[dict[str, Any]]:
-    golden = [
-        json.loads(path.read_text(encoding="utf-8"))["body"]
-        for path in sorted(GOLDEN.glob("*.request.json"))
-    ]
-    assert golden, f"no golden requests in {GOLDEN}"
-    out: list[dict[str, Any]] = []
-    for body in [*golden, *EXTRA]:
-        for seed in SEEDS:
-            out.append(body if seed is None else {**body, "seed": seed})
-    return out
+    golden = [body for _, body in golden_requests("riders")]
+    return [seeded_body for body in [*golden, *EXTRA] for seeded_body in seeded(body)]
 
 
 def _site(name: str, record: dict[str, Any], where: str) -> str:
@@ -169,11 +155,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
             walk.check(getattr(res, field.name), hints[field.name], f"request {n}: {field.name}")
         codes.update(e["code"] for e in res.events)
     # Every record type of the combat, and every place the engine builds one, was walked.
-    records = {
-        name
-        for name, obj in vars(models).items()
-        if is_typeddict(obj) and obj.__module__ == models.__name__
-    }
+    records = {record.__name__ for record in typed_dicts(models)}
     assert records <= set(seen), records - set(seen)  # Roll and Event are walked too
     assert seen["ItemUse"] == {"pre", "counter"}
     assert seen["Totals"] == {"step", "now"}
@@ -197,11 +179,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
 
 @pytest.mark.parametrize(
     "record",
-    [
-        obj
-        for obj in vars(models).values()
-        if is_typeddict(obj) and obj.__module__ == models.__name__
-    ],
+    typed_dicts(models),
     ids=lambda obj: obj.__name__,
 )
 def test_records_refuse_unknown_keys_in_the_schema(record: Any) -> None:
