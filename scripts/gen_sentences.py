@@ -33,15 +33,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--check", action="store_true", help="only report modules out of date")
     args = parser.parse_args()
-    stale = [
-        path for path, text in generated().items() if not path.exists() or path.read_text() != text
-    ]
+    wanted = generated()
+    stale = [path for path, text in wanted.items() if not path.exists() or path.read_text() != text]
     for path in stale:
         name = path.relative_to(ROOT)
         if args.check:
             print(f"{name} is out of date: run `make sentences`", file=sys.stderr)
         else:
-            path.write_text(generated()[path])
+            path.write_text(wanted[path])
             print(f"wrote {name}")
     return 1 if args.check and stale else 0
 
