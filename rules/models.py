@@ -74,7 +74,11 @@ NonNegative = Annotated[int, Field(ge=0, le=MAX_STAT)]
 
 
 class Model(BaseModel):
-    """Base of every request and result: frozen, strict types, unknown fields rejected."""
+    """Base of every request and result: frozen, strict types, unknown fields rejected.
+
+    Frozen, so a nested model's default is one shared instance (``Field(default=Options())``), not
+    a ``default_factory``: pydantic would call the factory, a validation of its own, per request.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 

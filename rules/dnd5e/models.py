@@ -148,7 +148,7 @@ class InitiativeRequest(RollRequest):
         default_factory=list,
         description="With `tie_break: given`: combatant or group ids, first acts first.",
     )
-    options: InitiativeOptions = Field(default_factory=InitiativeOptions)
+    options: InitiativeOptions = Field(default=InitiativeOptions())
 
 
 @dataclass(kw_only=True)

@@ -124,7 +124,7 @@ class TestRequest(RollRequest, Modified):
     stat: Stat = Field(description="The stat (or sum of stats) the skill depends on.")
     skill: Skill
     dc: Stat = Field(description="The value the total must exceed (DOS-11).")
-    options: TestOptions = Field(default_factory=TestOptions)
+    options: TestOptions = Field(default=TestOptions())
 
 
 class OpposedSide(Modified):
@@ -145,7 +145,7 @@ class ComplexRequest(RollRequest, Modified):
     successes_needed: Annotated[
         int, Field(ge=1, le=MAX_ATTEMPTS, description="Successes required (1-1000, <= attempts).")
     ]
-    options: TestOptions = Field(default_factory=TestOptions)
+    options: TestOptions = Field(default=TestOptions())
 
     @model_validator(mode="after")
     def _reachable(self) -> ComplexRequest:
@@ -794,10 +794,8 @@ class TurnCombatant(NamedCombatant):
     speed: Speed
     dexterity: Stat = Field(description="Dexterity: attacks, blocks, dodges (+-1,000,000).")
     strength: Stat = Field(default=0, description="Strength: damage, push (+-1,000,000).")
-    skills: Skills = Field(default_factory=Skills, description="Skill levels (0..100 each).")
-    weapon: Weapon = Field(
-        default_factory=lambda: Weapon(kind="unarmed"), description="Default: unarmed."
-    )
+    skills: Skills = Field(default=Skills(), description="Skill levels (0..100 each).")
+    weapon: Weapon = Field(default=Weapon(kind="unarmed"), description="Default: unarmed.")
     hp: Hp
     max_hp: Hp | None = Field(default=None, description="Full life bar; hp <= max_hp.")
     armor: NonNegative = Field(

@@ -283,8 +283,9 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
             log.add("dragon.aside", id=e.id)
         else:
             taking_part.append(e)
-    # A stable sort: equal keys keep request order.
-    ordered = sorted(taking_part, key=lambda e: (-e.prosperity, e.controller != "gm"))
+    # Sorted as plain tuples (no key function to call); the index keeps equal keys in request order.
+    ranked = sorted([(-e.prosperity, e.controller != "gm", i) for i, e in enumerate(taking_part)])
+    ordered = [taking_part[i] for _, _, i in ranked]
     order = [DRAGON, *[e.id for e in ordered]]
     log.add("dragon.order", order=order, names=", ".join(order))
     target_of: dict[str, str | None] = {DRAGON: d.target}
@@ -348,19 +349,11 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                 if e.dragonslayer and e.kind == "individual":
                     roll(p, "slayer." + p, step_up(sides), 1)
 
-    def side(member: str) -> Side:
-        if member in joined:
-            members = [member, *joined[member]]
-            values = [v for m in members for v in own[m]]
-        else:
-            members = [member]
-            values = own[member]
-        return {"members": members, "dice": values, "highest": max(values, default=0)}
-
-    pair_sides = [(side(a), side(b)) for a, b in pair_ids]
+    pair_sides = [(_side(a, joined, own), _side(b, joined, own)) for a, b in pair_ids]
 
     def highest(p: str) -> int:
-        return max(own[p], default=0)
+        values = own[p]
+        return max(values) if values else 0
 
     # DRG-11: the dragon-die sweep, decided on the dragon's pair (always the first).
     sweep: list[str] = []
@@ -603,6 +596,17 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         next_state=next_state,
         **trace(dice, log),
     )
+
+
+def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:
+    """A pair's side: the member, the parties joined to it, and all their dice."""
+    if member in joined:
+        members = [member, *joined[member]]
+        values = [v for m in members for v in own[m]]
+    else:
+        members = [member]
+        values = own[member]
+    return {"members": members, "dice": values, "highest": max(values) if values else 0}
 
 
 def _left_over(

@@ -197,9 +197,7 @@ class BattleRequest(RollRequest, BattleState):
             "A defeated dragon ends it whatever this says."
         ),
     )
-    options: BattleOptions = Field(
-        default_factory=BattleOptions, description="House-rule switches."
-    )
+    options: BattleOptions = Field(default=BattleOptions(), description="House-rule switches.")
 
 
 # ---------------------------------------------------------------- results

@@ -226,7 +226,7 @@ class Decision(Model):
 class CombatRequest(RollRequest):
     initiator: Side
     defender: Side
-    attack: Attack = Field(default_factory=Attack, description="The initiator's attack.")
+    attack: Attack = Field(default=Attack(), description="The initiator's attack.")
     decisions: Annotated[list[Decision], Field(max_length=MAX_ATTEMPTS)] = Field(
         default_factory=list, description="The decisions taken so far, in order (0-1000)."
     )
