@@ -14,7 +14,7 @@ from starlette.middleware.errors import ServerErrorMiddleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import get_route_path  # type: ignore[attr-defined]
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import Receive, Scope, Send
 
 from rules import build
 from rules.dice import RNG
@@ -34,6 +34,7 @@ from service.openapi import install_openapi
 from service.routers import SYSTEMS
 from service.routing import (
     ResolverFastPath,
+    ResolverRoute,
     UnsupportedMediaType,
     install_fast_path,
     resolver_paths,
@@ -102,8 +103,9 @@ class Dragonroll(FastAPI):
     :class:`ResolverFastPath` is, for a resolver POST, five calls that do nothing but pass it on. So
     the app looks the path up itself (exactly, as the fast path does) and hands the request to the
     SAME :class:`EdgeMiddleware` instance of the built stack (request id, security headers, CORS,
-    body limit, 500 fallback, access line, metrics) with the route's fast-path entry behind it
-    (resolve, errors through the app's exception handlers): same answers, same logs, same metrics.
+    body limit, 500 fallback, access line, metrics), whose ``serve_resolver`` resolves it (errors
+    through the app's exception handlers, as the fast path does): same answers, same logs, same
+    metrics.
 
     Everything else (other paths and methods, lifespan, websockets) takes FastAPI's path unchanged,
     and so does every request when the stack holds a layer this shortcut would skip (a middleware
@@ -112,8 +114,9 @@ class Dragonroll(FastAPI):
     ``test_resolver_posts_skip_fastapi`` notices).
     """
 
-    _entries: dict[str, ASGIApp] | None = None
+    _entries: dict[str, ResolverRoute] | None = None
     _edge: EdgeMiddleware | None = None
+    _fast: ResolverFastPath | None = None
     _telemetry_possible = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -124,18 +127,18 @@ class Dragonroll(FastAPI):
             if entries:
                 if self.root_path:
                     scope["root_path"] = self.root_path
-                entry = entries.get(get_route_path(scope))
-                if entry is not None and not (
+                route = entries.get(get_route_path(scope))
+                if route is not None and not (
                     self._telemetry_possible and self._native_telemetry.enabled()
                 ):
-                    assert self._edge is not None
+                    assert self._edge is not None and self._fast is not None
                     scope["app"] = self
-                    await self._edge.handle(scope, receive, send, entry)
+                    await self._edge.serve_resolver(scope, receive, send, route, self._fast)
                     return
         await super().__call__(scope, receive, send)
 
-    def _shortcut(self) -> dict[str, ASGIApp]:
-        """The resolver entries by path, if the built stack is [skippable layers], the edge, the
+    def _shortcut(self) -> dict[str, ResolverRoute]:
+        """The resolver routes by path, if the built stack is [skippable layers], the edge, the
         fast path; else nothing (every request takes FastAPI's path)."""
         if self.middleware_stack is None:
             self.middleware_stack = self.build_middleware_stack()
@@ -146,7 +149,8 @@ class Dragonroll(FastAPI):
             if isinstance(layer, EdgeMiddleware) and self._edge is None:
                 self._edge = layer
             elif isinstance(layer, ResolverFastPath) and self._edge is not None:
-                return layer.entries()
+                self._fast = layer
+                return dict(layer.routes)
             elif f"{type(layer).__module__}.{type(layer).__name__}" not in _SKIPPABLE or (
                 type(layer).__name__ == "AppBodyLimitMiddleware" and self.max_body_size is not None
             ):

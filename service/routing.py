@@ -26,12 +26,12 @@ from __future__ import annotations
 import inspect
 import secrets
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 from typing import Any, Protocol
 
 from fastapi import APIRouter, FastAPI
 from fastapi import routing as fastapi_routing
 from fastapi.routing import APIRoute
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
 from starlette.responses import Response
@@ -48,6 +48,13 @@ class UnsupportedMediaType(Exception):
     def __init__(self, content_type: str) -> None:
         super().__init__(content_type)
         self.content_type = content_type
+
+
+class BodyTooLarge(HTTPException):
+    """The body grew past the limit while it was being read (rendered as a 413 problem)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is larger than the limit of {limit} bytes")
 
 
 class Resolver(Protocol):
@@ -106,24 +113,9 @@ class ResolverRoute(APIRoute):
 
     async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer one POST as plain ASGI; errors are raised for the app's exception handlers."""
-        content_type = ""
-        for name, value in scope["headers"]:
-            if name == b"content-type":
-                content_type = value.decode("latin-1")
-                break
-        if not is_json(content_type):
-            raise UnsupportedMediaType(content_type)
-        payload = self.resolve(await _read_body(receive))
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [
-                    (b"content-length", str(len(payload)).encode()),
-                    (b"content-type", b"application/json"),
-                ],
-            }
-        )
+        check_json(scope)
+        payload = self.resolve(await read_body(receive))
+        await send(json_start(payload))
         await send({"type": "http.response.body", "body": payload})
 
     def resolve(self, body: bytes) -> bytes:
@@ -147,15 +139,51 @@ class ResolverRoute(APIRoute):
         return handle
 
 
-async def _read_body(receive: Receive) -> bytes:
-    """The whole request body, as ``Request.body()`` reads it (``ClientDisconnect`` included)."""
+def check_json(scope: Scope) -> None:
+    """Refuse a body that is not JSON by its (first) ``Content-Type`` header (a 415 problem)."""
+    content_type = ""
+    for name, value in scope["headers"]:
+        if name == b"content-type":
+            content_type = value.decode("latin-1")
+            break
+    if not is_json(content_type):
+        raise UnsupportedMediaType(content_type)
+
+
+def json_start(payload: bytes, extra: tuple[tuple[bytes, bytes], ...] = ()) -> Message:
+    """The ``http.response.start`` of a 200 JSON answer, with ``extra`` headers after its own."""
+    return {
+        "type": "http.response.start",
+        "status": 200,
+        "headers": [
+            (b"content-length", str(len(payload)).encode()),
+            (b"content-type", b"application/json"),
+            *extra,
+        ],
+    }
+
+
+async def read_body(receive: Receive, limit: int | None = None) -> bytes:
+    """The whole request body, as ``Request.body()`` reads it (``ClientDisconnect`` included).
+
+    With a ``limit``, :class:`BodyTooLarge` as soon as the bytes received pass it (a chunked body
+    announces no length).
+    """
     message: Message = await receive()
     if message["type"] == "http.request" and not message.get("more_body", False):
-        return bytes(message.get("body", b""))
+        body = bytes(message.get("body", b""))
+        if limit is not None and len(body) > limit:
+            raise BodyTooLarge(limit)
+        return body
     chunks: list[bytes] = []
+    received = 0
     while True:
         if message["type"] == "http.request":
-            chunks.append(message.get("body", b""))
+            chunk = message.get("body", b"")
+            received += len(chunk)
+            if limit is not None and received > limit:
+                raise BodyTooLarge(limit)
+            chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
         elif message["type"] == "http.disconnect":
@@ -205,29 +233,35 @@ class ResolverFastPath:
             return
         await self.serve(route, scope, receive, send)
 
-    def entries(self) -> dict[str, ASGIApp]:
-        """path -> the ASGI callable answering a POST there (``serve`` bound to the route)."""
-        return {path: partial(self.serve, route) for path, route in self.routes.items()}
-
     async def serve(self, route: ResolverRoute, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer a POST to ``route`` as the router would, errors through the app's handlers."""
-        scope["route"] = route
-        scope["endpoint"] = route.endpoint
-        scope["path_params"] = {}
+        enter(route, scope)
         try:
             await route.serve(scope, receive, send)
         except Exception as exc:
-            handler = self._handler(exc)
-            if handler is None:
-                raise
-            response = await handler(Request(scope, receive), exc)
-            await response(scope, receive, send)
+            await self.answer(exc, scope, receive, send)
+
+    async def answer(self, exc: Exception, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer ``exc`` with the app's handler for it, as Starlette's ``ExceptionMiddleware``
+        does; raise it again when the app has none."""
+        handler = self._handler(exc)
+        if handler is None:
+            raise exc
+        response = await handler(Request(scope, receive), exc)
+        await response(scope, receive, send)
 
     def _handler(self, exc: Exception) -> Callable[..., Any] | None:
         for cls in type(exc).__mro__:
             if cls in self.handlers:
                 return self.handlers[cls]
         return None
+
+
+def enter(route: ResolverRoute, scope: Scope) -> None:
+    """Note in the scope that the request is for ``route``, as FastAPI's router would."""
+    scope["route"] = route
+    scope["endpoint"] = route.endpoint
+    scope["path_params"] = {}
 
 
 def resolver_paths(routes: Iterable[Any]) -> Iterator[tuple[str, ResolverRoute]]:

@@ -3,6 +3,7 @@ FastAPI's and Starlette's stack; compared, case by case, with the same app going
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 from unittest import mock
@@ -112,6 +113,96 @@ def test_dispatch_answers_logs_and_counts_as_the_stack_did(
     if case == "unexpected":
         [error] = [x for x in lines if x.get("level") == "error"]
         assert error["request_id"] == "edge-1" and error["exception"] == ["RuntimeError"]
+    numbers = re.compile(r"^dragonroll_http_request_duration_seconds_(bucket|sum).*$", re.M)
+    assert numbers.sub("", fast.get("/metrics").text) == numbers.sub("", slow.get("/metrics").text)
+
+
+class _Dead(Exception):
+    """The connection went away while the answer was being sent."""
+
+
+#: What httpx cannot send: (body messages received, whether ``send`` fails once the answer started).
+RAW_CASES: dict[str, tuple[list[dict[str, Any]], bool]] = {
+    # One message over the limit and no Content-Length: refused once read, not announced.
+    "too-large-unannounced": ([{"type": "http.request", "body": b" " * 70_000}], False),
+    "disconnect": (
+        [
+            {"type": "http.request", "body": b'{"pool": ', "more_body": True},
+            {"type": "http.disconnect"},
+        ],
+        False,
+    ),
+    "send-fails": ([{"type": "http.request", "body": b'{"pool": 3, "seed": 1}'}], True),
+}
+
+
+def _raw(api: Api, messages: list[dict[str, Any]], fail: bool) -> tuple[list[Any], str | None]:
+    """POST /dos/roll as plain ASGI: (the messages the app sent, the exception it raised)."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": "/dos/roll",
+        "raw_path": b"/dos/roll",
+        "root_path": "",
+        "query_string": b"",
+        "headers": [(b"content-type", b"application/json"), (b"x-request-id", b"edge-1")],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+    }
+    pending = list(messages)
+    sent: list[Any] = []
+
+    async def receive() -> dict[str, Any]:
+        return pending.pop(0) if pending else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append((message["type"], message.get("status"), message.get("headers")))
+        if fail and message["type"] == "http.response.body":
+            raise _Dead("the client went away")
+
+    async def run() -> str | None:
+        try:
+            await api.app(scope, receive, send)
+        except Exception as exc:  # what reaches the server
+            return type(exc).__name__
+        return None
+
+    return sent, asyncio.run(run())
+
+
+@pytest.mark.parametrize("case", list(RAW_CASES))
+def test_dispatch_meets_a_dying_client_as_the_stack_did(
+    capsys: pytest.CaptureFixture[str], case: str
+) -> None:
+    fast, slow = _pair(log_format="json")
+    messages, fail = RAW_CASES[case]
+    capsys.readouterr()
+    got = _raw(fast, messages, fail)
+    fast_err = capsys.readouterr().err
+    want = _raw(slow, messages, fail)
+    slow_err = capsys.readouterr().err
+    assert got == want
+    lines, stack_lines = _comparable(fast_err), _comparable(slow_err)
+    if case == "send-fails":
+        # Through FastAPI's stack, Starlette's ServerErrorMiddleware (outside the edge) logs the
+        # error a second time, by the app's 500 handler, before it raises it on; the shortcut has
+        # no such layer: the error is logged once, by the edge.
+        stack_lines = [x for x in stack_lines if x.get("event") != "unhandled exception"]
+    assert lines == stack_lines
+    [access] = [x for x in lines if x.get("event") == "request"]
+    assert access["request_id"] == "edge-1"
+    if case == "too-large-unannounced":
+        assert got == (
+            [("http.response.start", 413, mock.ANY), ("http.response.body", None, None)],
+            None,
+        )
+    if case == "send-fails":
+        assert got[1] == "_Dead" and access["status"] == 200
+        [error] = [x for x in lines if x.get("level") == "error"]
+        assert error["event"] == "unhandled exception after the response started"
     numbers = re.compile(r"^dragonroll_http_request_duration_seconds_(bucket|sum).*$", re.M)
     assert numbers.sub("", fast.get("/metrics").text) == numbers.sub("", slow.get("/metrics").text)
 
