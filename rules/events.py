@@ -61,7 +61,8 @@ def show(value: object) -> str:
         return str(value)
     if value is None:
         return "none"
-    if isinstance(value, list | tuple):
+    # A tuple of types, not `list | tuple`: compiled, the union is an object made on every call.
+    if isinstance(value, (list, tuple)):
         return ", ".join([show(v) for v in value]) or "none"
     return format(value, "")
 
