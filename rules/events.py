@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
 from rules.dice import DiceSource
-from rules.models import RULES_VERSION, Event, Roll
+from rules.models import RULES_VERSION, Event
 
 #: The decimal text of the numbers most parameters hold (dice, totals, counts): made once, not per
 #: sentence.
@@ -73,15 +73,11 @@ def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
     It refuses a resolution that ran out of scripted dice (DESIGN.md, "Scripted dice").
     """
     dice.settle()
-    rolls: list[Roll] = [
-        {"slot": slot, "sides": sides, "value": value, "source": source}
-        for slot, sides, value, source in dice.records()
-    ]
     return {
         "seed": dice.seed,
         "rng": dice.rng,
         "rules_version": RULES_VERSION,
-        "rolls": rolls,
+        "rolls": dice.records(),
         "unused_dice": dice.unused(),
         "events": log.render(),
     }

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, cast
 
 from rules.dice.stream import RNG, SlotStream, seed_text
 from rules.errors import DiceExhausted, DiceScriptError, FieldError
+
+if TYPE_CHECKING:  # rules.models imports this package (for RNG): the type only, at check time
+    from rules.models import Roll
 
 Source = Literal["seed", "dice"]
 
@@ -53,8 +56,8 @@ class DiceSource:
         self._script: dict[str, Sequence[int]] = dict(script or {})
         self._used: dict[str, int] = {}
         self._short: dict[str, tuple[int, int]] = {}
-        # (slot, sides, value, source) per die: tuples, the cheapest record to make per draw.
-        self._rolls: list[tuple[str, int, int, Source]] = []
+        # Each die as the response shows it (``Roll``, keys in its order): made once, when drawn.
+        self._rolls: list[Roll] = []
         if self._script:
             _check_script(self._script, slots)
 
@@ -72,14 +75,14 @@ class DiceSource:
                         f"values must be 1..{sides}"
                     )
                     raise DiceScriptError(msg, [FieldError(("dice", slot, used), msg)])
-                self._rolls.append((slot, sides, value, "dice"))
+                self._rolls.append({"slot": slot, "sides": sides, "value": value, "source": "dice"})
                 return value
             # The script ran out: keep resolving with the seed to learn how many more values the
             # resolution needs, then refuse it (see ``settle``).
             needed, first_sides = self._short.get(slot, (0, sides))
             self._short[slot] = (needed + 1, first_sides)
         value = self._stream(slot).dice(sides, 1)[0]
-        self._rolls.append((slot, sides, value, "seed"))
+        self._rolls.append({"slot": slot, "sides": sides, "value": value, "source": "seed"})
         return value
 
     def roll_many(self, slot: str, sides: int, count: int) -> list[int]:
@@ -87,7 +90,9 @@ class DiceSource:
         if self._script and slot in self._script:
             return [self.roll(slot, sides) for _ in range(count)]
         values = self._stream(slot).dice(sides, count)
-        self._rolls.extend([(slot, sides, value, "seed") for value in values])
+        self._rolls.extend(
+            [{"slot": slot, "sides": sides, "value": value, "source": "seed"} for value in values]
+        )
         return values
 
     def _stream(self, slot: str) -> SlotStream:
@@ -103,10 +108,14 @@ class DiceSource:
 
     @property
     def rolls(self) -> list[DieRecord]:
-        return [DieRecord(*r) for r in self._rolls]
+        return [
+            DieRecord(r["slot"], r["sides"], r["value"], cast(Source, r["source"]))
+            for r in self._rolls
+        ]
 
-    def records(self) -> list[tuple[str, int, int, Source]]:
-        """Every die drawn as (slot, sides, value, source), in draw order."""
+    def records(self) -> list[Roll]:
+        """Every die drawn, in draw order, as the response's ``rolls`` shows it: the source's own
+        list (``trace`` hands it to the result, once the last die has been drawn)."""
         return self._rolls
 
     def unused(self) -> dict[str, list[int]]:
