@@ -13,7 +13,7 @@ import datetime
 import sys
 import time
 from json.encoder import encode_basestring_ascii as _json_str
-from typing import Any, Protocol, TextIO
+from typing import Any, Final, Protocol, TextIO
 
 import structlog
 from structlog.typing import Processor
@@ -65,7 +65,7 @@ class AccessLine(Protocol):
         route: str,
         path: str,
         status: int,
-        duration_ms: float,
+        duration_us: int,
         request_id: str,
         system: str | None,
         /,
@@ -73,6 +73,23 @@ class AccessLine(Protocol):
 
     def flush(self) -> None:
         """Write the lines still buffered (at shutdown)."""
+
+
+#: "000" .. "999": the digits of a microsecond or millisecond fraction.
+_DIGITS3: Final = [f"{n:03d}" for n in range(1000)]
+#: The same without trailing zeros ("5" for 500, "" for 0), as a float's repr writes a fraction.
+_FRACTION3: Final = [digits.rstrip("0") for digits in _DIGITS3]
+#: Heads (and tails) of request lines kept per (method, route, path) (per system), at most this
+#: many: the routes are a fixed set, and paths outside them are written each time.
+_CACHED = 256
+
+
+def milliseconds(us: int) -> str:
+    """``repr(us / 1000)``, a duration in whole microseconds as JSON writes it in milliseconds
+    ("0.487", "12.0", "0.001"), made with integer steps (below 10**15 ms, where repr turns to an
+    exponent)."""
+    ms, fraction = divmod(us, 1000)
+    return f"{ms}.{_FRACTION3[fraction] or '0'}"
 
 
 _UTC = datetime.UTC
@@ -86,14 +103,20 @@ class _BufferedAccessLine:
     its request); under load the lines of every request that ended in that iteration go out in one
     write and one flush instead of one each. Without a running loop (a direct call) the line is
     written at once. The lifespan flushes at shutdown.
+
+    A line is mostly the same text for every request to a route: its head (logger, method, route,
+    path) and its tail (system, event, level) are made once per route and system; the request's
+    own fields are written in between, the duration and the time with integer steps.
     """
 
-    __slots__ = ("_buffer", "_prefix", "_scheduled", "_second", "_write")
+    __slots__ = ("_buffer", "_heads", "_prefix", "_scheduled", "_second", "_tails", "_write")
 
     def __init__(self, stream: TextIO) -> None:
         # structlog's writer: the same per-file lock as the logger's own lines, "\n" added, flushed.
         self._write = structlog.WriteLogger(stream).msg
         self._buffer: list[str] = []
+        self._heads: dict[tuple[str, str, str], str] = {}
+        self._tails: dict[str | None, str] = {}
         #: the UTC second whose "YYYY-MM-DDTHH:MM:SS" is cached in _prefix
         self._second = -1
         self._prefix = ""
@@ -106,18 +129,20 @@ class _BufferedAccessLine:
         route: str,
         path: str,
         status: int,
-        duration_ms: float,
+        duration_us: int,
         request_id: str,
         system: str | None,
         /,
     ) -> None:
-        stamp = self.timestamp(time.time_ns())
+        head = self._heads.get((method, route, path))
+        if head is None:
+            head = self._head(method, route, path)
+        tail = self._tails.get(system)
+        if tail is None:
+            tail = self._tail(system)
         self._buffer.append(  # one f-string: built in one pass, no intermediate strings
-            f'{{"logger": "dragonroll", "method": {_json_str(method)}, "route": {_json_str(route)}'
-            f', "path": {_json_str(path)}, "status": {int.__repr__(status)}'
-            f', "duration_ms": {float.__repr__(duration_ms)}, "request_id": {_json_str(request_id)}'
-            f', "system": {"null" if system is None else _json_str(system)}'
-            f', "event": "request", "level": "info", "timestamp": "{stamp}"}}'
+            f'{head}{int.__repr__(status)}, "duration_ms": {milliseconds(duration_us)}'
+            f', "request_id": {_json_str(request_id)}{tail}{self.timestamp(time.time_ns())}"}}'
         )
         try:
             loop = asyncio.get_running_loop()
@@ -127,6 +152,24 @@ class _BufferedAccessLine:
         if self._scheduled is not loop:  # nothing pending on this loop yet
             self._scheduled = loop
             loop.call_soon(self.flush)
+
+    def _head(self, method: str, route: str, path: str) -> str:
+        head = (
+            f'{{"logger": "dragonroll", "method": {_json_str(method)}, "route": {_json_str(route)}'
+            f', "path": {_json_str(path)}, "status": '
+        )
+        if len(self._heads) < _CACHED:
+            self._heads[method, route, path] = head
+        return head
+
+    def _tail(self, system: str | None) -> str:
+        tail = (
+            f', "system": {"null" if system is None else _json_str(system)}'
+            ', "event": "request", "level": "info", "timestamp": "'
+        )
+        if len(self._tails) < _CACHED:
+            self._tails[system] = tail
+        return tail
 
     def timestamp(self, ns: int) -> str:
         """``datetime.now(UTC).isoformat()`` with ``Z`` for ``+00:00`` (no fraction when the
@@ -138,7 +181,10 @@ class _BufferedAccessLine:
                 "%Y-%m-%dT%H:%M:%S"
             )
         micro = rest // 1000
-        return f"{self._prefix}.{micro:06d}Z" if micro else f"{self._prefix}Z"
+        if not micro:
+            return f"{self._prefix}Z"
+        high, low = divmod(micro, 1000)
+        return f"{self._prefix}.{_DIGITS3[high]}{_DIGITS3[low]}Z"
 
     def flush(self) -> None:
         self._scheduled = None

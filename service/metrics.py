@@ -102,26 +102,30 @@ class Metrics:
         self.registry = CollectorRegistry(auto_describe=True)
         self.registry.register(self)
 
-    def observe(
+    def observe(  # noqa: PLR0917 - positional: one call per request, no keyword packing
         self,
         route: str,
         method: str,
         status: int,
         seconds: float,
-        *,
         system: str | None,
         problem: str | None,
         limit: str | None,
+        /,
     ) -> None:
         if method not in METHODS:
             method = "other"
-        key = (route, method, status_class(status))
+        group = status // 100
+        key = (
+            route,
+            method,
+            STATUS_CLASSES[group - 1] if 1 <= group <= 5 else status_class(status),
+        )
         requests = self.requests
         requests[key] = requests.get(key, 0) + 1
-        lkey = (route, method)
-        hist = self.latency.get(lkey)
+        hist = self.latency.get(key[:2])
         if hist is None:
-            hist = self.latency[lkey] = _Histogram()
+            hist = self.latency[key[:2]] = _Histogram()
         # The first bound >= seconds, as prometheus_client's Histogram.observe picks it.
         hist.counts[bisect_left(_BOUNDS, seconds)] += 1
         hist.sum += seconds

@@ -260,13 +260,7 @@ class EdgeMiddleware:
             system = None
         if self.metrics is not None:
             self.metrics.observe(
-                label,
-                method,
-                status,
-                seconds,
-                system=system,
-                problem=scope.get(PROBLEM_KEY),
-                limit=scope.get(LIMIT_KEY),
+                label, method, status, seconds, system, scope.get(PROBLEM_KEY), scope.get(LIMIT_KEY)
             )
         if self.access_line is not None:
             self.access_line(
@@ -274,7 +268,7 @@ class EdgeMiddleware:
                 label,
                 scope["path"],
                 status,
-                round(seconds * 1000, 3),
+                round(seconds * 1_000_000),
                 scope["request_id"],
                 system,
             )
@@ -285,7 +279,7 @@ class EdgeMiddleware:
                 route=label,
                 path=scope["path"],
                 status=status,
-                duration_ms=round(seconds * 1000, 3),
+                duration_ms=round(seconds * 1_000_000) / 1000,
                 request_id=scope["request_id"],
                 system=system,
             )

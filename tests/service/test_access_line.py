@@ -8,6 +8,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from service.settings import Settings
 from tests.service.test_ops import log_lines
@@ -123,8 +125,8 @@ def test_a_line_outside_a_running_loop_is_written_at_once() -> None:
     stream = CountingStream()
     line = make_access_line(Settings(log_format="json"), stream)
     assert line is not None
-    line("POST", "/dos/roll", "/dos/roll", 200, 0.5, "r-1", "dos")
-    line("GET", "unmatched", "/x", 404, 0.25, "r-2", None)
+    line("POST", "/dos/roll", "/dos/roll", 200, 500, "r-1", "dos")
+    line("GET", "unmatched", "/x", 404, 250, "r-2", None)
     assert [json.loads(x)["request_id"] for x in stream.getvalue().splitlines()] == ["r-1", "r-2"]
     assert stream.writes == 2
 
@@ -150,3 +152,17 @@ def test_the_timestamp_is_datetimes_isoformat_in_utc_with_z(ns: int) -> None:
     when = datetime.datetime.fromtimestamp(ns // 10**9, datetime.UTC)
     want = when.replace(microsecond=ns // 1000 % 10**6).isoformat().replace("+00:00", "Z")
     assert line.timestamp(ns) == want
+
+
+@given(st.integers(min_value=0, max_value=10**15))
+def test_a_duration_is_written_as_json_writes_its_milliseconds(us: int) -> None:
+    from service.logs import milliseconds
+
+    assert milliseconds(us) == json.dumps(us / 1000)
+
+
+@pytest.mark.parametrize("us", [0, 1, 10, 100, 999, 1000, 1001, 12_000, 123_456])
+def test_a_duration_in_milliseconds_reads_as_a_float(us: int) -> None:
+    from service.logs import milliseconds
+
+    assert float(milliseconds(us)) == us / 1000

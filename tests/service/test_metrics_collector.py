@@ -71,16 +71,16 @@ class Reference:
         for limit in LIMITS:
             self.limits.labels(limit)
 
-    def observe(
+    def observe(  # noqa: PLR0917 - the same positional call as Metrics.observe
         self,
         route: str,
         method: str,
         status: int,
         seconds: float,
-        *,
         system: str | None,
         problem: str | None,
         limit: str | None,
+        /,
     ) -> None:
         method = method if method in METHODS else "other"
         self.requests.labels(route, method, status_class(status)).inc()
@@ -127,9 +127,7 @@ def test_metrics_render_as_prometheus_clients_children_would(seen: list[tuple[An
         reference = Reference(["dos", "dnd5e"])
         for route, method, status, seconds, system, problem, limit in seen:
             for m in (ours, reference):
-                m.observe(
-                    route, method, status, seconds, system=system, problem=problem, limit=limit
-                )
+                m.observe(route, method, status, seconds, system, problem, limit)
         assert ours.render().decode() == reference.render().decode()
 
 
@@ -144,9 +142,9 @@ def _replay_into_the_reference(api: Api) -> None:
     reference = Reference(list(dict.fromkeys(system for system, _ in ours.resolutions)))
     recorded = ours.observe
 
-    def both(*args: Any, **kwargs: Any) -> None:
-        recorded(*args, **kwargs)
-        reference.observe(*args, **kwargs)
+    def both(*args: Any) -> None:
+        recorded(*args)
+        reference.observe(*args)
 
     with mock.patch.object(ours, "observe", both):
         api.post("/dos/roll", ROLL)
