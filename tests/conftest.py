@@ -56,6 +56,26 @@ class Api:
         return self.request("GET", path, **kwargs)
 
 
+def http_scope(
+    method: str, path: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> dict[str, Any]:
+    """The ASGI scope of an HTTP/1.1 request, for tests that call an app as plain ASGI."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": method,
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers or [],
+        "client": ("127.0.0.1", 1),
+        "server": ("t", 80),
+    }
+
+
 @pytest.fixture(scope="session")
 def api() -> Api:
     return Api()

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from service.settings import Settings
+from tests.conftest import http_scope
 from tests.service.test_ops import log_lines
 
 # --- the access line: one write per event-loop iteration ------------------------------------------
@@ -26,20 +27,9 @@ class CountingStream(io.StringIO):
 
 
 def _scope(path: str, rid: str) -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"content-type", b"application/json"), (b"x-request-id", rid.encode())],
-        "client": ("127.0.0.1", 1),
-        "server": ("t", 80),
-    }
+    return http_scope(
+        "POST", path, [(b"content-type", b"application/json"), (b"x-request-id", rid.encode())]
+    )
 
 
 def _json_app(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, CountingStream]:

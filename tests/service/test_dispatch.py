@@ -12,7 +12,7 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
-from tests.conftest import Api
+from tests.conftest import Api, http_scope
 from tests.service.test_ops import JSON, ROLL, achunks, failing_app, log_lines
 
 FOUNDRY = "http://localhost:30000"
@@ -138,20 +138,11 @@ RAW_CASES: dict[str, tuple[list[dict[str, Any]], bool]] = {
 
 def _raw(api: Api, messages: list[dict[str, Any]], fail: bool) -> tuple[list[Any], str | None]:
     """POST /dos/roll as plain ASGI: (the messages the app sent, the exception it raised)."""
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": "/dos/roll",
-        "raw_path": b"/dos/roll",
-        "root_path": "",
-        "query_string": b"",
-        "headers": [(b"content-type", b"application/json"), (b"x-request-id", b"edge-1")],
-        "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 80),
-    }
+    scope = http_scope(
+        "POST",
+        "/dos/roll",
+        [(b"content-type", b"application/json"), (b"x-request-id", b"edge-1")],
+    )
     pending = list(messages)
     sent: list[Any] = []
 

@@ -20,7 +20,7 @@ from rules.dos.models import PoolRequest, RollResult
 from service import health
 from service.routing import add_resolver
 from service.settings import Settings, explain
-from tests.conftest import Api, assert_problem
+from tests.conftest import Api, assert_problem, http_scope
 
 ROLL = {"pool": 3, "seed": "ops"}
 FOUNDRY = "http://localhost:30000"
@@ -527,20 +527,7 @@ def test_response_bodies_stream_through_unbuffered() -> None:
     async def send(message: dict[str, Any]) -> None:
         sent.append(message)
 
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": "/stream",
-        "raw_path": b"/stream",
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"t")],
-        "client": ("127.0.0.1", 1),
-        "server": ("t", 80),
-    }
+    scope = http_scope("GET", "/stream", [(b"host", b"t")])
     asyncio.run(api.app(scope, receive, send))
     bodies = [m["body"] for m in sent if m["type"] == "http.response.body" and m.get("body")]
     assert bodies == [b"one,", b"two,", b"three"]
