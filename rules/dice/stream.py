@@ -10,7 +10,10 @@ Any client in any language can recompute a die from the seed, the slot and the d
 from __future__ import annotations
 
 import hashlib
+import importlib
 import struct
+from collections.abc import Callable
+from typing import Any, Final
 
 RNG = "sha256-v1"
 MAX_SIDES = 2**32 - 1
@@ -18,6 +21,22 @@ _SEP = b"\x1f"
 _WORDS = struct.Struct(">8I")
 _COUNTER = struct.Struct(">Q")
 _SPAN = 2**32
+
+
+def _sha256() -> Callable[[bytes], Any]:
+    """CPython's own SHA-256 when it has one (``_sha2`` from 3.12, ``_sha256`` before), else
+    hashlib's. A block is one 64-byte message: OpenSSL's per-hash context setup costs more than the
+    hashing, and the built-in one takes about a quarter less time (1 us of a dragon battle). Same
+    function, same digests: the service's start-up self-test and the tests check the vectors."""
+    for name in ("_sha2", "_sha256"):
+        try:
+            return importlib.import_module(name).sha256  # type: ignore[no-any-return]
+        except (ImportError, AttributeError):
+            continue
+    return hashlib.sha256
+
+
+_SHA256: Final = _sha256()
 
 
 def seed_text(seed: str | int) -> str:
@@ -38,7 +57,7 @@ class SlotStream:
 
     def _refill(self) -> tuple[int, ...]:
         """The next block's eight words (called once per eight words)."""
-        digest = hashlib.sha256(self._prefix + _COUNTER.pack(self._block)).digest()
+        digest = _SHA256(self._prefix + _COUNTER.pack(self._block)).digest()
         self._block += 1
         self._words = words = _WORDS.unpack(digest)
         self._next = 0
