@@ -256,8 +256,13 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     log = EventLog(SENTENCES)
     d = req.dragon
     entities = req.entities
-    index = {e.id: i for i, e in enumerate(entities)}
-    prosperity = {e.id: e.prosperity for e in entities}
+    # Request fields are read through pydantic's attribute hook: each once where it is used often.
+    index: dict[str, int] = {}
+    prosperity: dict[str, int] = {}
+    for i, e in enumerate(entities):
+        eid = e.id
+        index[eid] = i
+        prosperity[eid] = e.prosperity
     changes: list[ProsperityChange] = []
 
     def lose(eid: str, amount: int, reason: Reason) -> None:
@@ -286,11 +291,13 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     # Sorted as plain tuples (no key function to call); the index keeps equal keys in request order.
     ranked = sorted([(-e.prosperity, e.controller != "gm", i) for i, e in enumerate(taking_part)])
     ordered = [taking_part[i] for _, _, i in ranked]
-    order = [DRAGON, *[e.id for e in ordered]]
-    log.add("dragon.order", order=order, names=", ".join(order))
+    order = [DRAGON]
     target_of: dict[str, str | None] = {DRAGON: d.target}
     for e in ordered:
-        target_of[e.id] = e.target
+        eid = e.id
+        order.append(eid)
+        target_of[eid] = e.target
+    log.add("dragon.order", order=order, names=", ".join(order))
     paired: dict[str, int] = {}
     pair_ids: list[tuple[str, str]] = []
     left: list[str] = []
@@ -339,13 +346,14 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
                         dragon_die = roll(p, "dragon_die", DRAGON_DIE[d.age], 1)[0]
                     continue
                 e = by_id[p]
-                if e.prosperity == 0:
+                count = e.prosperity
+                if count == 0:
                     # DRG-5: nothing at all, a dragonslayer's extra die included.
                     own.setdefault(p, [])
                     log.add("dragon.pool.empty", owner=p)
                     continue
                 sides = entity_die(e)
-                roll(p, "pool." + p, sides, e.prosperity)
+                roll(p, "pool." + p, sides, count)
                 if e.dragonslayer and e.kind == "individual":
                     roll(p, "slayer." + p, step_up(sides), 1)
 
