@@ -1,0 +1,77 @@
+"""``make bench-cpu``: the worker's CPU time per request under load, dragonroll against the bare app.
+
+Requests per second depend on how the two cores are shared between the worker and wrk; the CPU time
+the worker itself spends per request does not, so it is the steadier measure on a small VM. For each
+endpoint, in each round: a wrk run (64 connections) against the bare FastAPI app and one against
+the endpoint, back to back, each worker's CPU time (user + system, ``/proc/<pid>/stat``) read
+before and after. Printed per endpoint: the median CPU time per request of each, and the ratio
+bare / endpoint per round (above 1.0x: the endpoint costs less than the bare app) with its median.
+
+Usage: ``python -m bench.cpu [--rounds 3] [--duration 4] [path ...]`` (default: the five endpoints
+the issue names). Loopback only; both servers are stopped at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+
+from bench.bench import BARE, CONNECTIONS, ENDPOINTS, Server, body_text, ensure_wrk, serve, wrk
+
+NAMED = ["/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dnd5e/attack"]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (``/proc/<pid>/stat``, fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("paths", nargs="*", default=NAMED)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duration", type=float, default=4.0, help="seconds per wrk run")
+    args = parser.parse_args(argv)
+    bodies = dict(ENDPOINTS)
+    unknown = [p for p in args.paths if p not in bodies]
+    if unknown:
+        parser.error(f"no benchmark body for {', '.join(unknown)}; known: {', '.join(bodies)}")
+    rounds = max(1, min(args.rounds, 20))
+    seconds = max(1.0, min(args.duration, 60.0))
+    ensure_wrk()
+    runs: dict[str, list[tuple[float, float]]] = {}  # path -> (bare us, endpoint us) per round
+    with (
+        serve("service", ["service.app:create_app", "--factory"]) as svc,
+        serve("bare", ["bench.bare_app:app"]) as bare,
+    ):
+        targets = {p: (svc, p, body_text(bodies[p])) for p in args.paths}
+        baseline = (bare, BARE[0], body_text(BARE[1]))
+        for server, path, body in [baseline, *targets.values()]:  # warm up
+            wrk(server.base + path, body, 1, CONNECTIONS)
+
+        def per_request(target: tuple[Server, str, str]) -> float:
+            server, path, body = target
+            before = cpu_seconds(server.proc.pid)
+            result = wrk(server.base + path, body, seconds, CONNECTIONS)
+            return 1e6 * (cpu_seconds(server.proc.pid) - before) / max(result.requests, 1)
+
+        for _ in range(rounds):
+            for path, target in targets.items():
+                runs.setdefault(path, []).append((per_request(baseline), per_request(target)))
+    print(f"worker CPU per request, wrk -c{CONNECTIONS} {seconds:g}s x {rounds} rounds")
+    for path, pairs in runs.items():
+        ratios = [b / s for b, s in pairs]
+        print(
+            f"  {path:<16} {statistics.median(s for _, s in pairs):6.1f} us"
+            f" | bare {statistics.median(b for b, _ in pairs):6.1f} us"
+            f" | {statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
