@@ -186,9 +186,11 @@ class EdgeMiddleware:
 
         It gives what :meth:`handle` with ``fast.serve`` for ``route`` behind it gives (the same
         answer, headers, log line and metrics; ``tests/service/test_dispatch.py`` compares them
-        case by case) without the four coroutines and two closures that chain builds per request:
-        the body is read with the limit counted, the response sent with the edge's headers, and
-        only an error goes through a :class:`_Sender`, the app's handlers and :meth:`_on_exception`.
+        case by case) without the chain that builds per request (the entry, the route's ``serve``,
+        the body reader, a counting ``receive``, a header-adding ``send``: five coroutines, two of
+        them closures): the body is read with the limit counted, the response sent with the edge's
+        headers, and only an error goes through a :class:`_Sender`, the app's handlers and
+        :meth:`_on_exception`.
         A request with an ``Origin`` (CORS) takes :meth:`handle`.
         """
         headers = dict(scope["headers"])
