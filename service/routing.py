@@ -11,11 +11,13 @@ Speed (README, "Performance"): :meth:`ResolverRoute.serve` answers a POST as pla
 reads the body from ``receive`` and sends the two response messages itself, without the per-request
 ``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer of FastAPI's
 ``request_response``. The app object itself (``service.app.Dragonroll``) hands a resolver POST to
-the edge layer with :meth:`ResolverFastPath.serve` behind it, skipping FastAPI's and Starlette's
-stack; when it cannot (another middleware in the stack, telemetry on), :class:`ResolverFastPath`, the
-innermost middleware (``install_fast_path``), calls it without consulting FastAPI's router; a request
-that still reaches the router (a mounted copy of a router, for instance) gets it from
-:meth:`ResolverRoute.handle`. Errors are raised to the same
+the edge layer (``EdgeMiddleware.serve_resolver``), which does the same work with this module's
+pieces (``check_json``, ``read_body``, :meth:`ResolverRoute.resolve`, ``json_start``,
+:meth:`ResolverFastPath.answer`) in one coroutine, skipping FastAPI's and Starlette's stack; when it
+cannot (another middleware in the stack, telemetry on), :class:`ResolverFastPath`, the innermost
+middleware (``install_fast_path``), calls :meth:`ResolverRoute.serve` without consulting FastAPI's
+router; a request that still reaches the router (a mounted copy of a router, for instance) gets it
+from :meth:`ResolverRoute.handle`. Errors are raised to the same
 exception handlers either way, so every problem response is unchanged (a property test compares the
 answers with FastAPI's own path). Another method, or a route with a FastAPI body-size limit, goes
 through FastAPI's own path.
