@@ -10,8 +10,6 @@ import dataclasses
 import typing
 from typing import Any
 
-import pytest
-
 from rules.dragon import models
 from rules.dragon.models import BattleResult
 from tests.rules.dragon.helpers import dragon, ent, run
@@ -125,13 +123,3 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
     assert seen["SlayerRevealed"] == {"individual", "group"}
     assert seen["ProsperityChange"] == {"entity", "location"}
     assert seen["Change"] == {"player", "others"}
-
-
-@pytest.mark.parametrize(
-    "record",
-    typed_dicts(models),
-    ids=lambda obj: obj.__name__,
-)
-def test_records_refuse_unknown_keys_in_the_schema(record: Any) -> None:
-    # As the dataclasses did (``additionalProperties: false``); pydantic reads the config.
-    assert record.__pydantic_config__ == {"extra": "forbid"}
