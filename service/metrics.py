@@ -115,17 +115,13 @@ class Metrics:
     ) -> None:
         if method not in METHODS:
             method = "other"
-        group = status // 100
-        key = (
-            route,
-            method,
-            STATUS_CLASSES[group - 1] if 1 <= group <= 5 else status_class(status),
-        )
+        key = (route, method, status_class(status))
         requests = self.requests
         requests[key] = requests.get(key, 0) + 1
-        hist = self.latency.get(key[:2])
+        lkey = (route, method)
+        hist = self.latency.get(lkey)
         if hist is None:
-            hist = self.latency[key[:2]] = _Histogram()
+            hist = self.latency[lkey] = _Histogram()
         # The first bound >= seconds, as prometheus_client's Histogram.observe picks it.
         hist.counts[bisect_left(_BOUNDS, seconds)] += 1
         hist.sum += seconds
