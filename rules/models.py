@@ -141,3 +141,30 @@ class Resolution(Record):
         Field(description="Scripted values the resolution did not need, by slot."),
     ]
     events: Annotated[list[Event], Field(description="What happened, in order.")]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class Envelope(TypedDict):
+    """What every resolving endpoint returns besides its system's own fields, as a typed dict.
+
+    Results are typed dicts built as dict literals (STYLE 17: one shape per direction): a result type
+    derives from this one, and a resolver returns ``{**trace(dice, log), "field": ...}`` with its own
+    keys in declaration order. It replaces the :class:`Resolution` dataclass, system by system.
+    """
+
+    seed: Annotated[
+        str | int, Field(description="The seed used (the request's, or the one the service made).")
+    ]
+    rng: Annotated[str, Field(description='The dice stream algorithm, "sha256-v1".')]
+    rules_version: Annotated[
+        str,
+        Field(
+            description="Version of the rules; the same request and seed replay byte for byte within it."
+        ),
+    ]
+    rolls: Annotated[list[Roll], Field(description="Every die drawn, in draw order.")]
+    unused_dice: Annotated[
+        dict[str, list[int]],
+        Field(description="Scripted values the resolution did not need, by slot."),
+    ]
+    events: Annotated[list[Event], Field(description="What happened, in order.")]
