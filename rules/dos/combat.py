@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from typing_extensions import TypedDict
+
 from rules.dice import DiceSource, SlotSpec
 from rules.dos.models import (
     ActionsEntry,
@@ -23,6 +25,7 @@ from rules.dos.models import (
     AttackRoll,
     Damage,
     DamageKind,
+    DamageOptions,
     DamageRequest,
     DamageResult,
     Defender,
@@ -92,6 +95,15 @@ MANEUVER: dict[str, tuple[tuple[StatName, SkillName], tuple[StatName, SkillName]
     "push": (("strength", "unarmed"), ("strength", "unarmed")),
     "feint_push": (("dexterity", "weapon"), ("dexterity", "weapon")),
 }
+
+
+class Life(TypedDict):
+    """A target's life state after damage (DOS-28): the fields of :class:`Target` it changes."""
+
+    hp: int
+    incapacitated: bool
+    critical: bool
+    beaten: bool
 
 
 def slot(prefix: str, name: str) -> str:
@@ -310,45 +322,90 @@ def deal_damage(
     return die, percent, base, halved, amount, kind
 
 
+def _light_at_zero(
+    who: str, t: Target, options: DamageOptions, log: EventLog
+) -> tuple[AppliedKind, int, bool]:
+    """DOS-28: light damage on a target not beaten -> (applied kind, hp dealt against, beaten).
+
+    With hp left: light. At 0 hp, with ``light_at_zero: full_bar`` (the source's reading): serious
+    against a full bar (``max_hp``), once, and the target is beaten; with no ``max_hp`` to refill,
+    or with ``no_refill``: serious against 0 hp. Never critical: it follows this rule, not the
+    critical wounds'.
+    """
+    if t.hp > 0:
+        return "light", t.hp, False
+    if options.light_at_zero == "no_refill":
+        log.add("dos.damage.light_as_serious", target=who)
+        return "serious", 0, False
+    if t.max_hp is None:
+        log.add("dos.damage.no_full_bar", target=who)
+        return "serious", 0, False
+    log.add("dos.damage.full_bar", target=who, max_hp=t.max_hp)
+    return "serious", t.max_hp, True
+
+
+def _counts_as(
+    who: str, t: Target, kind: DamageKind, options: DamageOptions, log: EventLog
+) -> tuple[AppliedKind, int, bool]:
+    """DOS-28: how damage of ``kind`` counts -> (applied kind, hp it is dealt against, beaten).
+
+    Critical: GM-declared critical damage; with ``critical_wounds: at_zero_hp`` (the source's
+    reading) serious damage dealt at 0 hp, incapacitated or not; with ``while_incapacitated`` any
+    damage to an incapacitated target. Light damage counts as serious once the target is beaten,
+    and follows :func:`_light_at_zero` before.
+    """
+    if kind == "critical" or (options.critical_wounds == "while_incapacitated" and t.incapacitated):
+        return "critical", t.hp, t.beaten
+    if kind == "light":
+        if not t.beaten:
+            return _light_at_zero(who, t, options, log)
+        log.add("dos.damage.beaten", target=who)
+    if t.hp == 0 and options.critical_wounds == "at_zero_hp":
+        return "critical", 0, t.beaten
+    return "serious", t.hp, t.beaten
+
+
 def apply_damage(
     *,
     who: str,
-    hp: int,
-    incapacitated: bool,
-    critical: bool,
+    target: Target,
     amount: int,
     kind: DamageKind,
+    options: DamageOptions,
     log: EventLog,
-) -> tuple[int, bool, bool, AppliedKind]:
-    """DOS-28: (hp, incapacitated, critical, applied_as) after taking ``amount`` of ``kind``.
+) -> tuple[Life, AppliedKind]:
+    """DOS-28: the target's new life state after taking ``amount`` of ``kind``, and how it counted.
 
     - no damage (amount 0): nothing changes;
-    - any damage to an incapacitated target, or GM-declared critical damage: a critical wound;
-    - light damage while hp > 0: hp falls, never below 0, no status (even when it reaches 0);
-    - serious damage, or light damage taken at 0 hp (decision: it *counts as* serious, the bar is
-      not refilled): hp falls, never below 0; at 0 the target is incapacitated.
+    - light damage while hp > 0 and not beaten: hp falls, never below 0, no status (even at 0);
+    - light damage at 0 hp or once beaten, and serious damage: see :func:`_counts_as`; hp falls,
+      never below 0; damage counting as serious (or critical) that leaves 0 hp incapacitates.
     """
+    t = target
     if amount == 0:
         log.add("dos.damage.none", target=who)
-        return hp, incapacitated, critical, "none"
-    new_hp = max(0, hp - amount)
-    applied: AppliedKind
-    if incapacitated or kind == "critical":
-        applied = "critical"
-        critical = True
-    elif kind == "light" and hp > 0:
-        applied = "light"
-    else:
-        applied = "serious"
-        if kind == "light":
-            log.add("dos.damage.light_as_serious", target=who)
-    log.add("dos.damage.applied", target=who, amount=amount, kind=applied, hp_before=hp, hp=new_hp)
+        return {
+            "hp": t.hp,
+            "incapacitated": t.incapacitated,
+            "critical": t.critical,
+            "beaten": t.beaten,
+        }, "none"
+    applied, before, beaten = _counts_as(who, t, kind, options, log)
+    hp = max(0, before - amount)
+    log.add("dos.damage.applied", target=who, amount=amount, kind=applied, hp_before=before, hp=hp)
     if applied == "critical":
         log.add("dos.damage.critical", target=who)
-    if applied != "light" and new_hp == 0 and not incapacitated:
+    incapacitated = t.incapacitated
+    if applied != "light" and hp == 0 and not incapacitated:
         incapacitated = True
         log.add("dos.damage.incapacitated", target=who)
-    return new_hp, incapacitated, critical, applied
+    critical = t.critical or applied == "critical"
+    return {
+        "hp": hp,
+        "incapacitated": incapacitated,
+        "critical": critical,
+        "beaten": beaten,
+    }, applied
 
 
 def damage_slots(req: DamageRequest) -> SlotSpec:
@@ -373,16 +430,10 @@ def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
         assert req.amount is not None and req.kind is not None  # the model checks it
         amount, kind = req.amount, req.kind
         log.add("dos.damage.gm", amount=amount, kind=kind)
-    hp, incap, crit, applied = apply_damage(
-        who="target",
-        hp=t.hp,
-        incapacitated=t.incapacitated,
-        critical=t.critical,
-        amount=amount,
-        kind=kind,
-        log=log,
+    life, applied = apply_damage(
+        who="target", target=t, amount=amount, kind=kind, options=req.options, log=log
     )
-    target = Target(hp=hp, max_hp=t.max_hp, incapacitated=incap, critical=crit)
+    target = Target(max_hp=t.max_hp, **life)
     return DamageResult(
         die=die,
         percent=percent,
@@ -471,6 +522,7 @@ def attack_core(
     defense_percent: int,
     ranged: Ranged | None,
     aim: Location | None,
+    options: DamageOptions,
 ) -> tuple[AttackResultPart, dict[str, object]]:
     """One attack resolved completely; returns the result and the changes to the defender's state.
 
@@ -597,16 +649,10 @@ def attack_core(
             armor=defender.armor,
             log=log,
         )
-        hp, incap, crit, applied = apply_damage(
-            who=whom,
-            hp=defender.hp,
-            incapacitated=defender.incapacitated,
-            critical=defender.critical,
-            amount=amount,
-            kind=kind,
-            log=log,
+        life, applied = apply_damage(
+            who=whom, target=defender, amount=amount, kind=kind, options=options, log=log
         )
-        changes.update(hp=hp, incapacitated=incap, critical=crit)
+        changes.update(life)
         dmg = {
             "die": ddie,
             "percent": dperc,
@@ -666,6 +712,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
         defense_percent=req.defense_percent,
         ranged=req.ranged,
         aim=req.aim,
+        options=req.options,
     )
     # The new state as a plain dict (``DefenderState``): a copy of the request model's fields, in
     # declaration order (its serialiser's bytes: no alias, field serialiser, computed field or

@@ -295,8 +295,11 @@ class Weapon(Model):
         default=0, description="The weapon's damage value (0..1,000,000); must be 0 for unarmed."
     )
     made_for_throwing: bool = Field(
-        default=False,
-        description="Only for `thrown`: an object not made for throwing deals half (DOS-26).",
+        default=True,
+        description=(
+            "Only for `thrown`: `false` for an object not made for throwing (a sword, a chair), "
+            "which deals half (DOS-26); a thrown weapon is made for throwing unless it says not."
+        ),
     )
     damage_kind: Literal["light", "serious"] | None = Field(
         default=None,
@@ -440,6 +443,35 @@ class InitiativeResult(Resolution):
 
 # ---------------------------------------------------------------- damage (DOS-26..29)
 
+_BEATEN_DOC = (
+    "On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as "
+    "serious; from then on light damage counts as serious and the bar is not refilled again."
+)
+
+
+class DamageOptions(Model):
+    """Readings of DOS-28 (the source's plain reading is the default)."""
+
+    light_at_zero: Literal["full_bar", "no_refill"] = Field(
+        default="full_bar",
+        description=(
+            "DOS-28, light damage taken at 0 hp. `full_bar` (the source: 'they start dealing "
+            "serious damage as if the life bar were initially full'): it is dealt as serious "
+            "damage against a full bar (`max_hp`), once; the target is then `beaten`. Without "
+            "`max_hp` there is no bar to refill and it counts as serious at 0 hp. `no_refill`: "
+            "it counts as serious at 0 hp (hp stays 0: incapacitated)."
+        ),
+    )
+    critical_wounds: Literal["at_zero_hp", "while_incapacitated"] = Field(
+        default="at_zero_hp",
+        description=(
+            "DOS-28, critical wounds. `at_zero_hp` (the source: 'if wounded while having no life "
+            "points'): damage counting as serious taken at 0 hp is critical, incapacitated or not "
+            "(light damage at 0 hp follows `light_at_zero`). `while_incapacitated`: any damage "
+            "taken while already incapacitated is critical."
+        ),
+    )
+
 
 class Target(Model):
     """Life state of whoever takes damage (DOS-28)."""
@@ -452,6 +484,7 @@ class Target(Model):
     critical: bool = Field(
         default=False, description="Has taken a critical wound (DOS-28): sticks once set."
     )
+    beaten: bool = Field(default=False, description=_BEATEN_DOC)
 
     @model_validator(mode="after")
     def _hp_within_max(self) -> Target:
@@ -482,6 +515,10 @@ class DamageRequest(RollRequest):
         default=None, description="Kind of a GM-set `amount` (required with it)."
     )
     target: Target = Field(description="Who takes the damage: its life state now.")
+    options: DamageOptions = Field(
+        default=DamageOptions(),
+        description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
+    )
 
     @model_validator(mode="after")
     def _weapon_or_amount(self) -> DamageRequest:
@@ -522,8 +559,9 @@ class Damage(TypedDict):
     applied_as: Annotated[
         AppliedKind,
         Field(
-            description="How it counted against the target (DOS-28): light at 0 hp counts as serious; any "
-            "damage to an incapacitated target is critical; `none` when the amount is 0."
+            description="How it counted against the target (DOS-28): light at 0 hp, or once beaten, "
+            "counts as serious; serious damage at 0 hp is critical (see `options`); `none` when the "
+            "amount is 0."
         ),
     ]
 
@@ -612,6 +650,10 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
     aim: Location | None = Field(
         default=None,
         description="Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.",
+    )
+    options: DamageOptions = Field(
+        default=DamageOptions(),
+        description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
     )
 
 
@@ -803,6 +845,7 @@ class TurnCombatant(NamedCombatant):
     )
     incapacitated: bool = Field(default=False, description="Cannot act (DOS-28).")
     critical: bool = Field(default=False, description="Has a critical wound (DOS-28).")
+    beaten: bool = Field(default=False, description=_BEATEN_DOC)
     defense: DefenseChoice = Field(default="auto", description=_DEFENSE_DOC)
     opponents: list[Id] | None = Field(
         default=None,
@@ -841,6 +884,10 @@ class TurnRequest(RollRequest):
         default_factory=list,
         max_length=MAX_COMBATANTS,
         description="When initiative is rolled: ids the GM places first, in order (DOS-15).",
+    )
+    options: DamageOptions = Field(
+        default=DamageOptions(),
+        description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
     )
 
 
@@ -900,6 +947,7 @@ class CombatantState(Record):
     max_hp: Annotated[int | None, Field(description="As given.")]
     incapacitated: Annotated[bool, Field(description="At 0 hp from serious damage (DOS-28).")]
     critical: Annotated[bool, Field(description="Has a critical wound (DOS-28).")]
+    beaten: Annotated[bool, Field(description=_BEATEN_DOC)]
     blocks_used: Annotated[int, Field(description="Blocks spent this turn (<= block + 1).")]
     dodges_used: Annotated[int, Field(description="Dodges spent this turn (<= dodge).")]
     running: Annotated[bool, Field(description="Ran this turn and was not stopped (DOS-22).")]

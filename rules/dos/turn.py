@@ -34,6 +34,7 @@ from rules.dos.models import (
     ActionsEntry,
     Attacker,
     CombatantState,
+    DamageOptions,
     Declaration,
     Defender,
     InitiativeEntry,
@@ -269,6 +270,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
                 max_hp=c.max_hp,
                 incapacitated=c.incapacitated,
                 critical=c.critical,
+                beaten=c.beaten,
                 dexterity=c.dexterity,
                 block=c.skills.block,
                 dodge=c.skills.dodge,
@@ -297,7 +299,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
         log.add("dos.turn.begins", id=id_, actions=me.actions)
         for d, first in zip(c.declare, numbering(c), strict=True):
             if d.action == "attack":
-                results += _attacks(dice, log, me, live, d, first=first)
+                results += _attacks(dice, log, me, live, d, first=first, options=req.options)
             elif d.action in MANEUVERS:
                 results.append(_maneuver(dice, log, me, live, d, n=first))
             elif d.action == "run":
@@ -328,6 +330,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
             max_hp=me.state.max_hp,
             incapacitated=me.state.incapacitated,
             critical=me.state.critical,
+            beaten=me.state.beaten,
             blocks_used=me.state.blocks_used,
             dodges_used=me.state.dodges_used,
             running=me.state.running,
@@ -359,6 +362,7 @@ def _attacks(
     d: Declaration,
     *,
     first: int,
+    options: DamageOptions,
 ) -> list[TurnAction]:
     c = me.c
     assert d.target is not None  # validated
@@ -400,6 +404,7 @@ def _attacks(
             defense_percent=d.defense_percent,
             ranged=d.ranged,
             aim=d.aim,
+            options=options,
         )
         if changes:
             tgt.state = tgt.state.model_copy(update=changes)

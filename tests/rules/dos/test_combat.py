@@ -459,12 +459,15 @@ def test_dos26_kinds_of_base_damage() -> None:
     )
     assert (unarmed.base, unarmed.amount, unarmed.kind) == (18, 18, "light")
     thrown = run_damage(
-        strength=18, weapon={"kind": "thrown", "damage": 5}, target={"hp": 50}, dice={"damage": [5]}
+        strength=18,
+        weapon={"kind": "thrown", "damage": 5, "made_for_throwing": False},
+        target={"hp": 50},
+        dice={"damage": [5]},
     )
     assert (thrown.halved, thrown.amount) == (True, 23 * 90 // 200)  # one floor: 10
     made = run_damage(
         strength=18,
-        weapon={"kind": "thrown", "damage": 5, "made_for_throwing": True},
+        weapon={"kind": "thrown", "damage": 5},
         target={"hp": 50},
         dice={"damage": [5]},
     )
@@ -536,12 +539,13 @@ def test_dos28_light_damage_stops_at_zero_without_status() -> None:
     assert (res.applied_as, res.target.hp, res.target.incapacitated) == ("light", 0, False)
 
 
-def test_dos28_light_damage_at_zero_counts_as_serious() -> None:
+def test_dos28_light_damage_at_zero_counts_as_serious_with_no_refill() -> None:
     res = run_damage(
         strength=10,
         weapon={"kind": "unarmed"},
         target={"hp": 0, "max_hp": 12},
         dice={"damage": [6]},
+        options={"light_at_zero": "no_refill"},
     )
     assert (res.kind, res.applied_as) == ("light", "serious")
     assert (res.target.hp, res.target.incapacitated) == (0, True)  # the bar is not refilled
@@ -554,12 +558,13 @@ def test_dos28_serious_damage_to_zero_incapacitates() -> None:
     assert (above.target.hp, above.target.incapacitated) == (1, False)
 
 
-def test_dos28_damage_while_incapacitated_is_critical() -> None:
+def test_dos28_damage_while_incapacitated_is_critical_as_an_option() -> None:
     res = run_damage(
         strength=3,
         weapon={"kind": "unarmed"},
         target={"hp": 0, "incapacitated": True},
         dice={"damage": [6]},
+        options={"critical_wounds": "while_incapacitated"},
     )
     assert (res.kind, res.applied_as, res.target.critical, res.target.hp) == (
         "light",
@@ -647,7 +652,9 @@ def test_damage_never_negative_never_heals_critical_sticks(case: dict[str, Any])
     assert 0 <= t.hp <= hp and t.hp == max(0, hp - res.amount)
     assert res.amount >= 0
     assert t.critical >= critical and t.incapacitated >= incapacitated
-    if incapacitated and res.amount > 0:
+    if res.amount > 0 and hp == 0 and res.kind == "serious":  # DOS-28: wounded with no hp left
         assert res.applied_as == "critical" and t.critical
+    if res.applied_as == "critical":
+        assert t.critical
     if die == 1:
         assert res.amount == max(0, 1 - armor)
