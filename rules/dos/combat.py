@@ -197,6 +197,55 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
 # ---------------------------------------------------------------- DOS-15 initiative
 
 
+def _initiative_dice(
+    dice: DiceSource, log: EventLog, combatants: Sequence[tuple[str, int]], placed: set[str]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """DOS-15: each combatant not placed rolls d10 + speed in slot ``initiative.<id>``, in request
+    order -> (rolls, totals)."""
+    rolls: dict[str, int] = {}
+    totals: dict[str, int] = {}
+    for id_, spd in combatants:
+        if id_ in placed:
+            continue
+        rolls[id_] = dice.roll(f"initiative.{id_}", D10)
+        totals[id_] = rolls[id_] + spd
+        log.add("dos.initiative.rolled", id=id_, roll=rolls[id_], speed=spd, total=totals[id_])
+    return rolls, totals
+
+
+def _break_tie(
+    dice: DiceSource,
+    log: EventLog,
+    group: list[str],
+    tied: int,
+    *,
+    speed: dict[str, int],
+    rerolls: dict[str, list[Reroll]],
+    depth: int = 0,
+) -> list[str]:
+    """DOS-15: ``group`` (tied at ``tied``) in order: the tied reroll among themselves, in request
+    order, and ties among the rerolls reroll again, depth first from the highest total down."""
+    if len(group) == 1:
+        return group
+    if depth >= MAX_REROLLS:
+        raise LimitExceeded(
+            f"initiative: {', '.join(group)} still tie after {MAX_REROLLS} rerolls; "
+            "check the scripted `initiative.<id>` dice"
+        )
+    log.add("dos.initiative.tie", ids=group, total=tied)
+    again: dict[str, int] = {}
+    for id_ in group:
+        r = dice.roll(f"initiative.{id_}", D10)
+        again[id_] = r + speed[id_]
+        rerolls[id_].append(Reroll(roll=r, total=again[id_]))
+        log.add("dos.initiative.reroll", id=id_, roll=r, speed=speed[id_], total=again[id_])
+    out: list[str] = []
+    for value in sorted(set(again.values()), reverse=True):
+        same = [i for i in group if again[i] == value]
+        out += _break_tie(dice, log, same, value, speed=speed, rerolls=rerolls, depth=depth + 1)
+    return out
+
+
 def roll_initiative(
     dice: DiceSource, log: EventLog, combatants: Sequence[tuple[str, int]], first: Sequence[str]
 ) -> tuple[list[str], list[InitiativeEntry]]:
@@ -207,46 +256,16 @@ def roll_initiative(
     the highest tied total down, in request order within a group. A reroll only orders the tied
     combatants among themselves; ties among the rerolls reroll again among those still tied.
     """
-    speed = dict(combatants)
     placed = set(first)
     for position, id_ in enumerate(first, start=1):
         log.add("dos.initiative.placed", id=id_, position=position)
-    rolls: dict[str, int] = {}
-    totals: dict[str, int] = {}
+    rolls, totals = _initiative_dice(dice, log, combatants, placed)
+    speed = dict(combatants)
     rerolls: dict[str, list[Reroll]] = {id_: [] for id_, _ in combatants}
-    for id_, spd in combatants:
-        if id_ in placed:
-            continue
-        rolls[id_] = dice.roll(f"initiative.{id_}", D10)
-        totals[id_] = rolls[id_] + spd
-        log.add("dos.initiative.rolled", id=id_, roll=rolls[id_], speed=spd, total=totals[id_])
-
-    def order_group(group: list[str], depth: int) -> list[str]:
-        if len(group) == 1:
-            return group
-        if depth >= MAX_REROLLS:
-            raise LimitExceeded(
-                f"initiative: {', '.join(group)} still tie after {MAX_REROLLS} rerolls; "
-                "check the scripted `initiative.<id>` dice"
-            )
-        log.add("dos.initiative.tie", ids=group, total=_last_total(group[0]))
-        again: dict[str, int] = {}
-        for id_ in group:
-            r = dice.roll(f"initiative.{id_}", D10)
-            again[id_] = r + speed[id_]
-            rerolls[id_].append(Reroll(roll=r, total=again[id_]))
-            log.add("dos.initiative.reroll", id=id_, roll=r, speed=speed[id_], total=again[id_])
-        out: list[str] = []
-        for value in sorted(set(again.values()), reverse=True):
-            out += order_group([i for i in group if again[i] == value], depth + 1)
-        return out
-
-    def _last_total(id_: str) -> int:
-        return rerolls[id_][-1].total if rerolls[id_] else totals[id_]
-
     order = list(first)
     for value in sorted(set(totals.values()), reverse=True):
-        order += order_group([i for i in totals if totals[i] == value], 0)
+        group = [i for i in totals if totals[i] == value]
+        order += _break_tie(dice, log, group, value, speed=speed, rerolls=rerolls)
     log.add("dos.initiative.order", order=order)
     entries = [
         InitiativeEntry(
@@ -499,6 +518,7 @@ def choose_defense(
 def _opposed_reason(
     winner: Literal["a", "b"] | None, a: PoolRoll, b: PoolRoll
 ) -> Literal["total", "luck", "bad_luck", "tie"]:
+    """DOS-12: why the opposed test went as it did."""
     if winner is None:
         return "tie"
     w, lo = (a, b) if winner == "a" else (b, a)
@@ -507,6 +527,210 @@ def _opposed_reason(
     if lo["bad_luck"] and not w["bad_luck"]:
         return "bad_luck"
     return "total"
+
+
+Reason = Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
+
+
+def _attack_roll(
+    dice: DiceSource,
+    log: EventLog,
+    slot_: str,
+    who: str,
+    *,
+    attacker: Attacker,
+    percent: int,
+    ranged: Ranged | None,
+) -> AttackRoll:
+    """DOS-17, DOS-21: the attacker's pool and total; a ranged attack is a simple test on its DC."""
+    pool = roll_pool(dice, slot_, attacker.skill, log)
+    result = pool["result"]
+    tot = total(attacker.dexterity, result, percent)
+    if ranged is None:
+        log.add(
+            "dos.attack.total",
+            attacker=who,
+            stat=attacker.dexterity,
+            result=result,
+            percent=percent,
+            total=tot,
+        )
+        return {
+            "roll": pool,
+            "modifier_percent": percent,
+            "total": tot,
+            "dc": None,
+            "outcome": None,
+        }
+    out = outcome(pool, tot, ranged.dc, ranged.ties)
+    log.add(
+        "dos.attack.ranged",
+        attacker=who,
+        stat=attacker.dexterity,
+        result=result,
+        percent=percent,
+        total=tot,
+        dc=ranged.dc,
+        outcome=out,
+    )
+    return {
+        "roll": pool,
+        "modifier_percent": percent,
+        "total": tot,
+        "dc": ranged.dc,
+        "outcome": out,
+    }
+
+
+def _undefended(
+    log: EventLog, attack_roll: AttackRoll, names: tuple[str, str]
+) -> tuple[bool, Reason]:
+    """DOS-19, DOS-21: no defense. A ranged attack that reached its DC hits; in melee the attack
+    hits unless the attacker has bad luck."""
+    if attack_roll["dc"] is not None:
+        return True, "dc"
+    hit = not attack_roll["roll"]["bad_luck"]
+    log.add("dos.defense.none", defender=names[1], attacker=names[0], hit=hit)
+    return hit, "no_defense" if hit else "bad_luck"
+
+
+def _defend(
+    dice: DiceSource,
+    log: EventLog,
+    *,
+    prefix: str,
+    whom: str,
+    attack_roll: AttackRoll,
+    defender: Defender,
+    defense: DefenseKind,
+    defense_percent: int,
+) -> tuple[bool, Reason, DefenseRoll, dict[str, object]]:
+    """DOS-18, DOS-20, DOS-22: the defender's block or dodge against the attack, an opposed test
+    (equal totals: the defender holds). -> (hit, reason, defense roll, the defender's changes)."""
+    percent = clamp_percent(defense_percent + (RUNNING_PERCENT if defender.running else 0))
+    pool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
+    tot = total(defender.dexterity, pool["result"], percent)
+    changes: dict[str, object]
+    if defense == "block":
+        used, allowed = defender.blocks_used + 1, defender.block + 1
+        changes = {"blocks_used": used}
+    else:
+        used, allowed = defender.dodges_used + 1, defender.dodge
+        changes = {"dodges_used": used}
+    log.add(
+        "dos.defense.total",
+        defender=whom,
+        kind=defense,
+        stat=defender.dexterity,
+        result=pool["result"],
+        percent=percent,
+        total=tot,
+        used=used,
+        allowed=allowed,
+        running=defender.running,
+    )
+    defense_roll: DefenseRoll = {
+        "kind": defense,
+        "roll": pool,
+        "modifier_percent": percent,
+        "total": tot,
+    }
+    winner = opposed_winner(attack_roll["roll"], attack_roll["total"], pool, tot)
+    return winner == "a", _opposed_reason(winner, attack_roll["roll"], pool), defense_roll, changes
+
+
+def _run_stop(
+    dice: DiceSource, log: EventLog, slot_: str, whom: str, defense: DefenseKind
+) -> tuple[RunStop, dict[str, object]]:
+    """DOS-22: a runner that defended successfully rolls a d10: 1-5 it stops and loses its turn."""
+    die = dice.roll(slot_, D10)
+    stopped = die <= RUN_STOP_MAX
+    log.add(
+        f"dos.run.{'stopped' if stopped else 'keeps_running'}", defender=whom, kind=defense, die=die
+    )
+    return {"die": die, "stopped": stopped}, {"running": False, "stopped": True} if stopped else {}
+
+
+def _location(dice: DiceSource, log: EventLog, slot_: str, aim: Location | None) -> Location:
+    """DOS-27: the aimed location, or a d10 on the hit location table."""
+    if aim is not None:
+        log.add("dos.location.aimed", location=aim)
+        return aim
+    die = dice.roll(slot_, D10)
+    location = LOCATION[die]
+    log.add("dos.location.rolled", die=die, location=location)
+    return location
+
+
+def _wound(
+    dice: DiceSource,
+    log: EventLog,
+    slot_: str,
+    whom: str,
+    *,
+    attacker: Attacker,
+    defender: Defender,
+    options: DamageOptions,
+) -> tuple[Damage, Life]:
+    """DOS-26, DOS-28: the hit's damage, rolled and applied to the defender."""
+    die, percent, base, halved, amount, kind = deal_damage(
+        dice,
+        slot_=slot_,
+        strength=attacker.strength,
+        weapon=attacker.weapon,
+        armor=defender.armor,
+        log=log,
+    )
+    life, applied = apply_damage(
+        who=whom, target=defender, amount=amount, kind=kind, options=options, log=log
+    )
+    damage: Damage = {
+        "die": die,
+        "percent": percent,
+        "base": base,
+        "halved": halved,
+        "armor": defender.armor,
+        "amount": amount,
+        "kind": kind,
+        "applied_as": applied,
+    }
+    return damage, life
+
+
+def _meet(
+    dice: DiceSource,
+    log: EventLog,
+    prefix: str,
+    names: tuple[str, str],
+    *,
+    attack_roll: AttackRoll,
+    defender: Defender,
+    defense: DefenseKind | None,
+    defense_percent: int,
+) -> tuple[bool, Reason, DefenseRoll | None, RunStop | None, dict[str, object]]:
+    """DOS-18..22: whether the attack hits -> (hit, reason, defense roll, run stop, the changes to
+    the defender's state). A ranged attack short of its DC misses; with no defense see
+    :func:`_undefended`; a defense is an opposed test, and a runner who defends may stop."""
+    if attack_roll["outcome"] in ("failure", "bad_luck"):  # a ranged attack short of its DC
+        return False, "dc", None, None, {}
+    if defense is None:
+        return (*_undefended(log, attack_roll, names), None, None, {})
+    whom = names[1]
+    hit, reason, defense_roll, changes = _defend(
+        dice,
+        log,
+        prefix=prefix,
+        whom=whom,
+        attack_roll=attack_roll,
+        defender=defender,
+        defense=defense,
+        defense_percent=defense_percent,
+    )
+    run_stop: RunStop | None = None
+    if not hit and defender.running:
+        run_stop, stop = _run_stop(dice, log, slot(prefix, "run_stop"), whom, defense)
+        changes.update(stop)
+    return hit, reason, defense_roll, run_stop, changes
 
 
 def attack_core(
@@ -524,151 +748,46 @@ def attack_core(
     aim: Location | None,
     options: DamageOptions,
 ) -> tuple[AttackResultPart, dict[str, object]]:
-    """One attack resolved completely; returns the result and the changes to the defender's state.
+    """One attack resolved completely (DOS-17..22, DOS-26..28) -> (the result, the changes to the
+    defender's state: the fields the attack changed, with their new values).
 
-    The changes are the fields of ``defender`` that the attack changed, with their new values (none
-    when it changed nothing): ``attack`` writes the new state as a plain dict, a turn keeps a model.
-
-    Slots (under ``prefix``): ``attack`` (the attacker's pool), ``defense`` (the defender's pool),
-    ``run_stop`` (a running defender after a successful defense), ``location``, ``damage``.
-    """
+    Phases: the attack roll, the defense (or none) and run stop, the location, the damage. Slots
+    under ``prefix``: ``attack``, ``defense``, ``run_stop``, ``location``, ``damage``."""
     who, whom = names
-    a_slot = slot(prefix, "attack")
-    pool = roll_pool(dice, a_slot, attacker.skill, log)
-    result = pool["result"]
-    tot = total(attacker.dexterity, result, percent)
-    reached = True
-    if ranged is not None:
-        out = outcome(pool, tot, ranged.dc, ranged.ties)
-        reached = out in ("success", "luck")
-        log.add(
-            "dos.attack.ranged",
-            attacker=who,
-            stat=attacker.dexterity,
-            result=result,
-            percent=percent,
-            total=tot,
-            dc=ranged.dc,
-            outcome=out,
-        )
-        attack_roll: AttackRoll = {
-            "roll": pool,
-            "modifier_percent": percent,
-            "total": tot,
-            "dc": ranged.dc,
-            "outcome": out,
-        }
-    else:
-        log.add(
-            "dos.attack.total",
-            attacker=who,
-            stat=attacker.dexterity,
-            result=result,
-            percent=percent,
-            total=tot,
-        )
-        attack_roll = {
-            "roll": pool,
-            "modifier_percent": percent,
-            "total": tot,
-            "dc": None,
-            "outcome": None,
-        }
-
-    defense_roll: DefenseRoll | None = None
-    run_stop: RunStop | None = None
-    # The defender's new state, as changes to its fields.
-    changes: dict[str, object] = {}
-    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
-    if not reached:
-        hit, reason = False, "dc"
-    elif defense is None:
-        if ranged is not None:
-            hit, reason = True, "dc"
-        else:
-            hit = not pool["bad_luck"]
-            reason = "no_defense" if hit else "bad_luck"
-            log.add("dos.defense.none", defender=whom, attacker=who, hit=hit)
-    else:
-        dpercent = defense_percent + (RUNNING_PERCENT if defender.running else 0)
-        dpercent = clamp_percent(dpercent)
-        dpool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
-        dresult = dpool["result"]
-        dtot = total(defender.dexterity, dresult, dpercent)
-        if defense == "block":
-            used, allowed = defender.blocks_used + 1, defender.block + 1
-            changes["blocks_used"] = used
-        else:
-            used, allowed = defender.dodges_used + 1, defender.dodge
-            changes["dodges_used"] = used
-        log.add(
-            "dos.defense.total",
-            defender=whom,
-            kind=defense,
-            stat=defender.dexterity,
-            result=dresult,
-            percent=dpercent,
-            total=dtot,
-            used=used,
-            allowed=allowed,
-            running=defender.running,
-        )
-        defense_roll = {"kind": defense, "roll": dpool, "modifier_percent": dpercent, "total": dtot}
-        winner = opposed_winner(pool, tot, dpool, dtot)
-        hit = winner == "a"
-        reason = _opposed_reason(winner, pool, dpool)
-        if not hit and defender.running:
-            die = dice.roll(slot(prefix, "run_stop"), D10)
-            stopped = die <= RUN_STOP_MAX
-            run_stop = {"die": die, "stopped": stopped}
-            log.add(
-                f"dos.run.{'stopped' if stopped else 'keeps_running'}",
-                defender=whom,
-                kind=defense,
-                die=die,
-            )
-            if stopped:
-                changes.update(running=False, stopped=True)
+    attack_roll = _attack_roll(
+        dice, log, slot(prefix, "attack"), who, attacker=attacker, percent=percent, ranged=ranged
+    )
+    hit, reason, defense_roll, run_stop, changes = _meet(
+        dice,
+        log,
+        prefix,
+        names,
+        attack_roll=attack_roll,
+        defender=defender,
+        defense=defense,
+        defense_percent=defense_percent,
+    )
     log.add(f"dos.attack.{'hit' if hit else 'miss'}", attacker=who, defender=whom, reason=reason)
-
     location: Location | None = None
-    dmg: Damage | None = None
+    damage: Damage | None = None
     if hit:
-        if aim is not None:
-            location = aim
-            log.add("dos.location.aimed", location=aim)
-        else:
-            die = dice.roll(slot(prefix, "location"), D10)
-            location = LOCATION[die]
-            log.add("dos.location.rolled", die=die, location=location)
-        ddie, dperc, base, halved, amount, kind = deal_damage(
+        location = _location(dice, log, slot(prefix, "location"), aim)
+        damage, life = _wound(
             dice,
-            slot_=slot(prefix, "damage"),
-            strength=attacker.strength,
-            weapon=attacker.weapon,
-            armor=defender.armor,
-            log=log,
-        )
-        life, applied = apply_damage(
-            who=whom, target=defender, amount=amount, kind=kind, options=options, log=log
+            log,
+            slot(prefix, "damage"),
+            whom,
+            attacker=attacker,
+            defender=defender,
+            options=options,
         )
         changes.update(life)
-        dmg = {
-            "die": ddie,
-            "percent": dperc,
-            "base": base,
-            "halved": halved,
-            "armor": defender.armor,
-            "amount": amount,
-            "kind": kind,
-            "applied_as": applied,
-        }
     part: AttackResultPart = {
         "hit": hit,
         "reason": reason,
         "attack": attack_roll,
         "defense": defense_roll,
-        "damage": dmg,
+        "damage": damage,
         "location": location,
         "aimed": aim is not None,
         "run_stop": run_stop,
