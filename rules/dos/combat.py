@@ -55,7 +55,6 @@ from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
 from rules.events import EventLog, trace
-from rules.record import shallow
 
 #: DOS-26: percent of the base damage for each damage d10 (1 deals exactly 1 instead).
 DAMAGE_PERCENT: dict[int, int] = {
@@ -178,7 +177,7 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
     raise_if(errors)
     speed = {c.id: c.speed for c in req.combatants}
     log = EventLog(SENTENCES)
-    entries = []
+    entries: list[ActionsEntry] = []
     for c in req.combatants:
         opp = sum(speed[o] for o in c.opponents)
         n = actions_per_turn(c.speed, opp)
@@ -190,8 +189,8 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
             opponents_speed=opp,
             actions=n,
         )
-        entries.append(ActionsEntry(id=c.id, actions=n, opponents_speed=opp))
-    return ActionsResult(actions=entries, **trace(dice, log))
+        entries.append({"id": c.id, "actions": n, "opponents_speed": opp})
+    return {**trace(dice, log), "actions": entries}
 
 
 # ---------------------------------------------------------------- DOS-15 initiative
@@ -237,7 +236,7 @@ def _break_tie(
     for id_ in group:
         r = dice.roll(f"initiative.{id_}", D10)
         again[id_] = r + speed[id_]
-        rerolls[id_].append(Reroll(roll=r, total=again[id_]))
+        rerolls[id_].append({"roll": r, "total": again[id_]})
         log.add("dos.initiative.reroll", id=id_, roll=r, speed=speed[id_], total=again[id_])
     out: list[str] = []
     for value in sorted(set(again.values()), reverse=True):
@@ -267,14 +266,14 @@ def roll_initiative(
         group = [i for i in totals if totals[i] == value]
         order += _break_tie(dice, log, group, value, speed=speed, rerolls=rerolls)
     log.add("dos.initiative.order", order=order)
-    entries = [
-        InitiativeEntry(
-            id=id_,
-            placed=id_ in placed,
-            roll=rolls.get(id_),
-            total=totals.get(id_),
-            rerolls=rerolls[id_],
-        )
+    entries: list[InitiativeEntry] = [
+        {
+            "id": id_,
+            "placed": id_ in placed,
+            "roll": rolls.get(id_),
+            "total": totals.get(id_),
+            "rerolls": rerolls[id_],
+        }
         for id_, _ in combatants
     ]
     return order, entries
@@ -298,7 +297,7 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     order, entries = roll_initiative(
         dice, log, [(c.id, c.speed) for c in req.combatants], req.first
     )
-    return InitiativeResult(order=order, entries=entries, **trace(dice, log))
+    return {**trace(dice, log), "order": order, "entries": entries}
 
 
 # ---------------------------------------------------------------- DOS-26..29 damage
@@ -452,19 +451,22 @@ def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
     life, applied = apply_damage(
         who="target", target=t, amount=amount, kind=kind, options=req.options, log=log
     )
-    target = Target(max_hp=t.max_hp, **life)
-    return DamageResult(
-        die=die,
-        percent=percent,
-        base=base,
-        halved=halved,
-        armor=armor,
-        amount=amount,
-        kind=kind,
-        applied_as=applied,
-        target=target,
+    # The new state as a plain dict (``TargetState``): a copy of the request model's fields, in
+    # declaration order (its serialiser's bytes), with the changed ones set in place.
+    target = dict(t.__dict__)
+    target.update(life)
+    return {
         **trace(dice, log),
-    )
+        "die": die,
+        "percent": percent,
+        "base": base,
+        "halved": halved,
+        "armor": armor,
+        "amount": amount,
+        "kind": kind,
+        "applied_as": applied,
+        "target": target,
+    }
 
 
 # ---------------------------------------------------------------- DOS-17..22, 27 attack
@@ -839,7 +841,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     state = dict(defender.__dict__)
     state.update(changes)
     # The part's reason is a str in its schema (a turn's part); attack_core sets it from the Literal.
-    return AttackResult(**part, defender=state, **trace(dice, log))  # type: ignore[arg-type]
+    return {**trace(dice, log), **part, "defender": state}  # type: ignore[typeddict-item]
 
 
 # ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
@@ -876,24 +878,24 @@ def maneuver_core(
             total=tot,
         )
         results.append(
-            ManeuverSideResult(
-                stat=stat_name,
-                skill=skill_name,
-                roll=pool,
-                modifier_percent=side.percent,
-                total=tot,
-            )
+            {
+                "stat": stat_name,
+                "skill": skill_name,
+                "roll": pool,
+                "modifier_percent": side.percent,
+                "total": tot,
+            }
         )
     a, b = results
-    winner = opposed_winner(a.roll, a.total, b.roll, b.total)
+    winner = opposed_winner(a["roll"], a["total"], b["roll"], b["total"])
     success = winner == "a"
     log.add(
         f"dos.maneuver.{kind}.{'success' if success else 'failure'}",
         a=names[0],
         b=names[1],
-        reason=_opposed_reason(winner, a.roll, b.roll),
+        reason=_opposed_reason(winner, a["roll"], b["roll"]),
     )
-    return ManeuverPart(winner=winner, success=success, a=a, b=b)
+    return {"winner": winner, "success": success, "a": a, "b": b}
 
 
 def maneuver_slots(req: ManeuverRequest) -> SlotSpec:
@@ -906,4 +908,4 @@ def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
     part = maneuver_core(
         dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
     )
-    return ManeuverResult(kind=req.kind, **shallow(part), **trace(dice, log))
+    return {**trace(dice, log), "kind": req.kind, **part}

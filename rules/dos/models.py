@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
@@ -22,14 +21,13 @@ from rules.models import (
     MAX_COMBATANTS,
     MAX_POOL,
     MAX_STAT,
+    Envelope,
     Id,
     Model,
     NonNegative,
-    Resolution,
     RollRequest,
     Stat,
 )
-from rules.record import Record
 
 Difficulty = Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"]
 
@@ -159,12 +157,11 @@ class ComplexRequest(RollRequest, Modified):
 
 # ---------------------------------------------------------------- results
 
-# The records an attack builds (a pool's dice and roll, the attack and defense rolls, the run stop,
-# the damage and the attack's part) are typed dicts, like ``rules.models.Roll`` and ``Event``: the
-# compiled engine builds each with a dict display where a dataclass would run its Python __init__
-# (a pool alone builds one per die), and the schema pydantic writes is the dataclass's. A dict is
-# written in insertion order, so the engine passes every key, in the order declared here
-# (tests/rules/dos/test_record_keys.py). The other records stay dataclasses.
+# Results are typed dicts (STYLE 17: one shape per direction), like ``rules.models.Roll`` and
+# ``Event``: a top-level result derives from ``rules.models.Envelope`` and the engine builds it as a
+# dict literal ``{**trace(dice, log), "roll": ...}``; every record likewise. A dict is written in
+# insertion order, so the engine passes every key, in the order declared here
+# (tests/rules/dos/test_record_keys.py).
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -185,15 +182,13 @@ class PoolRoll(TypedDict):
     bad_luck: Annotated[bool, Field(description="More base 1s than other base dice (DOS-5).")]
 
 
-@dataclass(kw_only=True)
-class RollResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class RollResult(Envelope):
     roll: PoolRoll
 
 
-@dataclass(kw_only=True)
-class TestResult(Resolution):
-    __test__ = False
-
+@with_config(ConfigDict(extra="forbid"))
+class TestResult(Envelope):
     roll: PoolRoll
     modifier_percent: int
     total: Annotated[
@@ -205,22 +200,22 @@ class TestResult(Resolution):
     margin: Annotated[int, Field(description="total - dc.")]
 
 
-@dataclass(kw_only=True)
-class SideResult(Record):
+@with_config(ConfigDict(extra="forbid"))
+class SideResult(TypedDict):
     roll: PoolRoll
     modifier_percent: int
     total: int
 
 
-@dataclass(kw_only=True)
-class OpposedResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class OpposedResult(Envelope):
     a: SideResult
     b: SideResult
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
 
 
-@dataclass(kw_only=True)
-class Attempt(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Attempt(TypedDict):
     n: int
     roll: PoolRoll
     total: int
@@ -228,8 +223,8 @@ class Attempt(Record):
     outcome: Outcome
 
 
-@dataclass(kw_only=True)
-class ComplexResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class ComplexResult(Envelope):
     modifier_percent: int
     attempts: Annotated[
         list[Attempt], Field(description="The attempts rolled, stopping at success (DOS-13).")
@@ -371,8 +366,8 @@ class ActionsRequest(RollRequest):
     )
 
 
-@dataclass(kw_only=True)
-class ActionsEntry(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ActionsEntry(TypedDict):
     id: Annotated[str, Field(description="The combatant's id.")]
     actions: Annotated[
         int, Field(description="floor(speed / sum of the opponents' speeds), at least 1 (DOS-14).")
@@ -382,8 +377,8 @@ class ActionsEntry(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class ActionsResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class ActionsResult(Envelope):
     actions: Annotated[
         list[ActionsEntry], Field(description="One entry per combatant, in request order.")
     ]
@@ -411,14 +406,14 @@ class InitiativeRequest(RollRequest):
     )
 
 
-@dataclass(kw_only=True)
-class Reroll(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Reroll(TypedDict):
     roll: Annotated[int, Field(description="The tie-break d10 (1-10).")]
     total: Annotated[int, Field(description="roll + speed.")]
 
 
-@dataclass(kw_only=True)
-class InitiativeEntry(Record):
+@with_config(ConfigDict(extra="forbid"))
+class InitiativeEntry(TypedDict):
     id: Annotated[str, Field(description="The combatant's id.")]
     placed: Annotated[bool, Field(description="Placed first by the GM (`first`): no roll.")]
     roll: Annotated[
@@ -433,8 +428,8 @@ class InitiativeEntry(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class InitiativeResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class InitiativeResult(Envelope):
     order: Annotated[list[str], Field(description="Ids, first to act first (DOS-15).")]
     entries: Annotated[
         list[InitiativeEntry], Field(description="One per combatant, in request order.")
@@ -566,8 +561,16 @@ class Damage(TypedDict):
     ]
 
 
-@dataclass(kw_only=True)
-class DamageResult(Resolution):
+if TYPE_CHECKING:
+    #: What the engine puts in a damage result's ``target``: the :class:`Target` as a plain dict,
+    #: every field of the model in declaration order (the bytes its own serialiser writes).
+    TargetState: TypeAlias = dict[str, Any]
+else:  # for pydantic, the documented schema: the request-shaped model
+    TargetState = Target
+
+
+@with_config(ConfigDict(extra="forbid"))
+class DamageResult(Envelope):
     die: Annotated[int | None, Field(description="The damage d10; null for GM-set damage.")]
     percent: Annotated[
         int | None, Field(description="Percent of the base; null for a 1 or GM-set damage.")
@@ -581,7 +584,7 @@ class DamageResult(Resolution):
         AppliedKind,
         Field(description="How it counted (DOS-28): light, serious, critical, or none for 0."),
     ]
-    target: Annotated[Target, Field(description="The target's new state (DOS-28).")]
+    target: Annotated[TargetState, Field(description="The target's new state (DOS-28).")]
 
 
 # ---------------------------------------------------------------- attack (DOS-17..22, 27)
@@ -698,8 +701,8 @@ class RunStop(TypedDict):
     ]
 
 
-@dataclass(kw_only=True)
-class AttackResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class AttackResult(Envelope):
     hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
     reason: Annotated[
         Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"],
@@ -762,8 +765,8 @@ class ManeuverRequest(RollRequest):
     b: ManeuverSide = Field(description="The side resisting it.")
 
 
-@dataclass(kw_only=True)
-class ManeuverSideResult(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ManeuverSideResult(TypedDict):
     stat: Annotated[StatName, Field(description="The stat used.")]
     skill: Annotated[SkillName, Field(description="The skill whose pool was rolled.")]
     roll: Annotated[PoolRoll, Field(description="The pool.")]
@@ -773,8 +776,8 @@ class ManeuverSideResult(Record):
     total: Annotated[int, Field(description="stat + dice, with the modifier (DOS-8).")]
 
 
-@dataclass(kw_only=True)
-class ManeuverResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class ManeuverResult(Envelope):
     kind: Annotated[ManeuverKind, Field(description="The maneuver resolved.")]
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
     success: Annotated[bool, Field(description="Side a won: grabbed, broke free, pushed.")]
@@ -891,8 +894,8 @@ class TurnRequest(RollRequest):
     )
 
 
-@dataclass(kw_only=True)
-class TurnAction(Record):
+@with_config(ConfigDict(extra="forbid"))
+class TurnAction(TypedDict):
     """One action resolved in the turn, in resolution order."""
 
     actor: Annotated[str, Field(description="Who acts.")]
@@ -900,15 +903,15 @@ class TurnAction(Record):
         int | None, Field(description="The actor's action number (slot prefix `<actor>.<n>`).")
     ]
     action: Annotated[ActionKind, Field(description="What was declared.")]
-    target: Annotated[str | None, Field(description="The target's id, if any.")] = None
-    skipped: Annotated[str | None, Field(description="Why it was not resolved, if not.")] = None
+    target: Annotated[str | None, Field(description="The target's id, if any.")]
+    skipped: Annotated[str | None, Field(description="Why it was not resolved, if not.")]
     attack: Annotated[
         AttackResultPart | None, Field(description="An attack's result, as `/dos/attack` gives it.")
-    ] = None
+    ]
     maneuver: Annotated[
         ManeuverPart | None, Field(description="A maneuver's result, as `/dos/maneuver` gives it.")
-    ] = None
-    metres: Annotated[int | None, Field(description="Run or step: metres moved.")] = None
+    ]
+    metres: Annotated[int | None, Field(description="Run or step: metres moved.")]
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -929,16 +932,16 @@ class AttackResultPart(TypedDict):
     ]
 
 
-@dataclass(kw_only=True)
-class ManeuverPart(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ManeuverPart(TypedDict):
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
     success: Annotated[bool, Field(description="The actor (side a) won.")]
     a: Annotated[ManeuverSideResult, Field(description="The actor's side.")]
     b: Annotated[ManeuverSideResult, Field(description="The target's side.")]
 
 
-@dataclass(kw_only=True)
-class CombatantState(Record):
+@with_config(ConfigDict(extra="forbid"))
+class CombatantState(TypedDict):
     id: Annotated[str, Field(description="The combatant's id.")]
     actions: Annotated[int, Field(description="Actions this turn (DOS-14).")]
     actions_used: Annotated[int, Field(description="Actions spent (a run spends all).")]
@@ -956,8 +959,8 @@ class CombatantState(Record):
     waited: Annotated[bool, Field(description="Waited: the GM may place it `first` next turn.")]
 
 
-@dataclass(kw_only=True)
-class TurnResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class TurnResult(Envelope):
     order: Annotated[list[str], Field(description="The initiative order used.")]
     initiative: Annotated[
         list[InitiativeEntry] | None,

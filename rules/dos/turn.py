@@ -31,14 +31,16 @@ from rules.dos.combat import (
     roll_initiative,
 )
 from rules.dos.models import (
-    ActionsEntry,
+    ActionKind,
     Attacker,
+    AttackResultPart,
     CombatantState,
     DamageOptions,
     Declaration,
     Defender,
     InitiativeEntry,
     ManeuverKind,
+    ManeuverPart,
     ManeuverSide,
     SkillName,
     TurnAction,
@@ -112,6 +114,30 @@ class _Live:
     actions_used: int = 0
     moved: int = 0
     waited: bool = False
+
+
+def _record(
+    actor: str,
+    n: int | None,
+    action: ActionKind,
+    *,
+    target: str | None = None,
+    skipped: str | None = None,
+    attack: AttackResultPart | None = None,
+    maneuver: ManeuverPart | None = None,
+    metres: int | None = None,
+) -> TurnAction:
+    """One action of the turn as its record, every key given (those it does not have null)."""
+    return {
+        "actor": actor,
+        "n": n,
+        "action": action,
+        "target": target,
+        "skipped": skipped,
+        "attack": attack,
+        "maneuver": maneuver,
+        "metres": metres,
+    }
 
 
 def _opponents(req: TurnRequest, c: TurnCombatant) -> list[str]:
@@ -338,14 +364,12 @@ def _act(
     if me.state.incapacitated:
         log.add("dos.turn.incapacitated", id=c.id)
         return [
-            TurnAction(
-                actor=c.id, n=None, action=d.action, target=d.target, skipped="incapacitated"
-            )
+            _record(c.id, None, d.action, target=d.target, skipped="incapacitated")
             for d in c.declare
         ]
     if me.state.stopped:
         log.add("dos.turn.stopped", id=c.id)
-        return [TurnAction(actor=c.id, n=None, action="run", skipped="stopped")]
+        return [_record(c.id, None, "run", skipped="stopped")]
     log.add("dos.turn.begins", id=c.id, actions=me.actions)
     results: list[TurnAction] = []
     for d, first in zip(c.declare, numbering(c), strict=True):
@@ -366,40 +390,40 @@ def _move(log: EventLog, me: _Live, d: Declaration, *, n: int) -> TurnAction:
         me.moved = c.speed
         me.actions_used = me.actions
         log.add("dos.turn.run", id=c.id, metres=c.speed)
-        return TurnAction(actor=c.id, n=None, action="run", metres=c.speed)
+        return _record(c.id, None, "run", metres=c.speed)
     if d.action == "step":
         most = c.speed // 4
         metres = most if d.metres is None else d.metres
         me.moved += metres
         me.actions_used += 1
         log.add("dos.turn.step", id=c.id, metres=metres, max_metres=most)
-        return TurnAction(actor=c.id, n=n, action="step", metres=metres)
+        return _record(c.id, n, "step", metres=metres)
     me.waited = True
     log.add("dos.turn.wait", id=c.id)
-    return TurnAction(actor=c.id, n=None, action="wait")
+    return _record(c.id, None, "wait")
 
 
 def _states(req: TurnRequest, live: dict[str, _Live], order: list[str]) -> list[CombatantState]:
     """Everyone's new state, in request order (send it back for the next turn)."""
     position = {id_: p for p, id_ in enumerate(order, start=1)}
     return [
-        CombatantState(
-            id=c.id,
-            actions=me.actions,
-            actions_used=me.actions_used,
-            initiative=position[c.id],
-            hp=me.state.hp,
-            max_hp=me.state.max_hp,
-            incapacitated=me.state.incapacitated,
-            critical=me.state.critical,
-            beaten=me.state.beaten,
-            blocks_used=me.state.blocks_used,
-            dodges_used=me.state.dodges_used,
-            running=me.state.running,
-            stopped=me.state.stopped,
-            moved=me.moved,
-            waited=me.waited,
-        )
+        {
+            "id": c.id,
+            "actions": me.actions,
+            "actions_used": me.actions_used,
+            "initiative": position[c.id],
+            "hp": me.state.hp,
+            "max_hp": me.state.max_hp,
+            "incapacitated": me.state.incapacitated,
+            "critical": me.state.critical,
+            "beaten": me.state.beaten,
+            "blocks_used": me.state.blocks_used,
+            "dodges_used": me.state.dodges_used,
+            "running": me.state.running,
+            "stopped": me.state.stopped,
+            "moved": me.moved,
+            "waited": me.waited,
+        }
         for c in req.combatants
         for me in (live[c.id],)
     ]
@@ -416,19 +440,21 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     results: list[TurnAction] = []
     for id_ in order:
         results += _act(dice, log, live[id_], live, req.options)
-    return TurnResult(
-        order=order,
-        initiative=entries,
-        actions=[
-            ActionsEntry(
-                id=c.id, actions=counts.actions[c.id], opponents_speed=counts.opponents_speed[c.id]
-            )
+    return {
+        **trace(dice, log),
+        "order": order,
+        "initiative": entries,
+        "actions": [
+            {
+                "id": c.id,
+                "actions": counts.actions[c.id],
+                "opponents_speed": counts.opponents_speed[c.id],
+            }
             for c in req.combatants
         ],
-        results=results,
-        combatants=_states(req, live, order),
-        **trace(dice, log),
-    )
+        "results": results,
+        "combatants": _states(req, live, order),
+    }
 
 
 def _attacks(
@@ -457,10 +483,10 @@ def _attacks(
         if tgt.state.incapacitated and d.stop_when_down:
             log.add("dos.turn.target_down", id=c.id, target=d.target, skipped=d.count - k)
             out += [
-                TurnAction(
-                    actor=c.id,
-                    n=first + m,
-                    action="attack",
+                _record(
+                    c.id,
+                    first + m,
+                    "attack",
                     target=d.target,
                     skipped="target_incapacitated",
                 )
@@ -486,7 +512,7 @@ def _attacks(
         if changes:
             tgt.state = tgt.state.model_copy(update=changes)
         me.actions_used += 1
-        out.append(TurnAction(actor=c.id, n=n, action="attack", target=d.target, attack=part))
+        out.append(_record(c.id, n, "attack", target=d.target, attack=part))
     return out
 
 
@@ -521,4 +547,4 @@ def _maneuver(
         names=(me.c.id, d.target),
     )
     me.actions_used += 1
-    return TurnAction(actor=me.c.id, n=n, action=kind, target=d.target, maneuver=part)
+    return _record(me.c.id, n, kind, target=d.target, maneuver=part)

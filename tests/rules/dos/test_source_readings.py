@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from rules.dos import combat, turn
 from rules.dos.models import AttackRequest, DamageRequest, TurnRequest
-from rules.record import dump
 from tests.rules.dos.helpers import build, source
 
 ENDPOINTS = ["damage", "attack", "turn"]
@@ -33,6 +32,7 @@ def hit(
     """One hit of ``weapon`` with ``strength`` and damage die ``die`` on a target in ``state``,
     through ``endpoint``: how it counted, the amount, the event codes and the target's new state."""
     extra = {"options": options} if options is not None else {}
+    res: Any
     ranged = {"ranged": {"dc": 0}} if weapon["kind"] in ("thrown", "shooting") else {}
     if endpoint == "damage":
         req: Any = build(
@@ -43,7 +43,7 @@ def hit(
             dice={"damage": [die]},
             **extra,
         )
-        res = dump(combat.damage(req, source(req, combat.damage_slots)))
+        res = combat.damage(req, source(req, combat.damage_slots))
         damage, after = res, res["target"]
     elif endpoint == "attack":
         attacker = {"dexterity": 50, "strength": strength, "skill": 1, "weapon": weapon}
@@ -56,7 +56,7 @@ def hit(
             **ranged,
             **extra,
         )
-        res = dump(combat.attack(req, source(req, combat.attack_slots)))
+        res = combat.attack(req, source(req, combat.attack_slots))
         damage, after = res["damage"], res["defender"]
     else:
         hitter = {
@@ -80,7 +80,7 @@ def hit(
             dice={"hitter.1.attack": [5], "hitter.1.location": [6], "hitter.1.damage": [die]},
             **extra,
         )
-        res = dump(turn.turn(req, source(req, turn.turn_slots)))
+        res = turn.turn(req, source(req, turn.turn_slots))
         damage, after = res["results"][0]["attack"]["damage"], res["combatants"][1]
     return {
         "applied_as": damage["applied_as"],
