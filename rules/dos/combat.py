@@ -42,6 +42,7 @@ from rules.dos.models import (
     ManeuverResult,
     ManeuverSide,
     ManeuverSideResult,
+    Outcome,
     PoolRoll,
     Ranged,
     Reroll,
@@ -546,42 +547,22 @@ def _attack_roll(
 ) -> AttackRoll:
     """DOS-17, DOS-21: the attacker's pool and total; a ranged attack is a simple test on its DC."""
     pool = roll_pool(dice, slot_, attacker.skill, log)
-    result = pool["result"]
-    tot = total(attacker.dexterity, result, percent)
-    if ranged is None:
-        log.add(
-            "dos.attack.total",
-            attacker=who,
-            stat=attacker.dexterity,
-            result=result,
-            percent=percent,
-            total=tot,
-        )
-        return {
-            "roll": pool,
-            "modifier_percent": percent,
-            "total": tot,
-            "dc": None,
-            "outcome": None,
-        }
-    out = outcome(pool, tot, ranged.dc, ranged.ties)
-    log.add(
-        "dos.attack.ranged",
-        attacker=who,
-        stat=attacker.dexterity,
-        result=result,
-        percent=percent,
-        total=tot,
-        dc=ranged.dc,
-        outcome=out,
-    )
-    return {
-        "roll": pool,
-        "modifier_percent": percent,
+    tot = total(attacker.dexterity, pool["result"], percent)
+    params = {
+        "attacker": who,
+        "stat": attacker.dexterity,
+        "result": pool["result"],
+        "percent": percent,
         "total": tot,
-        "dc": ranged.dc,
-        "outcome": out,
     }
+    dc: int | None = None
+    out: Outcome | None = None
+    if ranged is None:
+        log.add("dos.attack.total", **params)
+    else:
+        dc, out = ranged.dc, outcome(pool, tot, ranged.dc, ranged.ties)
+        log.add("dos.attack.ranged", **params, dc=dc, outcome=out)
+    return {"roll": pool, "modifier_percent": percent, "total": tot, "dc": dc, "outcome": out}
 
 
 def _undefended(

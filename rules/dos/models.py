@@ -561,14 +561,6 @@ class Damage(TypedDict):
     ]
 
 
-if TYPE_CHECKING:
-    #: What the engine puts in a damage result's ``target``: the :class:`Target` as a plain dict,
-    #: every field of the model in declaration order (the bytes its own serialiser writes).
-    TargetState: TypeAlias = dict[str, Any]
-else:  # for pydantic, the documented schema: the request-shaped model
-    TargetState = Target
-
-
 @with_config(ConfigDict(extra="forbid"))
 class DamageResult(Envelope):
     die: Annotated[int | None, Field(description="The damage d10; null for GM-set damage.")]
@@ -661,12 +653,15 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
 
 
 if TYPE_CHECKING:
-    #: What the engine puts in an attack result's ``defender``: the :class:`Defender` as a plain
-    #: dict, every field of the model in declaration order (the bytes its own serialiser writes);
-    #: copying the request model's ``__dict__`` costs far less than a model copy, and orjson writes
-    #: it with the rest (tests/rules/dos/test_record_keys.py checks the keys and values).
+    #: What the engine puts in a damage result's ``target`` and an attack result's ``defender``:
+    #: the :class:`Target` or :class:`Defender` as a plain dict, every field of the model in
+    #: declaration order (the bytes its own serialiser writes); copying the request model's
+    #: ``__dict__`` costs far less than a model copy, and orjson writes it with the rest
+    #: (tests/rules/dos/test_record_keys.py checks the keys and values).
+    TargetState: TypeAlias = dict[str, Any]
     DefenderState: TypeAlias = dict[str, Any]
-else:  # for pydantic, the documented schema: the request-shaped model
+else:  # for pydantic, the documented schemas: the request-shaped models
+    TargetState = Target
     DefenderState = Defender
 
 
