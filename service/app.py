@@ -31,6 +31,7 @@ from service.middleware import (
     stamp_problem,
 )
 from service.openapi import install_openapi
+from service.playground import mount_playground
 from service.routers import SYSTEMS
 from service.routing import (
     ResolverFastPath,
@@ -207,6 +208,7 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
         app.include_router(router)
     install_fast_path(app)  # resolver POSTs skip FastAPI's router (README, "Performance")
     mount_docs(app)
+    mount_playground(app)
     install_openapi(app)
     health.add_health_routes(app)
     quiet = set(health.PATHS)
