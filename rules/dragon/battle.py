@@ -499,10 +499,14 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     location = req.location
     location_prosperity = None if location is None else location.prosperity
     if dragon_die is not None:
+        spared = _spared(pairs, log)
         for e in taking_part:
-            lose(e.id, 1, "dragon_die")
+            if e.id not in spared:
+                lose(e.id, 1, "dragon_die")
         if location is not None:
-            if location.id in by_id and not by_id[location.id].aside:
+            if location.id in spared:
+                log.add("dragon.location.spared", id=location.id)
+            elif location.id in by_id and not by_id[location.id].aside:
                 log.add("dragon.location.party", id=location.id)
             else:
                 before = location.prosperity
@@ -556,7 +560,8 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     # A dragonslayer counts one level higher.
     level = {p: by_id[p].level + (1 if p in slayer_now else 0) for p in fought}
     strongest: str | None = None
-    if fought and req.options.strongest_enemy == "strength_order":
+    by_strength = req.options.strongest_enemy == "strength_order"
+    if fought and by_strength:
         strongest = fought[0]  # `in_battle` is in strength order
     elif fought:
         strongest = max(enemies, key=level.__getitem__)  # the first of the highest, request order
@@ -573,6 +578,17 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         "dragon_won": dragon_won,
     }
     if ended:
+        if strongest is None:  # never: the dragon's target always fights it
+            pass
+        elif by_strength:
+            e = by_id[strongest]
+            log.add(
+                "dragon.hoard.by_strength", id=strongest, prosperity=e.prosperity, level=e.level
+            )
+        else:
+            log.add("dragon.hoard.by_level", id=strongest, level=top)
+        if strongest in slayer_now:
+            log.add("dragon.hoard.dragonslayer", id=strongest, own=top - 1, level=top)
         log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
 
     next_state = _next_state(
@@ -604,6 +620,19 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
         next_state=next_state,
         **trace(dice, log),
     )
+
+
+def _spared(pairs: list[Pair], log: EventLog) -> set[str]:
+    """DRG-10, DRG-13: the parties of an interrupted pair (the parties joined to it included) suffer
+    nothing from it, not even the dragon die's extra point."""
+    spared: set[str] = set()
+    for p in pairs:
+        if p["interrupted"]:
+            members = (*p["a_side"]["members"], *p["b_side"]["members"])
+            ids = [m for m in members if m != DRAGON]
+            spared.update(ids)
+            log.add("dragon.pair.spared", a=p["a"], b=p["b"], ids=ids, names=", ".join(ids))
+    return spared
 
 
 def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:

@@ -162,12 +162,12 @@ class BattleOptions(Model):
         ),
     )
     strongest_enemy: Literal["highest_level", "strength_order"] = Field(
-        default="highest_level",
+        default="strength_order",
         description=(
-            "DRG-17, which enemy is the strongest. `highest_level` (rules/dragon.md): the highest "
-            "level among the enemies that fought, a dragonslayer counting one higher; "
-            "`strength_order`: the first of them in the DRG-2 strength order (highest prosperity), "
-            "the source defining strength by prosperity."
+            "DRG-17, which enemy that fought gives the hoard (its level - 1, a dragonslayer "
+            "counting one level higher). `strength_order` (the source, which defines strength by "
+            "prosperity): the first of them in the DRG-2 strength order. `highest_level` "
+            "(rules/dragon.md): the first of the highest level, a dragonslayer's +1 included."
         ),
     )
 

@@ -309,6 +309,67 @@ def test_drg10_equal_highest_dice_interrupt_with_no_consequences() -> None:
     assert "dragon.pair.interrupted" in [e["code"] for e in res.events]
 
 
+def _codes(res: BattleResult) -> list[str]:
+    return [e["code"] for e in res.events]
+
+
+def test_drg10_drg13_a_tie_spares_its_pair_even_the_dragon_die_point() -> None:
+    """«Tasapelissä taistelu keskeytyy syystä tai toisesta, joka kuvataan kerronnassa. Tästä ei
+    koidu osapuolille muita seurauksia»: the dragon (dragon die used) and g1 tie at 4; g1 and g5,
+    joined to it, lose nothing, not even the dragon die's extra point. The die was used: the
+    parties outside that pair (s1 and g2, whose pair was won; g3 waiting) and the location still
+    pay it, and the others still make their destruction change."""
+    res = run(
+        dragon=dragon("g1", age=2, battle=1, dragon_die=True),
+        entities=[
+            ent("g1", prosperity=2, target="dragon"),
+            ent("s1", "player", prosperity=2, target="g2"),
+            ent("g2", prosperity=2, target="s1"),
+            ent("g3", prosperity=1),
+            ent("g5", prosperity=1, target="dragon", if_left_over="join:g1"),
+        ],
+        location={"id": "hill", "prosperity": 3},
+        dice={
+            "pool.dragon": [4],
+            "dragon_die": [3],
+            "pool.g1": [4, 1],
+            "pool.g5": [2],
+            "pool.s1": [4, 1],
+            "pool.g2": [3, 1],
+        },
+    )
+    assert pair_tuples(res) == [("dragon", "g1", None, 0, True), ("g2", "s1", "s1", 1, False)]
+    assert res.pairs[0]["b_side"]["members"] == ["g1", "g5"]
+    assert [(c["id"], c["before"], c["after"], c["reason"]) for c in res.prosperity_changes] == [
+        ("g2", 2, 1, "lost_pair"),
+        ("s1", 2, 1, "dragon_die"),
+        ("g2", 1, 0, "dragon_die"),
+        ("g3", 1, 0, "dragon_die"),
+        ("hill", 3, 2, "dragon_die"),
+    ]
+    assert prosperity(res) == {"g1": 2, "s1": 1, "g2": 0, "g3": 0, "g5": 1}
+    assert res.dragon_changes == [] and res.wounds["gained"] == 0
+    assert res.destruction_change is not None and res.destruction_change["result"] == 3
+    [spared] = [e for e in res.events if e["code"] == "dragon.pair.spared"]
+    assert spared["params"] == {"a": "dragon", "b": "g1", "ids": ["g1", "g5"], "names": "g1, g5"}
+    assert "not even the dragon die's extra point" in spared["text"]
+
+
+def test_drg10_a_tied_location_party_loses_nothing_to_the_dragon_die() -> None:
+    """«Tästä ei koidu osapuolille muita seurauksia»: the town, the location and the dragon's
+    opponent, ties: it keeps its prosperity as an entity and as the location."""
+    res = run(
+        dragon=dragon("town", battle=1, dragon_die=True),
+        entities=[ent("town", prosperity=3, target="dragon")],
+        location={"id": "town", "prosperity": 3},
+        dice={"pool.dragon": [4], "dragon_die": [2], "pool.town": [4, 1, 1]},
+    )
+    assert res.pairs[0]["interrupted"] and res.prosperity_changes == []
+    assert "dragon.location.spared" in _codes(res) and "dragon.location.party" not in _codes(res)
+    assert res.next_state["location"] == {"id": "town", "prosperity": 3}
+    assert prosperity(res) == {"town": 3}
+
+
 # ---------------------------------------------------------------- the sweep
 
 
@@ -445,11 +506,9 @@ def test_drg13_dragon_die_costs_every_party_and_the_location_one_more() -> None:
     ] == [
         ("g1", "entity", 2, 0, "lost_pair"),
         ("g1", "entity", 0, 0, "dragon_die"),
-        ("s1", "entity", 2, 1, "dragon_die"),
-        ("g2", "entity", 2, 1, "dragon_die"),
         ("g3", "entity", 1, 0, "dragon_die"),
         ("hill", "location", 3, 2, "dragon_die"),
-    ]
+    ]  # s1 and g2 tied: their interrupted pair suffers nothing, not even the extra point (DRG-10)
     assert res.destruction_change is not None
     assert (res.destruction_change["by"], res.destruction_change["result"]) == ("others", 4)
     assert (res.destruction_change["level"], res.destruction_change["scale"]) == (
@@ -581,23 +640,38 @@ def test_drg16_one_round_by_default_continues_on_request() -> None:
     assert goes_on.next_state["round"] == 2
 
 
-def test_drg17_hoard_from_the_strongest_enemy_with_the_dragonslayer_raise() -> None:
-    res = run(
+def _hoard_events(res: BattleResult) -> list[tuple[str, dict[str, object]]]:
+    return [(e["code"], e["params"]) for e in res.events if e["code"].startswith("dragon.hoard")]
+
+
+def _hoard_battle(**more: object) -> BattleResult:
+    """A dragon beats g1 (level 4, prosperity 1); s1 beats hero (level 4, prosperity 2, a
+    dragonslayer); the lord (level 6) waits and does not count."""
+    return run(
         dragon=dragon("g1", battle=2),
         entities=[
             ent("g1", prosperity=1, level=4, target="dragon"),
             ent("s1", "player", prosperity=1, target="hero"),
-            ent("hero", kind="individual", prosperity=1, level=4, dragonslayer=True, target="s1"),
-            ent("king", prosperity=1, level=6),  # waits: did not fight, does not count
+            ent("hero", kind="individual", prosperity=2, level=4, dragonslayer=True, target="s1"),
+            ent("lord", prosperity=1, level=6),
         ],
         dice={
             "pool.dragon": [8, 8],
             "pool.g1": [1],
-            "pool.s1": [1],
-            "pool.hero": [1],
+            "pool.s1": [4],
+            "pool.hero": [1, 1],
             "slayer.hero": [2],
         },
+        **more,
     )
+
+
+def test_drg17_hoard_from_the_strongest_enemy_by_strength_order() -> None:
+    """«Taistelun loputtua pelaaja saa hoardia vahvimman vihollisen tason verran -1
+    (lohikäärmeentappaja nostaa tätä).» The strongest is the first in the strength order:
+    «lohikäärme on vahvin, muilla entiteeteillä prosperity määrää, tasatilanteissa vapaat päättävät
+    ensin». (The hero, prosperity 2, comes before g1; a dragonslayer, it counts level 4 + 1.)"""
+    res = _hoard_battle()
     assert res.hoard["enemies"] == ["g1", "hero"]
     assert (res.hoard["strongest"], res.hoard["level"], res.hoard["dragonslayer"]) == (
         "hero",
@@ -605,9 +679,46 @@ def test_drg17_hoard_from_the_strongest_enemy_with_the_dragonslayer_raise() -> N
         True,
     )
     assert res.hoard["amount"] == 4 and res.hoard_gained == 4
+    assert _hoard_events(res) == [
+        ("dragon.hoard.by_strength", {"id": "hero", "prosperity": 2, "level": 4}),
+        ("dragon.hoard.dragonslayer", {"id": "hero", "own": 4, "level": 5}),
+        ("dragon.hoard", {"amount": 4, "strongest": "hero", "level": 5}),
+    ]
+    texts = [e["text"] for e in res.events if e["code"].startswith("dragon.hoard")]
+    assert "first of them in the strength order, with prosperity 2" in texts[0]
+    assert "counts one level higher, 5 for its 4" in texts[1]
 
 
-def test_drg17_strongest_enemy_by_strength_order_option() -> None:
+def test_drg17_strength_order_is_prosperity_not_level() -> None:
+    """«muilla entiteeteillä prosperity määrää»: the big tribe (prosperity 5, level 2) is stronger
+    than the lord (prosperity 1, level 5), whatever their levels."""
+    res = run(
+        dragon=dragon("big", battle=2),
+        entities=[
+            ent("big", prosperity=5, level=2, target="dragon"),
+            ent("s1", "player", prosperity=1, target="lord"),
+            ent("lord", kind="individual", prosperity=1, level=5, target="s1"),
+        ],
+        seed="x",
+    )
+    assert (res.hoard["strongest"], res.hoard["level"], res.hoard["amount"]) == ("big", 2, 1)
+    assert _hoard_events(res)[0] == (
+        "dragon.hoard.by_strength",
+        {"id": "big", "prosperity": 5, "level": 2},
+    )
+
+
+def test_drg17_option_highest_level_keeps_the_rule_files_reading() -> None:
+    """`strongest_enemy: highest_level` (rules/dragon.md): the first of the highest level, a
+    dragonslayer counting one higher (the hero's 4 + 1 beats g1's 4; the waiting lord's 6 does
+    not count)."""
+    res = _hoard_battle(options={"strongest_enemy": "highest_level"})
+    assert (res.hoard["strongest"], res.hoard["level"], res.hoard["amount"]) == ("hero", 5, 4)
+    assert _hoard_events(res) == [
+        ("dragon.hoard.by_level", {"id": "hero", "level": 5}),
+        ("dragon.hoard.dragonslayer", {"id": "hero", "own": 4, "level": 5}),
+        ("dragon.hoard", {"amount": 4, "strongest": "hero", "level": 5}),
+    ]
     fields = {
         "dragon": dragon("big", battle=2),
         "entities": [
@@ -617,11 +728,11 @@ def test_drg17_strongest_enemy_by_strength_order_option() -> None:
         ],
         "seed": "x",
     }
-    by_level = run(**fields)
+    by_level = run(**fields, options={"strongest_enemy": "highest_level"})
     by_strength = run(**fields, options={"strongest_enemy": "strength_order"})
     assert (by_level.hoard["strongest"], by_level.hoard["level"]) == ("lord", 5)
     assert (by_strength.hoard["strongest"], by_strength.hoard["level"]) == ("big", 2)
-    assert by_strength.hoard["amount"] == 1
+    assert by_level.hoard["amount"] == 4 and by_strength.hoard["amount"] == 1
 
 
 def test_drg17_hoard_is_gained_even_on_a_loss_unless_on_win() -> None:
