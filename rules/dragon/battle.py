@@ -302,27 +302,28 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     )
     wounds, dragon_defeated, ended = wounds_and_end(req, first, log)
     hoard = count_hoard(req, by_id, in_battle, first, ended=ended, log=log)
-    return BattleResult(
-        round=req.round,
-        order=order,
-        pools=pools,
-        pairs=pairs,
-        left_over=left_over,
-        sweep=sweep,
-        sweep_detail=sweep_detail,
-        defeated=defeated,
-        prosperity_changes=ledger.changes,
-        wounds=wounds,
-        slayers_revealed=revealed,
-        dragon_changes=dragon_changes,
-        destruction_change=destruction,
-        dragon_defeated=dragon_defeated,
-        battle_ended=ended,
-        hoard=hoard,
-        hoard_gained=hoard["amount"] if ended else 0,
-        next_state=next_state(req, ledger, wounds["after"], revealed, new_entities),
+    state = next_state(req, ledger, wounds["after"], revealed, new_entities)
+    return {
         **trace(dice, log),
-    )
+        "round": req.round,
+        "order": order,
+        "pools": pools,
+        "pairs": pairs,
+        "left_over": left_over,
+        "sweep": sweep,
+        "sweep_detail": sweep_detail,
+        "defeated": defeated,
+        "prosperity_changes": ledger.changes,
+        "wounds": wounds,
+        "slayers_revealed": revealed,
+        "dragon_changes": dragon_changes,
+        "destruction_change": destruction,
+        "dragon_defeated": dragon_defeated,
+        "battle_ended": ended,
+        "hoard": hoard,
+        "hoard_gained": hoard["amount"] if ended else 0,
+        "next_state": state,
+    }
 
 
 class Ledger:
