@@ -314,6 +314,16 @@ def test_drg10_equal_highest_dice_interrupt_with_no_consequences() -> None:
     assert "dragon.pair.interrupted" in [e["code"] for e in res["events"]]
 
 
+def _two_pairs_and_a_waiting_party() -> list[dict[str, object]]:
+    """g1 fights the dragon, s1 and g2 each other; g3 has no target and waits."""
+    return [
+        ent("g1", prosperity=2, target="dragon"),
+        ent("s1", "player", prosperity=2, target="g2"),
+        ent("g2", prosperity=2, target="s1"),
+        ent("g3", prosperity=1),
+    ]
+
+
 def _codes(res: BattleResult) -> list[str]:
     return [e["code"] for e in res["events"]]
 
@@ -327,10 +337,7 @@ def test_drg10_drg13_a_tie_spares_its_pair_even_the_dragon_die_point() -> None:
     res = run(
         dragon=dragon("g1", age=2, battle=1, dragon_die=True),
         entities=[
-            ent("g1", prosperity=2, target="dragon"),
-            ent("s1", "player", prosperity=2, target="g2"),
-            ent("g2", prosperity=2, target="s1"),
-            ent("g3", prosperity=1),
+            *_two_pairs_and_a_waiting_party(),
             ent("g5", prosperity=1, target="dragon", if_left_over="join:g1"),
         ],
         location={"id": "hill", "prosperity": 3},
@@ -492,10 +499,7 @@ def test_drg13_dragon_die_costs_every_party_and_the_location_one_more() -> None:
     res = run(
         dragon=dragon("g1", age=2, battle=1, dragon_die=True),
         entities=[
-            ent("g1", prosperity=2, target="dragon"),
-            ent("s1", "player", prosperity=2, target="g2"),
-            ent("g2", prosperity=2, target="s1"),
-            ent("g3", prosperity=1),  # waiting: still a party of the battle
+            *_two_pairs_and_a_waiting_party(),  # g3 waits: still a party of the battle
             ent("old", prosperity=4, aside=True),  # aside: not a party
         ],
         location={"id": "hill", "prosperity": 3},
