@@ -77,7 +77,7 @@ def _dragon_prosperity_lost(p: dict[str, Any]) -> str:
 
 
 def _dragon_pair_spared(p: dict[str, Any]) -> str:
-    return f"The pair {show(p['a'])}-{show(p['b'])} was interrupted: {show(p['names'])} suffer nothing from it, not even the dragon die's extra point (DRG-10)."
+    return f"The pair {show(p['a'])}-{show(p['b'])} was interrupted: it costs its parties ({show(p['names'])}) nothing, not even the dragon die's extra point (DRG-10)."
 
 
 def _dragon_location_spared(p: dict[str, Any]) -> str:

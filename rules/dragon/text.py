@@ -35,8 +35,8 @@ TEXTS: dict[str, str] = {
     ),
     "dragon.prosperity.lost": "{id} loses {loss} prosperity ({reason}): {before} -> {after}.",
     "dragon.pair.spared": (
-        "The pair {a}-{b} was interrupted: {names} suffer nothing from it, not even the dragon "
-        "die's extra point (DRG-10)."
+        "The pair {a}-{b} was interrupted: it costs its parties ({names}) nothing, not even the "
+        "dragon die's extra point (DRG-10)."
     ),
     "dragon.location.spared": (
         "The location {id} fought in an interrupted pair: it loses nothing to the dragon die (DRG-10)."
