@@ -43,6 +43,7 @@ from service.routing import (
     check_json,
     enter,
     json_start,
+    max_dice,
     read_body,
     resolver_paths,
 )
@@ -211,7 +212,7 @@ class EdgeMiddleware:
             enter(route, scope)
             try:
                 check_json(scope)
-                payload = route.resolve(await read_body(receive, self.limit))
+                payload = route.resolve(await read_body(receive, self.limit), max_dice(scope))
                 started, status = True, 200
                 await send(json_start(payload, extra))
                 await send({"type": "http.response.body", "body": payload})

@@ -40,6 +40,7 @@ from starlette.responses import Response
 from starlette.routing import get_route_path  # type: ignore[attr-defined]
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rules import budget
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
 from service.encoding import encode
@@ -99,10 +100,12 @@ class ResolverRoute(APIRoute):
         slots: Callable[[Any], SlotSpec],
         request_model: type[RollRequest],
         system: str,
+        work: Callable[[Any], budget.Work],
         **kwargs: Any,
     ) -> None:
         self.resolver = resolver
         self.slots = slots
+        self.work = work
         self.request_model = request_model
         self.system = system
         super().__init__(path, endpoint, **kwargs)
@@ -116,18 +119,21 @@ class ResolverRoute(APIRoute):
     async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer one POST as plain ASGI; errors are raised for the app's exception handlers."""
         check_json(scope)
-        payload = self.resolve(await read_body(receive))
+        payload = self.resolve(await read_body(receive), max_dice(scope))
         await send(json_start(payload))
         await send({"type": "http.response.body", "body": payload})
 
-    def resolve(self, body: bytes) -> bytes:
-        """Validate a JSON body, resolve it with a fresh dice source, serialise the result.
+    def resolve(self, body: bytes, dice_budget: int = budget.MAX_DICE) -> bytes:
+        """Validate a JSON body, check its work budget, resolve it with a fresh dice source,
+        serialise the result.
 
-        Errors (a ``ValidationError``, a ``RulesError``) are raised for the app's exception handlers.
+        Errors (a ``ValidationError``, a ``RulesError``: ``LimitExceeded`` for a request over
+        ``dice_budget`` base dice) are raised for the app's exception handlers.
         """
         # The model's validator itself: ``model_validate_json`` is a Python function around it that
         # passes six keyword arguments (0.5 us a request).
         req = self.request_model.__pydantic_validator__.validate_json(body)
+        budget.check(self.work(req), dice_budget)
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
@@ -138,9 +144,16 @@ class ResolverRoute(APIRoute):
             content_type = request.headers.get("content-type", "")
             if not is_json(content_type):
                 raise UnsupportedMediaType(content_type)
-            return Response(self.resolve(await request.body()), media_type="application/json")
+            payload = self.resolve(await request.body(), max_dice(request.scope))
+            return Response(payload, media_type="application/json")
 
         return handle
+
+
+def max_dice(scope: Scope) -> int:
+    """The work budget of the app serving ``scope`` (``Settings.max_dice``), base dice a request."""
+    settings = getattr(getattr(scope.get("app"), "state", None), "settings", None)
+    return settings.max_dice if settings is not None else budget.MAX_DICE
 
 
 def check_json(scope: Scope) -> None:
@@ -303,6 +316,7 @@ def add_resolver(
     *,
     resolver: Resolver,
     slots: Callable[[Any], SlotSpec],
+    work: Callable[[Any], budget.Work],
     request_model: type[RollRequest],
     response_model: type[Any],
     summary: str,
@@ -313,6 +327,7 @@ def add_resolver(
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
+    ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
     """
 
     def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
@@ -335,6 +350,7 @@ def add_resolver(
             slots=slots,
             request_model=request_model,
             system=system,
+            work=work,
             methods=["POST"],
             response_model=response_model,
             summary=summary,

@@ -41,9 +41,15 @@ CASES: list[tuple[str, Any, int]] = [
     ),
     ("/dos/test", {"stat": 10**6, "skill": 100, "dc": -(10**6), "modifier_percent": 100}, 200),
     ("/dos/opposed", {"a": {"stat": 0, "skill": 0}, "b": {"stat": 0, "skill": 0}, "seed": 0}, 200),
+    # the work budget (docs/hardening.md): 100,000 base dice are refused, 10,000 resolve
     (
         "/dos/complex",
         {"stat": 0, "skill": 100, "dc": 10**6, "attempts": 1000, "successes_needed": 1000},
+        422,
+    ),
+    (
+        "/dos/complex",
+        {"stat": 0, "skill": 100, "dc": 10**6, "attempts": 100, "successes_needed": 100},
         200,
     ),
     ("/dos/complex", {"stat": 0, "skill": 1, "dc": 0, "attempts": 2, "successes_needed": 3}, 422),
