@@ -227,26 +227,40 @@ def default_api() -> Api:
 #: Heavy requests: (path, body) families whose size grows with the dice they ask for.
 heavy = st.one_of(
     st.builds(
-        lambda attempts, skill: ("/dos/complex", {**pool(skill), "dc": 10**6, "attempts": attempts,
-                                                  "successes_needed": attempts}),
-        st.integers(1, 1000), st.integers(0, 100),
+        lambda attempts, skill: (
+            "/dos/complex",
+            {**pool(skill), "dc": 10**6, "attempts": attempts, "successes_needed": attempts},
+        ),
+        st.integers(1, 1000),
+        st.integers(0, 100),
     ),
-    st.builds(lambda count, skill: ("/dos/turn", melee(count, skill)),
-              st.integers(1, 901), st.integers(0, 100)),
-    st.builds(lambda count, skill: ("/dos/turn", duel(count, skill)),
-              st.integers(1, 1000), st.integers(0, 100)),
-    st.builds(lambda n, p: ("/dragon/battle", dragon(n, p)), st.integers(1, 100), st.integers(0, 100)),
-    st.builds(lambda n, last: ("/riders/combat", riders(n, last)),
-              st.integers(0, 99), st.integers(1, 100)),
+    st.builds(
+        lambda count, skill: ("/dos/turn", melee(count, skill)),
+        st.integers(1, 901),
+        st.integers(0, 100),
+    ),
+    st.builds(
+        lambda count, skill: ("/dos/turn", duel(count, skill)),
+        st.integers(1, 1000),
+        st.integers(0, 100),
+    ),
+    st.builds(
+        lambda n, p: ("/dragon/battle", dragon(n, p)), st.integers(1, 100), st.integers(0, 100)
+    ),
+    st.builds(
+        lambda n, last: ("/riders/combat", riders(n, last)), st.integers(0, 99), st.integers(1, 100)
+    ),
     st.builds(lambda n: ("/dnd5e/attack", strike(n)), st.integers(1, 100)),
-)  # fmt: skip
+)
 
 
 def test_the_largest_answers_stay_under_the_stated_size(default_api: Api) -> None:
     """Requests at and around the default budget: each resolves to an answer under MAX_ANSWER or is
     refused as over the budget; the worst known cases are always among them."""
-    worst = [("/dos/turn", melee(901, 3)), ("/dos/complex", {**pool(10), "dc": 10**6,
-             "attempts": 1000, "successes_needed": 1000})]  # fmt: skip
+    worst = [
+        ("/dos/turn", melee(901, 3)),
+        ("/dos/complex", {**pool(10), "dc": 10**6, "attempts": 1000, "successes_needed": 1000}),
+    ]
     sizes: list[int] = []
 
     def one(path: str, body: dict[str, Any], seed: str | int) -> None:
