@@ -46,6 +46,7 @@ from rules.riders.models import (
     SideState,
     Skip,
     parse_dice,
+    rage_cap,
 )
 from rules.riders.sentences import SENTENCES
 
@@ -544,7 +545,7 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
         # At 3 fatigue: +1 rage, and the Dragon Rider (the current riders) is lost.
         lost = [r.id for r in foe.riders if r.current]
         rider_lost = foe.has_rider
-        foe.rage += 1
+        foe.rage = min(foe.rage + 1, max(foe.rage, rage_cap(foe.side)))  # a service limit
         foe.has_rider = False
         foe.riders = [r for r in foe.riders if not r.current]
         c.log.add(

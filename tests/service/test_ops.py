@@ -15,6 +15,7 @@ import pytest
 from fastapi import APIRouter, FastAPI
 from pydantic import ValidationError
 
+from rules.dos.budget import roll_work
 from rules.dos.checks import roll_slots
 from rules.dos.models import PoolRequest, RollResult
 from service import health
@@ -203,6 +204,7 @@ def failing_app(**settings: Any) -> Api:
         "/roll",
         resolver=broken,
         slots=roll_slots,
+        work=roll_work,
         request_model=PoolRequest,
         response_model=RollResult,
         summary="broken",
