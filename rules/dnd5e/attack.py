@@ -220,15 +220,15 @@ def death_save_slots(req: DeathSaveRequest) -> SlotSpec:
 
 def death_save(req: DeathSaveRequest, dice: DiceSource) -> DeathSaveResult:
     """D5E-16: 10 or more succeeds; three successes: stable; three failures: dead; a natural 1 is
-    two failures; a natural 20 restores 1 hp (and, as the creature is no longer dying, clears both
-    counts)."""
+    two failures; a natural 20 restores 1 hp. Stable or back to 1 hp, the creature is no longer
+    dying: both counts reset to 0 (SRD 5.1)."""
     log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
     successes, failures = req.successes, req.failures
     hp = 0
     if r.natural == D20:
         success = True
-        hp, successes, failures = 1, 0, 0
+        hp = 1
         log.add("dnd5e.death_save.nat20")
     elif r.natural == 1:
         success = False
@@ -248,6 +248,9 @@ def death_save(req: DeathSaveRequest, dice: DiceSource) -> DeathSaveResult:
         log.add("dnd5e.death_save.stable")
     if dead:
         log.add("dnd5e.death_save.dead")
+    if stable or hp:
+        log.add("dnd5e.death_save.reset", successes=successes, failures=failures)
+        successes, failures = 0, 0
     return DeathSaveResult(
         d20s=r.d20s,
         natural=r.natural,

@@ -225,7 +225,12 @@ class Action(Model):
 
 class BonusAction(Model):
     kind: Literal["bonus_action"]
-    name: Annotated[str, Field(max_length=100)]
+    name: Annotated[str, Field(max_length=100)] = Field(
+        description=(
+            "A Dash granted by the named feature (such as Cunning Action) adds the speed to the "
+            "movement budget, as the Dash action does."
+        )
+    )
     feature: Annotated[str, Field(max_length=100)] | None = Field(
         default=None,
         description="The feature, spell or ability granting it; without one it is refused (D5E-9).",
@@ -444,9 +449,15 @@ class DeathSaveResult(Resolution):
     natural: int
     total: int
     success: bool
-    successes: Annotated[int, Field(description="Successes after this save (3 = stable).")]
-    failures: Annotated[int, Field(description="Failures after this save (3 = dead).")]
-    stable: bool
+    successes: Annotated[
+        int,
+        Field(description="Successes after this save; 0 once stable or back to 1 hp (both reset)."),
+    ]
+    failures: Annotated[
+        int,
+        Field(description="Failures after this save (3 = dead); 0 once stable or back to 1 hp."),
+    ]
+    stable: Annotated[bool, Field(description="The third success: stable at 0 hp (D5E-16).")]
     dead: bool
     hp: Annotated[int, Field(description="1 after a natural 20, otherwise 0.")]
     conscious: bool

@@ -1,7 +1,8 @@
 """A turn plan checked against its budgets (D5E-4, D5E-8, D5E-9). No dice.
 
-Budgets: movement up to the speed, split freely around the action (each Dash action adds the speed
-once more); at most one action; a bonus action only when the plan names the feature granting it, and
+Budgets: movement up to the speed, split freely around the action (each Dash adds the speed once
+more: the action Dash, or a bonus-action Dash a named feature grants, such as the seed's own example,
+Cunning Action); at most one action; a bonus action only when the plan names the feature granting it, and
 at most one; one free object interaction, a second one must be taken as the action (`uses_action`);
 one reaction per round; a surprised creature neither moves, acts nor reacts on its first turn (and a
 free interaction rides on a move or the action, so it has none either); an incapacitated creature
@@ -18,6 +19,7 @@ from rules.dnd5e.models import (
     Interaction,
     Move,
     Reaction,
+    Step,
     TurnRequest,
     TurnResult,
     Violation,
@@ -30,6 +32,20 @@ def turn_slots(req: TurnRequest) -> SlotSpec:
     return {}
 
 
+def _is_dash(step: Step) -> bool:
+    """D5E-8, D5E-9: a Dash adds the speed to the movement budget, taken as the action or as a
+    bonus action a named feature grants (a bonus action without one is refused and adds nothing)."""
+    if isinstance(step, Action):
+        return step.name.strip().lower() == "dash"
+    if isinstance(step, BonusAction):
+        return step.name.strip().lower() == "dash" and _granted(step)
+    return False
+
+
+def _granted(step: BonusAction) -> bool:
+    return step.feature is not None and bool(step.feature.strip())
+
+
 def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     log = EventLog(SENTENCES)
     out: list[Violation] = []
@@ -38,7 +54,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     def flag(rule: str, step: int | None, code: str, message: str) -> None:
         out.append(Violation(rule=rule, step=step, code=code, message=message))
 
-    dashes = sum(1 for s in req.steps if isinstance(s, Action) and s.name.strip().lower() == "dash")
+    dashes = sum(1 for s in req.steps if _is_dash(s))
     allowed = req.speed * (1 + dashes)
     movement = actions = bonus = free = reactions = 0
     over_at: int | None = None
@@ -69,7 +85,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
             take_action(i, f"action {step.name!r}")
         elif isinstance(step, BonusAction):
             bonus += 1
-            if step.feature is None or not step.feature.strip():
+            if not _granted(step):
                 flag(
                     "D5E-9",
                     i,

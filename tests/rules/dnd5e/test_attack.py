@@ -325,7 +325,7 @@ def test_target_hp_cannot_exceed_max() -> None:
     [
         (10, (0, 0), (1, 0), (True, False, False, 0)),
         (9, (0, 0), (0, 1), (False, False, False, 0)),
-        (15, (2, 1), (3, 1), (True, True, False, 0)),
+        (15, (2, 1), (0, 0), (True, True, False, 0)),
         (2, (1, 2), (1, 3), (False, False, True, 0)),
         (1, (0, 0), (0, 2), (False, False, False, 0)),
         (1, (2, 2), (2, 3), (False, False, True, 0)),
@@ -339,6 +339,31 @@ def test_d5e16_death_saves(
     assert (res.successes, res.failures) == after
     assert (res.success, res.stable, res.dead, res.hp) == flags
     assert res.conscious == (roll == 20)
+
+
+def test_d5e16_third_success_stabilises_and_resets_both_counts() -> None:
+    """SRD 5.1, death saving throws, in the project's words: on the third success the creature is
+    stable and both the successes and the failures go back to 0; regaining any hit points resets
+    them too. So the counts a client sends back for the next save are 0 and 0, not 3 and 1."""
+    res = run_death_save(successes=2, failures=1, dice={"d20": [15]})
+    assert (res.success, res.stable, res.dead, res.conscious) == (True, True, False, False)
+    assert (res.successes, res.failures) == (0, 0)
+    assert [e["code"] for e in res.events] == [
+        "dnd5e.death_save.success",
+        "dnd5e.death_save.stable",
+        "dnd5e.death_save.reset",
+    ]
+    assert res.events[0]["params"]["successes"] == 3
+    assert res.events[2]["params"] == {"successes": 3, "failures": 1}
+    # Regaining hit points (a natural 20 restores 1) resets both counts as well.
+    healed = run_death_save(successes=1, failures=2, dice={"d20": [20]})
+    assert (healed.hp, healed.successes, healed.failures, healed.stable) == (1, 0, 0, False)
+    assert healed.events[-1]["params"] == {"successes": 1, "failures": 2}
+    # A success short of the third keeps counting; a third failure keeps its count (dead).
+    assert (run_death_save(successes=1, failures=1, dice={"d20": [12]}).successes) == 2
+    dead = run_death_save(successes=2, failures=2, dice={"d20": [3]})
+    assert (dead.dead, dead.successes, dead.failures) == (True, 2, 3)
+    assert "dnd5e.death_save.reset" not in [e["code"] for e in dead.events]
 
 
 def test_d5e16_modifier_counts_but_natural_1_is_still_two_failures() -> None:

@@ -55,6 +55,32 @@ def test_d5e8_dash_adds_the_speed() -> None:
     assert res.valid and res.budget.movement_allowed == 60
 
 
+def test_d5e9_cunning_action_bonus_dash_adds_the_speed() -> None:
+    """The seed's own example of a bonus action: «ميزة "فعل البديهة" مثلاً تسمح للسّفاح بإجراء فعل
+    إضافي.» ("The Cunning Action feature, for example, lets the rogue take a bonus action.") A Dash
+    taken as that bonus action adds the speed to the movement budget as the Dash action does."""
+    res = run_turn(speed=30, steps=[move(30), bonus("Dash", "Cunning Action"), move(30)])
+    assert res.valid and res.violations == []
+    assert (res.budget.movement, res.budget.movement_allowed) == (60, 60)
+    assert (res.budget.actions, res.budget.bonus_actions) == (0, 1)
+    # With the action too: attack, then Dash as the bonus action.
+    res = run_turn(speed=30, steps=[act(), move(30), bonus(" dash ", "Cunning Action"), move(30)])
+    assert res.valid and res.budget.movement_allowed == 60
+    # Both Dashes: three times the speed.
+    both = [act("Dash"), bonus("Dash", "Cunning Action"), move(90)]
+    assert run_turn(speed=30, steps=both).valid
+    # Without a granting feature the bonus action is refused (D5E-9) and adds no movement.
+    res = run_turn(speed=30, steps=[move(30), bonus("Dash", None), move(30)])
+    assert res.budget.movement_allowed == 30
+    assert rules_of(res) == [
+        ("D5E-9", 1, "bonus_action_not_granted"),
+        ("D5E-8", 2, "movement_exceeds_speed"),
+    ]
+    # Movement beyond the doubled budget is still too much.
+    res = run_turn(speed=30, steps=[move(30), bonus("Dash", "Cunning Action"), move(35)])
+    assert rules_of(res) == [("D5E-8", 2, "movement_exceeds_speed")]
+
+
 def test_d5e8_one_action() -> None:
     res = run_turn(speed=30, steps=[act("attack"), act("dodge")])
     assert rules_of(res) == [("D5E-8", 1, "second_action")]
