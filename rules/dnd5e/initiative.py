@@ -158,54 +158,63 @@ def _stealth(req: InitiativeRequest, dice: DiceSource, log: EventLog) -> dict[st
     return out
 
 
+def _sighting(
+    c: Combatant, hiders: list[Combatant], stealth: dict[str, Stealth], hidden_on_tie: bool
+) -> tuple[list[str], list[str]]:
+    """D5E-3: the hiders ``c`` notices and those it does not: a hider stays hidden when its
+    Stealth total beats ``c``'s passive Perception (or meets it, with ties ``hidden``)."""
+    noticed: list[str] = []
+    unnoticed: list[str] = []
+    passive = c.passive_perception
+    if passive is not None:
+        for h in hiders:
+            total = stealth[h.id].total
+            hidden = total >= passive if hidden_on_tie else total > passive
+            (unnoticed if hidden else noticed).append(h.id)
+    return noticed, unnoticed
+
+
+def _verdict(
+    c: Combatant,
+    opponents: int,
+    hiders: int,
+    noticed: list[str],
+    unnoticed: list[str],
+    *,
+    log: EventLog,
+) -> tuple[bool, SurpriseReason]:
+    """D5E-3: the GM's ruling wins; else a creature is surprised only when every opponent hides
+    and it notices none of them."""
+    if c.surprised is not None:
+        verdict = "surprised" if c.surprised else "not surprised"
+        log.add("dnd5e.surprise.gm", id=c.id, verdict=verdict)
+        return c.surprised, "gm"
+    if not opponents:
+        log.add("dnd5e.surprise.no_opponent", id=c.id)
+        return False, "no_opponent"
+    if hiders < opponents:
+        log.add("dnd5e.surprise.in_view", id=c.id)
+        return False, "no_hiding_opponent"
+    passive = c.passive_perception
+    if noticed:
+        log.add("dnd5e.surprise.noticed", id=c.id, passive=passive, noticed=_names(noticed))
+        return False, "noticed"
+    log.add("dnd5e.surprise.unnoticed", id=c.id, passive=passive, unnoticed=_names(unnoticed))
+    return True, "unnoticed"
+
+
 def _surprise(
     req: InitiativeRequest, stealth: dict[str, Stealth], log: EventLog
 ) -> list[SurpriseVerdict]:
-    """D5E-3: a creature noticing no threat is surprised; the GM's ruling wins."""
+    """D5E-3: a creature noticing no threat is surprised; the GM's ruling wins. D5E-4: a surprised
+    creature's first-round restrictions."""
     verdicts: list[SurpriseVerdict] = []
     hidden_on_tie = req.options.surprise_ties == "hidden"
     for c in req.combatants:
         opponents = [o for o in req.combatants if o.side != c.side]
         hiders = [o for o in opponents if o.hiding is not None]
-        noticed: list[str] = []
-        unnoticed: list[str] = []
-        reason: SurpriseReason
-        if c.passive_perception is not None:
-            for h in hiders:
-                total = stealth[h.id].total
-                hidden = (
-                    total >= c.passive_perception if hidden_on_tie else total > c.passive_perception
-                )
-                (unnoticed if hidden else noticed).append(h.id)
-        if c.surprised is not None:
-            surprised, reason = c.surprised, "gm"
-            log.add(
-                "dnd5e.surprise.gm",
-                id=c.id,
-                verdict="surprised" if surprised else "not surprised",
-            )
-        elif not opponents:
-            surprised, reason = False, "no_opponent"
-            log.add("dnd5e.surprise.no_opponent", id=c.id)
-        elif len(hiders) < len(opponents):
-            surprised, reason = False, "no_hiding_opponent"
-            log.add("dnd5e.surprise.in_view", id=c.id)
-        elif noticed:
-            surprised, reason = False, "noticed"
-            log.add(
-                "dnd5e.surprise.noticed",
-                id=c.id,
-                passive=c.passive_perception,
-                noticed=_names(noticed),
-            )
-        else:
-            surprised, reason = True, "unnoticed"
-            log.add(
-                "dnd5e.surprise.unnoticed",
-                id=c.id,
-                passive=c.passive_perception,
-                unnoticed=_names(unnoticed),
-            )
+        noticed, unnoticed = _sighting(c, hiders, stealth, hidden_on_tie)
+        surprised, reason = _verdict(c, len(opponents), len(hiders), noticed, unnoticed, log=log)
         verdicts.append(
             SurpriseVerdict(
                 id=c.id,
