@@ -47,7 +47,7 @@ class _Place:
     @property
     def total(self) -> int:
         assert self.roll is not None
-        return self.roll.total
+        return self.roll["total"]
 
 
 def _places(req: InitiativeRequest) -> list[_Place]:
@@ -142,18 +142,18 @@ def _stealth(req: InitiativeRequest, dice: DiceSource, log: EventLog) -> dict[st
             continue
         if h.stealth_mod is not None:
             r = roll_d20(dice, f"stealth.{c.id}", mode(h.advantage, h.disadvantage), h.stealth_mod)
-            out[c.id] = Stealth(d20s=r.d20s, total=r.total)
+            out[c.id] = {"d20s": r["d20s"], "total": r["total"]}
             log.add(
                 "dnd5e.stealth.rolled",
                 id=c.id,
-                total=r.total,
-                d20s=r.d20s,
-                mode=r.mode,
-                modifier=r.modifier,
+                total=r["total"],
+                d20s=r["d20s"],
+                mode=r["mode"],
+                modifier=r["modifier"],
             )
         else:
             assert h.stealth_total is not None
-            out[c.id] = Stealth(d20s=[], total=h.stealth_total)
+            out[c.id] = {"d20s": [], "total": h.stealth_total}
             log.add("dnd5e.stealth.given", id=c.id, total=h.stealth_total)
     return out
 
@@ -168,7 +168,7 @@ def _sighting(
     passive = c.passive_perception
     if passive is not None:
         for h in hiders:
-            total = stealth[h.id].total
+            total = stealth[h.id]["total"]
             hidden = total >= passive if hidden_on_tie else total > passive
             (unnoticed if hidden else noticed).append(h.id)
     return noticed, unnoticed
@@ -216,16 +216,16 @@ def _surprise(
         noticed, unnoticed = _sighting(c, hiders, stealth, hidden_on_tie)
         surprised, reason = _verdict(c, len(opponents), len(hiders), noticed, unnoticed, log=log)
         verdicts.append(
-            SurpriseVerdict(
-                id=c.id,
-                surprised=surprised,
-                reason=reason,
-                noticed=noticed,
-                unnoticed=unnoticed,
-                restrictions=(
+            {
+                "id": c.id,
+                "surprised": surprised,
+                "reason": reason,
+                "noticed": noticed,
+                "unnoticed": unnoticed,
+                "restrictions": (
                     ["no_move", "no_action", "no_reaction_until_turn_ends"] if surprised else []
                 ),
-            )
+            }
         )
     return verdicts
 
@@ -306,54 +306,68 @@ def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Pla
     return runs
 
 
-def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
-    """Surprise (D5E-3/4), then initiative (D5E-5), the order (D5E-6) and its ties (D5E-7)."""
-    _validate(req)
-    log = EventLog(SENTENCES)
-    stealth = _stealth(req, dice, log)
-    verdicts = _surprise(req, stealth, log)
+def _roll(req: InitiativeRequest, dice: DiceSource, log: EventLog) -> list[_Place]:
+    """D5E-5: one Dexterity check per place (a lone combatant, or a group of identical creatures
+    acting together): d20 + Dexterity modifier + initiative bonus, in order of first appearance."""
     places = _places(req)
     for p in places:
         c = p.first
-        p.roll = roll_d20(
+        roll = roll_d20(
             dice,
             f"initiative.{p.id}",
             mode(c.advantage, c.disadvantage),
             c.dex_mod + c.initiative_bonus,
         )
+        p.roll = roll
         log.add(
             "dnd5e.initiative.rolled",
             id=p.id,
-            total=p.roll.total,
-            d20s=p.roll.d20s,
-            mode=p.roll.mode,
-            modifier=p.roll.modifier,
+            total=roll["total"],
+            d20s=roll["d20s"],
+            mode=roll["mode"],
+            modifier=roll["modifier"],
             members=_names(p.members),
         )
+    return places
+
+
+def _order(
+    req: InitiativeRequest, places: list[_Place], dice: DiceSource, log: EventLog
+) -> list[OrderEntry]:
+    """D5E-6: highest total first, the same every round; D5E-7: ties by ``tie_break``."""
     by_total = sorted(places, key=lambda p: -p.total)  # stable: request order within a total
     breaker = _TieBreaker(req, dice, log)
     ordered: list[_Place] = []
     for run in _runs(by_total, lambda p: p.total):
         ordered.extend(breaker.order(run, run[0].total) if len(run) > 1 else run)
     log.add("dnd5e.initiative.order", order=_names([p.id for p in ordered]))
-    order = [
-        OrderEntry(
-            id=p.id,
-            members=p.members,
-            group=p.group,
-            total=p.total,
-            roll=p.roll,
-            dexterity=p.first.dexterity,
-            tiebreak=p.tiebreak,
-        )
+    return [
+        {
+            "id": p.id,
+            "members": p.members,
+            "group": p.group,
+            "total": p.total,
+            "roll": p.roll,
+            "dexterity": p.first.dexterity,
+            "tiebreak": p.tiebreak,
+        }
         for p in ordered
         if p.roll is not None
     ]
-    return InitiativeResult(
-        round_seconds=ROUND_SECONDS,
-        order=order,
-        surprised=[v.id for v in verdicts if v.surprised],
-        surprise=verdicts,
-        stealth=stealth,
+
+
+def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
+    """Surprise (D5E-3/4), then initiative (D5E-5), the order (D5E-6) and its ties (D5E-7)."""
+    _validate(req)
+    log = EventLog(SENTENCES)
+    stealth = _stealth(req, dice, log)
+    verdicts = _surprise(req, stealth, log)
+    order = _order(req, _roll(req, dice, log), dice, log)
+    return {
         **trace(dice, log),
-    )
+        "round_seconds": ROUND_SECONDS,
+        "order": order,
+        "surprised": [v["id"] for v in verdicts if v["surprised"]],
+        "surprise": verdicts,
+        "stealth": stealth,
+    }

@@ -15,7 +15,6 @@ from rules.dice import DiceSource, SlotSpec
 from rules.dnd5e.models import (
     Action,
     BonusAction,
-    Budget,
     Interaction,
     Move,
     Reaction,
@@ -40,6 +39,12 @@ def _is_dash(step: Step) -> bool:
     if isinstance(step, BonusAction):
         return step.name.strip().lower() == "dash" and _granted(step)
     return False
+
+
+def _step_order(v: Violation) -> tuple[bool, int]:
+    """Violations in step order, the whole-plan ones (no step) last."""
+    step = v["step"]
+    return (step is None, step or 0)
 
 
 def _granted(step: BonusAction) -> bool:
@@ -72,7 +77,7 @@ class _Plan:
         self.violations: list[Violation] = []
 
     def flag(self, rule: str, step: int | None, code: str, message: str) -> None:
-        self.violations.append(Violation(rule=rule, step=step, code=code, message=message))
+        self.violations.append({"rule": rule, "step": step, "code": code, "message": message})
 
     def move(self, i: int, step: Move) -> None:
         """D5E-8: movement up to the budget, split freely; D5E-4: none on a surprised first turn."""
@@ -162,7 +167,7 @@ class _Plan:
                 "movement_exceeds_speed",
                 f"movement {self.movement} ft is more than the {self.allowed} ft allowed",
             )
-        self.violations.sort(key=lambda v: (v.step is None, v.step or 0))
+        self.violations.sort(key=_step_order)
         return self.violations
 
 
@@ -183,21 +188,21 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
             plan.reaction(i)
     out = plan.check_movement()
     for v in out:
-        log.add("dnd5e.turn.violation", step=v.step, message=v.message, rule=v.rule)
+        log.add("dnd5e.turn.violation", step=v["step"], message=v["message"], rule=v["rule"])
     if out:
         log.add("dnd5e.turn.invalid", count=len(out))
     else:
         log.add("dnd5e.turn.valid")
-    return TurnResult(
-        valid=not out,
-        violations=out,
-        budget=Budget(
-            movement=plan.movement,
-            movement_allowed=plan.allowed,
-            actions=plan.actions,
-            bonus_actions=plan.bonus,
-            free_interactions=plan.free,
-            reactions=plan.reactions,
-        ),
+    return {
         **trace(dice, log),
-    )
+        "valid": not out,
+        "violations": out,
+        "budget": {
+            "movement": plan.movement,
+            "movement_allowed": plan.allowed,
+            "actions": plan.actions,
+            "bonus_actions": plan.bonus,
+            "free_interactions": plan.free,
+            "reactions": plan.reactions,
+        },
+    }

@@ -300,27 +300,27 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         out.awaiting = stop.awaiting
     _close(c, out.awaiting)
     winner = out.winner
-    return CombatResult(
-        finished=out.awaiting is None,
-        winner=winner,
-        loser=other(winner) if winner is not None else None,
-        bonuses=bonuses,
-        rolloff=out.rolloffs,
-        presumptive_loser=out.presumptive,
-        counterattack=out.counter,
-        conceded=out.conceded,
-        totals={"initiator": ini.total, "defender": dfd.total},
-        damage=out.damage,
-        damage_instances=out.instances,
-        damage_skipped=out.skipped,
-        state={"initiator": ini.state(), "defender": dfd.state()},
-        awaiting=out.awaiting,
+    return {
+        **trace(dice, log),
+        "finished": out.awaiting is None,
+        "winner": winner,
+        "loser": other(winner) if winner is not None else None,
+        "bonuses": bonuses,
+        "rolloff": out.rolloffs,
+        "presumptive_loser": out.presumptive,
+        "counterattack": out.counter,
+        "conceded": out.conceded,
+        "totals": {"initiator": ini.total, "defender": dfd.total},
+        "damage": out.damage,
+        "damage_instances": out.instances,
+        "damage_skipped": out.skipped,
+        "state": {"initiator": ini.state(), "defender": dfd.state()},
+        "awaiting": out.awaiting,
         # As the dicts of their fields (decisions are request-shaped models: no alias, serialiser or
         # computed field), which orjson writes without pydantic.
-        decisions=[dict(d.__dict__) for d in c.taken],
-        auto_filled=c.auto_filled,
-        **trace(dice, log),
-    )
+        "decisions": [dict(d.__dict__) for d in c.taken],
+        "auto_filled": c.auto_filled,
+    }
 
 
 def _contest(c: _Combat, bonuses: dict[SideName, Bonuses], out: _Outcome) -> SideName:
