@@ -584,30 +584,25 @@ def _fatigue(c: _Combat, foe: _Fighter, index: int, n: int) -> Damage:
     """RDR-6: one more fatigue; at 3 fatigue the loser gains a rage level instead and loses its
     Dragon Rider (the current riders)."""
     loser = foe.name
+    lost: list[str] = []
+    rider_lost = False
     if foe.fatigue < MAX_FATIGUE:
         foe.fatigue += 1
         c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
-        return {
-            "kind": "fatigue",
-            "decision": index,
-            "fatigue": foe.fatigue,
-            "rider_lost": False,
-            "riders_lost": [],
-            "rage": foe.rage,
-        }
-    lost = [r.id for r in foe.riders if r.current]
-    rider_lost = foe.has_rider
-    foe.rage += 1
-    foe.has_rider = False
-    foe.riders = [r for r in foe.riders if not r.current]
-    c.log.add(
-        "riders.damage.fatigue_at_max",
-        loser=loser,
-        rider_lost=rider_lost,
-        riders=lost,
-        rage=foe.rage,
-        n=n,
-    )
+    else:
+        lost = [r.id for r in foe.riders if r.current]
+        rider_lost = foe.has_rider
+        foe.rage += 1
+        foe.has_rider = False
+        foe.riders = [r for r in foe.riders if not r.current]
+        c.log.add(
+            "riders.damage.fatigue_at_max",
+            loser=loser,
+            rider_lost=rider_lost,
+            riders=lost,
+            rage=foe.rage,
+            n=n,
+        )
     return {
         "kind": "fatigue",
         "decision": index,
