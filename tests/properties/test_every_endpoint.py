@@ -23,6 +23,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
 from schemathesis import GenerationMode
+from typing_extensions import is_typeddict
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
@@ -222,7 +223,10 @@ def test_the_encoder_writes_what_the_response_schema_writes(api: Api, path: str)
         except (ValidationError, RulesError):
             return
         resolved += 1
-        assert isinstance(result, route.response_model)
+        if is_typeddict(route.response_model):  # a plain dict at run time
+            assert type(result) is dict
+        else:
+            assert isinstance(result, route.response_model)
         body_bytes = encode(result)
         documented = adapter.validate_json(body_bytes)
         assert adapter.dump_json(documented) == body_bytes
