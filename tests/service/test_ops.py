@@ -494,7 +494,7 @@ def test_middleware_is_pure_asgi_and_ordered() -> None:
 
     app = Api().app
     names = [m.cls.__name__ for m in app.user_middleware]  # type: ignore[attr-defined]
-    assert names == ["EdgeMiddleware", "ResolverFastPath"]  # the fast path stays innermost
+    assert names == ["EdgeMiddleware"]
     assert not any(
         issubclass(m.cls, BaseHTTPMiddleware)  # type: ignore[arg-type]
         for m in app.user_middleware
