@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from rules.dragon import battle
+from rules.dragon import battle, budget
 from rules.dragon.models import BattleRequest, BattleResult
 from service.routing import add_resolver
 
@@ -13,6 +13,7 @@ add_resolver(
     "/battle",
     resolver=battle.battle,
     slots=battle.battle_slots,
+    work=budget.battle_work,
     request_model=BattleRequest,
     response_model=BattleResult,
     summary="Resolve one round of a dragon's violent conflict",

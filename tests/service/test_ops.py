@@ -15,6 +15,7 @@ import pytest
 from fastapi import APIRouter, FastAPI
 from pydantic import ValidationError
 
+from rules.dos.budget import roll_work
 from rules.dos.checks import roll_slots
 from rules.dos.models import PoolRequest, RollResult
 from service import health
@@ -203,6 +204,7 @@ def failing_app(**settings: Any) -> Api:
         "/roll",
         resolver=broken,
         slots=roll_slots,
+        work=roll_work,
         request_model=PoolRequest,
         response_model=RollResult,
         summary="broken",
@@ -494,7 +496,7 @@ def test_middleware_is_pure_asgi_and_ordered() -> None:
 
     app = Api().app
     names = [m.cls.__name__ for m in app.user_middleware]  # type: ignore[attr-defined]
-    assert names == ["EdgeMiddleware", "ResolverFastPath"]  # the fast path stays innermost
+    assert names == ["EdgeMiddleware"]
     assert not any(
         issubclass(m.cls, BaseHTTPMiddleware)  # type: ignore[arg-type]
         for m in app.user_middleware
