@@ -7,6 +7,7 @@ import asyncio
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from tests.service.test_ops_server import Server
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
 POSTS = [(path, item["post"]) for path, item in DOCUMENT["paths"].items() if "post" in item]
+IGNORED = shutil.ignore_patterns("build", "*.egg-info", "__pycache__")
 BAD_TEST = {"stat": "many", "skill": 3, "dc": 43}
 
 
@@ -119,12 +121,11 @@ def test_async_client_gives_the_same_answers_and_errors(server: Server) -> None:
     reason="set DRAGONROLL_CLIENT_INSTALL_CHECK=1 to build the client in a fresh venv",
 )
 def test_the_client_installs_without_the_service(tmp_path: Path) -> None:
+    source = shutil.copytree(ROOT / "clients" / "python", tmp_path / "src", ignore=IGNORED)
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     python = str(venv / "bin" / "python")
-    subprocess.run(
-        [python, "-m", "pip", "install", "--quiet", str(ROOT / "clients" / "python")], check=True
-    )
+    subprocess.run([python, "-m", "pip", "install", "--quiet", str(source)], check=True)
     probe = (
         "import importlib.util as u, dragonroll_client as d; "
         "print(d.Client.__name__, [m for m in ('fastapi', 'uvicorn', 'rules', 'service', 'pydantic')"
