@@ -87,7 +87,10 @@ def test_sync_client_calls_every_endpoint_with_its_example(server: Server) -> No
         assert result["success"] is (result["total"] > 43)
         with pytest.raises(DragonrollError) as caught:
             client.dos_test(BAD_TEST)  # type: ignore[typeddict-item]
+        with pytest.raises(DragonrollError) as missing:
+            client._post("/dos/nothing", {}, {"X-Request-ID": "client-404"})
     check_problem(caught.value)
+    assert (missing.value.status, missing.value.request_id) == (404, "client-404")
 
 
 @pytest.mark.slow

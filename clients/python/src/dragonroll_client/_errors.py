@@ -31,5 +31,6 @@ class DragonrollError(Exception):
             body = None
         if not isinstance(body, dict):
             body = {"title": response.reason_phrase, "detail": response.text[:500]}
-        body.setdefault("request_id", response.headers.get("x-request-id"))
+        if not body.get("request_id"):
+            body["request_id"] = response.headers.get("x-request-id")
         return cls(response.status_code, body)
