@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu soak fuzz-long
+.PHONY: clients test-node run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu soak fuzz-long
 
 $(STAMP): requirements/dev.txt requirements/build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -26,7 +26,7 @@ venv: $(BUILT)
 run: $(BUILT) ## set up and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
-test: lint typecheck lint-deploy unit ## set up and run every check CI runs
+test: lint typecheck lint-deploy unit test-node ## set up and run every check CI runs
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -38,6 +38,7 @@ format: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy --strict clients/python/src
 
 unit: $(BUILT)
 	$(BIN)/python -m pytest -n 2 -q
@@ -91,3 +92,16 @@ fuzz-long: $(BUILT) ## the contract fuzz and the endpoint properties with many m
 clean:
 	find rules -name '*.so' -delete; rm -f rules/_build.json
 	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The typed clients (clients/typescript, clients/python): their generated parts come from openapi/openapi.json.
+TS_CLIENT := clients/typescript
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json
+	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --silent
+
+clients: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## regenerate both clients' generated code from openapi/openapi.json
+	npm run --prefix $(TS_CLIENT) --silent generate
+	$(BIN)/python clients/python/generate.py
+
+test-node: $(BUILT) $(TS_CLIENT)/node_modules/.package-lock.json ## the TypeScript client: typecheck, drift, end to end on a real uvicorn
+	npm test --prefix $(TS_CLIENT) --silent
