@@ -7354,7 +7354,7 @@ export interface operations {
                      *             ],
                      *             "names": "wolves, hero"
                      *           },
-                     *           "text": "The pair wolves-hero was interrupted: wolves, hero suffer nothing from it, not even the dragon die's extra point (DRG-10)."
+                     *           "text": "The pair wolves-hero was interrupted: it costs its parties (wolves, hero) nothing, not even the dragon die's extra point (DRG-10)."
                      *         },
                      *         {
                      *           "code": "dragon.prosperity.lost",
