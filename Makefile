@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test test-compiled venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess soak fuzz-long
+.PHONY: run test test-compiled venv lint docs format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess soak fuzz-long
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -20,7 +20,7 @@ venv: $(STAMP)
 run: $(STAMP) ## set up and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
-test: lint typecheck lint-deploy unit ## set up and run every check CI runs
+test: lint typecheck lint-deploy docs unit ## set up and run every check CI runs
 
 # The wheel as the image builds it, the engine compiled with mypyc (needs a C compiler and the Python
 # headers), in its own virtualenv; then every golden request answered by it and by the source, compared.
@@ -36,6 +36,9 @@ test-compiled: $(STAMP) ## build the compiled wheel and check it answers byte fo
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+docs: $(STAMP) ## build the documentation site into site/ (offline); a broken link or anchor fails it
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
