@@ -33,6 +33,7 @@ from service.middleware import (
     stamp_problem,
 )
 from service.openapi import install_openapi
+from service.playground import mount_playground
 from service.routers import SYSTEMS
 from service.routing import ResolverRoute, UnsupportedMediaType, resolver_paths
 from service.settings import Settings
@@ -191,6 +192,7 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
     for router in SYSTEMS:
         app.include_router(router)
     mount_docs(app)
+    mount_playground(app)
     install_openapi(app)
     health.add_health_routes(app)
     app.state.metrics = metrics = _add_metrics(app) if settings.metrics else None
