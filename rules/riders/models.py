@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeAlias
 
 from pydantic import ConfigDict, Field, StringConstraints, model_validator, with_config
@@ -12,9 +11,9 @@ from typing_extensions import TypedDict
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_POOL,
+    Envelope,
     Id,
     Model,
-    Resolution,
     RollRequest,
     Stat,
 )
@@ -84,7 +83,7 @@ Rage = Annotated[
         le=MAX_POOL,
         description=(
             "Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice "
-            "must stay <= 100."
+            "must stay <= 100 (a level gained at that limit is not added)."
         ),
     ),
 ]
@@ -201,6 +200,12 @@ class Side(Model):
         return sum(i.extra_rolloff_dice for i in self.items if i.timing == "pre")
 
 
+def rage_cap(side: Side) -> int:
+    """The most rage ``side`` can hold: its roll-off (2 + rage + pre items' extra dice, RDR-3) stays
+    within a pool of :data:`MAX_POOL` d6, so that the state a combat returns is a valid request."""
+    return MAX_POOL - BASE_ROLLOFF_DICE - side.extra_rolloff_dice
+
+
 class Attack(Model):
     ranged: bool = Field(
         default=False,
@@ -257,13 +262,13 @@ else:  # for pydantic, the documented schema: the request-shaped models
     PositionState = Position
     DecisionState = Decision
 
-# The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
-# engine builds each with a dict display where a dataclass would run its Python __init__ (ten or
-# more a combat), and the schema pydantic writes is the dataclass's. A dict is written in insertion
-# order, so the engine passes every key, in the order declared here (see
-# tests/rules/riders/test_record_keys.py). A key whose dataclass field had a default is
-# ``NotRequired`` with that default in its ``Field``: the schema still leaves it out of ``required``
-# and shows the default (``kind`` stays the damage union's discriminator); the engine always writes it.
+# The result and the records inside it are typed dicts (STYLE 17: one shape per direction), like
+# ``rules.models.Roll`` and ``Event``: the engine builds each with a dict display, every key in the
+# order declared here, which is the order orjson writes (see tests/rules/riders/test_record_keys.py).
+# The result derives from ``rules.models.Envelope`` and starts with ``**trace(dice, log)``. A key
+# whose dataclass field had a default is ``NotRequired`` with that default in its ``Field``: the
+# schema still leaves it out of ``required`` and shows the default (``kind`` stays the damage
+# union's discriminator); the engine always writes it.
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -418,8 +423,8 @@ class States(TypedDict):
     defender: SideState
 
 
-@dataclass(kw_only=True)
-class CombatResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class CombatResult(Envelope):
     finished: bool
     winner: SideName | None
     loser: SideName | None

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from rules.dnd5e import attack, initiative, turn
+from rules.dnd5e import attack, budget, initiative, turn
 from rules.dnd5e.models import (
     AttackRequest,
     AttackResult,
@@ -29,6 +29,7 @@ add_resolver(
     "/initiative",
     resolver=initiative.initiative,
     slots=initiative.initiative_slots,
+    work=budget.initiative_work,
     request_model=InitiativeRequest,
     response_model=InitiativeResult,
     summary="Surprise and initiative",
@@ -53,11 +54,13 @@ add_resolver(
     "/turn",
     resolver=turn.turn,
     slots=turn.turn_slots,
+    work=budget.turn_work,
     request_model=TurnRequest,
     response_model=TurnResult,
     summary="Check a turn plan against its budgets",
     description=(
-        "Movement up to the speed (a Dash action adds the speed again), one action, a bonus "
+        "Movement up to the speed (a Dash adds the speed again: the action, or a bonus action a "
+        "named feature such as Cunning Action grants), one action, a bonus "
         "action only with the feature granting it and at most one, one free object interaction "
         "(a second must use the action), one reaction per round, no move/action/reaction on a "
         "surprised first turn, no actions when incapacitated (D5E-4, D5E-8, D5E-9). Returns "
@@ -71,6 +74,7 @@ add_resolver(
     "/check",
     resolver=attack.check,
     slots=attack.check_slots,
+    work=budget.check_work,
     request_model=CheckRequest,
     response_model=CheckResult,
     summary="A d20 test against a DC",
@@ -83,6 +87,7 @@ add_resolver(
     "/attack",
     resolver=attack.attack,
     slots=attack.attack_slots,
+    work=budget.attack_work,
     request_model=AttackRequest,
     response_model=AttackResult,
     summary="An attack roll, its damage and what it does to the target",
@@ -108,13 +113,15 @@ add_resolver(
     "/death-save",
     resolver=attack.death_save,
     slots=attack.death_save_slots,
+    work=budget.death_save_work,
     request_model=DeathSaveRequest,
     response_model=DeathSaveResult,
     summary="A death saving throw",
     description=(
         "d20 (+ modifier): 10 or more succeeds, less fails; three successes: stable; three "
-        "failures: dead; a natural 1 counts two failures; a natural 20 restores 1 hit point and "
-        "clears both counts (D5E-16). " + _D20
+        "failures: dead; a natural 1 counts two failures; a natural 20 restores 1 hit point. "
+        "Stable or back to 1 hit point, the creature is no longer dying and both counts reset "
+        "to 0 (D5E-16). " + _D20
     ),
     system="dnd5e",
     slot_doc="`d20` (d20): the save's die.",
