@@ -26,7 +26,7 @@ test: lint typecheck lint-deploy docs unit ## set up and run every check CI runs
 # headers), in its own virtualenv; then every golden request answered by it and by the source, compared.
 COMPILED := .venv-compiled
 test-compiled: $(STAMP) ## build the compiled wheel and check it answers byte for byte as the source
-	rm -rf $(COMPILED) build/wheels
+	rm -rf $(COMPILED) build  # a stale build/ would put old files in the wheel
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/runtime.txt
 	DRAGONROLL_COMPILE=1 $(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w build/wheels .
