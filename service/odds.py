@@ -1,0 +1,104 @@
+"""Odds and simulation routes: the resolver routes' path, without a dice source.
+
+An odds endpoint (``/<system>/odds/...``) answers from its request alone, drawing no die; a simulate
+endpoint (``/<system>/simulate``) makes its own dice sources, one per run. Either is an
+:class:`OddsRoute`: a :class:`~service.routing.ResolverRoute` whose :meth:`resolve` calls
+``answer(request)``, so it is served, limited, logged and measured exactly as the resolvers are.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter
+
+from rules.models import RollRequest
+from service.encoding import encode
+from service.routing import ResolverRoute, problem_responses
+
+
+def _no_slots(req: Any) -> dict[str, int | None]:
+    return {}
+
+
+def _refused(req: Any, dice: Any) -> Any:  # pragma: no cover - answered by ``resolve``
+    raise NotImplementedError
+
+
+class OddsRoute(ResolverRoute):
+    """A POST route that validates its body and answers ``answer(request)``; no dice source."""
+
+    def __init__(
+        self,
+        path: str,
+        endpoint: Callable[..., Any],
+        *,
+        answer: Callable[[Any], Any],
+        **kwargs: Any,
+    ) -> None:
+        self.answer = answer
+        super().__init__(path, endpoint, resolver=_refused, slots=_no_slots, **kwargs)
+
+    def resolve(self, body: bytes) -> bytes:
+        req = self.request_model.__pydantic_validator__.validate_json(body)
+        return encode(self.answer(req))
+
+
+def add_odds(
+    router: APIRouter,
+    path: str,
+    *,
+    answer: Callable[[Any], Any],
+    request_model: type[RollRequest],
+    response_model: type[Any],
+    summary: str,
+    description: str,
+    system: str,
+    examples: dict[str, Any],
+) -> None:
+    """Register ``POST <path>`` answering ``request_model`` with ``answer`` (an odds or simulate
+    function), its request examples (name -> body) in the OpenAPI document."""
+
+    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
+        raise NotImplementedError
+
+    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
+            )
+        ],
+        return_annotation=response_model,
+    )
+    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_')}"
+    router.routes.append(
+        OddsRoute(
+            router.prefix + path,
+            endpoint,
+            answer=answer,
+            request_model=request_model,
+            system=system,
+            methods=["POST"],
+            response_model=response_model,
+            summary=summary,
+            description=description,
+            tags=list(router.tags),
+            responses=problem_responses(400, 413, 415, 422),
+            name=endpoint.__name__,
+            operation_id=endpoint.__name__,
+            openapi_extra={
+                "requestBody": {
+                    "content": {
+                        "application/json": {
+                            "examples": {
+                                name: {"summary": name, "value": body}
+                                for name, body in examples.items()
+                            }
+                        }
+                    }
+                }
+            },
+        )
+    )

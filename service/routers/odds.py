@@ -1,0 +1,81 @@
+"""Odds before anyone rolls, and whole fights simulated (issue 18; docs/odds.md).
+
+One router per system, with the system's prefix and tag, mounted beside the system's own router.
+"""
+
+from fastapi import APIRouter
+
+from rules.dos import odds as dos_odds
+from service.odds import add_odds
+
+_ODDS = (
+    "Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and "
+    'answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, '
+    "`exact` in lowest terms; the outcomes of one question sum to exactly 1."
+)
+_CHAINS = (
+    " Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens "
+    "explode in chains, luck and bad luck: DOS-1..7). The chains are cut where the mass beyond "
+    "is below `truncation.tail_below` (1e-15); that mass is `tail`, and counts as the result "
+    "`tail_from` (the smallest a cut roll can have), so an outcome decided below it is exact."
+)
+
+dos = APIRouter(prefix="/dos", tags=["Dragons of Shadows"])
+
+IGNATIUS = {
+    "attacker": {
+        "dexterity": 25,
+        "strength": 18,
+        "skill": 2,
+        "weapon": {"kind": "melee", "damage": 5},
+    },
+    "defender": {"dexterity": 9, "block": 1, "hp": 12},
+}
+
+add_odds(
+    dos,
+    "/odds/test",
+    answer=dos_odds.test_odds,
+    request_model=dos_odds.TestOddsRequest,
+    response_model=dos_odds.TestOdds,
+    summary="Odds of a simple test (the /dos/test request)",
+    description=(
+        "`outcomes` (success, failure, luck, bad_luck: exclusive, as `/dos/test`'s `outcome`), "
+        "`succeeds` (success + luck), the distribution of the pool's dice result and of the "
+        "total with their mean and 5/25/50/75/95 percentiles. " + _ODDS + _CHAINS
+    ),
+    system="dos",
+    examples={"Sarathael": {"stat": 24, "skill": 3, "dc": 43}},
+)
+add_odds(
+    dos,
+    "/odds/opposed",
+    answer=dos_odds.opposed_odds,
+    request_model=dos_odds.OpposedOddsRequest,
+    response_model=dos_odds.OpposedOdds,
+    summary="Odds of an opposed test (the /dos/opposed request)",
+    description=(
+        "`a_wins`, `b_wins`, `tie` (DOS-12: luck beats no luck, bad luck loses to no bad luck, "
+        "then the higher total) and each side's total. " + _ODDS + _CHAINS
+    ),
+    system="dos",
+    examples={"even": {"a": {"stat": 30, "skill": 4}, "b": {"stat": 32, "skill": 3}}},
+)
+add_odds(
+    dos,
+    "/odds/attack",
+    answer=dos_odds.attack_odds,
+    request_model=dos_odds.AttackOddsRequest,
+    response_model=dos_odds.AttackOdds,
+    summary="Odds of one attack (the /dos/attack request)",
+    description=(
+        "The defense the attack meets (`auto` chosen as `/dos/attack` chooses it), `hit`, "
+        "`blocked` or `dodged`, `missed`; the distribution of the damage dealt after armor (0 on "
+        "a miss; each damage die resolved by the `/dos/damage` rules); the chance the defender is "
+        "incapacitated by this attack, and of a critical wound. " + _ODDS + _CHAINS
+    ),
+    system="dos",
+    examples={"Ignatius on the kobold": IGNATIUS},
+)
+
+ROUTERS = [dos]
