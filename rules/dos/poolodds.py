@@ -17,8 +17,7 @@ surviving tens together show ``J`` tens (negative binomial) and ``q`` last dice 
 (DOS-3's cap of 100 extra dice per chain lies far beyond the cut), and that mass is the ``tail``.
 
 Polynomials in the result are Python integers, one coefficient per ``width`` bits (Kronecker
-substitution): one big-integer multiplication does a whole convolution. It is the one speed trick
-here: a 30-dice pool takes 6 ms with it and 60 ms with lists of coefficients (bench/odds.py).
+substitution, :func:`rules.odds.kronecker`): one big-integer product does a whole convolution.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-from rules.odds import Counts
+from rules.odds import Counts, coefficients, width_for
 
 D10 = 10
 #: The explosion chains are cut where the mass beyond is below this (reported as `truncation`).
@@ -107,14 +106,14 @@ def pool_odds(n: int) -> PoolOdds:
     """The exact distribution of an ``n``-dice pool (cached: it depends on ``n`` alone)."""
     if n == 0:
         return PoolOdds(0, Counts({0: 1}, 1), Counts({}, 1), Counts({}, 1), 0, 0, 1)
-    narrow = _width(10**n)
+    narrow = width_for(10**n)
     normal, kept_tens, bad_luck = _base(n, narrow)
     tens_mass: dict[int, int] = {}
     for (q, _), poly in kept_tens.items():
         tens_mass[q] = tens_mass.get(q, 0) + sum(c for _, c in _decode(poly, narrow, 1))
     cut = chain_cut(n, tens_mass)
     denominator = 10 ** (2 * n + cut)
-    width = _width(denominator)
+    width = width_for(denominator)
     scale = 10 ** (n + cut)
     none: dict[int, int] = dict(_decode(normal, narrow, scale))
     luck: dict[int, int] = {}
@@ -139,26 +138,14 @@ def _widen(poly: int, narrow: int, width: int) -> int:
     """A Kronecker polynomial re-encoded with wider coefficients."""
     size = width // 8
     return int.from_bytes(
-        b"".join(c.to_bytes(size, "little") for c in _coefficients(poly, narrow)),
+        b"".join(c.to_bytes(size, "little") for c in coefficients(poly, narrow)),
         "little",
     )
 
 
-def _width(bound: int) -> int:
-    """Bits per coefficient: room for any count up to ``bound``, a whole number of bytes."""
-    return (bound.bit_length() // 8 + 1) * 8
-
-
-def _coefficients(poly: int, width: int) -> list[int]:
-    """Every coefficient of a Kronecker polynomial, from x^0 up."""
-    size = width // 8
-    raw = poly.to_bytes((poly.bit_length() + 7) // 8 or 1, "little")
-    return [int.from_bytes(raw[v : v + size], "little") for v in range(0, len(raw), size)]
-
-
 def _decode(poly: int, width: int, scale: int) -> list[tuple[int, int]]:
     """(value, count x scale) of every nonzero coefficient of a Kronecker polynomial."""
-    return [(v, c * scale) for v, c in enumerate(_coefficients(poly, width)) if c]
+    return [(v, c * scale) for v, c in enumerate(coefficients(poly, width)) if c]
 
 
 def _faces(low: int, high: int, width: int) -> int:

@@ -5,6 +5,7 @@ One router per system, with the system's prefix and tag, mounted beside the syst
 
 from fastapi import APIRouter
 
+from rules.dnd5e import odds as dnd5e_odds
 from rules.dos import odds as dos_odds
 from service.odds import add_odds
 
@@ -78,4 +79,43 @@ add_odds(
     examples={"Ignatius on the kobold": IGNATIUS},
 )
 
-ROUTERS = [dos]
+dnd5e = APIRouter(prefix="/dnd5e", tags=["Fifth-edition SRD combat"])
+
+add_odds(
+    dnd5e,
+    "/odds/check",
+    answer=dnd5e_odds.check_odds,
+    request_model=dnd5e_odds.CheckOddsRequest,
+    response_model=dnd5e_odds.CheckOdds,
+    summary="Odds of a d20 check (the /dnd5e/check request)",
+    description=(
+        "`success` (d20 + modifier meets or beats the DC; advantage and disadvantage as D5E-10) "
+        "and the distribution of the d20 kept. " + _ODDS
+    ),
+    system="dnd5e",
+    examples={"DC 15 with advantage": {"modifier": 3, "dc": 15, "advantage": True}},
+)
+add_odds(
+    dnd5e,
+    "/odds/attack",
+    answer=dnd5e_odds.attack_odds,
+    request_model=dnd5e_odds.AttackOddsRequest,
+    response_model=dnd5e_odds.AttackOdds,
+    summary="Odds of an attack and its damage (the /dnd5e/attack request)",
+    description=(
+        "`hit` (critical hits included), `critical`, `miss`; the distribution and mean of the "
+        "damage dealt after immunity, resistance and vulnerability (D5E-12, D5E-13; 0 on a "
+        "miss); the chance the target drops to 0 hp and that it dies (D5E-14, D5E-15). Damage "
+        "dice are limited to 1000 dice x sides (doubled for a critical). " + _ODDS
+    ),
+    system="dnd5e",
+    examples={
+        "a longsword on a goblin": {
+            "attack_bonus": 5,
+            "damage": [{"dice": "1d8+3", "type": "slashing"}],
+            "target": {"ac": 15, "hp": 7, "max_hp": 7, "monster": True},
+        }
+    },
+)
+
+ROUTERS = [dos, dnd5e]
