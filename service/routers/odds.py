@@ -7,6 +7,7 @@ from fastapi import APIRouter
 
 from rules.dnd5e import odds as dnd5e_odds
 from rules.dos import odds as dos_odds
+from rules.dragon import odds as dragon_odds
 from service.odds import add_odds
 
 _ODDS = (
@@ -118,4 +119,38 @@ add_odds(
     },
 )
 
-ROUTERS = [dos, dnd5e]
+dragon = APIRouter(prefix="/dragon", tags=["Dragon battle"])
+
+VILLAGE = {
+    "dragon": {"age": 3, "battle": 3, "dragon_die": True, "target": "village"},
+    "entities": [
+        {
+            "id": "village",
+            "controller": "gm",
+            "kind": "group",
+            "prosperity": 4,
+            "level": 2,
+            "target": "dragon",
+        }
+    ],
+}
+
+add_odds(
+    dragon,
+    "/odds",
+    answer=dragon_odds.battle_odds,
+    request_model=dragon_odds.BattleOddsRequest,
+    response_model=dragon_odds.BattleOdds,
+    summary="Odds of a battle round (the /dragon/battle request)",
+    description=(
+        "For every pair the round forms (as `/dragon/battle` forms them, DRG-2, DRG-3): `a_wins`, "
+        "`b_wins`, `interrupted` (equal highest dice) and the successes of each winner (DRG-9, "
+        "DRG-10). With the dragon die: the chance it triggers a sweep, sweeps, and takes each "
+        "number of entities (DRG-11). A pair's odds are its own roll's; a sweep leaves the pairs "
+        "it takes from unresolved. " + _ODDS
+    ),
+    system="dragon",
+    examples={"a village against an age-3 dragon": VILLAGE},
+)
+
+ROUTERS = [dos, dragon, dnd5e]

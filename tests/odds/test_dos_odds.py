@@ -16,8 +16,8 @@ import pytest
 
 from rules.dice import DiceSource
 from rules.dos import checks, combat
-from rules.dos.models import AttackRequest, OpposedRequest, TestRequest
 from rules.dos import odds as dos
+from rules.dos.models import AttackRequest, OpposedRequest, TestRequest
 from rules.dos.odds import AttackOddsRequest, OpposedOddsRequest, TestOddsRequest
 from rules.dos.pool import roll_pool
 from rules.dos.poolodds import pool_odds
