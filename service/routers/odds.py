@@ -8,6 +8,7 @@ from fastapi import APIRouter
 from rules.dnd5e import odds as dnd5e_odds
 from rules.dos import odds as dos_odds
 from rules.dragon import odds as dragon_odds
+from rules.riders import odds as riders_odds
 from service.odds import add_odds
 
 _ODDS = (
@@ -153,4 +154,35 @@ add_odds(
     examples={"a village against an age-3 dragon": VILLAGE},
 )
 
-ROUTERS = [dos, dragon, dnd5e]
+riders = APIRouter(prefix="/riders", tags=["Dragon Riders"])
+
+DUEL = {
+    "initiator": {"id": "red", "element": "fire", "rage": 1, "terrain_bonus": 2},
+    "defender": {
+        "id": "blue",
+        "element": "water",
+        "riders": [{"id": "r1", "bonuses": {"fire": 2}}],
+        "items": [{"id": "wand", "name": "Wand", "timing": "counter", "dice": "1d6"}],
+    },
+}
+
+add_odds(
+    riders,
+    "/odds",
+    answer=riders_odds.combat_odds,
+    request_model=riders_odds.CombatOddsRequest,
+    response_model=riders_odds.CombatOdds,
+    summary="Odds of the roll-off (the /riders/combat request)",
+    description=(
+        "`initiator_wins` and `defender_wins` of the roll-off (RDR-2, RDR-3: 2d6 + a d6 per rage "
+        "level + pre items' extra dice, plus the bonuses; the defender rolls; the initiator wins "
+        "ties), each side's total, and for every counter item the chance it alone turns the "
+        "roll-off for its side (`turns`: behind, and the item puts it strictly ahead; "
+        "`given_behind`: the same knowing it is behind) (RDR-5). `decisions` and `auto` are "
+        "accepted and do not change the odds. " + _ODDS
+    ),
+    system="riders",
+    examples={"fire against water": DUEL},
+)
+
+ROUTERS = [dos, dragon, riders, dnd5e]
