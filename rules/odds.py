@@ -252,4 +252,95 @@ def wilson(wins: int, runs: int) -> tuple[float, float]:
     denom = 1 + z * z / runs
     centre = (phat + z * z / (2 * runs)) / denom
     half = z * ((phat * (1 - phat) / runs + z * z / (4 * runs * runs)) ** 0.5) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if wins == 0 else max(0.0, centre - half)
+    high = 1.0 if wins == runs else min(1.0, centre + half)
+    return low, high
+
+
+# ---------------------------------------------------------------- simulations
+
+#: Runs per simulation (each a whole fight through the resolving engine).
+MAX_RUNS = 1000
+Runs = Annotated[
+    int,
+    Field(ge=1, le=MAX_RUNS, description="Fights to play, 1-1000; run i is seeded `{seed}/{i}`."),
+]
+
+
+class NoScript(Model):
+    """Mixed in first: a simulation draws from its seed only, so ``dice`` is refused."""
+
+    dice: SkipJsonSchema[Refused] = None
+
+
+@with_config(ConfigDict(extra="forbid"))
+class OutcomeRate(TypedDict):
+    outcome: Annotated[str, Field(description="How a fight ended.")]
+    runs: Annotated[int, Field(description="Runs that ended so.")]
+    rate: Annotated[float, Field(description="runs / total runs.")]
+    ci95: Annotated[
+        list[float], Field(description="The 95% Wilson score interval of the rate: [low, high].")
+    ]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class Example(TypedDict):
+    outcome: str
+    run: Annotated[int, Field(description="The run's index i.")]
+    seed: Annotated[str, Field(description="`{seed}/{i}`: replays the run (see the endpoint).")]
+    length: int
+
+
+@with_config(ConfigDict(extra="forbid"))
+class Simulation(TypedDict):
+    seed: Annotated[str | int, Field(description="The seed used (the request's or a new one).")]
+    runs: int
+    interval: Annotated[str, Field(description='"wilson": how `ci95` is computed (z = 1.96).')]
+    outcomes: Annotated[
+        list[OutcomeRate], Field(description="Every possible ending, in a fixed order.")
+    ]
+    length_unit: Annotated[str, Field(description="What `mean_length` counts.")]
+    mean_length: float
+    examples: Annotated[
+        list[Example],
+        Field(description="The first run of each ending that occurred, and the longest run."),
+    ]
+
+
+def run_seed(seed: str | int, i: int) -> str:
+    return f"{seed}/{i}"
+
+
+def summarize(
+    seed: str | int, endings: list[tuple[str, int]], possible: Iterable[str], unit: str
+) -> Simulation:
+    """Rates with Wilson intervals, the mean length and example runs of (ending, length) per run."""
+    runs = len(endings)
+    outcomes: list[OutcomeRate] = []
+    for name in possible:
+        k = sum(1 for e, _ in endings if e == name)
+        low, high = wilson(k, runs)
+        outcomes.append({"outcome": name, "runs": k, "rate": k / runs, "ci95": [low, high]})
+    examples: list[Example] = []
+    seen: set[str] = set()
+    for i, (name, length) in enumerate(endings):
+        if name not in seen:
+            seen.add(name)
+            examples.append(
+                {"outcome": name, "run": i, "seed": run_seed(seed, i), "length": length}
+            )
+    longest = max(range(runs), key=lambda i: (endings[i][1], -i))
+    if all(e["run"] != longest for e in examples):
+        name, length = endings[longest]
+        examples.append(
+            {"outcome": name, "run": longest, "seed": run_seed(seed, longest), "length": length}
+        )
+    return {
+        "seed": seed,
+        "runs": runs,
+        "interval": "wilson",
+        "outcomes": outcomes,
+        "length_unit": unit,
+        "mean_length": sum(n for _, n in endings) / runs,
+        "examples": examples,
+    }

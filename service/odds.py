@@ -16,7 +16,7 @@ from fastapi import APIRouter
 
 from rules.models import RollRequest
 from service.encoding import encode
-from service.routing import ResolverRoute, problem_responses
+from service.routing import ResolverRoute, new_seed, problem_responses
 
 
 def _no_slots(req: Any) -> dict[str, int | None]:
@@ -36,13 +36,18 @@ class OddsRoute(ResolverRoute):
         endpoint: Callable[..., Any],
         *,
         answer: Callable[[Any], Any],
+        seeded: bool,
         **kwargs: Any,
     ) -> None:
         self.answer = answer
+        self.seeded = seeded
         super().__init__(path, endpoint, resolver=_refused, slots=_no_slots, **kwargs)
 
     def resolve(self, body: bytes) -> bytes:
+        """Validate, give a simulation without a seed a new one (DESIGN.md), answer, serialise."""
         req = self.request_model.__pydantic_validator__.validate_json(body)
+        if self.seeded and req.seed is None:
+            req = req.model_copy(update={"seed": new_seed()})
         return encode(self.answer(req))
 
 
@@ -57,9 +62,11 @@ def add_odds(
     description: str,
     system: str,
     examples: dict[str, Any],
+    seeded: bool = False,
 ) -> None:
     """Register ``POST <path>`` answering ``request_model`` with ``answer`` (an odds or simulate
-    function), its request examples (name -> body) in the OpenAPI document."""
+    function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
+    without a seed gets a new one, as a resolver's does."""
 
     def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
         raise NotImplementedError
@@ -78,6 +85,7 @@ def add_odds(
             router.prefix + path,
             endpoint,
             answer=answer,
+            seeded=seeded,
             request_model=request_model,
             system=system,
             methods=["POST"],

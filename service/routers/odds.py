@@ -7,8 +7,12 @@ from fastapi import APIRouter
 
 from rules.dnd5e import odds as dnd5e_odds
 from rules.dos import odds as dos_odds
+from rules.dos import simulate as dos_simulate
 from rules.dragon import odds as dragon_odds
+from rules.dragon import simulate as dragon_simulate
+from rules.odds import Simulation
 from rules.riders import odds as riders_odds
+from rules.riders import simulate as riders_simulate
 from service.odds import add_odds
 
 _ODDS = (
@@ -183,6 +187,97 @@ add_odds(
     ),
     system="riders",
     examples={"fire against water": DUEL},
+)
+
+# ---------------------------------------------------------------- whole fights
+
+_SIMULATE = (
+    " Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a "
+    "`seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each "
+    "ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the "
+    "first of each ending, the longest) to replay. The dice a simulation may roll are bounded "
+    "(a 422 `limit-exceeded` beyond)."
+)
+
+add_odds(
+    dos,
+    "/simulate",
+    answer=dos_simulate.simulate,
+    request_model=dos_simulate.TurnSimulateRequest,
+    response_model=Simulation,
+    summary="Simulate whole fights (the /dos/turn request, turn after turn)",
+    description=(
+        "Each run plays `/dos/turn` turn after turn until at most one side has anyone standing "
+        "or `max_turns` (default 20) have passed (a `draw`). Turn t of run i is the `/dos/turn` "
+        "request seeded `{seed}/{i}/{t}`: the request's combatants with the hp, incapacitated and "
+        "critical the last turn left, the first turn's initiative order (DOS-15), and attacks on "
+        "a fallen target turned on the first standing combatant of another side." + _SIMULATE
+    ),
+    system="dos",
+    examples={
+        "Ignatius against the kobold": {
+            "seed": "cellar",
+            "runs": 100,
+            "combatants": [
+                {
+                    "id": "ignatius",
+                    "side": "heroes",
+                    "speed": 32,
+                    "dexterity": 25,
+                    "strength": 18,
+                    "skills": {"weapon": 2},
+                    "weapon": {"kind": "melee", "damage": 5},
+                    "hp": 30,
+                    "declare": [{"action": "attack", "target": "kobold", "count": 3}],
+                },
+                {
+                    "id": "kobold",
+                    "side": "kobolds",
+                    "speed": 9,
+                    "dexterity": 9,
+                    "strength": 8,
+                    "skills": {"block": 1, "unarmed": 2},
+                    "hp": 12,
+                    "declare": [{"action": "attack", "target": "ignatius"}],
+                },
+            ],
+        }
+    },
+    seeded=True,
+)
+add_odds(
+    dragon,
+    "/simulate",
+    answer=dragon_simulate.simulate,
+    request_model=dragon_simulate.BattleSimulateRequest,
+    response_model=Simulation,
+    summary="Simulate whole battles (the /dragon/battle request, round after round)",
+    description=(
+        "Each run plays `/dragon/battle` rounds: round r of run i is seeded `{seed}/{i}/{r}`, "
+        "the first the request, each next one the last result's `next_state`; the dragon "
+        "continues (spends a reroll, DRG-16) while `rerolls` (default 0) last and it is not "
+        "defeated. Endings: `dragon_won` (it won its pair or swept in the last round), "
+        "`dragon_defeated` (DRG-15), `not_won`; length in rounds." + _SIMULATE
+    ),
+    system="dragon",
+    examples={"a village against an age-3 dragon": {**VILLAGE, "seed": "vale", "runs": 200}},
+    seeded=True,
+)
+add_odds(
+    riders,
+    "/simulate",
+    answer=riders_simulate.simulate,
+    request_model=riders_simulate.CombatSimulateRequest,
+    response_model=Simulation,
+    summary="Simulate whole combats (the /riders/combat request with auto decisions)",
+    description=(
+        "Each run is the `/riders/combat` request with `auto: true` (RDR-9: the defender rolls, "
+        "the side behind plays its counter items in order, the winner picks fatigue) seeded "
+        "`{seed}/{i}`. Endings: the winner; length in decisions taken." + _SIMULATE
+    ),
+    system="riders",
+    examples={"fire against water": {**DUEL, "seed": "sky", "runs": 200}},
+    seeded=True,
 )
 
 ROUTERS = [dos, dragon, riders, dnd5e]
