@@ -19,8 +19,9 @@ from rules.dos.models import TurnRequest, TurnResult
 from rules.errors import FieldError, LimitExceeded
 from rules.odds import NoScript, Runs, Simulation, run_seed, summarize
 
-#: Pool dice a simulation may roll at most (runs x turns x attacks x dice, estimated up front).
-MAX_WORK = 2_000_000
+#: A simulation's work at most, estimated up front: runs x turns x (20 per combatant + the pool
+#: dice of every declared attack); about a second here.
+MAX_WORK = 500_000
 DRAW = "draw"
 
 
@@ -48,7 +49,7 @@ def _check_work(req: TurnSimulateRequest) -> None:
         for c in req.combatants
         for d in c.declare
     )
-    work = req.runs * req.max_turns * max(dice, 1)
+    work = req.runs * req.max_turns * (20 * len(req.combatants) + dice)
     if work > MAX_WORK:
         msg = (
             f"the simulation would roll about {work} dice, at most {MAX_WORK}: fewer runs or turns"

@@ -18,7 +18,8 @@ from rules.dragon.models import BattleRequest, BattleResult
 from rules.errors import FieldError, LimitExceeded
 from rules.odds import NoScript, Runs, Simulation, run_seed, summarize
 
-MAX_WORK = 2_000_000
+#: Dice a simulation may roll at most (runs x rounds x every party's dice, estimated up front).
+MAX_WORK = 500_000
 ENDINGS = ("dragon_won", "dragon_defeated", "not_won")
 
 
@@ -36,7 +37,7 @@ def simulate(req: BattleSimulateRequest) -> Simulation:
     """Play ``runs`` battles; length: rounds."""
     assert req.seed is not None, "the service gives a simulation a seed"
     dice = (
-        req.dragon.battle + req.dragon.features_used + sum(e.prosperity + 1 for e in req.entities)
+        req.dragon.battle + req.dragon.features_used + sum(e.prosperity + 20 for e in req.entities)
     )
     work = req.runs * (req.rerolls + 1) * dice
     if work > MAX_WORK:

@@ -93,7 +93,7 @@ def combat_odds(req: CombatOddsRequest) -> CombatOdds:
     counters: list[CounterOdds] = []
     for name, me in sides.items():
         mine, theirs = (ini, dfd) if name == "initiator" else (dfd, ini)
-        behind = 1 - defender_wins if name == "initiator" else defender_wins
+        behind = defender_wins if name == "initiator" else 1 - defender_wins
         # the initiator is behind below the defender's total; the defender also on a tie (RDR-3)
         margin = 1 if name == "initiator" else 0
         for item in me.items:

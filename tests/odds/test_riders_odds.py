@@ -57,6 +57,7 @@ def test_rolloff_and_a_counter_item_agree_with_every_roll(holder: str) -> None:
     (item,) = answer["counters"]
     ahead = answer["initiator_wins"] if holder == "initiator" else answer["defender_wins"]
     assert exact(ahead) + exact(item["turns"]) == final
+    assert exact(item["given_behind"]) == exact(item["turns"]) / (1 - exact(ahead))
 
 
 def test_http_contract(api: Api) -> None:
