@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu soak fuzz-long
+.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-odds soak fuzz-long
 
 $(STAMP): requirements/dev.txt requirements/build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -80,6 +80,9 @@ bench: $(BUILT) ## throughput and latency against a bare FastAPI app, as ratios 
 
 bench-cpu: $(BUILT) ## the worker's CPU time per request under load, against the bare app (not a test)
 	$(BIN)/python -m bench.cpu $(BENCH_CPU_ARGS)
+
+bench-odds: $(BUILT) ## exact odds cold and warm, in-process, as ratios to one /dos/test (not a test)
+	$(BIN)/python -m bench.odds $(BENCH_ODDS_ARGS)
 
 soak: $(BUILT) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)

@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
@@ -97,10 +97,6 @@ def prob(x: Fraction) -> Prob:
 
 def prob_of(count: int, denominator: int) -> Prob:
     return prob(Fraction(count, denominator))
-
-
-def probs(fractions: Mapping[str, Fraction]) -> dict[str, Prob]:
-    return {name: prob(x) for name, x in fractions.items()}
 
 
 @dataclass(frozen=True)
@@ -312,7 +308,7 @@ def run_seed(seed: str | int, i: int) -> str:
 
 
 def summarize(
-    seed: str | int, endings: list[tuple[str, int]], possible: Iterable[str], unit: str
+    seed: str | int, endings: Sequence[tuple[str, int]], possible: Iterable[str], unit: str
 ) -> Simulation:
     """Rates with Wilson intervals, the mean length and example runs of (ending, length) per run."""
     runs = len(endings)

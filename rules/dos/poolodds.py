@@ -209,14 +209,14 @@ def _chains(poly: int, q: int, cut: int, n: int, width: int) -> int:
     P(10 J + S) = C(q + J - 1, J) ways(S) / 10^(q + J), S the sum of q last dice of 1..9; ``poly``
     is over 10^n (its last dice counted as ways), the result over 10^(2n + cut).
     """
-    return sum(
-        (poly * (comb(q + j - 1, j) * 10 ** (n + cut - q - j))) << (D10 * j * width)
-        for j in range(cut + 1)
-    )
+    out = 0
+    for j in range(cut + 1):
+        out += (poly * (comb(q + j - 1, j) * 10 ** (n + cut - q - j))) << (D10 * j * width)
+    return out
 
 
 def _base_mass(n: int, lucky: bool) -> int:
     """Rolls (over 10^n) with luck (``lucky``) or with neither luck nor bad luck."""
-    luck = sum(comb(n, t) * 9 ** (n - t) for t in range(n + 1) if t > n - t)
-    bad = sum(comb(n, k) * 9 ** (n - k) for k in range(n + 1) if k > n - k)
-    return luck if lucky else 10**n - luck - bad
+    luck: int = sum(comb(n, t) * 9 ** (n - t) for t in range(n + 1) if t > n - t)
+    bad: int = sum(comb(n, k) * 9 ** (n - k) for k in range(n + 1) if k > n - k)
+    return luck if lucky else int(10**n) - luck - bad

@@ -65,6 +65,16 @@ class PairOdds(TypedDict):
     ]
 
 
+class PairChances(TypedDict):
+    """What :func:`pair_odds` finds for one pair (the odds fields of :class:`PairOdds`)."""
+
+    a_wins: Prob
+    b_wins: Prob
+    interrupted: Prob
+    a_successes: list[ValueProb]
+    b_successes: list[ValueProb]
+
+
 @with_config(ConfigDict(extra="forbid"))
 class SweepOdds(TypedDict):
     opponent: Annotated[str, Field(description="The dragon's opponent.")]
@@ -105,15 +115,20 @@ def battle_odds(req: BattleOddsRequest) -> BattleOdds:
         b_dice = _side(b_members, own) + (
             [(dragon_die, 1)] if DRAGON in b_members and dragon_die else []
         )
+        chances = pair_odds(a_dice, b_dice)
         pairs.append(
             {
                 "a": p["a"],
                 "b": p["b"],
                 "a_members": a_members,
                 "b_members": b_members,
-                **pair_odds(a_dice, b_dice),
+                "a_wins": chances["a_wins"],
+                "b_wins": chances["b_wins"],
+                "interrupted": chances["interrupted"],
+                "a_successes": chances["a_successes"],
+                "b_successes": chances["b_successes"],
             }
-        )  # type: ignore[typeddict-item]
+        )
     sweep = _sweep_odds(req, shape, own, dragon_die) if dragon_die and shape.pairs else None
     return {"pairs": pairs, "sweep": sweep}
 
@@ -132,18 +147,38 @@ def _at_most(dice: Dice, m: int) -> int:
 
 def _above(dice: Dice, m: int) -> list[int]:
     """Rolls by the number of dice above ``m``: independent binomials per die size, convolved."""
-    out = [1]
+    out: list[int] | None = None
     for s, c in dice:
-        low, high = min(m, s), max(s - m, 0)
-        group = [comb(c, k) * high**k * low ** (c - k) for k in range(c + 1)]
-        out = [
-            sum(out[i] * group[k - i] for i in range(max(0, k - c), min(k, len(out) - 1) + 1))
-            for k in range(len(out) + c)
-        ]
+        group = _binomial(c, max(s - m, 0), min(m, s))
+        out = group if out is None else _convolve(out, group)
+    return out if out is not None else [1]
+
+
+def _binomial(count: int, high: int, low: int) -> list[int]:
+    """Ways for k of ``count`` dice to be among ``high`` faces (the rest among ``low``), by k."""
+    if high == 0:
+        return [low**count]
+    highs, lows = _powers(high, count), _powers(low, count)
+    return [comb(count, k) * highs[k] * lows[count - k] for k in range(count + 1)]
+
+
+def _powers(base: int, n: int) -> list[int]:
+    out = [1] * (n + 1)
+    for k in range(1, n + 1):
+        out[k] = out[k - 1] * base
     return out
 
 
-def pair_odds(a: Dice, b: Dice) -> dict[str, object]:
+def _convolve(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def pair_odds(a: Dice, b: Dice) -> PairChances:
     """P(a wins), P(b wins), P(interrupted), and the successes of each winner (DRG-9, DRG-10)."""
     total = prod(s**c for s, c in a) * prod(s**c for s, c in b)
     top = max([s for s, _ in a + b], default=0)
@@ -161,15 +196,17 @@ def pair_odds(a: Dice, b: Dice) -> dict[str, object]:
             row.extend([0] * (len(counts) - len(row)))
             for k in range(1, len(counts)):
                 row[k] += loser_at_m * counts[k]
-    out: dict[str, object] = {}
-    for side in ("a", "b"):
-        out[f"{side}_wins"] = prob(Fraction(sum(wins[side]), total))
-    out["interrupted"] = prob(Fraction(tied, total))
-    for side in ("a", "b"):
-        out[f"{side}_successes"] = [
-            {"value": k, "p": prob(Fraction(c, total))} for k, c in enumerate(wins[side]) if c
-        ]
-    return out
+
+    def successes(row: list[int]) -> list[ValueProb]:
+        return [{"value": k, "p": prob(Fraction(c, total))} for k, c in enumerate(row) if c]
+
+    return {
+        "a_wins": prob(Fraction(sum(wins["a"]), total)),
+        "b_wins": prob(Fraction(sum(wins["b"]), total)),
+        "interrupted": prob(Fraction(tied, total)),
+        "a_successes": successes(wins["a"]),
+        "b_successes": successes(wins["b"]),
+    }
 
 
 # ---------------------------------------------------------------- the sweep (DRG-11)
@@ -197,9 +234,7 @@ def _sweep_odds(
     opponent_allies = [m for m in first["b_side"]["members"] if m != opponent]
     index = {e.id: i for i, e in enumerate(req.entities)}
     prosperity = {e.id: e.prosperity for e in req.entities}
-    in_battle = {
-        m for p in shape.pairs for side in ("a_side", "b_side") for m in p[side]["members"]
-    }  # type: ignore[literal-required]
+    in_battle = {m for p in shape.pairs for m in [*p["a_side"]["members"], *p["b_side"]["members"]]}
     candidates = sorted(in_battle - {DRAGON, opponent}, key=lambda p: (prosperity[p], index[p]))
     _check_sweep_work(sides, [own.get(c, []) for c in candidates])
     highest = {p: _highest(own.get(p, [])) for p in in_battle}
