@@ -202,13 +202,12 @@ def pool_distribution(pool: PoolOdds) -> Distribution:
 def test_odds(req: TestOddsRequest) -> TestOdds:
     """The odds of a simple test (DOS-11)."""
     s = side(req.stat, req.skill, req.percent, ("skill",))
-    found: dict[Outcome, Fraction] = {
-        o: Fraction(0) for o in ("success", "failure", "luck", "bad_luck")
-    }
+    counted: dict[Outcome, int] = {o: 0 for o in ("success", "failure", "luck", "bad_luck")}
     for flag, totals in s.totals.items():
         roll = _roll(flag)
         for t, c in totals.counts.items():
-            found[outcome(roll, t, req.dc, req.options.ties)] += Fraction(c, totals.denominator)
+            counted[outcome(roll, t, req.dc, req.options.ties)] += c
+    found = {o: Fraction(c, s.pool.denominator) for o, c in counted.items()}
     assert sum(found.values()) == 1
     return {
         "outcomes": {
@@ -259,9 +258,10 @@ class Cumulative:
         return self.below[-1]
 
 
-def win_chances(a_flag: Flag, a_total: int, b: dict[Flag, Cumulative]) -> tuple[Fraction, Fraction]:
-    """(P(a wins), P(tie)) for side a with ``a_flag`` and ``a_total`` against side b (DOS-12)."""
-    wins, ties = Fraction(0), Fraction(0)
+def win_chances(a_flag: Flag, a_total: int, b: dict[Flag, Cumulative]) -> tuple[int, int]:
+    """(a wins, tie) for side a with ``a_flag`` and ``a_total`` against side b (DOS-12), as
+    counts over side b's denominator."""
+    wins = ties = 0
     a = _roll(a_flag)
     for b_flag, cum in b.items():
         if not cum.mass:
@@ -269,10 +269,10 @@ def win_chances(a_flag: Flag, a_total: int, b: dict[Flag, Cumulative]) -> tuple[
         rb = _roll(b_flag)
         low, high = opposed_winner(a, 1, rb, 0), opposed_winner(a, 0, rb, 1)
         if low == high:  # the flags decide (DOS-12 overrides)
-            wins += Fraction(cum.mass, cum.denominator) if low == "a" else 0
+            wins += cum.mass if low == "a" else 0
             continue
-        wins += Fraction(cum.less(a_total), cum.denominator)
-        ties += Fraction(cum.equal(a_total), cum.denominator)
+        wins += cum.less(a_total)
+        ties += cum.equal(a_total)
     return wins, ties
 
 
@@ -281,13 +281,14 @@ def opposed_odds(req: OpposedOddsRequest) -> OpposedOdds:
     a = side(req.a.stat, req.a.skill, req.a.percent, ("a", "skill"))
     b = side(req.b.stat, req.b.skill, req.b.percent, ("b", "skill"))
     b_cum = {flag: Cumulative(d) for flag, d in b.totals.items()}
-    a_wins, tie = Fraction(0), Fraction(0)
+    wins = ties = 0
     for flag, totals in a.totals.items():
         for t, c in totals.counts.items():
             w, e = win_chances(flag, t, b_cum)
-            p = Fraction(c, totals.denominator)
-            a_wins += p * w
-            tie += p * e
+            wins += c * w
+            ties += c * e
+    denominator = a.pool.denominator * b.pool.denominator
+    a_wins, tie = Fraction(wins, denominator), Fraction(ties, denominator)
     return {
         "a_wins": prob(a_wins),
         "b_wins": prob(1 - a_wins - tie),
@@ -325,10 +326,12 @@ def attack_odds(req: AttackOddsRequest) -> AttackOdds:
         )
         pools.append(d.pool)
         defense = {flag: Cumulative(t) for flag, t in d.totals.items()}
-    hit = Fraction(0)
+    hits = 0
+    scale = pools[-1].denominator if defense is not None else 1
     for flag, totals in att.totals.items():
         for t, c in totals.counts.items():
-            hit += Fraction(c, totals.denominator) * _hit_chance(req, flag, t, defense)
+            hits += c * _hit_chance(req, flag, t, defense, scale)
+    hit = Fraction(hits, att.pool.denominator * scale)
     missed = 1 - hit
     damage, incapacitated, critical = _damage(req, hit)
     return {
@@ -345,17 +348,22 @@ def attack_odds(req: AttackOddsRequest) -> AttackOdds:
 
 
 def _hit_chance(
-    req: AttackOddsRequest, flag: Flag, t: int, defense: dict[Flag, Cumulative] | None
-) -> Fraction:
-    """P(hit) for an attack total ``t`` with ``flag`` (DOS-17, DOS-19, DOS-21)."""
+    req: AttackOddsRequest,
+    flag: Flag,
+    t: int,
+    defense: dict[Flag, Cumulative] | None,
+    scale: int,
+) -> int:
+    """Hits (over ``scale``: the defense's denominator) for an attack total ``t`` with ``flag``
+    (DOS-17, DOS-19, DOS-21)."""
     if req.ranged is not None:
         out = outcome(_roll(flag), t, req.ranged.dc, req.ranged.ties)
         if out not in ("success", "luck"):
-            return Fraction(0)
+            return 0
         if defense is None:
-            return Fraction(1)
+            return scale
     elif defense is None:
-        return Fraction(0 if flag == "bad_luck" else 1)
+        return 0 if flag == "bad_luck" else scale
     return win_chances(flag, t, defense)[0]
 
 
