@@ -8,7 +8,6 @@ endpoint (``/<system>/simulate``) makes its own dice sources, one per run. Eithe
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +15,7 @@ from fastapi import APIRouter
 
 from rules.models import RollRequest
 from service.encoding import encode
-from service.routing import ResolverRoute, new_seed, problem_responses
+from service.routing import ResolverRoute, documented_endpoint, new_seed, problem_responses
 
 
 def _no_slots(req: Any) -> dict[str, int | None]:
@@ -68,18 +67,7 @@ def add_odds(
     function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
     without a seed gets a new one, as a resolver's does."""
 
-    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
-        raise NotImplementedError
-
-    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter(
-                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
-            )
-        ],
-        return_annotation=response_model,
-    )
-    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_')}"
+    endpoint = documented_endpoint(system, path, request_model, response_model)
     router.routes.append(
         OddsRoute(
             router.prefix + path,

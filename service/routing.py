@@ -297,6 +297,27 @@ def install_fast_path(app: FastAPI) -> None:
     app.user_middleware.append(Middleware(ResolverFastPath, fastapi=app))
 
 
+def documented_endpoint(
+    system: str, path: str, request_model: type[Any], response_model: type[Any]
+) -> Callable[..., Any]:
+    """A route's endpoint for FastAPI's documentation only (the route answers without it): its
+    signature names the body and response models, its name is the operation id."""
+
+    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
+        raise NotImplementedError
+
+    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
+            )
+        ],
+        return_annotation=response_model,
+    )
+    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_').replace('-', '_')}"
+    return endpoint
+
+
 def add_resolver(
     router: APIRouter,
     path: str,
@@ -314,19 +335,7 @@ def add_resolver(
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
     """
-
-    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
-        raise NotImplementedError
-
-    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter(
-                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
-            )
-        ],
-        return_annotation=response_model,
-    )
-    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_').replace('-', '_')}"
+    endpoint = documented_endpoint(system, path, request_model, response_model)
     router.routes.append(
         ResolverRoute(
             router.prefix + path,
