@@ -87,16 +87,18 @@ def _with(d: Counts, value: int, count: int) -> Counts:
 def chain_cut(n: int, tens_mass: dict[int, int]) -> int:
     """The most chain tens ``J`` kept: P(J > cut) < :data:`TAIL_BELOW`, weighing each number ``q`` of
     surviving tens by its rolls ``tens_mass[q]`` (over 10^n)."""
-    # P(J = j | q) = C(q + j - 1, j) 9^q / 10^(q + j): accumulate until the rest is below the bound.
-    below = {q: Fraction(0) for q in tens_mass}
-    total = Fraction(sum(tens_mass.values()), 10**n)
+    # P(J = j | q) = C(q + j - 1, j) 9^q / 10^(q + j); ``below[q]`` is P(J <= j | q) x 10^(q + j).
+    # The rest, sum over q of mass_q / 10^n x (1 - P(J <= j | q)), is compared over 10^(n + top + j).
+    top = max(tens_mass, default=0)
+    below = dict.fromkeys(tens_mass, 0)
+    bound = TAIL_BELOW
     j = 0
     while True:
-        rest = total
+        rest = 0
         for q, mass in tens_mass.items():
-            below[q] += Fraction(comb(q + j - 1, j) * 9**q, 10 ** (q + j))
-            rest -= Fraction(mass, 10**n) * below[q]
-        if rest < TAIL_BELOW:
+            below[q] = below[q] * 10 + comb(q + j - 1, j) * 9**q
+            rest += mass * (10 ** (q + j) - below[q]) * 10 ** (top - q)
+        if rest * bound.denominator < bound.numerator * 10 ** (n + top + j):
             return j
         j += 1
 
@@ -107,22 +109,19 @@ def pool_odds(n: int) -> PoolOdds:
     if n == 0:
         return PoolOdds(0, Counts({0: 1}, 1), Counts({}, 1), Counts({}, 1), 0, 0, 1)
     narrow = width_for(10**n)
-    normal, kept_tens, bad_luck = _base(n, narrow)
-    tens_mass: dict[int, int] = {}
-    for (q, _), poly in kept_tens.items():
-        tens_mass[q] = tens_mass.get(q, 0) + sum(c for _, c in _decode(poly, narrow, 1))
+    normal, kept_tens, bad_luck, tens_mass = _base(n, narrow)
     cut = chain_cut(n, tens_mass)
     denominator = 10 ** (2 * n + cut)
     width = width_for(denominator)
     scale = 10 ** (n + cut)
     none: dict[int, int] = dict(_decode(normal, narrow, scale))
-    luck: dict[int, int] = {}
     last = _powers(_faces(1, 9, width), n)
+    chained = {False: 0, True: 0}  # every chained polynomial of a flag, summed before decoding
     for (q, lucky), poly in kept_tens.items():
-        target = luck if lucky else none
-        chained = _chains(_widen(poly, narrow, width) * last[q], q, cut, n, width)
-        for v, c in _decode(chained, width, 1):
-            target[v] = target.get(v, 0) + c
+        chained[lucky] += _chains(_widen(poly, narrow, width) * last[q], q, cut, n, width)
+    for v, c in _decode(chained[False], width, 1):
+        none[v] = none.get(v, 0) + c
+    luck = dict(_decode(chained[True], width, 1))
     return PoolOdds(
         size=n,
         none=Counts(none, denominator),
@@ -164,15 +163,16 @@ def _at_least(w: int, s: int) -> list[int]:
     return out[: s + 1]
 
 
-def _base(n: int, width: int) -> tuple[int, dict[tuple[int, bool], int], int]:
+def _base(n: int, width: int) -> tuple[int, dict[tuple[int, bool], int], int, dict[int, int]]:
     """The base dice (DOS-2, DOS-5, DOS-6) over 10^n.
 
     Returns the no-surviving-ten polynomial, the polynomials by (surviving tens, luck) before the
-    chains, and the count of bad-luck rolls.
+    chains, the count of bad-luck rolls, and the rolls by number of surviving tens.
     """
     bad_luck = sum(comb(n, k) * 9 ** (n - k) for k in range(n + 1) if k > n - k)
     normal = 0
     kept_tens: dict[tuple[int, bool], int] = {}
+    tens_mass: dict[int, int] = {}
     powers = {w: _powers(_faces(2, w - 1, width), n) for w in range(2, D10 + 1)}
     at_least = {w: [_at_least(w, s) for s in range(n + 1)] for w in range(2, D10 + 1)}
     for k in range(n // 2 + 1):
@@ -193,7 +193,8 @@ def _base(n: int, width: int) -> tuple[int, dict[tuple[int, bool], int], int]:
                 else:
                     key = (g, s > n - s)
                     kept_tens[key] = kept_tens.get(key, 0) + term
-    return normal, kept_tens, bad_luck
+                    tens_mass[g] = tens_mass.get(g, 0) + coeff * (w - 2) ** a
+    return normal, kept_tens, bad_luck, tens_mass
 
 
 def _powers(base: int, n: int) -> list[int]:
