@@ -62,6 +62,7 @@ def add_odds(
     system: str,
     examples: dict[str, Any],
     seeded: bool = False,
+    slot_doc: str = "none: odds draw no dice (`seed` and `dice` are refused).",
 ) -> None:
     """Register ``POST <path>`` answering ``request_model`` with ``answer`` (an odds or simulate
     function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
@@ -79,7 +80,7 @@ def add_odds(
             methods=["POST"],
             response_model=response_model,
             summary=summary,
-            description=description,
+            description=f"{description}\n\n**Dice slots**: {slot_doc}",
             tags=list(router.tags),
             responses=problem_responses(400, 413, 415, 422),
             name=endpoint.__name__,

@@ -191,6 +191,11 @@ add_odds(
 
 # ---------------------------------------------------------------- whole fights
 
+SIMULATE_SLOTS = (
+    "a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per "
+    "turn or round `{seed}/{i}/{t}`); `dice` is refused."
+)
+
 _SIMULATE = (
     " Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a "
     "`seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each "
@@ -244,6 +249,7 @@ add_odds(
         }
     },
     seeded=True,
+    slot_doc=SIMULATE_SLOTS,
 )
 add_odds(
     dragon,
@@ -262,6 +268,7 @@ add_odds(
     system="dragon",
     examples={"a village against an age-3 dragon": {**VILLAGE, "seed": "vale", "runs": 200}},
     seeded=True,
+    slot_doc=SIMULATE_SLOTS,
 )
 add_odds(
     riders,
@@ -278,6 +285,7 @@ add_odds(
     system="riders",
     examples={"fire against water": {**DUEL, "seed": "sky", "runs": 200}},
     seeded=True,
+    slot_doc=SIMULATE_SLOTS,
 )
 
 ROUTERS = [dos, dragon, riders, dnd5e]
