@@ -15,7 +15,7 @@ from fastapi import APIRouter
 
 from rules.models import RollRequest
 from service.encoding import encode
-from service.routing import ResolverRoute, documented_endpoint, new_seed, problem_responses
+from service.routing import ResolverRoute, add_post, new_seed
 
 
 def _no_slots(req: Any) -> dict[str, int | None]:
@@ -68,34 +68,28 @@ def add_odds(
     function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
     without a seed gets a new one, as a resolver's does."""
 
-    endpoint = documented_endpoint(system, path, request_model, response_model)
-    router.routes.append(
-        OddsRoute(
-            router.prefix + path,
-            endpoint,
-            answer=answer,
-            seeded=seeded,
-            request_model=request_model,
-            system=system,
-            methods=["POST"],
-            response_model=response_model,
-            summary=summary,
-            description=f"{description}\n\n**Dice slots**: {slot_doc}",
-            tags=list(router.tags),
-            responses=problem_responses(400, 413, 415, 422),
-            name=endpoint.__name__,
-            operation_id=endpoint.__name__,
-            openapi_extra={
-                "requestBody": {
-                    "content": {
-                        "application/json": {
-                            "examples": {
-                                name: {"summary": name, "value": body}
-                                for name, body in examples.items()
-                            }
+    add_post(
+        router,
+        path,
+        OddsRoute,
+        system=system,
+        request_model=request_model,
+        response_model=response_model,
+        summary=summary,
+        description=description,
+        slot_doc=slot_doc,
+        answer=answer,
+        seeded=seeded,
+        openapi_extra={
+            "requestBody": {
+                "content": {
+                    "application/json": {
+                        "examples": {
+                            name: {"summary": name, "value": body}
+                            for name, body in examples.items()
                         }
                     }
                 }
-            },
-        )
+            }
+        },
     )

@@ -335,13 +335,41 @@ def add_resolver(
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
     """
+    add_post(
+        router,
+        path,
+        ResolverRoute,
+        system=system,
+        request_model=request_model,
+        response_model=response_model,
+        summary=summary,
+        description=description,
+        slot_doc=slot_doc,
+        resolver=resolver,
+        slots=slots,
+    )
+
+
+def add_post(
+    router: APIRouter,
+    path: str,
+    route_class: type[ResolverRoute],
+    *,
+    system: str,
+    request_model: type[RollRequest],
+    response_model: type[Any],
+    summary: str,
+    description: str,
+    slot_doc: str,
+    **route_args: Any,
+) -> None:
+    """Append a ``route_class`` answering ``POST <path>`` to ``router``, documented as every
+    resolver is (``route_args``: what the class itself takes, or more of the operation)."""
     endpoint = documented_endpoint(system, path, request_model, response_model)
     router.routes.append(
-        ResolverRoute(
+        route_class(
             router.prefix + path,
             endpoint,
-            resolver=resolver,
-            slots=slots,
             request_model=request_model,
             system=system,
             methods=["POST"],
@@ -352,5 +380,6 @@ def add_resolver(
             responses=problem_responses(400, 413, 415, 422),
             name=endpoint.__name__,
             operation_id=endpoint.__name__,
+            **route_args,
         )
     )
