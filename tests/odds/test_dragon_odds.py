@@ -13,6 +13,7 @@ from rules.dice import DiceSource
 from rules.dragon import odds
 from rules.dragon.battle import battle
 from rules.dragon.models import BattleRequest
+from service.routers.odds import VILLAGE
 from tests.conftest import Api
 from tests.odds.oracles import exact
 
@@ -144,19 +145,7 @@ def test_the_sweep_agrees_with_every_roll() -> None:
 
 
 def test_http_contract(api: Api) -> None:
-    body = {
-        "dragon": {"age": 3, "battle": 3, "dragon_die": True, "target": "village"},
-        "entities": [
-            {
-                "id": "village",
-                "controller": "gm",
-                "kind": "group",
-                "prosperity": 4,
-                "level": 2,
-                "target": "dragon",
-            }
-        ],
-    }
+    body = VILLAGE
     first = api.post("/dragon/odds", json=body)
     assert first.status_code == 200, first.text
     assert api.post("/dragon/odds", json=body).content == first.content
