@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess soak fuzz-long
+.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess bench-odds soak fuzz-long
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -92,6 +92,9 @@ bench-cpu: $(STAMP) ## the worker's CPU time per request under load, against the
 
 bench-inprocess: $(STAMP) ## CPU time per request of every endpoint and the bare app, in one process
 	$(BIN)/python -m bench.inprocess $(BENCH_INPROCESS_ARGS)
+
+bench-odds: $(STAMP) ## exact odds cold and warm, in-process, as ratios to one /dos/test (not a test)
+	$(BIN)/python -m bench.odds $(BENCH_ODDS_ARGS)
 
 soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)

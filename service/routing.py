@@ -179,6 +179,27 @@ def resolver_paths(routes: Iterable[Any]) -> Iterator[tuple[str, ResolverRoute]]
             yield route.path_format, route
 
 
+def documented_endpoint(
+    system: str, path: str, request_model: type[Any], response_model: type[Any]
+) -> Callable[..., Any]:
+    """A route's endpoint for FastAPI's documentation only (the route answers without it): its
+    signature names the body and response models, its name is the operation id."""
+
+    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
+        raise NotImplementedError
+
+    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [
+            inspect.Parameter(
+                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
+            )
+        ],
+        return_annotation=response_model,
+    )
+    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_').replace('-', '_')}"
+    return endpoint
+
+
 def add_resolver(
     router: APIRouter,
     path: str,
@@ -198,28 +219,44 @@ def add_resolver(
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
     ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
     """
-
-    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
-        raise NotImplementedError
-
-    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter(
-                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
-            )
-        ],
-        return_annotation=response_model,
+    add_post(
+        router,
+        path,
+        ResolverRoute,
+        system=system,
+        request_model=request_model,
+        response_model=response_model,
+        summary=summary,
+        description=description,
+        slot_doc=slot_doc,
+        resolver=resolver,
+        slots=slots,
+        work=work,
     )
-    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_').replace('-', '_')}"
+
+
+def add_post(
+    router: APIRouter,
+    path: str,
+    route_class: type[ResolverRoute],
+    *,
+    system: str,
+    request_model: type[RollRequest],
+    response_model: type[Any],
+    summary: str,
+    description: str,
+    slot_doc: str,
+    **route_args: Any,
+) -> None:
+    """Append a ``route_class`` answering ``POST <path>`` to ``router``, documented as every
+    resolver is (``route_args``: what the class itself takes, or more of the operation)."""
+    endpoint = documented_endpoint(system, path, request_model, response_model)
     router.routes.append(
-        ResolverRoute(
+        route_class(
             router.prefix + path,
             endpoint,
-            resolver=resolver,
-            slots=slots,
             request_model=request_model,
             system=system,
-            work=work,
             methods=["POST"],
             response_model=response_model,
             summary=summary,
@@ -228,5 +265,6 @@ def add_resolver(
             responses=problem_responses(400, 413, 415, 422),
             name=endpoint.__name__,
             operation_id=endpoint.__name__,
+            **route_args,
         )
     )

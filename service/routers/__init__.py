@@ -2,6 +2,6 @@
 
 from fastapi import APIRouter
 
-from service.routers import dnd5e, dos, dragon, riders
+from service.routers import dnd5e, dos, dragon, odds, riders
 
-SYSTEMS: list[APIRouter] = [dos.router, dragon.router, riders.router, dnd5e.router]
+SYSTEMS: list[APIRouter] = [dos.router, dragon.router, riders.router, dnd5e.router, *odds.ROUTERS]

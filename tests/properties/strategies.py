@@ -29,6 +29,12 @@ OPERATIONS = {
     if op.method.lower() == "post"
 }
 PATHS = sorted(OPERATIONS)
+#: Odds (no seed, no dice) and simulations (a seed, no dice): docs/odds.md.
+ODDS = {p for p in PATHS if "/odds" in p}
+SIMULATE = {p for p in PATHS if p.endswith("/simulate")}
+#: Paths that take a seed; paths that resolve with a dice source (seed and scripted dice).
+SEEDED = sorted(set(PATHS) - ODDS)
+RESOLVING = sorted(set(PATHS) - ODDS - SIMULATE)
 
 #: Examples per property and endpoint; DRAGONROLL_PROPERTY_EXAMPLES raises it (``make fuzz-long``).
 EXAMPLES = int(os.environ.get("DRAGONROLL_PROPERTY_EXAMPLES", "25"))

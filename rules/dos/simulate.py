@@ -1,0 +1,97 @@
+"""Whole DoS fights: `/dos/turn` played turn after turn until one side is down (DOS-14..28).
+
+Run i, turn t is the `/dos/turn` request with seed ``{seed}/{i}/{t}`` (t from 1): the request's
+combatants with the hp, incapacitated and critical the previous turn left them, the initiative
+order the first turn rolled (DOS-15: the order holds from turn to turn; a request's own `order` is
+kept), and each attack whose target is down turned on the first standing combatant of another side
+(request order). A fight ends when at most one side has anyone standing, or after `max_turns`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import Field
+
+from rules.dice import DiceSource
+from rules.dos import turn
+from rules.dos.models import TurnRequest, TurnResult
+from rules.errors import FieldError, LimitExceeded
+from rules.odds import NoScript, Runs, Simulation, run_seed, summarize
+
+#: A simulation's work at most, estimated up front: runs x turns x (20 per combatant + the pool
+#: dice of every declared attack); about a second here.
+MAX_WORK = 500_000
+DRAW = "draw"
+
+
+class TurnSimulateRequest(NoScript, TurnRequest):
+    """The `/dos/turn` request plus `runs` and `max_turns`; no `dice`."""
+
+    runs: Runs
+    max_turns: Annotated[
+        int, Field(ge=1, le=100, description="Turns per fight at most, 1-100.")
+    ] = 20
+
+
+def simulate(req: TurnSimulateRequest) -> Simulation:
+    """Play ``runs`` fights; endings are the winning side's id, or ``draw``."""
+    _check_work(req)
+    assert req.seed is not None, "the service gives a simulation a seed"
+    sides = list(dict.fromkeys(c.side for c in req.combatants))
+    endings = [_fight(req, run_seed(req.seed, i)) for i in range(req.runs)]
+    return summarize(req.seed, endings, [*sides, DRAW], "turns")
+
+
+def _check_work(req: TurnSimulateRequest) -> None:
+    dice = sum(
+        d.count * (1 + max(c.skills.weapon, c.skills.unarmed, c.skills.thrown, c.skills.shooting))
+        for c in req.combatants
+        for d in c.declare
+    )
+    work = req.runs * req.max_turns * (20 * len(req.combatants) + dice)
+    if work > MAX_WORK:
+        msg = (
+            f"the simulation would roll about {work} dice, at most {MAX_WORK}: fewer runs or turns"
+        )
+        raise LimitExceeded(msg, [FieldError(("runs",), msg)])
+
+
+def _fight(req: TurnSimulateRequest, seed: str) -> tuple[str, int]:
+    body = req.model_dump(exclude={"runs", "max_turns", "seed", "dice"})
+    for t in range(1, req.max_turns + 1):
+        result = turn.turn(TurnRequest(**body), DiceSource(f"{seed}/{t}", None, None))
+        body = _next(body, result)
+        standing = _standing(body)
+        if len(standing) <= 1:
+            return (standing[0] if standing else DRAW), t
+    return DRAW, req.max_turns
+
+
+def _standing(body: dict[str, Any]) -> list[str]:
+    return list(dict.fromkeys(c["side"] for c in body["combatants"] if not c["incapacitated"]))
+
+
+def _next(body: dict[str, Any], result: TurnResult) -> dict[str, Any]:
+    """The next turn's request: new life states, the order kept, attacks on the fallen retargeted."""
+    states = {s["id"]: s for s in result["combatants"]}
+    combatants = []
+    for c in body["combatants"]:
+        s = states[c["id"]]
+        combatants.append(
+            {
+                **c,
+                "hp": s["hp"],
+                "incapacitated": s["incapacitated"],
+                "critical": s["critical"],
+                "beaten": s["beaten"],
+            }
+        )
+    down = {c["id"] for c in combatants if c["incapacitated"]}
+    for c in combatants:
+        foes = [f["id"] for f in combatants if f["side"] != c["side"] and f["id"] not in down]
+        c["declare"] = [
+            {**d, "target": foes[0]} if d.get("target") in down and foes else d
+            for d in c["declare"]
+        ]
+    return {**body, "combatants": combatants, "order": result["order"], "first": []}

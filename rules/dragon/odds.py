@@ -1,0 +1,319 @@
+"""Odds of a dragon battle round before anyone rolls (DRG-2..11).
+
+Who fights whom, and with which dice, is the engine's own answer: the round is resolved once with a
+throwaway seed and only its structure is read (the pairs, their sides' members, every pool's owner,
+die size and number of dice), never its dice. Then, exactly:
+
+- each pair (DRG-9, DRG-10): P(side a's highest die is higher), P(lower), P(equal: interrupted),
+  and the number of successes with each winner, by conditioning on the loser's highest die ``m``:
+  the winner's dice above ``m`` are independent binomials per die size;
+- the dragon-die sweep (DRG-11): the dragon die ``v`` triggers it when no other die of the dragon's
+  side is higher; the weakest other entities' highest dice are then added to the opponent's while
+  ``v`` stays above the running sum (a distribution of the running sum below ``v``). Parties whose
+  highest die counts twice (allies joined to the dragon or to its opponent, who are candidates
+  too) are enumerated jointly.
+
+A pair's odds are its own roll's: a pair swept away is left unresolved (the sweep's own odds say how
+often); the dragon's own pair is unchanged by a sweep (a sweep needs the dragon die above the
+opponent's highest, which wins the pair anyway).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from fractions import Fraction
+from math import comb, prod
+from typing import Annotated
+
+from pydantic import ConfigDict, Field, with_config
+from typing_extensions import TypedDict
+
+from rules.dice import DiceSource
+from rules.dragon.battle import battle
+from rules.dragon.models import DRAGON, BattleRequest, BattleResult
+from rules.errors import FieldError, LimitExceeded
+from rules.odds import NoDice, Prob, ValueProb, prob
+
+#: The sweep's work: dragon-die sides x the sum over candidates of (dragon-die sides x their die).
+MAX_SWEEP_WORK = 2_000_000
+#: Joint values enumerated for parties whose highest die counts twice in a sweep.
+MAX_JOINT = 20_000
+
+#: A party's dice: (die size, number of dice) per pool it rolled.
+Dice = list[tuple[int, int]]
+
+
+class BattleOddsRequest(NoDice, BattleRequest):
+    """The `/dragon/battle` request without `seed` and `dice`."""
+
+
+@with_config(ConfigDict(extra="forbid"))
+class PairOdds(TypedDict):
+    a: Annotated[str, Field(description="The pair's first party (as `/dragon/battle` pairs).")]
+    b: str
+    a_members: Annotated[list[str], Field(description="a and the parties joined to it (DRG-3).")]
+    b_members: list[str]
+    a_wins: Annotated[Prob, Field(description="Side a's highest die is higher (DRG-9).")]
+    b_wins: Prob
+    interrupted: Annotated[Prob, Field(description="Equal highest dice (DRG-10).")]
+    a_successes: Annotated[
+        list[ValueProb], Field(description="P(a wins with this many successes); sums to a_wins.")
+    ]
+    b_successes: Annotated[
+        list[ValueProb], Field(description="P(b wins with this many successes); sums to b_wins.")
+    ]
+
+
+class PairChances(TypedDict):
+    """What :func:`pair_odds` finds for one pair (the odds fields of :class:`PairOdds`)."""
+
+    a_wins: Prob
+    b_wins: Prob
+    interrupted: Prob
+    a_successes: list[ValueProb]
+    b_successes: list[ValueProb]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class SweepOdds(TypedDict):
+    opponent: Annotated[str, Field(description="The dragon's opponent.")]
+    triggered: Annotated[
+        Prob, Field(description="The dragon die shows the dragon side's highest result.")
+    ]
+    sweep: Annotated[Prob, Field(description="At least one other entity is taken (DRG-11).")]
+    sizes: Annotated[
+        list[ValueProb],
+        Field(description="P(the sweep takes this many entities, the opponent included)."),
+    ]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class BattleOdds(TypedDict):
+    pairs: Annotated[list[PairOdds], Field(description="Every pair the round forms (DRG-2).")]
+    sweep: Annotated[
+        SweepOdds | None, Field(description="The dragon die's sweep; null without the dragon die.")
+    ]
+
+
+def battle_odds(req: BattleOddsRequest) -> BattleOdds:
+    """The odds of every pair of the round, and of the dragon die's sweep."""
+    shape = battle(req, DiceSource("odds", None, None))
+    own: dict[str, Dice] = {}
+    dragon_die = 0
+    for pool in shape["pools"]:
+        if pool["slot"] == "dragon_die":
+            dragon_die = pool["sides"]
+            continue
+        own.setdefault(pool["owner"], []).append((pool["sides"], len(pool["dice"])))
+    pairs: list[PairOdds] = []
+    for p in shape["pairs"]:
+        a_members, b_members = p["a_side"]["members"], p["b_side"]["members"]
+        a_dice = _side(a_members, own) + (
+            [(dragon_die, 1)] if DRAGON in a_members and dragon_die else []
+        )
+        b_dice = _side(b_members, own) + (
+            [(dragon_die, 1)] if DRAGON in b_members and dragon_die else []
+        )
+        chances = pair_odds(a_dice, b_dice)
+        pairs.append(
+            {
+                "a": p["a"],
+                "b": p["b"],
+                "a_members": a_members,
+                "b_members": b_members,
+                "a_wins": chances["a_wins"],
+                "b_wins": chances["b_wins"],
+                "interrupted": chances["interrupted"],
+                "a_successes": chances["a_successes"],
+                "b_successes": chances["b_successes"],
+            }
+        )
+    sweep = _sweep_odds(req, shape, own, dragon_die) if dragon_die and shape["pairs"] else None
+    return {"pairs": pairs, "sweep": sweep}
+
+
+def _side(members: Iterable[str], own: dict[str, Dice]) -> Dice:
+    return [d for m in members for d in own.get(m, [])]
+
+
+# ---------------------------------------------------------------- a pair (DRG-9, DRG-10)
+
+
+def _at_most(dice: Dice, m: int) -> int:
+    """Rolls (of prod(s^c)) whose highest die is at most ``m`` (0 for no dice: highest 0)."""
+    return prod(min(max(m, 0), s) ** c for s, c in dice)
+
+
+def _above(dice: Dice, m: int) -> list[int]:
+    """Rolls by the number of dice above ``m``: independent binomials per die size, convolved."""
+    out: list[int] | None = None
+    for s, c in dice:
+        group = _binomial(c, max(s - m, 0), min(m, s))
+        out = group if out is None else _convolve(out, group)
+    return out if out is not None else [1]
+
+
+def _binomial(count: int, high: int, low: int) -> list[int]:
+    """Ways for k of ``count`` dice to be among ``high`` faces (the rest among ``low``), by k."""
+    if high == 0:
+        return [low**count]
+    highs, lows = _powers(high, count), _powers(low, count)
+    return [comb(count, k) * highs[k] * lows[count - k] for k in range(count + 1)]
+
+
+def _powers(base: int, n: int) -> list[int]:
+    out = [1] * (n + 1)
+    for k in range(1, n + 1):
+        out[k] = out[k - 1] * base
+    return out
+
+
+def _convolve(a: list[int], b: list[int]) -> list[int]:
+    out = [0] * (len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        if x:
+            for j, y in enumerate(b):
+                out[i + j] += x * y
+    return out
+
+
+def pair_odds(a: Dice, b: Dice) -> PairChances:
+    """P(a wins), P(b wins), P(interrupted), and the successes of each winner (DRG-9, DRG-10)."""
+    total = prod(s**c for s, c in a) * prod(s**c for s, c in b)
+    top = max([s for s, _ in a + b], default=0)
+    wins = {"a": [0], "b": [0]}
+    tied = 0
+    for m in range(0, top + 1):
+        pa = _at_most(a, m) - _at_most(a, m - 1)
+        pb = _at_most(b, m) - _at_most(b, m - 1)
+        tied += pa * pb
+        for winner, dice, loser_at_m in (("a", a, pb), ("b", b, pa)):
+            if not loser_at_m:
+                continue
+            counts = _above(dice, m)
+            row = wins[winner]
+            row.extend([0] * (len(counts) - len(row)))
+            for k in range(1, len(counts)):
+                row[k] += loser_at_m * counts[k]
+
+    def successes(row: list[int]) -> list[ValueProb]:
+        return [{"value": k, "p": prob(Fraction(c, total))} for k, c in enumerate(row) if c]
+
+    return {
+        "a_wins": prob(Fraction(sum(wins["a"]), total)),
+        "b_wins": prob(Fraction(sum(wins["b"]), total)),
+        "interrupted": prob(Fraction(tied, total)),
+        "a_successes": successes(wins["a"]),
+        "b_successes": successes(wins["b"]),
+    }
+
+
+# ---------------------------------------------------------------- the sweep (DRG-11)
+
+
+def _highest(dice: Dice) -> dict[int, Fraction]:
+    """The distribution of a party's highest die (0 with no dice)."""
+    total = prod(s**c for s, c in dice)
+    top = max([s for s, _ in dice], default=0)
+    out = {}
+    for m in range(0, top + 1):
+        c = _at_most(dice, m) - _at_most(dice, m - 1)
+        if c:
+            out[m] = Fraction(c, total)
+    return out
+
+
+def _sweep_odds(
+    req: BattleRequest, shape: BattleResult, own: dict[str, Dice], sides: int
+) -> SweepOdds:
+    """P(triggered), P(sweep) and the sweep sizes: see the module's docstring."""
+    first = shape["pairs"][0]
+    dragon_allies = [m for m in first["a_side"]["members"] if m != DRAGON]
+    opponent = first["b"]
+    opponent_allies = [m for m in first["b_side"]["members"] if m != opponent]
+    index = {e.id: i for i, e in enumerate(req.entities)}
+    prosperity = {e.id: e.prosperity for e in req.entities}
+    in_battle = {
+        m for p in shape["pairs"] for m in [*p["a_side"]["members"], *p["b_side"]["members"]]
+    }
+    candidates = sorted(in_battle - {DRAGON, opponent}, key=lambda p: (prosperity[p], index[p]))
+    _check_sweep_work(sides, [own.get(c, []) for c in candidates])
+    highest = {p: _highest(own.get(p, [])) for p in in_battle}
+    twice = sorted(set(dragon_allies) | set(opponent_allies), key=candidates.index)
+    dragon_dice = _highest(own.get(DRAGON, []))
+    triggered = Fraction(0)
+    sizes: dict[int, Fraction] = {}
+    for values, weight in _joint([highest[p] for p in twice]):
+        fixed = dict(zip(twice, values, strict=True))
+        ally_top = max([fixed[p] for p in dragon_allies], default=0)
+        opp = _max_with(highest[opponent], max([fixed[p] for p in opponent_allies], default=0))
+        steps = [{fixed[c]: Fraction(1)} if c in fixed else highest[c] for c in candidates]
+        for v in range(1, sides + 1):
+            trigger = weight * sum((p for h, p in dragon_dice.items() if h <= v), Fraction(0))
+            if v < ally_top or not trigger:
+                continue
+            triggered += trigger / sides
+            for size, p in _taken(v, opp, steps).items():
+                sizes[size] = sizes.get(size, Fraction(0)) + trigger / sides * p
+    swept = sum((p for n, p in sizes.items() if n > 1), Fraction(0))
+    return {
+        "opponent": opponent,
+        "triggered": prob(triggered),
+        "sweep": prob(swept),
+        "sizes": [{"value": n, "p": prob(p)} for n, p in sorted(sizes.items()) if n > 1 and p],
+    }
+
+
+def _check_sweep_work(sides: int, candidates: list[Dice]) -> None:
+    work = sides * sum(sides * max([s for s, _ in d], default=1) for d in candidates)
+    if work > MAX_SWEEP_WORK:
+        msg = f"the sweep's odds would take {work} steps, at most {MAX_SWEEP_WORK}: fewer entities"
+        raise LimitExceeded(msg, [FieldError(("entities",), msg)])
+
+
+def _joint(dists: list[dict[int, Fraction]]) -> list[tuple[tuple[int, ...], Fraction]]:
+    size = prod(len(d) for d in dists)
+    if size > MAX_JOINT:
+        msg = f"too many allies joined in the dragon's pair for the sweep's odds ({size} joint values)"
+        raise LimitExceeded(msg, [FieldError(("entities",), msg)])
+    return [
+        (tuple(v for v, _ in combo), prod((p for _, p in combo), start=Fraction(1)))
+        for combo in itertools.product(*(d.items() for d in dists))
+    ]
+
+
+def _max_with(d: dict[int, Fraction], floor: int) -> dict[int, Fraction]:
+    """The distribution of max(X, floor)."""
+    out: dict[int, Fraction] = {}
+    for v, p in d.items():
+        w = max(v, floor)
+        out[w] = out.get(w, Fraction(0)) + p
+    return out
+
+
+def _taken(
+    v: int, opponent: dict[int, Fraction], steps: list[dict[int, Fraction]]
+) -> dict[int, Fraction]:
+    """P(the sweep takes n entities) for dragon die ``v``: n = 1 + the candidates added while ``v``
+    stays above the running sum (n = 1: nothing added, no sweep)."""
+    running = opponent
+    out: dict[int, Fraction] = {}
+    for n, step in enumerate(steps, start=1):
+        nxt: dict[int, Fraction] = {}
+        stopped = Fraction(0)
+        for r, p in running.items():
+            for h, q in step.items():
+                if r + h < v:
+                    nxt[r + h] = nxt.get(r + h, Fraction(0)) + p * q
+                else:
+                    stopped += p * q
+        if stopped:
+            out[n] = stopped
+        running = nxt
+        if not running:
+            return out
+    rest = sum(running.values(), Fraction(0))
+    if rest:
+        out[len(steps) + 1] = rest
+    return out
