@@ -73,7 +73,8 @@ def test_the_compiled_build_answers_byte_for_byte_as_the_source(api: Api, tmp_pa
     specs: list[dict[str, object]] = []
     for request_file in requests():
         spec = json.loads(request_file.read_text(encoding="utf-8"))
-        for i in range(SEEDS + 1):
+        # odds take no seed: each is asked once (a refused seed's problem carries a request id)
+        for i in range(1 if "/odds" in spec["path"] else SEEDS + 1):
             body = dict(spec["body"])
             if i:
                 body["seed"] = f"build-{i}"
