@@ -76,7 +76,7 @@ class Percentiles(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class Distribution(TypedDict):
-    values: Annotated[
+    result: Annotated[
         list[ValueProb],
         Field(description="Every value with a nonzero probability, ascending (the tail apart)."),
     ]
@@ -211,7 +211,7 @@ def distribution(d: Counts, listed: Counts | None = None, tail: int = 0) -> Dist
     ]
     mean = Fraction(sum(v * c for v, c in d.counts.items()), d.denominator)
     return {
-        "values": entries,
+        "result": entries,
         "tail": prob_of(tail, d.denominator),
         "mean": float(mean),
         "percentiles": percentiles(d),

@@ -233,3 +233,34 @@ def test_phone_width_and_keyboard_only(browser: Any, server: Server) -> None:
         assert page.errors == []
     finally:
         page.close()
+
+
+def test_odds_show_before_rolling_and_follow_the_request(browser: Any, server: Server) -> None:
+    page = Page(browser, server)
+    try:
+        with page.page.expect_response(lambda r: "/dos/odds/test" in r.url) as info:
+            page.open("/dos/test")
+        odds = info.value.json()
+        page.page.wait_for_selector("#odds:not([hidden]) table")
+        text = page.page.inner_text("#odds")
+        assert "success" in text and "luck" in text
+        # The chance of each outcome as the service gave it, and the total's distribution as bars.
+        shown = page.page.locator("#odds tr", has_text="outcomes · success").inner_text()
+        percent = float(shown.split("\t")[-1].rstrip("%"))
+        assert abs(percent - 100 * odds["outcomes"]["success"]["p"]) <= 0.05 + 1e-9
+        assert page.page.locator("#odds svg rect").count() == min(60, len(odds["pool"]["result"]))
+        # Editing a field asks again, with the new request (no seed, no dice).
+        with page.page.expect_response(lambda r: "/dos/odds/test" in r.url) as again:
+            page.page.fill("#f-skill", "5")
+            page.page.locator("#f-skill").dispatch_event("change")
+        sent = json.loads(again.value.request.post_data or "{}")
+        assert sent["skill"] == 5 and "seed" not in sent and "dice" not in sent
+        page.page.wait_for_function(
+            "n => document.querySelectorAll('#odds svg rect').length === n",
+            arg=min(60, len(again.value.json()["pool"]["result"])),
+        )
+        assert page.errors == []
+        assert page.axe() == []
+        page.shot("odds-dos-test")
+    finally:
+        page.close()

@@ -71,7 +71,7 @@ def test_attack_agrees_with_every_roll(target: dict[str, Any]) -> None:
             dies += p if r["target"]["dead"] else 0
     assert exact(answer["hit"]) == hits
     assert exact(answer["critical"]) == crits
-    assert {v["value"]: exact(v["p"]) for v in answer["damage"]["values"]} == {
+    assert {v["value"]: exact(v["p"]) for v in answer["damage"]["result"]} == {
         v: p for v, p in dealt.items() if p
     }
     assert exact(answer["drops_to_0"]) == drops

@@ -160,7 +160,7 @@ def test_attack_agrees_with_seeded_monte_carlo() -> None:
     odds = dos.attack_odds(AttackOddsRequest(**ATTACK))
     assert odds["defense"] == "block"
     _sum_is_one(odds["hit"], odds["missed"])
-    _sum_is_one(*(v["p"] for v in odds["damage"]["values"]))
+    _sum_is_one(*(v["p"] for v in odds["damage"]["result"]))
     results = [
         combat.attack(AttackRequest(**ATTACK), DiceSource(f"mc/{i}", None, None))
         for i in range(RUNS)
@@ -169,7 +169,7 @@ def test_attack_agrees_with_seeded_monte_carlo() -> None:
     down = sum(r["defender"]["incapacitated"] for r in results)
     assert within(exact(odds["incapacitated"]), down, RUNS)
     dealt = Counter(r["damage"]["amount"] if r["damage"] else 0 for r in results)
-    for entry in odds["damage"]["values"]:
+    for entry in odds["damage"]["result"]:
         assert within(exact(entry["p"]), dealt[entry["value"]], RUNS), entry["value"]
 
 

@@ -254,7 +254,7 @@ function loadDoc(doc) {
       system: (op.tags || ["other"])[0],
       summary: op.summary || path,
       description: op.description || "",
-      example: media.example || {},
+      example: media.example || Object.values(media.examples || {}).map((e) => e.value)[0] || {},
       requestSchema: media.schema || {},
     });
   }
