@@ -34,6 +34,7 @@ from starlette.routing import get_route_path  # type: ignore[attr-defined]
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import problems
+from service.language import HEADERS
 from service.logs import AccessLine
 from service.metrics import PREFLIGHT, UNMATCHED, Metrics
 from service.routing import (
@@ -211,9 +212,11 @@ class EdgeMiddleware:
             enter(route, scope)
             try:
                 check_json(scope)
-                payload = route.resolve(await read_body(receive, self.limit))
+                payload, lang = route.resolve(
+                    await read_body(receive, self.limit), headers.get(b"accept-language", b"")
+                )
                 started, status = True, 200
-                await send(json_start(payload, extra))
+                await send(json_start(payload, (*HEADERS[lang], *extra)))
                 await send({"type": "http.response.body", "body": payload})
             except Exception as exc:
                 sender = _Sender(send, extra, started=started, status=status)

@@ -42,7 +42,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
+from rules.narration import tell
 from service.encoding import encode
+from service.language import HEADERS, negotiate
 from service.problems import KINDS, PROBLEM_JSON
 
 
@@ -116,12 +118,15 @@ class ResolverRoute(APIRoute):
     async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         """Answer one POST as plain ASGI; errors are raised for the app's exception handlers."""
         check_json(scope)
-        payload = self.resolve(await read_body(receive))
-        await send(json_start(payload))
+        accept = next((v for k, v in scope["headers"] if k == b"accept-language"), b"")
+        payload, lang = self.resolve(await read_body(receive), accept)
+        await send(json_start(payload, HEADERS[lang]))
         await send({"type": "http.response.body", "body": payload})
 
-    def resolve(self, body: bytes) -> bytes:
-        """Validate a JSON body, resolve it with a fresh dice source, serialise the result.
+    def resolve(self, body: bytes, accept_language: bytes = b"") -> tuple[bytes, str]:
+        """Validate a JSON body, resolve it with a fresh dice source, narrate its events in the
+        request's language (``lang``, else ``accept_language``), serialise the result; returns the
+        bytes and the language.
 
         Errors (a ``ValidationError``, a ``RulesError``) are raised for the app's exception handlers.
         """
@@ -131,14 +136,24 @@ class ResolverRoute(APIRoute):
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
-        return encode(self.resolver(req, dice))
+        result = self.resolver(req, dice)
+        lang = req.lang or negotiate(accept_language)
+        tell(result, req, lang)
+        return encode(result), lang
 
     def get_route_handler(self) -> Callable[[Request], Any]:
         async def handle(request: Request) -> Response:
             content_type = request.headers.get("content-type", "")
             if not is_json(content_type):
                 raise UnsupportedMediaType(content_type)
-            return Response(self.resolve(await request.body()), media_type="application/json")
+            payload, lang = self.resolve(
+                await request.body(), request.headers.get("accept-language", "").encode("latin-1")
+            )
+            return Response(
+                payload,
+                media_type="application/json",
+                headers={k.decode(): v.decode() for k, v in HEADERS[lang]},
+            )
 
         return handle
 

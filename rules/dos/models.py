@@ -24,6 +24,7 @@ from rules.models import (
     MAX_STAT,
     Id,
     Model,
+    Name,
     NonNegative,
     Resolution,
     RollRequest,
@@ -130,6 +131,7 @@ class TestRequest(RollRequest, Modified):
 class OpposedSide(Modified):
     stat: Stat
     skill: Skill
+    name: Name | None = None
 
 
 class OpposedRequest(RollRequest):
@@ -329,6 +331,8 @@ _ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 class NamedCombatant(Model):
     """A combatant whose schema errors name it: "combatant 'k1': ..." beside the index in `loc`."""
 
+    name: Name | None = None
+
     @model_validator(mode="wrap")
     @classmethod
     def _name_the_combatant(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -460,6 +464,10 @@ class Target(Model):
         return self
 
 
+class DamageTarget(Target):
+    name: Name | None = None
+
+
 class DamageRequest(RollRequest):
     strength: Stat = Field(
         default=0, description="The attacker's strength (unused by `shooting` and by `amount`)."
@@ -481,7 +489,7 @@ class DamageRequest(RollRequest):
     kind: DamageKind | None = Field(
         default=None, description="Kind of a GM-set `amount` (required with it)."
     )
-    target: Target = Field(description="Who takes the damage: its life state now.")
+    target: DamageTarget = Field(description="Who takes the damage: its life state now.")
 
     @model_validator(mode="after")
     def _weapon_or_amount(self) -> DamageRequest:
@@ -559,6 +567,7 @@ class Attacker(Model):
         )
     )
     weapon: Weapon = Field(description="The weapon (or fists) and its kind.")
+    name: Name | None = None
 
 
 class Defender(Target):
@@ -578,6 +587,7 @@ class Defender(Target):
         default=False,
         description="A runner stopped this turn by a d10 of 1-5 (DOS-22); no longer running.",
     )
+    name: Name | None = None
 
     @model_validator(mode="after")
     def _uses_within_skill(self) -> Defender:
@@ -712,6 +722,7 @@ class ManeuverSide(Modified):
     skill: SkillName | None = Field(
         default=None, description="Overrides the skill the kind uses (the GM's call)."
     )
+    name: Name | None = None
 
 
 class ManeuverRequest(RollRequest):

@@ -6,6 +6,7 @@ import pytest
 
 from rules.dragon.models import BattleResult
 from rules.errors import IllegalDecision, InvalidRequest
+from rules.narration import narrate
 from tests.rules.dragon.helpers import dragon, ent, prosperity, run
 
 
@@ -58,6 +59,7 @@ def test_drg2_a_party_targeting_the_dragon_after_it_paired_is_left_over() -> Non
     )
     assert [(p["a"], p["b"]) for p in res.pairs] == [("dragon", "g1")]
     assert res.left_over[0]["id"] == "g2"
+    narrate(res.events, "en", {})
     assert (
         "already paired"
         in res.events[[e["code"] for e in res.events].index("dragon.left_over.wait")]["text"]
@@ -561,6 +563,7 @@ def test_drg15_wounds_reaching_battle_defeat_the_dragon_whatever_continues_says(
         continues=True,
     )
     assert res.wounds["after"] == 2 and res.dragon_defeated and res.battle_ended
+    narrate(res.events, "en", {})
     [text] = [e["text"] for e in res.events if e["code"] == "dragon.defeated"]
     assert "may not attack hero the same way again" in text
 
