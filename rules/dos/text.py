@@ -164,9 +164,12 @@ TEXTS: tuple[Message, ...] = (
     term("dos.location=right_leg", "right leg"),
     term("dos.location=left_leg", "left leg"),
     sentence("dos.damage.clumsy", "Damage die {die}: a clumsy hit, 1 damage before armour."),
-    sentence("dos.damage.rolled|halved=false", "Damage die {die}: {percent}% of {base} = {raw}."),
     sentence(
-        "dos.damage.rolled|halved=true", "Damage die {die}: {percent}% of half of {base} = {raw}."
+        "dos.damage.rolled|halved=false", "Damage die {die}: {percent} percent of {base} = {raw}."
+    ),
+    sentence(
+        "dos.damage.rolled|halved=true",
+        "Damage die {die}: {percent} percent of half of {base} = {raw}.",
     ),
     sentence("dos.damage.armor", "Armour {armor} against {raw}: {amount} gets through."),
     sentence("dos.damage.gm", "The GM sets the damage: {amount}, {kind}."),
