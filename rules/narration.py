@@ -8,18 +8,22 @@ written with the three markers below, which Babel extracts (``babel.cfg``):
 
 - :func:`sentence` ``(code, text)``: the sentence of an event code. ``code|param=value`` is the
   sentence for the events of ``code`` whose ``param`` has that value (``true``/``false`` for a
-  flag): a variant, for a flag or a choice that changes the whole sentence; several
-  (``code|kind=block|running=true``) choose on several parameters.
+  flag, ``none`` for null, ``*`` for any other value): a variant, for a flag or a choice that
+  changes the whole sentence; several (``code|kind=block|running=true``) choose on several
+  parameters.
 - :func:`counted` ``(code#param, one, many)``: a counted phrase, ``{param}`` of ``code``'s sentence
   shown with the plural form its number takes ("1 die", "3 dice"), so one sentence holds several.
 - :func:`term` ``(system.param=value, text)``: how a sentence shows a parameter's value
-  ("right_leg" as "right leg"); ``system.role=<id>`` names a side the request gives no id or name.
+  ("right_leg" as "right leg"); ``system.role=<id>`` names a side the request gives no id or name; a field no
+  parameter fills (``{target}``) is such a role: the name the request gives it, else the term.
 
 A field is ``{param}``, or ``{param:spec}`` with a format spec (``+d``), or ``{param:pos}`` for a
-position counted from 0 shown from 1. A string parameter is shown as its name in the request, else
+position counted from 0 shown from 1, or ``{param:@table}`` for the value's term in another table
+(``system.table=value``: a number read as a word, "a village" for change level 2). A string parameter is shown as its name in the request, else
 as its term, else as itself; a list as its items joined by ", ". In Arabic every shown value is
 wrapped in Unicode isolates (FSI ... PDI), so numbers and Latin names read left to right inside the
-right-to-left sentence. The first letter of a sentence is made upper case.
+right-to-left sentence. An empty list reads as the term ``system.list=empty`` ("none"). The first
+letter of a sentence is made upper case.
 """
 
 from __future__ import annotations
@@ -185,10 +189,22 @@ def render(cat: Catalog, code: str, params: Mapping[str, Any], names: Mapping[st
     """The sentence of one event."""
     template = cat.sentences.get(code)
     if template is None:
-        chosen, choices = cat.variants[code]
-        template = choices[tuple([_key(params.get(param)) for param in chosen])]
+        template = _variant(cat, code, params)
     text = _Event(cat, code, params, names).fill(template, phrases=True)
     return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def _variant(cat: Catalog, code: str, params: Mapping[str, Any]) -> str:
+    """The variant of ``code`` its parameters choose: the exact one, else one with ``*`` there."""
+    chosen, choices = cat.variants[code]
+    key = tuple([_key(params.get(param)) for param in chosen])
+    exact = choices.get(key)
+    if exact is not None:
+        return exact
+    for pattern, template in choices.items():
+        if all(p in {k, "*"} for p, k in zip(pattern, key, strict=True)):
+            return template
+    raise KeyError(f"{code}: no variant for {dict(zip(chosen, key, strict=True))}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +224,9 @@ class _Event:
             out.append(literal)
             if field is None:
                 continue
+            if field not in self.params:  # a role the request may name: {target}
+                out.append(self.role(field))
+                continue
             value = self.params[field]
             context = f"{self.code}#{field}"
             phrase = self.cat.counted.get(context) if phrases else None
@@ -220,17 +239,21 @@ class _Event:
 
     def show(self, param: str, spec: str, value: Any) -> str:
         """One parameter as a sentence shows it (module docstring)."""
-        if type(value) is str and value not in self.names:
-            word = self.term(param, value)
+        if spec[:1] == "@" or (type(value) is str and value not in self.names):
+            word = self.term(spec[1:] if spec[:1] == "@" else param, _key(value))
             if word is not None:
                 return word  # a word of the language: no isolates
         if isinstance(value, list | tuple):
+            if not value:
+                return self.term("list", "empty") or ""
             shown = ", ".join([self.plain(param, spec, v) for v in value])
         else:
             shown = self.plain(param, spec, value)
         return f"{FSI}{shown}{PDI}" if self.cat.lang in RTL else shown
 
     def plain(self, param: str, spec: str, value: Any) -> str:
+        if spec[:1] == "@":
+            return self.term(spec[1:], _key(value)) or _key(value)
         if type(value) is int:
             if spec == "pos":
                 return str(value + 1)
@@ -238,6 +261,17 @@ class _Event:
         if type(value) is str:
             return self.names.get(value) or self.term(param, value) or value
         return _key(value)
+
+    def role(self, field: str) -> str:
+        """A field no parameter fills: who the request names by that role (``target``), else the
+        role's term; an unknown field is an error in the catalog."""
+        name = self.names.get(field)
+        if name is not None:
+            return f"{FSI}{name}{PDI}" if self.cat.lang in RTL else name
+        word = self.term("role", field)
+        if word is None:
+            raise KeyError(f"{self.code}: no parameter or role {field!r}")
+        return word
 
     def term(self, param: str, value: str) -> str | None:
         """The catalog's word for ``value`` of ``param`` (``system.param=value``, else the role)."""
@@ -264,29 +298,31 @@ def _key(value: Any) -> str:
 
 
 def names(request: BaseModel) -> dict[str, str]:
-    """id -> name for everyone the request names: a model with an ``id`` and a ``name``, or, for a
-    model with a ``name`` and no ``id`` (``attacker``, ``a``), the field that holds it."""
+    """id -> name for everyone the request names, and role -> name (or id) for a model that sits
+    in a field of its own: ``attacker`` (no id), the riders' ``initiator`` (an id, maybe a name)."""
     out: dict[str, str] = {}
-    for key, model in _models(request, ""):
+    for key, model in _models(request, None):
         name = getattr(model, "name", None)
-        if isinstance(name, str):
-            id_ = getattr(model, "id", None)
-            out[id_ if isinstance(id_, str) else key] = name
+        id_ = getattr(model, "id", None)
+        name = name if isinstance(name, str) else None
+        id_ = id_ if isinstance(id_, str) else None
+        if name is not None and id_ is not None:
+            out[id_] = name
+        label = name or id_
+        if key is not None and label is not None:
+            out[key] = label
     return out
 
 
-def _models(value: Any, key: str) -> Iterator[tuple[str, BaseModel]]:
-    """Every model inside ``value`` with the field name it sits under (lists keep their field's)."""
+def _models(value: Any, key: str | None) -> Iterator[tuple[str | None, BaseModel]]:
+    """Every model inside ``value``, with the field it sits in alone (``None`` in a list)."""
     if isinstance(value, BaseModel):
         yield key, value
         for field in _nested(type(value)):
             yield from _models(getattr(value, field), field)
-    elif isinstance(value, list | tuple):
-        for item in value:
-            yield from _models(item, key)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _models(item, key)
+    elif isinstance(value, list | tuple | dict):
+        for item in value.values() if isinstance(value, dict) else value:
+            yield from _models(item, None)
 
 
 @cache

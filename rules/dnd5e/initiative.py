@@ -197,6 +197,7 @@ def _surprise(
                 id=c.id,
                 passive=c.passive_perception,
                 noticed=_names(noticed),
+                noticed_ids=noticed,
             )
         else:
             surprised, reason = True, "unnoticed"
@@ -205,6 +206,7 @@ def _surprise(
                 id=c.id,
                 passive=c.passive_perception,
                 unnoticed=_names(unnoticed),
+                unnoticed_ids=unnoticed,
             )
         verdicts.append(
             SurpriseVerdict(
@@ -230,7 +232,7 @@ class _TieBreaker:
 
     def order(self, tied: list[_Place], total: int) -> list[_Place]:
         ids = [p.id for p in tied]
-        self.log.add("dnd5e.initiative.tie", total=total, ids=_names(ids))
+        self.log.add("dnd5e.initiative.tie", total=total, ids=_names(ids), tied=ids)
         if self.req.tie_break == "given":
             missing = [p.id for p in tied if p.id not in self.given]
             if missing:
@@ -239,12 +241,20 @@ class _TieBreaker:
                     f"{', '.join(ids)} tie at {total}: tie_order must list {', '.join(missing)}",
                 )
             ordered = sorted(tied, key=lambda p: self.given[p.id])
-            self.log.add("dnd5e.tiebreak.given", total=total, ids=_names([p.id for p in ordered]))
+            self.log.add(
+                "dnd5e.tiebreak.given",
+                total=total,
+                ids=_names([p.id for p in ordered]),
+                ordered=[p.id for p in ordered],
+            )
             return ordered
         if self.req.tie_break == "dexterity":
             ordered = sorted(tied, key=lambda p: -(p.first.dexterity or 0))
             self.log.add(
-                "dnd5e.tiebreak.dexterity", total=total, ids=_names([p.id for p in ordered])
+                "dnd5e.tiebreak.dexterity",
+                total=total,
+                ids=_names([p.id for p in ordered]),
+                ordered=[p.id for p in ordered],
             )
             runs = _runs(ordered, lambda p: p.first.dexterity or 0)
             return [p for run in runs for p in self.by_d20(run)]
@@ -320,13 +330,18 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
             mode=p.roll.mode,
             modifier=p.roll.modifier,
             members=_names(p.members),
+            member_ids=p.members,
         )
     by_total = sorted(places, key=lambda p: -p.total)  # stable: request order within a total
     breaker = _TieBreaker(req, dice, log)
     ordered: list[_Place] = []
     for run in _runs(by_total, lambda p: p.total):
         ordered.extend(breaker.order(run, run[0].total) if len(run) > 1 else run)
-    log.add("dnd5e.initiative.order", order=_names([p.id for p in ordered]))
+    log.add(
+        "dnd5e.initiative.order",
+        order=_names([p.id for p in ordered]),
+        ordered=[p.id for p in ordered],
+    )
     order = [
         OrderEntry(
             id=p.id,

@@ -14,6 +14,7 @@ from rules.models import (
     MAX_COMBATANTS,
     Id,
     Model,
+    Name,
     NonNegative,
     Resolution,
     RollRequest,
@@ -99,6 +100,7 @@ class Hiding(Model):
 
 class Combatant(Model):
     id: Id
+    name: Name | None = None
     side: Side = Field(description='"players" (the characters) or "gm" (monsters, NPCs).')
     dex_mod: Stat = Field(description="Dexterity modifier, added to the initiative d20 (D5E-5).")
     initiative_bonus: Stat = Field(default=0, description="Any other initiative bonus.")
@@ -342,6 +344,7 @@ class DamagePart(Model):
 
 class Target(Model):
     ac: Stat = Field(description="Armor class.")
+    name: Name | None = None
     hp: HitPoints = Field(description="Current hit points (0 .. max_hp).")
     max_hp: Annotated[int, Field(ge=1, le=1_000_000)]
     temp_hp: HitPoints = 0

@@ -123,7 +123,15 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
         )
     out.sort(key=lambda v: (v.step is None, v.step or 0))
     for v in out:
-        log.add("dnd5e.turn.violation", step=v.step, message=v.message, rule=v.rule)
+        log.add(
+            "dnd5e.turn.violation",
+            step=v.step,
+            message=v.message,
+            rule=v.rule,
+            violation=v.code,
+            movement=movement,
+            allowed=allowed,
+        )
     if out:
         log.add("dnd5e.turn.invalid", count=len(out))
     else:

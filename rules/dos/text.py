@@ -128,23 +128,25 @@ TEXTS: tuple[Message, ...] = (
         "dos.defense.none|hit=false",
         "{defender} does not defend, but {attacker}'s bad luck spoils the attack.",
     ),
-    sentence("dos.attack.hit|reason=total", "Hit! {attacker}'s total beats {defender}'s."),
-    sentence("dos.attack.hit|reason=luck", "Hit! {attacker} has luck against {defender}."),
-    sentence("dos.attack.hit|reason=bad_luck", "Hit! {defender} has bad luck against {attacker}."),
+    sentence("dos.attack.hit|reason=total", "{attacker}'s total beats {defender}'s. Hit!"),
+    sentence("dos.attack.hit|reason=luck", "{attacker} has luck against {defender}. Hit!"),
+    sentence("dos.attack.hit|reason=bad_luck", "{defender} has bad luck against {attacker}. Hit!"),
     sentence(
-        "dos.attack.hit|reason=no_defense",
-        "Hit! {attacker} strikes {defender}, who does not defend.",
+        "dos.attack.hit|reason=no_defense", "{defender} does not defend against {attacker}. Hit!"
     ),
-    sentence("dos.attack.hit|reason=dc", "Hit! {attacker}'s shot reaches {defender}."),
+    sentence("dos.attack.hit|reason=dc", "{attacker}'s shot reaches {defender}. Hit!"),
     sentence(
-        "dos.attack.miss|reason=total", "Miss: {defender}'s total holds against {attacker}'s."
+        "dos.attack.miss|reason=total", "{defender}'s total holds against {attacker}'s. Miss."
     ),
-    sentence("dos.attack.miss|reason=luck", "Miss: {defender} has luck against {attacker}."),
+    sentence("dos.attack.miss|reason=luck", "{defender} has luck against {attacker}. Miss."),
     sentence(
-        "dos.attack.miss|reason=bad_luck", "Miss: {attacker} has bad luck against {defender}."
+        "dos.attack.miss|reason=bad_luck", "{attacker} has bad luck against {defender}. Miss."
     ),
-    sentence("dos.attack.miss|reason=tie", "Miss: a tie, and a tie goes to {defender}."),
-    sentence("dos.attack.miss|reason=dc", "Miss: {attacker}'s shot falls short of {defender}."),
+    sentence(
+        "dos.attack.miss|reason=tie",
+        "{attacker} and {defender} tie, and a tie goes to the defence. Miss.",
+    ),
+    sentence("dos.attack.miss|reason=dc", "{attacker}'s shot falls short of {defender}. Miss."),
     sentence(
         "dos.run.stopped",
         "{defender} rolls {die} after the {kind} on the run: it stops and loses the rest of its turn.",

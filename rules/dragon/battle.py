@@ -628,7 +628,7 @@ def _left_over(
         ally = action[5:]
         if ally in paired:
             joined.setdefault(ally, []).append(p)
-            log.add("dragon.left_over.join", id=p, ally=ally, why=why)
+            log.add("dragon.left_over.join", id=p, ally=ally, why=why, target=t)
             return {
                 "id": p,
                 "action": "join",
@@ -637,7 +637,7 @@ def _left_over(
                 "against": None,
                 "note": None,
             }
-        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
+        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why, target=t)
         return {
             "id": p,
             "action": "wait",
@@ -648,7 +648,7 @@ def _left_over(
         }
     if action.startswith("auto_win:"):
         against = action[9:]
-        log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
+        log.add("dragon.left_over.auto_win", id=p, against=against, why=why, target=t)
         return {
             "id": p,
             "action": "auto_win",
@@ -657,7 +657,7 @@ def _left_over(
             "against": against,
             "note": None,
         }
-    log.add("dragon.left_over.wait", id=p, why=why)
+    log.add("dragon.left_over.wait", id=p, why=why, target=t)
     return {
         "id": p,
         "action": "wait",
@@ -728,7 +728,12 @@ def _reveal(
         return None
     if winner.kind == "individual":
         slayers_individual.add(winner.id)
-        log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
+        log.add(
+            "dragon.slayer.revealed",
+            id=winner.id,
+            how="it gains the feature dragonslayer",
+            kind="individual",
+        )
         return {
             "id": winner.id,
             "kind": "individual",
@@ -780,6 +785,10 @@ def _reveal(
         "dragon.slayer.revealed",
         id=winner.id,
         how=f"a dragonslayer minority {new_id} with prosperity {prosperity} and d{sides}",
+        kind="group",
+        new_entity=new_id,
+        prosperity=prosperity,
+        sides=sides,
     )
     return {
         "id": winner.id,

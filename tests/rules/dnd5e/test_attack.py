@@ -405,5 +405,5 @@ def test_d5e12_events_show_both_rolls_on_a_critical() -> None:
     part = [e for e in res.events if e["code"] == "dnd5e.damage.critical"]
     assert part[0]["params"]["rolls"] == [2] and part[0]["params"]["critical_rolls"] == [7]
     assert part[0]["text"] == (
-        "Damage part 0 (1d8+3, slashing): dice 2 and again 7 (critical), modifier +3 once: 12."
+        "Damage 1 (1d8+3 slashing): dice 2 and, for the critical, 7; modifier +3 once, 12 in all."
     )

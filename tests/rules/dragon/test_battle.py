@@ -565,7 +565,7 @@ def test_drg15_wounds_reaching_battle_defeat_the_dragon_whatever_continues_says(
     assert res.wounds["after"] == 2 and res.dragon_defeated and res.battle_ended
     narrate(res.events, "en", {})
     [text] = [e["text"] for e in res.events if e["code"] == "dragon.defeated"]
-    assert "may not attack hero the same way again" in text
+    assert "may never attack hero the same way again" in text
 
 
 def test_drg15_a_defeated_dragon_may_not_go_on() -> None:
