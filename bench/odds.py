@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def post(path: str, body: dict[str, Any]) -> Callable[[], bytes]:
         raw = json.dumps(body).encode()
-        return lambda: routes[path].resolve(raw)
+        return lambda: routes[path].resolve(raw)[0]
 
     plain = post("/dos/test", {**TEST, "seed": "bench"})
     for _ in range(20):

@@ -6,7 +6,7 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
@@ -75,6 +75,19 @@ DiceScript = Annotated[
         ),
     ),
 ]
+#: A language of the events' texts (rules.narration.LANGUAGES).
+Lang = Literal["en", "pl", "fi", "ar"]
+#: A name to tell a combatant, a side or an entity by in the events' texts (never in a result).
+Name = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$"),
+    Field(
+        description=(
+            "A name for the events' texts (1-64 characters, no control characters); the id is "
+            "used when absent. It never changes a result."
+        )
+    ),
+]
 #: A characteristic or any other number of the character sheet, within +-1,000,000.
 Stat = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
 NonNegative = Annotated[int, Field(ge=0, le=MAX_STAT)]
@@ -98,6 +111,13 @@ class RollRequest(Model):
         description="Seed of the dice streams; when absent the service makes one and returns it.",
     )
     dice: DiceScript = Field(default_factory=dict)
+    lang: Lang | None = Field(
+        default=None,
+        description=(
+            "Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` "
+            "header; without either, English."
+        ),
+    )
 
 
 # The two records every response holds many of are typed dicts, not dataclasses: a dict is built
@@ -112,7 +132,13 @@ class Event(TypedDict):
         dict[str, Any], Field(description="The event's parameters (ids, values, dice).")
     ]
     text: Annotated[
-        str, Field(description="One English sentence for people; a VTT may post it to chat.")
+        str,
+        Field(
+            description=(
+                "One sentence for people, in the response's language (`Content-Language`); a "
+                "VTT may post it to chat."
+            )
+        ),
     ]
 
 

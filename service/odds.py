@@ -49,7 +49,9 @@ class OddsRoute(ResolverRoute):
             path, endpoint, resolver=_refused, slots=_no_slots, work=_no_work, **kwargs
         )
 
-    def resolve(self, body: bytes, dice_budget: int = budget.MAX_DICE) -> bytes:
+    def resolve(
+        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
+    ) -> tuple[bytes, str | None]:
         """Validate, give a simulation without a seed a new one (DESIGN.md), answer, serialise.
 
         Odds draw no die; a simulation bounds its own work (``runs`` x the fight, a 422 beyond),
@@ -57,7 +59,7 @@ class OddsRoute(ResolverRoute):
         req = self.request_model.__pydantic_validator__.validate_json(body)
         if self.seeded and req.seed is None:
             req = req.model_copy(update={"seed": new_seed()})
-        return encode(self.answer(req))
+        return encode(self.answer(req)), None  # odds tell no events: no language
 
 
 def add_odds(

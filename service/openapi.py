@@ -56,5 +56,5 @@ def add_examples(app: FastAPI, schema: dict[str, Any]) -> None:
         if example is None or op is None:
             continue
         op["requestBody"]["content"]["application/json"]["example"] = example
-        answer = orjson.loads(route.resolve(orjson.dumps(example)))
+        answer = orjson.loads(route.resolve(orjson.dumps(example))[0])
         op["responses"]["200"]["content"]["application/json"]["example"] = answer

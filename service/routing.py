@@ -27,7 +27,9 @@ from starlette.types import Message, Receive, Scope, Send
 from rules import budget
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
+from rules.narration import tell
 from service.encoding import encode
+from service.language import HEADERS, negotiate
 from service.problems import KINDS, PROBLEM_JSON
 
 
@@ -101,13 +103,17 @@ class ResolverRoute(APIRoute):
             await super().handle(scope, receive, send)
             return
         check_json(scope)
-        payload = self.resolve(await read_body(receive), max_dice(scope))
-        await send(json_start(payload))
+        accept = next((v for k, v in scope["headers"] if k == b"accept-language"), b"")
+        payload, lang = self.resolve(await read_body(receive), max_dice(scope), accept)
+        await send(json_start(payload, HEADERS[lang] if lang else ()))
         await send({"type": "http.response.body", "body": payload})
 
-    def resolve(self, body: bytes, dice_budget: int = budget.MAX_DICE) -> bytes:
+    def resolve(
+        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
+    ) -> tuple[bytes, str | None]:
         """Validate a JSON body, check its work budget, resolve it with a fresh dice source,
-        serialise the result.
+        narrate its events in the request's language (``lang``, else ``accept_language``),
+        serialise the result; returns the bytes and the language of their texts.
 
         Errors (a ``ValidationError``, a ``RulesError``: ``LimitExceeded`` for a request over
         ``dice_budget`` base dice) are raised for the app's exception handlers.
@@ -119,7 +125,10 @@ class ResolverRoute(APIRoute):
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
-        return encode(self.resolver(req, dice))
+        result = self.resolver(req, dice)
+        lang = req.lang or negotiate(accept_language)
+        tell(result, req, lang)
+        return encode(result), lang
 
 
 def max_dice(scope: Scope) -> int:
@@ -139,14 +148,15 @@ def check_json(scope: Scope) -> None:
         raise UnsupportedMediaType(content_type)
 
 
-def json_start(payload: bytes) -> Message:
-    """The ``http.response.start`` of a 200 JSON answer."""
+def json_start(payload: bytes, headers: Iterable[tuple[bytes, bytes]] = ()) -> Message:
+    """The ``http.response.start`` of a 200 JSON answer, with ``headers`` added."""
     return {
         "type": "http.response.start",
         "status": 200,
         "headers": [
             (b"content-length", str(len(payload)).encode()),
             (b"content-type", b"application/json"),
+            *headers,
         ],
     }
 

@@ -197,9 +197,21 @@ def _verdict(
         return False, "no_hiding_opponent"
     passive = c.passive_perception
     if noticed:
-        log.add("dnd5e.surprise.noticed", id=c.id, passive=passive, noticed=_names(noticed))
+        log.add(
+            "dnd5e.surprise.noticed",
+            id=c.id,
+            passive=passive,
+            noticed=_names(noticed),
+            noticed_ids=noticed,
+        )
         return False, "noticed"
-    log.add("dnd5e.surprise.unnoticed", id=c.id, passive=passive, unnoticed=_names(unnoticed))
+    log.add(
+        "dnd5e.surprise.unnoticed",
+        id=c.id,
+        passive=passive,
+        unnoticed=_names(unnoticed),
+        unnoticed_ids=unnoticed,
+    )
     return True, "unnoticed"
 
 
@@ -239,7 +251,7 @@ class _TieBreaker:
 
     def order(self, tied: list[_Place], total: int) -> list[_Place]:
         ids = [p.id for p in tied]
-        self.log.add("dnd5e.initiative.tie", total=total, ids=_names(ids))
+        self.log.add("dnd5e.initiative.tie", total=total, ids=_names(ids), tied=ids)
         if self.req.tie_break == "given":
             missing = [p.id for p in tied if p.id not in self.given]
             if missing:
@@ -248,12 +260,20 @@ class _TieBreaker:
                     f"{', '.join(ids)} tie at {total}: tie_order must list {', '.join(missing)}",
                 )
             ordered = sorted(tied, key=lambda p: self.given[p.id])
-            self.log.add("dnd5e.tiebreak.given", total=total, ids=_names([p.id for p in ordered]))
+            self.log.add(
+                "dnd5e.tiebreak.given",
+                total=total,
+                ids=_names([p.id for p in ordered]),
+                ordered=[p.id for p in ordered],
+            )
             return ordered
         if self.req.tie_break == "dexterity":
             ordered = sorted(tied, key=lambda p: -(p.first.dexterity or 0))
             self.log.add(
-                "dnd5e.tiebreak.dexterity", total=total, ids=_names([p.id for p in ordered])
+                "dnd5e.tiebreak.dexterity",
+                total=total,
+                ids=_names([p.id for p in ordered]),
+                ordered=[p.id for p in ordered],
             )
             runs = _runs(ordered, lambda p: p.first.dexterity or 0)
             return [p for run in runs for p in self.by_d20(run)]
@@ -327,6 +347,7 @@ def _roll(req: InitiativeRequest, dice: DiceSource, log: EventLog) -> list[_Plac
             mode=roll["mode"],
             modifier=roll["modifier"],
             members=_names(p.members),
+            member_ids=p.members,
         )
     return places
 
@@ -340,7 +361,11 @@ def _order(
     ordered: list[_Place] = []
     for run in _runs(by_total, lambda p: p.total):
         ordered.extend(breaker.order(run, run[0].total) if len(run) > 1 else run)
-    log.add("dnd5e.initiative.order", order=_names([p.id for p in ordered]))
+    log.add(
+        "dnd5e.initiative.order",
+        order=_names([p.id for p in ordered]),
+        ordered=[p.id for p in ordered],
+    )
     return [
         {
             "id": p.id,

@@ -15,6 +15,7 @@ from rules.models import (
     Envelope,
     Id,
     Model,
+    Name,
     NonNegative,
     RollRequest,
     Stat,
@@ -104,6 +105,7 @@ class Hiding(Model):
 
 class Combatant(Model):
     id: Id
+    name: Name | None = None
     side: Side = Field(description='"players" (the characters) or "gm" (monsters, NPCs).')
     dex_mod: Stat = Field(description="Dexterity modifier, added to the initiative d20 (D5E-5).")
     initiative_bonus: Stat = Field(default=0, description="Any other initiative bonus.")
@@ -352,6 +354,7 @@ class DamagePart(Model):
 
 class Target(Model):
     ac: Stat = Field(description="Armor class.")
+    name: Name | None = None
     hp: HitPoints = Field(description="Current hit points (0 .. max_hp).")
     max_hp: Annotated[int, Field(ge=1, le=1_000_000)]
     temp_hp: HitPoints = 0

@@ -1,69 +1,178 @@
-"""English sentences for the dnd5e event codes (rendering is separate from resolving, STYLE 8)."""
+"""English texts of the dnd5e event codes: the source of the catalogs (``rules.narration``).
 
-TEXTS: dict[str, str] = {
-    # surprise (D5E-3, D5E-4)
-    "dnd5e.stealth.rolled": "{id} hides: Stealth {total} (d20s {d20s}, {mode}, {modifier:+d}).",
-    "dnd5e.stealth.given": "{id} hides: Stealth {total}.",
-    "dnd5e.surprise.gm": "The GM rules {id} {verdict}.",
-    "dnd5e.surprise.noticed": (
-        "{id} (passive Perception {passive}) notices {noticed}; not surprised."
+Rendering is separate from resolving (STYLE 8). ``make catalogs`` extracts these into
+``rules/locale/dragonroll.pot``; each language's ``.po`` translates them. The lists of ids
+(``noticed_ids``, ``tied``, ``ordered``, ``member_ids``) are shown by name; the older string
+parameters (``noticed``, ``ids``, ``order``, ``members``) hold the same ids joined, for callers.
+"""
+
+from rules.narration import Message, counted, sentence, term
+
+TEXTS: tuple[Message, ...] = (
+    # ------------------------------------------------------------ surprise (D5E-3, D5E-4)
+    sentence(
+        "dnd5e.stealth.rolled", "{id} hides: Stealth {total} (d20 {d20s}, {mode}, {modifier:+d})."
     ),
-    "dnd5e.surprise.in_view": "{id} sees an opponent that is not hiding; not surprised.",
-    "dnd5e.surprise.no_opponent": "{id} has no opponent; not surprised.",
-    "dnd5e.surprise.unnoticed": (
-        "{id} (passive Perception {passive}) notices none of {unnoticed}: surprised. It can neither "
-        "move nor act on its first turn, nor react until that turn ends."
+    sentence("dnd5e.stealth.given", "{id} hides: Stealth {total}."),
+    sentence("dnd5e.surprise.gm|verdict=surprised", "The GM rules that {id} is surprised."),
+    sentence("dnd5e.surprise.gm|verdict=not surprised", "The GM rules that {id} is not surprised."),
+    sentence(
+        "dnd5e.surprise.noticed",
+        "{id} (passive Perception {passive}) notices {noticed_ids}: not surprised.",
     ),
-    # initiative (D5E-5..7)
-    "dnd5e.initiative.rolled": (
-        "{id} rolls initiative {total} (d20s {d20s}, {mode}, {modifier:+d}) for {members}."
+    sentence("dnd5e.surprise.in_view", "{id} sees an opponent who is not hiding: not surprised."),
+    sentence("dnd5e.surprise.no_opponent", "{id} has no opponent: not surprised."),
+    sentence(
+        "dnd5e.surprise.unnoticed",
+        "{id} (passive Perception {passive}) notices none of {unnoticed_ids}: surprised. It can "
+        "neither move nor act on its first turn, nor react until that turn ends.",
     ),
-    "dnd5e.initiative.tie": "Tied at {total}: {ids}.",
-    "dnd5e.tiebreak.rolled": "{id} rolls {value} to break the tie.",
-    "dnd5e.tiebreak.dexterity": "Tie at {total} broken by Dexterity: {ids}.",
-    "dnd5e.tiebreak.given": "Tie at {total} broken by the given order: {ids}.",
-    "dnd5e.initiative.order": "Initiative order: {order}.",
-    # turn (D5E-4, D5E-8, D5E-9)
-    "dnd5e.turn.violation": "Step {step}: {message} ({rule}).",
-    "dnd5e.turn.valid": "The turn plan fits its budgets.",
-    "dnd5e.turn.invalid": "The turn plan breaks {count} rule(s).",
-    # checks and attacks (D5E-10..15)
-    "dnd5e.check.success": "Check {total} (d20s {d20s}, {mode}, {modifier:+d}) meets DC {dc}.",
-    "dnd5e.check.failure": "Check {total} (d20s {d20s}, {mode}, {modifier:+d}) misses DC {dc}.",
-    "dnd5e.attack.critical": "Natural 20: a critical hit (total {total} against AC {ac}).",
-    "dnd5e.attack.fumble": "Natural 1: the attack misses (total {total} against AC {ac}).",
-    "dnd5e.attack.hit": "Attack {total} (d20s {d20s}, {mode}) hits AC {ac}.",
-    "dnd5e.attack.miss": "Attack {total} (d20s {d20s}, {mode}) misses AC {ac}.",
-    "dnd5e.damage.part": (
-        "Damage part {n} ({dice}, {type}): dice {rolls}, modifier {modifier:+d}: {total}."
+    # ------------------------------------------------------------ initiative (D5E-5..7)
+    sentence(
+        "dnd5e.initiative.rolled",
+        "Initiative {total} for {member_ids} (d20 {d20s}, {mode}, {modifier:+d}).",
     ),
-    "dnd5e.damage.critical": (
-        "Damage part {n} ({dice}, {type}): dice {rolls} and again {critical_rolls} (critical), "
-        "modifier {modifier:+d} once: {total}."
+    sentence("dnd5e.initiative.tie", "A tie at {total}: {tied}."),
+    sentence("dnd5e.tiebreak.rolled", "{id} rolls {value} to break the tie."),
+    sentence("dnd5e.tiebreak.dexterity", "The tie at {total} goes by Dexterity: {ordered}."),
+    sentence("dnd5e.tiebreak.given", "The tie at {total} goes by the order given: {ordered}."),
+    sentence("dnd5e.initiative.order", "Initiative order: {ordered}."),
+    # ------------------------------------------------------------ a turn's budget (D5E-4, D5E-8, D5E-9)
+    sentence(
+        "dnd5e.turn.violation|violation=surprised",
+        "Step {step:pos}: a surprised creature cannot move, act or react on its first turn.",
     ),
-    "dnd5e.damage.type": "{type}: {rolled} becomes {total} ({applied}).",
-    "dnd5e.damage.total": "Total damage {total}.",
-    "dnd5e.target.temp_hp": "Temporary hit points absorb {absorbed}.",
-    "dnd5e.target.hp": "The target drops from {before} to {after} hit points.",
-    "dnd5e.target.unconscious": "The target falls to 0 hit points and is unconscious.",
-    "dnd5e.target.monster_dies": "The monster drops to 0 hit points and dies.",
-    "dnd5e.target.massive": (
-        "{left_over} damage left over at 0 hit points is at least the maximum {max_hp}: "
-        "the target dies outright."
+    sentence(
+        "dnd5e.turn.violation|violation=incapacitated",
+        "Step {step:pos}: an incapacitated creature takes no action and no reaction.",
     ),
-    "dnd5e.target.failures": (
-        "Damage at 0 hit points: {added} death save failure(s), {failures} in all."
+    sentence(
+        "dnd5e.turn.violation|violation=second_action",
+        "Step {step:pos}: a turn has only one action.",
     ),
-    "dnd5e.target.dead": "Three death save failures: the target dies.",
-    # death saves (D5E-16)
-    "dnd5e.death_save.nat20": "Natural 20: the creature regains 1 hit point and wakes.",
-    "dnd5e.death_save.nat1": "Natural 1: two failures ({failures} in all).",
-    "dnd5e.death_save.success": "Death save {total}: a success ({successes} in all).",
-    "dnd5e.death_save.failure": "Death save {total}: a failure ({failures} in all).",
-    "dnd5e.death_save.stable": "Three successes: the creature is stable.",
-    "dnd5e.death_save.dead": "Three failures: the creature dies.",
-    "dnd5e.death_save.reset": (
-        "No longer dying: both counts reset to 0 (from {successes} success(es) and "
-        "{failures} failure(s))."
+    sentence(
+        "dnd5e.turn.violation|violation=bonus_action_not_granted",
+        "Step {step:pos}: a bonus action needs a feature, spell or ability that grants it.",
     ),
-}
+    sentence(
+        "dnd5e.turn.violation|violation=second_bonus_action",
+        "Step {step:pos}: a turn has only one bonus action.",
+    ),
+    sentence(
+        "dnd5e.turn.violation|violation=actions_prevented",
+        "Step {step:pos}: what prevents actions prevents bonus actions too.",
+    ),
+    sentence(
+        "dnd5e.turn.violation|violation=second_interaction",
+        "Step {step:pos}: only one object interaction is free; a second one takes the action.",
+    ),
+    sentence(
+        "dnd5e.turn.violation|violation=second_reaction",
+        "Step {step:pos}: only one reaction per round.",
+    ),
+    sentence(
+        "dnd5e.turn.violation|violation=movement_exceeds_speed",
+        "Step {step:pos}: {movement} of movement, more than the {allowed} allowed.",
+    ),
+    counted("dnd5e.turn.violation#movement", "{movement} foot", "{movement} feet"),
+    counted("dnd5e.turn.violation#allowed", "{allowed} foot", "{allowed} feet"),
+    sentence("dnd5e.turn.valid", "The turn fits its movement, action and reaction budgets."),
+    sentence("dnd5e.turn.invalid", "The turn breaks {count}."),
+    counted("dnd5e.turn.invalid#count", "{count} rule", "{count} rules"),
+    # ------------------------------------------------------------ checks and attacks (D5E-10..15)
+    sentence(
+        "dnd5e.check.success",
+        "Check {total} (d20 {d20s}, {mode}, {modifier:+d}) against DC {dc}: success.",
+    ),
+    sentence(
+        "dnd5e.check.failure",
+        "Check {total} (d20 {d20s}, {mode}, {modifier:+d}) against DC {dc}: failure.",
+    ),
+    sentence(
+        "dnd5e.attack.critical",
+        "A natural 20: a critical hit on {target} (total {total} against AC {ac}).",
+    ),
+    sentence(
+        "dnd5e.attack.fumble", "A natural 1: the attack misses (total {total} against AC {ac})."
+    ),
+    sentence(
+        "dnd5e.attack.hit",
+        "Attack {total} (d20 {d20s}, {mode}) against AC {ac}: a hit on {target}.",
+    ),
+    sentence("dnd5e.attack.miss", "Attack {total} (d20 {d20s}, {mode}) against AC {ac}: a miss."),
+    term("dnd5e.mode=normal", "no advantage"),
+    term("dnd5e.mode=advantage", "with advantage"),
+    term("dnd5e.mode=disadvantage", "with disadvantage"),
+    sentence(
+        "dnd5e.damage.part",
+        "Damage {n:pos} ({dice} {type}): dice {rolls}, modifier {modifier:+d}, {total} in all.",
+    ),
+    sentence(
+        "dnd5e.damage.critical",
+        "Damage {n:pos} ({dice} {type}): dice {rolls} and, for the critical, {critical_rolls}; "
+        "modifier {modifier:+d} once, {total} in all.",
+    ),
+    sentence(
+        "dnd5e.damage.type|applied=immunity",
+        "{target} is immune to {type}: {rolled} becomes {total}.",
+    ),
+    sentence(
+        "dnd5e.damage.type|applied=resistance",
+        "{target} resists {type}: {rolled} is halved to {total}.",
+    ),
+    sentence(
+        "dnd5e.damage.type|applied=vulnerability",
+        "{target} is vulnerable to {type}: {rolled} is doubled to {total}.",
+    ),
+    sentence(
+        "dnd5e.damage.type|applied=resistance, vulnerability",
+        "{target} both resists and is vulnerable to {type}: {rolled} is halved, then doubled, to "
+        "{total}.",
+    ),
+    term("dnd5e.type=acid", "acid"),
+    term("dnd5e.type=bludgeoning", "bludgeoning"),
+    term("dnd5e.type=cold", "cold"),
+    term("dnd5e.type=fire", "fire"),
+    term("dnd5e.type=force", "force"),
+    term("dnd5e.type=lightning", "lightning"),
+    term("dnd5e.type=necrotic", "necrotic"),
+    term("dnd5e.type=piercing", "piercing"),
+    term("dnd5e.type=poison", "poison"),
+    term("dnd5e.type=psychic", "psychic"),
+    term("dnd5e.type=radiant", "radiant"),
+    term("dnd5e.type=slashing", "slashing"),
+    term("dnd5e.type=thunder", "thunder"),
+    sentence("dnd5e.damage.total", "{total} damage in all."),
+    sentence("dnd5e.target.temp_hp", "Temporary hit points absorb {absorbed}."),
+    sentence("dnd5e.target.hp", "{target} drops from {before} to {after} hit points."),
+    sentence("dnd5e.target.unconscious", "{target} falls to 0 hit points and is unconscious."),
+    sentence("dnd5e.target.monster_dies", "{target} drops to 0 hit points and dies."),
+    sentence(
+        "dnd5e.target.massive",
+        "{left_over} damage is left over at 0 hit points, at least {target}'s maximum of "
+        "{max_hp}: {target} dies outright.",
+    ),
+    sentence(
+        "dnd5e.target.failures",
+        "Damage at 0 hit points: {added}, {failures} in all.",
+    ),
+    counted(
+        "dnd5e.target.failures#added", "{added} death save failure", "{added} death save failures"
+    ),
+    sentence("dnd5e.target.dead", "Three death save failures: {target} dies."),
+    # ------------------------------------------------------------ death saves (D5E-16)
+    sentence("dnd5e.death_save.nat20", "A natural 20: the creature regains 1 hit point and wakes."),
+    sentence("dnd5e.death_save.nat1", "A natural 1: two failures, {failures} in all."),
+    sentence("dnd5e.death_save.success", "Death save {total}: a success, {successes} in all."),
+    sentence("dnd5e.death_save.failure", "Death save {total}: a failure, {failures} in all."),
+    sentence("dnd5e.death_save.stable", "Three successes: the creature is stable."),
+    sentence(
+        "dnd5e.death_save.reset",
+        "No longer dying: both counts go back to 0 (they stood at {successes} and {failures}).",
+    ),
+    counted("dnd5e.death_save.reset#successes", "{successes} success", "{successes} successes"),
+    counted("dnd5e.death_save.reset#failures", "{failures} failure", "{failures} failures"),
+    sentence("dnd5e.death_save.dead", "Three failures: the creature dies."),
+    # ------------------------------------------------------------ who, when the request names none
+    term("dnd5e.role=target", "the target"),
+)

@@ -188,7 +188,15 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
             plan.reaction(i)
     out = plan.check_movement()
     for v in out:
-        log.add("dnd5e.turn.violation", step=v["step"], message=v["message"], rule=v["rule"])
+        log.add(
+            "dnd5e.turn.violation",
+            step=v["step"],
+            message=v["message"],
+            rule=v["rule"],
+            violation=v["code"],
+            movement=plan.movement,
+            allowed=plan.allowed,
+        )
     if out:
         log.add("dnd5e.turn.invalid", count=len(out))
     else:

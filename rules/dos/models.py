@@ -24,6 +24,7 @@ from rules.models import (
     Envelope,
     Id,
     Model,
+    Name,
     NonNegative,
     RollRequest,
     Stat,
@@ -128,6 +129,7 @@ class TestRequest(RollRequest, Modified):
 class OpposedSide(Modified):
     stat: Stat
     skill: Skill
+    name: Name | None = None
 
 
 class OpposedRequest(RollRequest):
@@ -327,6 +329,8 @@ _ID = re.compile(r"^[A-Za-z0-9_\-]{1,64}$")
 class NamedCombatant(Model):
     """A combatant whose schema errors name it: "combatant 'k1': ..." beside the index in `loc`."""
 
+    name: Name | None = None
+
     @model_validator(mode="wrap")
     @classmethod
     def _name_the_combatant(cls, data: Any, handler: ValidatorFunctionWrapHandler) -> Any:
@@ -488,6 +492,10 @@ class Target(Model):
         return self
 
 
+class DamageTarget(Target):
+    name: Name | None = None
+
+
 class DamageRequest(RollRequest):
     strength: Stat = Field(
         default=0, description="The attacker's strength (unused by `shooting` and by `amount`)."
@@ -509,7 +517,7 @@ class DamageRequest(RollRequest):
     kind: DamageKind | None = Field(
         default=None, description="Kind of a GM-set `amount` (required with it)."
     )
-    target: Target = Field(description="Who takes the damage: its life state now.")
+    target: DamageTarget = Field(description="Who takes the damage: its life state now.")
     options: DamageOptions = Field(
         default=DamageOptions(),
         description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
@@ -592,6 +600,7 @@ class Attacker(Model):
         )
     )
     weapon: Weapon = Field(description="The weapon (or fists) and its kind.")
+    name: Name | None = None
 
 
 class Defender(Target):
@@ -611,6 +620,7 @@ class Defender(Target):
         default=False,
         description="A runner stopped this turn by a d10 of 1-5 (DOS-22); no longer running.",
     )
+    name: Name | None = None
 
     @model_validator(mode="after")
     def _uses_within_skill(self) -> Defender:
@@ -661,7 +671,7 @@ if TYPE_CHECKING:
     TargetState: TypeAlias = dict[str, Any]
     DefenderState: TypeAlias = dict[str, Any]
 else:  # for pydantic, the documented schemas: the request-shaped models
-    TargetState = Target
+    TargetState = DamageTarget
     DefenderState = Defender
 
 
@@ -752,6 +762,7 @@ class ManeuverSide(Modified):
     skill: SkillName | None = Field(
         default=None, description="Overrides the skill the kind uses (the GM's call)."
     )
+    name: Name | None = None
 
 
 class ManeuverRequest(RollRequest):

@@ -24,11 +24,11 @@ from rules.dos import combat
 from rules.dos.models import (
     AttackRequest,
     DamageRequest,
+    DamageTarget,
     DefenseKind,
     OpposedRequest,
     Outcome,
     PoolRoll,
-    Target,
     TestRequest,
 )
 from rules.dos.pool import D10, opposed_winner, outcome, total
@@ -373,13 +373,19 @@ def _damage(req: AttackOddsRequest, hit: Fraction) -> tuple[Distribution, Fracti
     Each damage die is resolved by the engine's own damage resolver with that die scripted.
     """
     d = req.defender
-    target = Target.model_validate({name: getattr(d, name) for name in Target.model_fields})
+    target = DamageTarget.model_validate(
+        {name: getattr(d, name) for name in DamageTarget.model_fields}
+    )
     amounts: dict[int, Fraction] = {0: 1 - hit}
     incapacitated = critical = Fraction(0)
     each = hit / D10
     for die in range(1, D10 + 1):
         body = DamageRequest(
-            strength=req.attacker.strength, weapon=req.attacker.weapon, armor=d.armor, target=target
+            strength=req.attacker.strength,
+            weapon=req.attacker.weapon,
+            armor=d.armor,
+            target=target,
+            options=req.options,
         )
         result = combat.damage(body, DiceSource("odds", {"damage": [die]}, None))
         amounts[result["amount"]] = amounts.get(result["amount"], Fraction(0)) + each

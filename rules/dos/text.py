@@ -1,111 +1,241 @@
-"""English sentences for the DoS event codes (rendering is separate from resolving, STYLE 8)."""
+"""English texts of the DoS event codes: the source of the catalogs (``rules.narration``).
 
-TEXTS: dict[str, str] = {
-    "dos.pool.rolled": "{slot}: rolled {size} d10: {dice}.",
-    "dos.pool.all_cancelled": (
-        "{slot}: {ones} ones against {others} other dice cancel every die, the ones included."
+Rendering is separate from resolving (STYLE 8). ``make catalogs`` extracts these into
+``rules/locale/dragonroll.pot``; each language's ``.po`` translates them.
+"""
+
+from rules.narration import Message, counted, sentence, term
+
+TEXTS: tuple[Message, ...] = (
+    # ------------------------------------------------------------ pools (DOS-1..6)
+    sentence("dos.pool.rolled", "{size} rolled: {dice}."),
+    counted("dos.pool.rolled#size", "{size} die", "{size} dice"),
+    sentence(
+        "dos.pool.all_cancelled",
+        "{ones} against {others}: every die is cancelled, the 1s too.",
     ),
-    "dos.die.cancelled": "{slot}: the 1 at position {by} cancels the {value} at position {index}.",
-    "dos.die.exploded": "{slot}: the 10 at position {index} explodes: extra dice {extra}.",
-    "dos.luck": "{slot}: luck! {tens} tens against {others} other dice; the action succeeds.",
-    "dos.bad_luck": "{slot}: bad luck! {ones} ones against {others} other dice; the action fails.",
-    "dos.pool.result": "{slot}: dice result {result}.",
-    "dos.test.success": (
-        "Total {total} ({stat} + {result}, {percent:+d}%) beats DC {dc}: success."
+    counted("dos.pool.all_cancelled#ones", "{ones} die showing 1", "{ones} dice showing 1"),
+    counted("dos.pool.all_cancelled#others", "{others} other die", "{others} other dice"),
+    sentence("dos.die.cancelled", "A 1 cancels the highest die ({value})."),
+    sentence("dos.die.exploded", "A 10 explodes and adds {extra}."),
+    sentence("dos.luck", "Luck! {tens} against {others}: the action succeeds whatever the total."),
+    counted("dos.luck#tens", "{tens} die shows 10", "{tens} dice show 10"),
+    counted("dos.luck#others", "{others} other die", "{others} other dice"),
+    sentence(
+        "dos.bad_luck", "Bad luck! {ones} against {others}: the action fails whatever the total."
     ),
-    "dos.test.failure": (
-        "Total {total} ({stat} + {result}, {percent:+d}%) does not beat DC {dc}: failure."
+    counted("dos.bad_luck#ones", "{ones} die shows 1", "{ones} dice show 1"),
+    counted("dos.bad_luck#others", "{others} other die", "{others} other dice"),
+    sentence("dos.pool.result", "Dice result: {result}."),
+    # ------------------------------------------------------------ tests (DOS-7..13)
+    sentence(
+        "dos.test.success",
+        "Total {total} ({stat} + {result}, {percent:+d}%) against DC {dc}: success.",
     ),
-    "dos.test.luck": "Luck: success whatever the total ({total} against DC {dc}).",
-    "dos.test.bad_luck": "Bad luck: failure whatever the total ({total} against DC {dc}).",
-    "dos.opposed.total": "Side {side}: total {total} ({stat} + {result}, {percent:+d}%).",
-    "dos.opposed.winner": (
-        "Side {winner} wins the opposed test ({winner_total} against {loser_total}, by {reason})."
+    sentence(
+        "dos.test.failure",
+        "Total {total} ({stat} + {result}, {percent:+d}%) against DC {dc}: failure.",
     ),
-    "dos.opposed.tie": "Both sides total {total}: a tie, nobody wins.",
-    "dos.complex.attempt": (
-        "Attempt {n}: total {total} against DC {dc}: {outcome} ({successes} successes so far)."
+    sentence(
+        "dos.test.luck", "Luck: the test succeeds whatever the total ({total} against DC {dc})."
     ),
-    "dos.complex.success": "The complex test succeeds after {attempts} attempts.",
-    "dos.complex.failure": (
-        "The complex test fails: {successes} of {needed} successes in {attempts} attempts"
-        " (partial: {partial})."
+    sentence(
+        "dos.test.bad_luck",
+        "Bad luck: the test fails whatever the total ({total} against DC {dc}).",
     ),
+    sentence("dos.opposed.total", "{side}: total {total} ({stat} + {result}, {percent:+d}%)."),
+    sentence(
+        "dos.opposed.winner|reason=total",
+        "{winner} wins the opposed test, {winner_total} against {loser_total}.",
+    ),
+    sentence(
+        "dos.opposed.winner|reason=luck",
+        "{winner} wins the opposed test by luck ({winner_total} against {loser_total}).",
+    ),
+    sentence(
+        "dos.opposed.winner|reason=bad_luck",
+        "{winner} wins the opposed test: {loser} has bad luck ({winner_total} against "
+        "{loser_total}).",
+    ),
+    sentence("dos.opposed.tie", "Both sides total {total}: a tie, nobody wins."),
+    sentence(
+        "dos.complex.attempt",
+        "Attempt {n}: {total} against DC {dc}, {outcome}; {successes} so far.",
+    ),
+    counted("dos.complex.attempt#successes", "{successes} success", "{successes} successes"),
+    sentence("dos.complex.success", "The complex test succeeds after {attempts}."),
+    counted("dos.complex.success#attempts", "{attempts} attempt", "{attempts} attempts"),
+    sentence(
+        "dos.complex.failure|partial=true",
+        "The complex test fails with {successes} of the {needed} needed in {attempts}: a partial "
+        "success.",
+    ),
+    sentence(
+        "dos.complex.failure|partial=false",
+        "The complex test fails: not one success in {attempts} ({needed} needed).",
+    ),
+    counted("dos.complex.failure#attempts", "{attempts} attempt", "{attempts} attempts"),
+    term("dos.outcome=success", "a success"),
+    term("dos.outcome=failure", "a failure"),
+    term("dos.outcome=luck", "luck, a success"),
+    term("dos.outcome=bad_luck", "bad luck, a failure"),
     # ------------------------------------------------------------ combat (DOS-14..29)
-    "dos.actions.count": (
-        "{id}: speed {speed} against opponents {opponents} (speed {opponents_speed}): "
-        "{actions} action(s) per turn."
+    sentence(
+        "dos.actions.count",
+        "{id} (speed {speed}) against {opponents} (speed {opponents_speed}): {actions} per turn.",
     ),
-    "dos.initiative.placed": "{id} is placed at position {position} by the GM (waited or hidden).",
-    "dos.initiative.rolled": "{id}: initiative d10 {roll} + speed {speed} = {total}.",
-    "dos.initiative.tie": "{ids} tie at {total}: they roll again among themselves.",
-    "dos.initiative.reroll": "{id}: tie-break d10 {roll} + speed {speed} = {total}.",
-    "dos.initiative.order": "Initiative order: {order}.",
-    "dos.attack.total": "{attacker} attacks: total {total} ({stat} + {result}, {percent:+d}%).",
-    "dos.attack.ranged": (
-        "{attacker} shoots or throws: total {total} ({stat} + {result}, {percent:+d}%) against "
-        "DC {dc}: {outcome}."
+    counted("dos.actions.count#actions", "{actions} action", "{actions} actions"),
+    sentence(
+        "dos.initiative.placed",
+        "The GM places {id} at position {position} (it waited or was hidden).",
     ),
-    "dos.defense.total": (
-        "{defender} tries to {kind}: total {total} ({stat} + {result}, {percent:+d}%); "
-        "{used} of {allowed} used this turn (running: {running})."
+    sentence(
+        "dos.initiative.rolled", "{id} rolls {roll} for initiative: {total} with speed {speed}."
     ),
-    "dos.defense.none": (
-        "{defender} does not defend: the attack hits unless {attacker} has bad luck (DOS-19)."
+    sentence("dos.initiative.tie", "{ids} tie at {total} and roll again among themselves."),
+    sentence(
+        "dos.initiative.reroll", "{id} rolls {roll} to break the tie: {total} with speed {speed}."
     ),
-    "dos.attack.hit": "{attacker} hits {defender} ({reason}).",
-    "dos.attack.miss": "{attacker} does not hit {defender} ({reason}).",
-    "dos.run.stopped": (
-        "{defender} rolls {die} after a successful {kind} while running: it stops and loses "
-        "the rest of its turn (DOS-22)."
+    sentence("dos.initiative.order", "Initiative order: {order}."),
+    sentence("dos.attack.total", "{attacker} attacks: {total} ({stat} + {result}, {percent:+d}%)."),
+    sentence(
+        "dos.attack.ranged",
+        "{attacker} shoots or throws: {total} ({stat} + {result}, {percent:+d}%) against DC {dc}, "
+        "{outcome}.",
     ),
-    "dos.run.keeps_running": (
-        "{defender} rolls {die} after a successful {kind} while running: it keeps running."
+    sentence(
+        "dos.defense.total|kind=block|running=false",
+        "{defender} blocks: {total} ({stat} + {result}, {percent:+d}%), block {used} of {allowed} "
+        "this turn.",
     ),
-    "dos.location.rolled": "Hit location d10 {die}: {location}.",
-    "dos.location.aimed": "The attack was aimed at the {location}: no location roll.",
-    "dos.damage.clumsy": "Damage die {die}: a clumsy hit deals exactly 1.",
-    "dos.damage.rolled": (
-        "Damage die {die}: {percent}% of base {base} (halved: {halved}) = {raw}."
+    sentence(
+        "dos.defense.total|kind=block|running=true",
+        "{defender} blocks on the run: {total} ({stat} + {result}, {percent:+d}%), block {used} of "
+        "{allowed} this turn.",
     ),
-    "dos.damage.armor": "Armor {armor} absorbs part of {raw}: {amount} left.",
-    "dos.damage.gm": "The GM sets {amount} {kind} damage (DOS-29).",
-    "dos.damage.none": "{target} takes no damage.",
-    "dos.damage.light_as_serious": (
-        "{target} is at 0 hp: light damage counts as serious (DOS-28)."
+    sentence(
+        "dos.defense.total|kind=dodge|running=false",
+        "{defender} dodges: {total} ({stat} + {result}, {percent:+d}%), dodge {used} of {allowed} "
+        "this turn.",
     ),
-    "dos.damage.full_bar": (
-        "{target} has no life points left: the light damage is dealt as serious damage against "
-        "a full bar of {max_hp} (DOS-28)."
+    sentence(
+        "dos.defense.total|kind=dodge|running=true",
+        "{defender} dodges on the run: {total} ({stat} + {result}, {percent:+d}%), dodge {used} of "
+        "{allowed} this turn.",
     ),
-    "dos.damage.beaten": (
-        "{target} is on its second bar: light damage counts as serious, with no refill (DOS-28)."
+    sentence("dos.defense.none|hit=true", "{defender} does not defend: the attack goes home."),
+    sentence(
+        "dos.defense.none|hit=false",
+        "{defender} does not defend, but {attacker}'s bad luck spoils the attack.",
     ),
-    "dos.damage.no_full_bar": (
-        "{target} is at 0 hp with no max_hp to refill: light damage counts as serious (DOS-28)."
+    sentence("dos.attack.hit|reason=total", "{attacker}'s total beats {defender}'s. Hit!"),
+    sentence("dos.attack.hit|reason=luck", "{attacker} has luck against {defender}. Hit!"),
+    sentence("dos.attack.hit|reason=bad_luck", "{defender} has bad luck against {attacker}. Hit!"),
+    sentence(
+        "dos.attack.hit|reason=no_defense", "{defender} does not defend against {attacker}. Hit!"
     ),
-    "dos.damage.applied": "{target} takes {amount} {kind} damage: hp {hp_before} -> {hp}.",
-    "dos.damage.critical": "{target} takes a critical wound (DOS-28).",
-    "dos.damage.incapacitated": "{target} falls to 0 hp and is incapacitated (DOS-28).",
-    "dos.maneuver.side": (
-        "{who} ({side}): {kind} with {stat} {value} + {skill} dice {result}, {percent:+d}%: "
-        "total {total}."
+    sentence("dos.attack.hit|reason=dc", "{attacker}'s shot reaches {defender}. Hit!"),
+    sentence(
+        "dos.attack.miss|reason=total", "{defender}'s total holds against {attacker}'s. Miss."
     ),
-    "dos.maneuver.grab.success": "{a} grabs {b} ({reason}).",
-    "dos.maneuver.grab.failure": "{a} fails to grab {b} ({reason}).",
-    "dos.maneuver.break_free.success": "{a} breaks free from {b} ({reason}).",
-    "dos.maneuver.break_free.failure": "{a} fails to break free from {b} ({reason}).",
-    "dos.maneuver.push.success": "{a} pushes {b} ({reason}).",
-    "dos.maneuver.push.failure": "{a} fails to push {b}, who stays put ({reason}).",
-    "dos.maneuver.feint_push.success": "{a} drives {b} back with feints ({reason}).",
-    "dos.maneuver.feint_push.failure": "{a}'s feints do not move {b} ({reason}).",
-    "dos.turn.begins": "{id} begins its turn with {actions} action(s).",
-    "dos.turn.incapacitated": "{id} is incapacitated and takes no action.",
-    "dos.turn.stopped": "{id} was stopped while running and has lost its turn (DOS-22).",
-    "dos.turn.run": "{id} runs {metres} metres (all its actions, DOS-22).",
-    "dos.turn.step": "{id} steps {metres} metres (at most {max_metres}, DOS-23).",
-    "dos.turn.wait": "{id} waits for its moment; the GM may place it first next turn.",
-    "dos.turn.target_down": (
-        "{id}: {target} is incapacitated; {skipped} remaining attack(s) are not made."
+    sentence("dos.attack.miss|reason=luck", "{defender} has luck against {attacker}. Miss."),
+    sentence(
+        "dos.attack.miss|reason=bad_luck", "{attacker} has bad luck against {defender}. Miss."
     ),
-}
+    sentence(
+        "dos.attack.miss|reason=tie",
+        "{attacker} and {defender} tie, and a tie goes to the defence. Miss.",
+    ),
+    sentence("dos.attack.miss|reason=dc", "{attacker}'s shot falls short of {defender}. Miss."),
+    sentence(
+        "dos.run.stopped",
+        "{defender} rolls {die} after the {kind} on the run: it stops and loses the rest of its turn.",
+    ),
+    sentence(
+        "dos.run.keeps_running",
+        "{defender} rolls {die} after the {kind} on the run: it keeps running.",
+    ),
+    term("dos.kind=block", "block"),
+    term("dos.kind=dodge", "dodge"),
+    sentence("dos.location.rolled", "Hit location: {location} (d10: {die})."),
+    sentence("dos.location.aimed", "The attack was aimed at the {location}: no location roll."),
+    term("dos.location=head", "head"),
+    term("dos.location=torso", "torso"),
+    term("dos.location=right_arm", "right arm"),
+    term("dos.location=left_arm", "left arm"),
+    term("dos.location=right_leg", "right leg"),
+    term("dos.location=left_leg", "left leg"),
+    sentence("dos.damage.clumsy", "Damage die {die}: a clumsy hit, 1 damage before armour."),
+    sentence(
+        "dos.damage.rolled|halved=false", "Damage die {die}: {percent} percent of {base} = {raw}."
+    ),
+    sentence(
+        "dos.damage.rolled|halved=true",
+        "Damage die {die}: {percent} percent of half of {base} = {raw}.",
+    ),
+    sentence("dos.damage.armor", "Armour {armor} against {raw}: {amount} gets through."),
+    sentence("dos.damage.gm", "The GM sets the damage: {amount}, {kind}."),
+    term("dos.kind=light", "light"),
+    term("dos.kind=serious", "serious"),
+    term("dos.kind=critical", "critical"),
+    sentence("dos.damage.none", "{target} takes no damage."),
+    sentence("dos.damage.light_as_serious", "{target} is at 0 hp: light damage counts as serious."),
+    sentence(
+        "dos.damage.full_bar",
+        "{target} has no life points left: the light damage counts as serious, against a full "
+        "bar of {max_hp}.",
+    ),
+    sentence(
+        "dos.damage.beaten",
+        "{target} is already beaten: light damage counts as serious, and the bar is not refilled.",
+    ),
+    sentence(
+        "dos.damage.no_full_bar",
+        "{target} is at 0 hp with no maximum to refill: light damage counts as serious.",
+    ),
+    sentence(
+        "dos.damage.applied", "{target} takes {amount} {kind} damage: {hp_before} hp, now {hp}."
+    ),
+    sentence("dos.damage.critical", "{target} takes a critical wound."),
+    sentence("dos.damage.incapacitated", "{target} falls to 0 hp and is out of the fight."),
+    sentence(
+        "dos.maneuver.side",
+        "{who}: {stat} {value} + {skill} {result}, {percent:+d}%: {total}.",
+    ),
+    term("dos.stat=dexterity", "dexterity"),
+    term("dos.stat=strength", "strength"),
+    term("dos.skill=unarmed", "unarmed combat"),
+    term("dos.skill=weapon", "weapon combat"),
+    term("dos.skill=dodge", "dodge"),
+    sentence("dos.maneuver.grab.success", "{a} grabs {b} ({reason})."),
+    sentence("dos.maneuver.grab.failure", "{a} fails to grab {b} ({reason})."),
+    sentence("dos.maneuver.break_free.success", "{a} breaks free from {b} ({reason})."),
+    sentence("dos.maneuver.break_free.failure", "{a} fails to break free from {b} ({reason})."),
+    sentence("dos.maneuver.push.success", "{a} pushes {b} back ({reason})."),
+    sentence("dos.maneuver.push.failure", "{a} fails to push {b}, who stays put ({reason})."),
+    sentence("dos.maneuver.feint_push.success", "{a} drives {b} back with feints ({reason})."),
+    sentence("dos.maneuver.feint_push.failure", "{a}'s feints do not move {b} ({reason})."),
+    term("dos.reason=total", "the higher total"),
+    term("dos.reason=luck", "luck"),
+    term("dos.reason=bad_luck", "bad luck"),
+    term("dos.reason=tie", "a tie"),
+    sentence("dos.turn.begins", "{id} begins its turn with {actions}."),
+    counted("dos.turn.begins#actions", "{actions} action", "{actions} actions"),
+    sentence("dos.turn.incapacitated", "{id} is out of the fight and does nothing."),
+    sentence("dos.turn.stopped", "{id} was stopped while running and has lost its turn."),
+    sentence("dos.turn.run", "{id} runs {metres}, all its actions."),
+    counted("dos.turn.run#metres", "{metres} metre", "{metres} metres"),
+    sentence("dos.turn.step", "{id} steps {metres} (at most {max_metres})."),
+    counted("dos.turn.step#metres", "{metres} metre", "{metres} metres"),
+    sentence("dos.turn.wait", "{id} waits for its moment; the GM may place it first next turn."),
+    sentence("dos.turn.target_down", "{target} is down: {id} does not make {skipped}."),
+    counted(
+        "dos.turn.target_down#skipped", "its remaining attack", "its {skipped} remaining attacks"
+    ),
+    # ------------------------------------------------------------ who, when the request gives no name
+    term("dos.role=attacker", "the attacker"),
+    term("dos.role=defender", "the defender"),
+    term("dos.role=target", "the target"),
+    term("dos.role=a", "side A"),
+    term("dos.role=b", "side B"),
+)

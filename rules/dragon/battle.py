@@ -419,15 +419,15 @@ def _left_over(e: Entity, paired: set[str], log: EventLog) -> LeftOverParty:
     if action.startswith("join:"):
         ally = action[5:]
         if ally in paired:
-            log.add("dragon.left_over.join", id=p, ally=ally, why=why)
+            log.add("dragon.left_over.join", id=p, ally=ally, why=why, target=e.target)
             return _left_over_record(p, "join", why, ally=ally)
-        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
+        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why, target=e.target)
         return _left_over_record(p, "wait", why, ally=ally, note=f"{ally} is not in a pair")
     if action.startswith("auto_win:"):
         against = action[9:]
-        log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
+        log.add("dragon.left_over.auto_win", id=p, against=against, why=why, target=e.target)
         return _left_over_record(p, "auto_win", why, against=against)
-    log.add("dragon.left_over.wait", id=p, why=why)
+    log.add("dragon.left_over.wait", id=p, why=why, target=e.target)
     return _left_over_record(p, "wait", why)
 
 
@@ -723,7 +723,12 @@ def _reveal(
         log.add("dragon.slayer.known", id=winner.id)
         return [], {}
     if winner.kind == "individual":
-        log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
+        log.add(
+            "dragon.slayer.revealed",
+            id=winner.id,
+            how="it gains the feature dragonslayer",
+            kind="individual",
+        )
         revealed: SlayerRevealed = {
             "id": winner.id,
             "kind": "individual",
@@ -739,6 +744,10 @@ def _reveal(
         "dragon.slayer.revealed",
         id=winner.id,
         how=f"a dragonslayer minority {child.id} with prosperity {child.prosperity} and d{sides}",
+        kind="group",
+        new_entity=child.id,
+        prosperity=child.prosperity,
+        sides=sides,
     )
     revealed = {
         "id": winner.id,

@@ -18,6 +18,7 @@ from rules.models import (
     Envelope,
     Id,
     Model,
+    Name,
     NonNegative,
     RollRequest,
 )
@@ -90,6 +91,7 @@ class Dragon(Model):
         default=False, description="The player uses the dragon die this round (DRG-7, DRG-13)."
     )
     target: Target = Field(description="The id of the free (GM) entity the dragon attacks (DRG-1).")
+    name: Name | None = None
 
     @model_validator(mode="after")
     def _pool_fits(self) -> Dragon:

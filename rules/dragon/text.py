@@ -1,77 +1,175 @@
-"""English sentences for the dragon battle's event codes (rendering is separate, STYLE 8)."""
+"""English texts of the dragon battle's event codes: the source of the catalogs (``rules.narration``).
 
-TEXTS: dict[str, str] = {
-    "dragon.aside": "{id} stands aside and takes no part (DRG-4).",
-    "dragon.order": "Strength order: {names} (DRG-2).",
-    "dragon.pair.formed": "{a} takes its target {b}: they form a battle pair.",
-    "dragon.left_over.wait": "{id} is left over ({why}) and waits for the next round.",
-    "dragon.left_over.join": "{id} is left over ({why}) and joins {ally}: its dice add to that roll.",
-    "dragon.left_over.join_failed": (
-        "{id} is left over ({why}) and would join {ally}, but {ally} is not in a pair: it waits."
+Rendering is separate from resolving (STYLE 8). ``make catalogs`` extracts these into
+``rules/locale/dragonroll.pot``; each language's ``.po`` translates them.
+"""
+
+from rules.narration import Message, counted, sentence, term
+
+TEXTS: tuple[Message, ...] = (
+    # ------------------------------------------------------------ who fights whom (DRG-1..4)
+    sentence("dragon.aside", "{id} stands aside and takes no part in the battle."),
+    sentence("dragon.order", "Order of strength: {order}."),
+    sentence("dragon.pair.formed", "{a} takes on {b}: they form a battle pair."),
+    sentence(
+        "dragon.left_over.wait|target=none",
+        "{id} has no target and is left over: it waits for the next round.",
     ),
-    "dragon.left_over.auto_win": (
-        "{id} is left over ({why}) and wins automatically against {against}, outside the battle."
+    sentence(
+        "dragon.left_over.wait|target=*",
+        "{id} is left over, its target {target} already paired: it waits for the next round.",
     ),
-    "dragon.pool.rolled": "{owner} rolls {count}d{sides} in {slot}: {dice}.",
-    "dragon.pool.empty": "{owner} has prosperity 0 and rolls nothing.",
-    "dragon.sweep.not_triggered": (
-        "The dragon die shows {dragon_die}, below the dragon's highest {highest}: no sweep."
+    sentence(
+        "dragon.left_over.join|target=none",
+        "{id} has no target and is left over: it joins {ally}, its dice added to that roll.",
     ),
-    "dragon.sweep.failed": (
+    sentence(
+        "dragon.left_over.join|target=*",
+        "{id} is left over, its target {target} already paired: it joins {ally}, its dice added "
+        "to that roll.",
+    ),
+    sentence(
+        "dragon.left_over.join_failed|target=none",
+        "{id} has no target and is left over: it would join {ally}, but {ally} is not in a pair, "
+        "so it waits.",
+    ),
+    sentence(
+        "dragon.left_over.join_failed|target=*",
+        "{id} is left over, its target {target} already paired: it would join {ally}, but {ally} "
+        "is not in a pair, so it waits.",
+    ),
+    sentence(
+        "dragon.left_over.auto_win|target=none",
+        "{id} has no target and is left over: it wins against {against}, outside the battle.",
+    ),
+    sentence(
+        "dragon.left_over.auto_win|target=*",
+        "{id} is left over, its target {target} already paired: it wins against {against}, "
+        "outside the battle.",
+    ),
+    # ------------------------------------------------------------ dice (DRG-5..8)
+    sentence("dragon.pool.rolled|slot=dragon_die", "The dragon die, a d{sides}, shows {dice}."),
+    sentence("dragon.pool.rolled|slot=*", "{owner} rolls {count}d{sides}: {dice}."),
+    sentence("dragon.pool.empty", "{owner} has no prosperity left and rolls nothing."),
+    # ------------------------------------------------------------ the dragon die's sweep (DRG-11)
+    sentence(
+        "dragon.sweep.not_triggered",
+        "The dragon die shows {dragon_die}, below the dragon's highest {highest}: no sweep.",
+    ),
+    sentence(
+        "dragon.sweep.failed",
         "The dragon die's {dragon_die} does not beat {opponent}'s {opponent_highest} together "
-        "with even the weakest other entity: no sweep."
+        "with even the weakest other entity: no sweep.",
     ),
-    "dragon.sweep.taken": (
-        "The dragon die's {dragon_die} beats {opponent}'s {opponent_highest} and the weakest "
-        "{names} together ({total}): the dragon defeats them all with one roll."
+    sentence(
+        "dragon.sweep.taken",
+        "The dragon die's {dragon_die} beats {opponent}'s {opponent_highest} and {added} "
+        "together ({total}): the dragon defeats them all with one roll.",
     ),
-    "dragon.pair.unresolved": "The pair {a}-{b} is not resolved: the dragon die swept {names}.",
-    "dragon.pair.interrupted": (
-        "{a} and {b} both roll a highest {highest}: the fight is interrupted, no consequences."
+    sentence(
+        "dragon.pair.unresolved",
+        "The pair {a} and {b} is not fought out: the dragon die swept away {swept}.",
     ),
-    "dragon.pair.won": (
-        "{winner} beats {loser}, highest {winner_highest} against {loser_highest}: "
-        "{successes} successes."
+    # ------------------------------------------------------------ battle pairs (DRG-9..12)
+    sentence(
+        "dragon.pair.interrupted",
+        "{a} and {b} both roll a highest {highest}: the fight is broken off, with no consequences.",
     ),
-    "dragon.prosperity.lost": "{id} loses {loss} prosperity ({reason}): {before} -> {after}.",
-    "dragon.pair.spared": (
-        "The pair {a}-{b} was interrupted: it costs its parties ({names}) nothing, not even the "
-        "dragon die's extra point (DRG-10)."
+    sentence(
+        "dragon.pair.won",
+        "{winner} beats {loser}, highest die {winner_highest} against {loser_highest}: "
+        "{successes}.",
     ),
-    "dragon.location.spared": (
-        "The location {id} fought in an interrupted pair: it loses nothing to the dragon die (DRG-10)."
+    counted("dragon.pair.won#successes", "{successes} success", "{successes} successes"),
+    sentence(
+        "dragon.prosperity.lost|loss=0",
+        "{id} has no prosperity left to lose ({reason}).",
     ),
-    "dragon.location.party": (
-        "The location {id} is a party of the battle: its extra loss is already counted."
+    sentence(
+        "dragon.prosperity.lost|loss=*",
+        "{id} loses {loss} prosperity ({reason}): {before}, now {after}.",
     ),
-    "dragon.wound": "The dragon loses to {slayer}: a wound ({wounds} against battle {battle}).",
-    "dragon.slayer.known": "{id} is already known as a dragonslayer.",
-    "dragon.slayer.revealed": "{id} is tougher than it looked, a dragonslayer: {how}.",
-    "dragon.change.player": (
-        "The dragon's player may make one change at level {level} ({scale}), from a {result}."
+    term("dragon.reason=lost_pair", "it lost its battle pair"),
+    term("dragon.reason=swept", "swept away by the dragon die"),
+    term("dragon.reason=dragon_die", "the dragon die's collateral damage"),
+    sentence(
+        "dragon.location.party",
+        "The place {id} took part in the battle: its extra loss is already counted.",
     ),
-    "dragon.change.none": "The dragon's highest die {result} reaches no change level.",
-    "dragon.change.destruction": (
-        "The other players and the GM make one destruction change at level {level} ({scale}), "
-        "from the dragon die's {result}."
+    sentence(
+        "dragon.pair.spared",
+        "The fight of {a} and {b} was broken off: {ids} lose nothing to the dragon die either.",
     ),
-    "dragon.change.no_destruction": "The dragon die's {result} reaches no change level.",
-    "dragon.defeated": (
-        "The dragon is defeated ({wounds} wounds against battle {battle}): it cannot go on, even "
-        "with a reroll, and must sleep or retreat; it may not attack {slayer} the same way again."
+    sentence(
+        "dragon.location.spared",
+        "The place {id} fought in a broken-off pair: it loses nothing to the dragon die.",
     ),
-    "dragon.battle.ended": "The battle ends after round {round}.",
-    "dragon.battle.continues": "The battle goes on after round {round}.",
-    "dragon.hoard.by_strength": (
-        "{id} is the strongest enemy that fought: the first of them in the strength order, with "
-        "prosperity {prosperity} (DRG-2, DRG-17); its level is {level}."
+    # ------------------------------------------------------------ wounds, slayers (DRG-14, DRG-15)
+    sentence(
+        "dragon.wound",
+        "The dragon loses to {slayer} and takes a wound: {wounds} against its battle of {battle}.",
     ),
-    "dragon.hoard.by_level": (
-        "{id} is the strongest enemy that fought: the first of the highest level among them, {level} "
-        "(option strongest_enemy: highest_level, DRG-17)."
+    counted("dragon.wound#wounds", "{wounds} wound", "{wounds} wounds"),
+    sentence("dragon.slayer.known", "{id} is already known as a dragonslayer."),
+    sentence(
+        "dragon.slayer.revealed|kind=individual",
+        "{id} is tougher than it looked: a dragonslayer.",
     ),
-    "dragon.hoard.dragonslayer": (
-        "{id} is a dragonslayer: it counts one level higher, {level} for its {own} (DRG-17)."
+    sentence(
+        "dragon.slayer.revealed|kind=group",
+        "{id} hides a dragonslayer minority: {new_entity}, prosperity {prosperity}, d{sides}.",
     ),
-    "dragon.hoard": "Hoard: {amount} (strongest enemy {strongest}, level {level}, minus 1).",
-}
+    # ------------------------------------------------------------ changes (DRG-12, DRG-13)
+    sentence(
+        "dragon.change.player",
+        "The dragon's player may make one change on the scale of {level:@scale}, from a {result}.",
+    ),
+    sentence("dragon.change.none", "The dragon's highest die, {result}, is too low for a change."),
+    sentence(
+        "dragon.change.destruction",
+        "The other players and the GM make one change of destruction on the scale of "
+        "{level:@scale}, from the dragon die's {result}.",
+    ),
+    sentence(
+        "dragon.change.no_destruction",
+        "The dragon die's {result} is too low for a change of destruction.",
+    ),
+    term("dragon.scale=0", "an individual"),
+    term("dragon.scale=1", "a group"),
+    term("dragon.scale=2", "a village"),
+    term("dragon.scale=3", "a cluster of villages"),
+    term("dragon.scale=4", "a big city"),
+    term("dragon.scale=5", "a kingdom"),
+    term("dragon.scale=6", "the world"),
+    # ------------------------------------------------------------ the end of a round (DRG-15..17)
+    sentence(
+        "dragon.defeated",
+        "The dragon is defeated ({wounds} against its battle of {battle}): it cannot go on, even "
+        "with a reroll, and must sleep or retreat; it may never attack {slayer} the same way "
+        "again.",
+    ),
+    counted("dragon.defeated#wounds", "{wounds} wound", "{wounds} wounds"),
+    sentence("dragon.battle.ended", "The battle ends after round {round}."),
+    sentence("dragon.battle.continues", "The battle goes on after round {round}."),
+    sentence(
+        "dragon.hoard.by_strength",
+        "{id} is the strongest enemy that fought: the first in the order of strength, with "
+        "prosperity {prosperity} and level {level}.",
+    ),
+    sentence(
+        "dragon.hoard.by_level",
+        "{id} is the strongest enemy that fought: the first of the highest level among them, "
+        "{level}.",
+    ),
+    sentence(
+        "dragon.hoard.dragonslayer",
+        "{id} is a dragonslayer: it counts one level higher, {level} instead of {own}.",
+    ),
+    sentence(
+        "dragon.hoard",
+        "The hoard grows by {amount}: the level of {strongest}, the strongest enemy, is {level}, "
+        "less 1.",
+    ),
+    # ------------------------------------------------------------ who, when the request names none
+    term("dragon.role=dragon", "the dragon"),
+)

@@ -1,47 +1,97 @@
-"""English sentences for the Dragon Riders event codes (rendering is separate from resolving)."""
+"""English texts of the Dragon Riders event codes: the source of the catalogs (``rules.narration``).
 
-TEXTS: dict[str, str] = {
-    "riders.bonus.fatigued": (
-        "The {side} has 3 fatigue: its riders' elemental bonuses ({elemental}) do not count."
+Rendering is separate from resolving (STYLE 8). ``make catalogs`` extracts these into
+``rules/locale/dragonroll.pot``; each language's ``.po`` translates them. A side is told by its name,
+else its id (``side``, ``winner``, ``loser`` hold ``initiator`` or ``defender``).
+"""
+
+from rules.narration import Message, counted, sentence, term
+
+TEXTS: tuple[Message, ...] = (
+    # ------------------------------------------------------------ bonuses (RDR-2, RDR-3)
+    sentence(
+        "riders.bonus.fatigued",
+        "{side} has 3 fatigue: its riders' elemental bonuses ({elemental}) do not count.",
     ),
-    "riders.item.pre": (
-        "The {side} uses {name} before combat: {value:+d} (dice {dice}), {extra_dice} extra "
-        "roll-off dice."
+    sentence(
+        "riders.item.pre",
+        "{side} uses {name} before the fight: {value:+d} (dice: {dice}) and {extra_dice} for "
+        "the roll-off.",
     ),
-    "riders.bonus": (
-        "The {side}'s bonus is {total}: elemental {elemental} + terrain {terrain} + items {items}."
+    counted("riders.item.pre#extra_dice", "{extra_dice} extra die", "{extra_dice} extra dice"),
+    sentence(
+        "riders.bonus",
+        "{side}'s bonus is {total}: elemental {elemental}, terrain {terrain}, items {items}.",
     ),
-    "riders.rolloff": (
-        "The {side} rolls {count} d6: {dice} = {sum}; with bonus {bonus} its total is {total}."
+    # ------------------------------------------------------------ the roll-off (RDR-4)
+    sentence(
+        "riders.rolloff",
+        "{side} rolls {count}: {dice}, a sum of {sum}; with its bonus of {bonus}, {total}.",
     ),
-    "riders.rolloff.conceded": (
-        "The {side} concedes without rolling (decision {decision}): it takes two instances of damage."
+    counted("riders.rolloff#count", "{count} die", "{count} dice"),
+    sentence(
+        "riders.rolloff.conceded",
+        "{side} gives up without rolling (decision {decision:pos}) and will take two damage.",
     ),
-    "riders.presumptive_loser": (
-        "The {loser} is the presumptive loser: {loser_total} against {other_total}."
+    sentence(
+        "riders.presumptive_loser",
+        "{loser} is behind, {loser_total} against {other_total}: the presumptive loser.",
     ),
-    "riders.presumptive_loser.tie": (
-        "Both total {loser_total}: the initiator wins ties, the {loser} is the presumptive loser."
+    sentence(
+        "riders.presumptive_loser.tie",
+        "Both total {loser_total}, and the initiator wins ties: {loser} is the presumptive loser.",
     ),
-    "riders.counter.item": (
-        "The {side} plays {name}: {value:+d} (dice {dice}); its total is {total} against "
-        "{other_total}."
+    # ------------------------------------------------------------ counterattacks (RDR-5)
+    sentence(
+        "riders.counter.item",
+        "{side} plays {name}: {value:+d} (dice: {dice}), now {total} against {other_total}.",
     ),
-    "riders.counter.lead": "The {side} now leads, {total} against {other_total}.",
-    "riders.conceded": "The {side} concedes (decision {decision}): the {winner} wins.",
-    "riders.winner": "The {winner} wins the combat; the {loser} loses.",
-    "riders.damage.skipped.hide_shield": "No damage: the {winner} used a Hide Shield.",
-    "riders.damage.skipped.ranged": "No damage: the {loser} made a ranged attack.",
-    "riders.damage.double": "The {loser} conceded without rolling: two instances of damage.",
-    "riders.damage.fatigue": "Damage {n}: the {loser} takes one fatigue (now {fatigue}).",
-    "riders.damage.fatigue_at_max": (
-        "Damage {n}: the {loser} is already at 3 fatigue: rider lost: {rider_lost} {riders}; "
-        "rage is now {rage}."
+    sentence("riders.counter.lead", "{side} takes the lead, {total} against {other_total}."),
+    sentence(
+        "riders.conceded",
+        "{side} gives up (decision {decision:pos}): {winner} wins.",
     ),
-    "riders.damage.knockback": (
-        "Damage {n}: the {loser} is knocked back {direction} to ({x}, {y})."
+    sentence("riders.winner", "{winner} wins the fight; {loser} loses."),
+    # ------------------------------------------------------------ damage (RDR-6)
+    sentence("riders.damage.skipped.hide_shield", "No damage: {winner} used a Hide Shield."),
+    sentence("riders.damage.skipped.ranged", "No damage: {loser} attacked from range."),
+    sentence("riders.damage.double", "{loser} gave up without rolling: it takes two damage."),
+    sentence("riders.damage.fatigue", "Damage {n}: {loser} takes one fatigue, now {fatigue}."),
+    sentence(
+        "riders.damage.fatigue_at_max|rider_lost=true",
+        "Damage {n}: {loser} is already at 3 fatigue and loses its Dragon Rider ({riders}); its "
+        "rage rises to {rage}.",
     ),
-    "riders.damage.swap": ("Damage {n}: the {winner} and the {loser} swap places and facings."),
-    "riders.damage.item": "Damage {n}: the {winner} uses {name} on the {loser}: {effect}",
-    "riders.awaiting": ("Waiting for decision {decision} by the {by} ({phase}): {choices}."),
-}
+    sentence(
+        "riders.damage.fatigue_at_max|rider_lost=false",
+        "Damage {n}: {loser} is already at 3 fatigue, with no Dragon Rider left to lose; its rage "
+        "rises to {rage}.",
+    ),
+    sentence(
+        "riders.damage.knockback",
+        "Damage {n}: {loser} is knocked back {direction}, to ({x}, {y}).",
+    ),
+    term("riders.direction=N", "north"),
+    term("riders.direction=NE", "north-east"),
+    term("riders.direction=E", "east"),
+    term("riders.direction=SE", "south-east"),
+    term("riders.direction=S", "south"),
+    term("riders.direction=SW", "south-west"),
+    term("riders.direction=W", "west"),
+    term("riders.direction=NW", "north-west"),
+    sentence(
+        "riders.damage.swap",
+        "Damage {n}: {winner} and {loser} swap places and facings.",
+    ),
+    sentence("riders.damage.item", "Damage {n}: {winner} uses {name} on {loser}: {effect}"),
+    # ------------------------------------------------------------ step by step (RDR-10)
+    sentence(
+        "riders.awaiting",
+        "Waiting for decision {decision:pos}: {by} chooses what to do in the {phase}.",
+    ),
+    term("riders.phase=rolloff", "roll-off"),
+    term("riders.phase=counterattack", "counterattack"),
+    term("riders.phase=damage", "damage step"),
+    # ------------------------------------------------------------ lists with nothing in them
+    term("riders.list=empty", "none"),
+)

@@ -12,6 +12,7 @@ from pydantic_core import to_json
 
 from rules.dnd5e.models import AttackRequest
 from rules.errors import DiceScriptError
+from rules.narration import narrate
 from tests.rules.dnd5e.helpers import run_attack, run_check, run_death_save, target
 from tests.rules.dos.helpers import build
 
@@ -481,8 +482,9 @@ def test_d5e12_events_show_both_rolls_on_a_critical() -> None:
     res = run_attack(
         attack_bonus=0, damage=SWORD, target=target(), dice={"attack": [20], "damage.0": [2, 7]}
     )
+    narrate(res["events"], "en", {})
     part = [e for e in res["events"] if e["code"] == "dnd5e.damage.critical"]
     assert part[0]["params"]["rolls"] == [2] and part[0]["params"]["critical_rolls"] == [7]
     assert part[0]["text"] == (
-        "Damage part 0 (1d8+3, slashing): dice 2 and again 7 (critical), modifier +3 once: 12."
+        "Damage 1 (1d8+3 slashing): dice 2 and, for the critical, 7; modifier +3 once, 12 in all."
     )

@@ -195,7 +195,7 @@ def test_every_record_holds_its_keys_in_declaration_order() -> None:
             before = defender.model_dump()
             changed |= {k for k, v in res["defender"].items() if before[k] != v} or {"nothing"}
     assert paths == set(ENDPOINTS), set(ENDPOINTS) - paths
-    assert seen["Defender"] == {"dict"} and seen["Target"] == {"dict"}
+    assert seen["Defender"] == {"dict"} and seen["DamageTarget"] == {"dict"}
     assert changed == {
         "nothing",
         "blocks_used",

@@ -6,6 +6,7 @@ import pytest
 
 from rules.dragon.models import BattleResult
 from rules.errors import IllegalDecision, InvalidRequest
+from rules.narration import narrate
 from tests.rules.dragon.helpers import dragon, ent, prosperity, run
 
 
@@ -58,6 +59,7 @@ def test_drg2_a_party_targeting_the_dragon_after_it_paired_is_left_over() -> Non
     )
     assert [(p["a"], p["b"]) for p in res["pairs"]] == [("dragon", "g1")]
     assert res["left_over"][0]["id"] == "g2"
+    narrate(res["events"], "en", {})
     assert (
         "already paired"
         in res["events"][[e["code"] for e in res["events"]].index("dragon.left_over.wait")]["text"]
@@ -364,7 +366,11 @@ def test_drg10_drg13_a_tie_spares_its_pair_even_the_dragon_die_point() -> None:
     assert res["destruction_change"] is not None and res["destruction_change"]["result"] == 3
     [spared] = [e for e in res["events"] if e["code"] == "dragon.pair.spared"]
     assert spared["params"] == {"a": "dragon", "b": "g1", "ids": ["g1", "g5"], "names": "g1, g5"}
-    assert "not even the dragon die's extra point" in spared["text"]
+    narrate([spared], "en", {})
+    assert spared["text"] == (
+        "The fight of the dragon and g1 was broken off: g1, g5 lose nothing to the dragon die "
+        "either."
+    )
 
 
 def test_drg10_a_tied_location_party_loses_nothing_to_the_dragon_die() -> None:
@@ -632,8 +638,9 @@ def test_drg15_wounds_reaching_battle_defeat_the_dragon_whatever_continues_says(
         continues=True,
     )
     assert res["wounds"]["after"] == 2 and res["dragon_defeated"] and res["battle_ended"]
+    narrate(res["events"], "en", {})
     [text] = [e["text"] for e in res["events"] if e["code"] == "dragon.defeated"]
-    assert "may not attack hero the same way again" in text
+    assert "may never attack hero the same way again" in text
 
 
 def test_drg15_a_defeated_dragon_may_not_go_on() -> None:
@@ -696,9 +703,10 @@ def test_drg17_hoard_from_the_strongest_enemy_by_strength_order() -> None:
         ("dragon.hoard.dragonslayer", {"id": "hero", "own": 4, "level": 5}),
         ("dragon.hoard", {"amount": 4, "strongest": "hero", "level": 5}),
     ]
+    narrate(res["events"], "en", {})
     texts = [e["text"] for e in res["events"] if e["code"].startswith("dragon.hoard")]
-    assert "first of them in the strength order, with prosperity 2" in texts[0]
-    assert "counts one level higher, 5 for its 4" in texts[1]
+    assert "the first in the order of strength, with prosperity 2" in texts[0]
+    assert "counts one level higher, 5 instead of 4" in texts[1]
 
 
 def test_drg17_strength_order_is_prosperity_not_level() -> None:
