@@ -257,7 +257,8 @@ def _shower(
     """How ``field`` with ``spec`` and term ``table`` is shown (module docstring), chosen once.
 
     A closure per field, made when the catalog is built, so that rendering an event is one call per
-    field: about three times faster than deciding per field per event (a 14-event battle).
+    field. (Its speed against deciding per field per event was only timed on a loaded machine;
+    docs/narration.md has the instruction counts of the whole.)
     """
 
     def isolate(text: str) -> str:
