@@ -257,7 +257,8 @@ def _shower(
     """How ``field`` with ``spec`` and term ``table`` is shown (module docstring), chosen once.
 
     A closure per field, made when the catalog is built, so that rendering an event is one call per
-    field: about three times faster than deciding per field per event (a 14-event battle).
+    field. (Its speed against deciding per field per event was only timed on a loaded machine;
+    docs/narration.md has the instruction counts of the whole.)
     """
 
     def isolate(text: str) -> str:
@@ -283,9 +284,7 @@ def _shower(
         if kind is list or kind is tuple:
             if not value:
                 return words.empty
-            return isolate(
-                ", ".join([names.get(v, v) if type(v) is str else str(v) for v in value])
-            )
+            return isolate(", ".join([_item(v, names, words) for v in value]))
         if value is MISSING:
             return _role(field, names, words, rtl)
         key = _key(value)  # a flag or null: only ever a variant's key or a term
@@ -336,6 +335,13 @@ def _variant(cat: Catalog, code: str, params: Mapping[str, Any]) -> Compiled:
 def _fill(compiled: Compiled, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
     form, shows = compiled
     return form.format(*[show(params.get(field, MISSING), params, names) for field, show in shows])
+
+
+def _item(value: Any, names: Mapping[str, str], words: Words) -> str:
+    """An item of a list: a number, or an id as its name, else its role's word, else itself."""
+    if type(value) is str:
+        return names.get(value) or words.roles.get(value) or value
+    return str(value)
 
 
 def _word(value: str, table: Mapping[str, str] | None, words: Words) -> str | None:
