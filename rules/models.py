@@ -16,7 +16,7 @@ from rules.record import Record
 
 #: Bumped whenever a resolution could change for the same request and seed (a rule, a draw order,
 #: an event). The same request + seed + rules version gives the same bytes, forever.
-RULES_VERSION = "2"
+RULES_VERSION = "3"
 
 MAX_STAT = 1_000_000
 MAX_POOL = 100

@@ -378,6 +378,226 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dos/odds/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of a simple test (the /dos/test request)
+         * @description `outcomes` (success, failure, luck, bad_luck: exclusive, as `/dos/test`'s `outcome`), `succeeds` (success + luck), the distribution of the pool's dice result and of the total with their mean and 5/25/50/75/95 percentiles. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1. Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens explode in chains, luck and bad luck: DOS-1..7). The chains are cut where the mass beyond is below `truncation.tail_below` (1e-15); that mass is `tail`, and counts as the result `tail_from` (the smallest a cut roll can have), so an outcome decided below it is exact.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dos_odds_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dos/odds/opposed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of an opposed test (the /dos/opposed request)
+         * @description `a_wins`, `b_wins`, `tie` (DOS-12: luck beats no luck, bad luck loses to no bad luck, then the higher total) and each side's total. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1. Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens explode in chains, luck and bad luck: DOS-1..7). The chains are cut where the mass beyond is below `truncation.tail_below` (1e-15); that mass is `tail`, and counts as the result `tail_from` (the smallest a cut roll can have), so an outcome decided below it is exact.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dos_odds_opposed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dos/odds/attack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of one attack (the /dos/attack request)
+         * @description The defense the attack meets (`auto` chosen as `/dos/attack` chooses it), `hit`, `blocked` or `dodged`, `missed`; the distribution of the damage dealt after armor (0 on a miss; each damage die resolved by the `/dos/damage` rules); the chance the defender is incapacitated by this attack, and of a critical wound. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1. Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens explode in chains, luck and bad luck: DOS-1..7). The chains are cut where the mass beyond is below `truncation.tail_below` (1e-15); that mass is `tail`, and counts as the result `tail_from` (the smallest a cut roll can have), so an outcome decided below it is exact.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dos_odds_attack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dos/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate whole fights (the /dos/turn request, turn after turn)
+         * @description Each run plays `/dos/turn` turn after turn until at most one side has anyone standing or `max_turns` (default 20) have passed (a `draw`). Turn t of run i is the `/dos/turn` request seeded `{seed}/{i}/{t}`: the request's combatants with the hp, incapacitated and critical the last turn left, the first turn's initiative order (DOS-15), and attacks on a fallen target turned on the first standing combatant of another side. Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a `seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the first of each ending, the longest) to replay. The dice a simulation may roll are bounded (a 422 `limit-exceeded` beyond).
+         *
+         *     **Dice slots**: a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per turn or round `{seed}/{i}/{t}`); `dice` is refused.
+         */
+        post: operations["dos_simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dragon/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of a battle round (the /dragon/battle request)
+         * @description For every pair the round forms (as `/dragon/battle` forms them, DRG-2, DRG-3): `a_wins`, `b_wins`, `interrupted` (equal highest dice) and the successes of each winner (DRG-9, DRG-10). With the dragon die: the chance it triggers a sweep, sweeps, and takes each number of entities (DRG-11). A pair's odds are its own roll's; a sweep leaves the pairs it takes from unresolved. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dragon_odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dragon/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate whole battles (the /dragon/battle request, round after round)
+         * @description Each run plays `/dragon/battle` rounds: round r of run i is seeded `{seed}/{i}/{r}`, the first the request, each next one the last result's `next_state`; the dragon continues (spends a reroll, DRG-16) while `rerolls` (default 0) last and it is not defeated. Endings: `dragon_won` (it won its pair or swept in the last round), `dragon_defeated` (DRG-15), `not_won`; length in rounds. Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a `seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the first of each ending, the longest) to replay. The dice a simulation may roll are bounded (a 422 `limit-exceeded` beyond).
+         *
+         *     **Dice slots**: a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per turn or round `{seed}/{i}/{t}`); `dice` is refused.
+         */
+        post: operations["dragon_simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/riders/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of the roll-off (the /riders/combat request)
+         * @description `initiator_wins` and `defender_wins` of the roll-off (RDR-2, RDR-3: 2d6 + a d6 per rage level + pre items' extra dice, plus the bonuses; the defender rolls; the initiator wins ties), each side's total, and for every counter item the chance it alone turns the roll-off for its side (`turns`: behind, and the item puts it strictly ahead; `given_behind`: the same knowing it is behind) (RDR-5). `decisions` and `auto` are accepted and do not change the odds. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["riders_odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/riders/simulate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Simulate whole combats (the /riders/combat request with auto decisions)
+         * @description Each run is the `/riders/combat` request with `auto: true` (RDR-9: the defender rolls, the side behind plays its counter items in order, the winner picks fatigue) seeded `{seed}/{i}`. Endings: the winner; length in decisions taken. Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a `seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the first of each ending, the longest) to replay. The dice a simulation may roll are bounded (a 422 `limit-exceeded` beyond).
+         *
+         *     **Dice slots**: a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per turn or round `{seed}/{i}/{t}`); `dice` is refused.
+         */
+        post: operations["riders_simulate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dnd5e/odds/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of a d20 check (the /dnd5e/check request)
+         * @description `success` (d20 + modifier meets or beats the DC; advantage and disadvantage as D5E-10) and the distribution of the d20 kept. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dnd5e_odds_check"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dnd5e/odds/attack": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of an attack and its damage (the /dnd5e/attack request)
+         * @description `hit` (critical hits included), `critical`, `miss`; the distribution and mean of the damage dealt after immunity, resistance and vulnerability (D5E-12, D5E-13; 0 on a miss); the chance the target drops to 0 hp and that it dies (D5E-14, D5E-15). Damage dice are limited to 1000 dice x sides (doubled for a critical). Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dnd5e_odds_attack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -397,6 +617,8 @@ export interface components {
         };
         /** ActionsCombatant */
         ActionsCombatant: {
+            /** Name */
+            name?: string | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -445,6 +667,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Combatants
              * @description 1..100 combatants, unique ids.
@@ -551,6 +778,8 @@ export interface components {
             skill: number;
             /** @description The weapon (or fists) and its kind. */
             weapon: components["schemas"]["Weapon"];
+            /** Name */
+            name?: string | null;
         };
         /** Attempt */
         Attempt: {
@@ -586,6 +815,56 @@ export interface components {
             phase: "rolloff" | "counterattack" | "damage";
             /** Choices */
             choices: components["schemas"]["Option"][];
+        };
+        /** BattleOdds */
+        BattleOdds: {
+            /**
+             * Pairs
+             * @description Every pair the round forms (DRG-2).
+             */
+            pairs: components["schemas"]["PairOdds"][];
+            /** @description The dragon die's sweep; null without the dragon die. */
+            sweep: components["schemas"]["SweepOdds"] | null;
+        };
+        /**
+         * BattleOddsRequest
+         * @description The `/dragon/battle` request without `seed` and `dice`.
+         */
+        BattleOddsRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /** @description Where the battle is; loses prosperity to the dragon die. */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
         };
         /** BattleOptions */
         BattleOptions: {
@@ -633,6 +912,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Continues
              * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
@@ -762,6 +1046,62 @@ export interface components {
             next_state: components["schemas"]["BattleState"];
         };
         /**
+         * BattleSimulateRequest
+         * @description The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`.
+         */
+        BattleSimulateRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /** @description Where the battle is; loses prosperity to the dragon die. */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+            /**
+             * Rerolls
+             * @description Rerolls the dragon spends while it can (DRG-16), 0-20.
+             * @default 0
+             */
+            rerolls?: number;
+        };
+        /**
          * BattleState
          * @description The situation of a round: what a request carries and what ``next_state`` returns.
          */
@@ -876,6 +1216,47 @@ export interface components {
              */
             against: string[];
         };
+        /** CheckOdds */
+        CheckOdds: {
+            /** @description d20 + modifier meets or beats the DC (D5E-10). */
+            success: components["schemas"]["Prob"];
+            failure: components["schemas"]["Prob"];
+            /** @description The d20 kept (mode applied). */
+            natural: components["schemas"]["Distribution"];
+        };
+        /**
+         * CheckOddsRequest
+         * @description The `/dnd5e/check` request without `seed` and `dice`.
+         */
+        CheckOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Modifier
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Dc
+             * @description Difficulty class; success when the total meets or beats it.
+             */
+            dc: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
         /** CheckRequest */
         CheckRequest: {
             /**
@@ -890,6 +1271,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Modifier
              * @default 0
@@ -963,6 +1349,52 @@ export interface components {
             /** Success */
             success: boolean;
         };
+        /** CombatOdds */
+        CombatOdds: {
+            /** @description The initiator's total is at least the defender's. */
+            initiator_wins: components["schemas"]["Prob"];
+            /** @description The defender's total is higher (RDR-3). */
+            defender_wins: components["schemas"]["Prob"];
+            /** @description Dice + bonus (RDR-2, RDR-3). */
+            initiator_total: components["schemas"]["Distribution"];
+            defender_total: components["schemas"]["Distribution"];
+            /**
+             * Counters
+             * @description Every counter item of either side, in request order.
+             */
+            counters: components["schemas"]["CounterOdds"][];
+        };
+        /**
+         * CombatOddsRequest
+         * @description The `/riders/combat` request without `seed` and `dice`.
+         */
+        CombatOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            initiator: components["schemas"]["Side-Input"];
+            defender: components["schemas"]["Side-Input"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+        };
         /** CombatRequest */
         CombatRequest: {
             /**
@@ -977,6 +1409,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             initiator: components["schemas"]["Side-Input"];
             defender: components["schemas"]["Side-Input"];
             /**
@@ -1088,6 +1525,47 @@ export interface components {
              */
             auto_filled: number[];
         };
+        /**
+         * CombatSimulateRequest
+         * @description The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9).
+         */
+        CombatSimulateRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            initiator: components["schemas"]["Side-Input"];
+            defender: components["schemas"]["Side-Input"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+        };
         /** Combatant */
         Combatant: {
             /**
@@ -1095,6 +1573,8 @@ export interface components {
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
             id: string;
+            /** Name */
+            name?: string | null;
             /**
              * Side
              * @description "players" (the characters) or "gm" (monsters, NPCs).
@@ -1246,6 +1726,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /** Stat */
             stat: number;
             /**
@@ -1345,6 +1830,23 @@ export interface components {
              * @description RDR-7: the defender conceded before rolling.
              */
             without_rolling: boolean;
+        };
+        /** CounterOdds */
+        CounterOdds: {
+            /**
+             * Side
+             * @description `initiator` or `defender`: who holds the item.
+             */
+            side: string;
+            /**
+             * Item
+             * @description The counter item's id.
+             */
+            item: string;
+            /** @description The side is behind after the roll-off and this item puts it ahead. */
+            turns: components["schemas"]["Prob"];
+            /** @description The same, knowing the side is behind; null if it never is. */
+            given_behind: components["schemas"]["Prob"] | null;
         };
         /**
          * CounterStep
@@ -1502,6 +2004,11 @@ export interface components {
                 [key: string]: number[];
             };
             /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
              * Strength
              * @description The attacker's strength (unused by `shooting` and by `amount`).
              * @default 0
@@ -1526,7 +2033,7 @@ export interface components {
              */
             kind?: ("light" | "serious" | "critical") | null;
             /** @description Who takes the damage: its life state now. */
-            target: components["schemas"]["rules__dos__models__Target"];
+            target: components["schemas"]["DamageTarget"];
             /**
              * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
              * @default {
@@ -1613,7 +2120,40 @@ export interface components {
              */
             applied_as: "light" | "serious" | "critical" | "none";
             /** @description The target's new state (DOS-28). */
-            target: components["schemas"]["Target-Output"];
+            target: components["schemas"]["DamageTarget"];
+        };
+        /** DamageTarget */
+        DamageTarget: {
+            /**
+             * Hp
+             * @description Life points (PŻ), 0..1,000,000.
+             */
+            hp: number;
+            /**
+             * Max Hp
+             * @description Full life bar; when given, hp <= max_hp.
+             */
+            max_hp?: number | null;
+            /**
+             * Incapacitated
+             * @description Already at 0 hp from serious damage: cannot fight (DOS-28).
+             * @default false
+             */
+            incapacitated?: boolean;
+            /**
+             * Critical
+             * @description Has taken a critical wound (DOS-28): sticks once set.
+             * @default false
+             */
+            critical?: boolean;
+            /**
+             * Beaten
+             * @description On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as serious; from then on light damage counts as serious and the bar is not refilled again.
+             * @default false
+             */
+            beaten?: boolean;
+            /** Name */
+            name?: string | null;
         };
         /** DeathSaveRequest */
         DeathSaveRequest: {
@@ -1629,6 +2169,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Successes
              * @description So far.
@@ -1915,6 +2460,8 @@ export interface components {
              * @default false
              */
             stopped?: boolean;
+            /** Name */
+            name?: string | null;
         };
         /** DefenseRoll */
         DefenseRoll: {
@@ -1936,6 +2483,23 @@ export interface components {
              * @description dexterity + dice, with the modifier (DOS-8).
              */
             total: number;
+        };
+        /** Distribution */
+        Distribution: {
+            /**
+             * Result
+             * @description Every value with a nonzero probability, ascending (the tail apart).
+             */
+            result: components["schemas"]["ValueProb"][];
+            /** @description The mass of cut explosion chains (DoS), beyond the values listed; else 0. */
+            tail: components["schemas"]["Prob"];
+            /**
+             * Mean
+             * @description The mean (the tail, if any, at its first value).
+             */
+            mean: number;
+            /** @description 5/25/50/75/95 percentiles. */
+            percentiles: components["schemas"]["Percentiles"];
         };
         /** Dragon */
         Dragon: {
@@ -1972,6 +2536,8 @@ export interface components {
              * @description The id of the free (GM) entity the dragon attacks (DRG-1).
              */
             target: string;
+            /** Name */
+            name?: string | null;
         };
         /** Entity */
         Entity: {
@@ -2068,9 +2634,26 @@ export interface components {
             };
             /**
              * Text
-             * @description One English sentence for people; a VTT may post it to chat.
+             * @description One sentence for people, in the response's language (`Content-Language`); a VTT may post it to chat.
              */
             text: string;
+        };
+        /** Example */
+        Example: {
+            /** Outcome */
+            outcome: string;
+            /**
+             * Run
+             * @description The run's index i.
+             */
+            run: number;
+            /**
+             * Seed
+             * @description `{seed}/{i}`: replays the run (see the endpoint).
+             */
+            seed: string;
+            /** Length */
+            length: number;
         };
         /** FatigueDamage */
         FatigueDamage: {
@@ -2165,6 +2748,8 @@ export interface components {
         };
         /** InitiativeCombatant */
         InitiativeCombatant: {
+            /** Name */
+            name?: string | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -2422,6 +3007,11 @@ export interface components {
                 [key: string]: number[];
             };
             /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
              * Kind
              * @description `grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. `break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed (`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed (`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner.
              * @enum {string}
@@ -2534,6 +3124,8 @@ export interface components {
              * @description Overrides the skill the kind uses (the GM's call).
              */
             skill?: ("unarmed" | "weapon" | "dodge") | null;
+            /** Name */
+            name?: string | null;
         };
         /** ManeuverSideResult */
         ManeuverSideResult: {
@@ -2575,6 +3167,31 @@ export interface components {
              */
             feet: number;
         };
+        /** OpposedOdds */
+        OpposedOdds: {
+            a_wins: components["schemas"]["Prob"];
+            b_wins: components["schemas"]["Prob"];
+            /** @description Equal totals, no override (DOS-12). */
+            tie: components["schemas"]["Prob"];
+            /** @description Side a's total. */
+            a_total: components["schemas"]["Distribution"];
+            /** @description Side b's total. */
+            b_total: components["schemas"]["Distribution"];
+            truncation: components["schemas"]["Truncation"];
+        };
+        /**
+         * OpposedOddsRequest
+         * @description The `/dos/opposed` request without `seed` and `dice`.
+         */
+        OpposedOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            a: components["schemas"]["OpposedSide"];
+            b: components["schemas"]["OpposedSide"];
+        };
         /** OpposedRequest */
         OpposedRequest: {
             /**
@@ -2589,6 +3206,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             a: components["schemas"]["OpposedSide"];
             b: components["schemas"]["OpposedSide"];
         };
@@ -2650,6 +3272,8 @@ export interface components {
              * @description Skill level = number of d10 in the pool (0-100).
              */
             skill: number;
+            /** Name */
+            name?: string | null;
         };
         /**
          * Option
@@ -2699,6 +3323,29 @@ export interface components {
              */
             tiebreak: number[];
         };
+        /** OutcomeRate */
+        OutcomeRate: {
+            /**
+             * Outcome
+             * @description How a fight ended.
+             */
+            outcome: string;
+            /**
+             * Runs
+             * @description Runs that ended so.
+             */
+            runs: number;
+            /**
+             * Rate
+             * @description runs / total runs.
+             */
+            rate: number;
+            /**
+             * Ci95
+             * @description The 95% Wilson score interval of the rate: [low, high].
+             */
+            ci95: number[];
+        };
         /** Pair */
         Pair: {
             /**
@@ -2746,6 +3393,38 @@ export interface components {
              */
             swept: boolean;
         };
+        /** PairOdds */
+        PairOdds: {
+            /**
+             * A
+             * @description The pair's first party (as `/dragon/battle` pairs).
+             */
+            a: string;
+            /** B */
+            b: string;
+            /**
+             * A Members
+             * @description a and the parties joined to it (DRG-3).
+             */
+            a_members: string[];
+            /** B Members */
+            b_members: string[];
+            /** @description Side a's highest die is higher (DRG-9). */
+            a_wins: components["schemas"]["Prob"];
+            b_wins: components["schemas"]["Prob"];
+            /** @description Equal highest dice (DRG-10). */
+            interrupted: components["schemas"]["Prob"];
+            /**
+             * A Successes
+             * @description P(a wins with this many successes); sums to a_wins.
+             */
+            a_successes: components["schemas"]["ValueProb"][];
+            /**
+             * B Successes
+             * @description P(b wins with this many successes); sums to b_wins.
+             */
+            b_successes: components["schemas"]["ValueProb"][];
+        };
         /** PartRoll */
         PartRoll: {
             /**
@@ -2772,6 +3451,22 @@ export interface components {
              * @description Dice + modifier, never below 0 (D5E-12).
              */
             total: number;
+        };
+        /**
+         * Percentiles
+         * @description The smallest value whose cumulative probability reaches 5, 25, 50, 75 and 95 %.
+         */
+        Percentiles: {
+            /** P5 */
+            p5: number;
+            /** P25 */
+            p25: number;
+            /** P50 */
+            p50: number;
+            /** P75 */
+            p75: number;
+            /** P95 */
+            p95: number;
         };
         /** Point */
         Point: {
@@ -2839,6 +3534,11 @@ export interface components {
                 [key: string]: number[];
             };
             /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
              * Pool
              * @description Skill level = number of d10 in the pool (0-100).
              */
@@ -2887,6 +3587,22 @@ export interface components {
              * @enum {string}
              */
             facing: "N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW";
+        };
+        /**
+         * Prob
+         * @description A probability: ``exact`` is the fraction in lowest terms, ``p`` its nearest float.
+         */
+        Prob: {
+            /**
+             * P
+             * @description The probability as a float (0..1).
+             */
+            p: number;
+            /**
+             * Exact
+             * @description The exact probability "n/d" in lowest terms.
+             */
+            exact: string;
         };
         /** ProsperityChange */
         ProsperityChange: {
@@ -2963,6 +3679,8 @@ export interface components {
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
             id: string;
+            /** Name */
+            name?: string | null;
             /**
              * Current
              * @description True for the rider the dragon carries now, false for a delivered rider.
@@ -3082,6 +3800,8 @@ export interface components {
              * @description The dragon (or player).
              */
             id: string;
+            /** Name */
+            name?: string | null;
             /**
              * Element
              * @description The dragon's element.
@@ -3132,6 +3852,38 @@ export interface components {
             modifier_percent: number;
             /** Total */
             total: number;
+        };
+        /** Simulation */
+        Simulation: {
+            /**
+             * Seed
+             * @description The seed used (the request's or a new one).
+             */
+            seed: string | number;
+            /** Runs */
+            runs: number;
+            /**
+             * Interval
+             * @description "wilson": how `ci95` is computed (z = 1.96).
+             */
+            interval: string;
+            /**
+             * Outcomes
+             * @description Every possible ending, in a fixed order.
+             */
+            outcomes: components["schemas"]["OutcomeRate"][];
+            /**
+             * Length Unit
+             * @description What `mean_length` counts.
+             */
+            length_unit: string;
+            /** Mean Length */
+            mean_length: number;
+            /**
+             * Examples
+             * @description The first run of each ending that occurred, and the longest run.
+             */
+            examples: components["schemas"]["Example"][];
         };
         /** Skills */
         Skills: {
@@ -3304,6 +4056,23 @@ export interface components {
              */
             steps: components["schemas"]["SweepStep"][];
         };
+        /** SweepOdds */
+        SweepOdds: {
+            /**
+             * Opponent
+             * @description The dragon's opponent.
+             */
+            opponent: string;
+            /** @description The dragon die shows the dragon side's highest result. */
+            triggered: components["schemas"]["Prob"];
+            /** @description At least one other entity is taken (DRG-11). */
+            sweep: components["schemas"]["Prob"];
+            /**
+             * Sizes
+             * @description P(the sweep takes this many entities, the opponent included).
+             */
+            sizes: components["schemas"]["ValueProb"][];
+        };
         /** SweepStep */
         SweepStep: {
             /**
@@ -3327,39 +4096,54 @@ export interface components {
              */
             added: boolean;
         };
-        /**
-         * Target
-         * @description Life state of whoever takes damage (DOS-28).
-         */
-        "Target-Output": {
+        /** Target */
+        Target: {
+            /**
+             * Ac
+             * @description Armor class.
+             */
+            ac: number;
+            /** Name */
+            name?: string | null;
             /**
              * Hp
-             * @description Life points (PŻ), 0..1,000,000.
+             * @description Current hit points (0 .. max_hp).
              */
             hp: number;
+            /** Max Hp */
+            max_hp: number;
             /**
-             * Max Hp
-             * @description Full life bar; when given, hp <= max_hp.
+             * Temp Hp
+             * @default 0
              */
-            max_hp?: number | null;
+            temp_hp?: number;
             /**
-             * Incapacitated
-             * @description Already at 0 hp from serious damage: cannot fight (DOS-28).
+             * Resistances
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            resistances?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Vulnerabilities
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            vulnerabilities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Immunities
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            immunities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Monster
+             * @description A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.
              * @default false
              */
-            incapacitated?: boolean;
+            monster?: boolean;
             /**
-             * Critical
-             * @description Has taken a critical wound (DOS-28): sticks once set.
-             * @default false
+             * Death Save Failures
+             * @description Failures it already has (at 0 hp).
+             * @default 0
              */
-            critical?: boolean;
-            /**
-             * Beaten
-             * @description On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as serious; from then on light damage counts as serious and the bar is not refilled again.
-             * @default false
-             */
-            beaten?: boolean;
+            death_save_failures?: number;
         };
         /** TargetState */
         TargetState: {
@@ -3379,6 +4163,57 @@ export interface components {
              */
             massive_damage: boolean;
         };
+        /** TestOdds */
+        TestOdds: {
+            /** @description Exclusive, as `/dos/test`'s `outcome`; they sum to 1. */
+            outcomes: components["schemas"]["TestOutcomes"];
+            /** @description success + luck (`/dos/test`'s `success`). */
+            succeeds: components["schemas"]["Prob"];
+            /** @description The pool's dice result (DOS-4). */
+            pool: components["schemas"]["Distribution"];
+            /** @description The total (DOS-8). */
+            total: components["schemas"]["Distribution"];
+            truncation: components["schemas"]["Truncation"];
+        };
+        /**
+         * TestOddsRequest
+         * @description The `/dos/test` request without `seed` and `dice`.
+         */
+        TestOddsRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /** Modifier Percent */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Stat
+             * @description The stat (or sum of stats) the skill depends on.
+             */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Dc
+             * @description The value the total must exceed (DOS-11).
+             */
+            dc: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        };
         /** TestOptions */
         TestOptions: {
             /**
@@ -3388,6 +4223,13 @@ export interface components {
              * @enum {string}
              */
             ties?: "fail" | "succeed";
+        };
+        /** TestOutcomes */
+        TestOutcomes: {
+            success: components["schemas"]["Prob"];
+            failure: components["schemas"]["Prob"];
+            luck: components["schemas"]["Prob"];
+            bad_luck: components["schemas"]["Prob"];
         };
         /** TestRequest */
         TestRequest: {
@@ -3410,6 +4252,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Stat
              * @description The stat (or sum of stats) the skill depends on.
@@ -3503,6 +4350,24 @@ export interface components {
             defender: number | null;
         };
         /**
+         * Truncation
+         * @description Where the explosion chains were cut (DOS-3).
+         */
+        Truncation: {
+            /**
+             * Tail Below
+             * @description Each pool's chains are cut where the mass beyond is below this.
+             */
+            tail_below: number;
+            /** @description The mass of the cut rolls (all pools); each is counted as its pool's `tail_from` result in the outcomes, means and percentiles. */
+            tail: components["schemas"]["Prob"];
+            /**
+             * Tail From
+             * @description Per pool rolled (a, then b or the defense): the cut result.
+             */
+            tail_from: number[];
+        };
+        /**
          * TurnAction
          * @description One action resolved in the turn, in resolution order.
          */
@@ -3545,6 +4410,8 @@ export interface components {
         };
         /** TurnCombatant */
         TurnCombatant: {
+            /** Name */
+            name?: string | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -3644,6 +4511,56 @@ export interface components {
              */
             declare?: components["schemas"]["Declaration"][];
         };
+        /**
+         * TurnSimulateRequest
+         * @description The `/dos/turn` request plus `runs` and `max_turns`; no `dice`.
+         */
+        TurnSimulateRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["TurnCombatant"][];
+            /**
+             * Order
+             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
+             */
+            order?: string[] | null;
+            /**
+             * First
+             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
+             */
+            first?: string[];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+            /**
+             * Max Turns
+             * @description Turns per fight at most, 1-100.
+             * @default 20
+             */
+            max_turns?: number;
+        };
         /** TypeDamage */
         TypeDamage: {
             /** Type */
@@ -3657,6 +4574,16 @@ export interface components {
              * @description After immunity, resistance, then vulnerability (D5E-13).
              */
             total: number;
+        };
+        /** ValueProb */
+        ValueProb: {
+            /**
+             * Value
+             * @description A value the quantity can take.
+             */
+            value: number;
+            /** @description Its probability. */
+            p: components["schemas"]["Prob"];
         };
         /** Violation */
         Violation: {
@@ -3737,6 +4664,11 @@ export interface components {
                 [key: string]: number[];
             };
             /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
              * Attack Bonus
              * @description Added to the d20 (D5E-11).
              */
@@ -3758,7 +4690,7 @@ export interface components {
              * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
              */
             damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["rules__dnd5e__models__Target"];
+            target: components["schemas"]["Target"];
         };
         /** AttackResult */
         rules__dnd5e__models__AttackResult: {
@@ -3840,6 +4772,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /** Combatants */
             combatants: components["schemas"]["Combatant"][];
             /**
@@ -3923,53 +4860,6 @@ export interface components {
                 [key: string]: components["schemas"]["Stealth"];
             };
         };
-        /** Target */
-        rules__dnd5e__models__Target: {
-            /**
-             * Ac
-             * @description Armor class.
-             */
-            ac: number;
-            /**
-             * Hp
-             * @description Current hit points (0 .. max_hp).
-             */
-            hp: number;
-            /** Max Hp */
-            max_hp: number;
-            /**
-             * Temp Hp
-             * @default 0
-             */
-            temp_hp?: number;
-            /**
-             * Resistances
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            resistances?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Vulnerabilities
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            vulnerabilities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Immunities
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            immunities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Monster
-             * @description A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.
-             * @default false
-             */
-            monster?: boolean;
-            /**
-             * Death Save Failures
-             * @description Failures it already has (at 0 hp).
-             * @default 0
-             */
-            death_save_failures?: number;
-        };
         /** TurnRequest */
         rules__dnd5e__models__TurnRequest: {
             /**
@@ -3984,6 +4874,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Speed
              * @description Walking speed in feet.
@@ -4060,6 +4955,54 @@ export interface components {
             /** @description What the plan uses. */
             budget: components["schemas"]["Budget"];
         };
+        /** AttackOdds */
+        rules__dnd5e__odds__AttackOdds: {
+            /** @description Any hit, critical hits included (D5E-11). */
+            hit: components["schemas"]["Prob"];
+            /** @description A natural 20 (D5E-11). */
+            critical: components["schemas"]["Prob"];
+            miss: components["schemas"]["Prob"];
+            /** @description Damage dealt after resistance, vulnerability, immunity; 0 on a miss. */
+            damage: components["schemas"]["Distribution"];
+            /** @description A target above 0 hp is at 0 hp after the attack (D5E-14). */
+            drops_to_0: components["schemas"]["Prob"];
+            /** @description The target is dead after the attack (D5E-14, D5E-15). */
+            dies: components["schemas"]["Prob"];
+        };
+        /**
+         * AttackOddsRequest
+         * @description The `/dnd5e/attack` request without `seed` and `dice`.
+         */
+        rules__dnd5e__odds__AttackOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
         /** AttackRequest */
         rules__dos__models__AttackRequest: {
             /**
@@ -4091,6 +5034,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /** @description Who attacks: stats, skill and weapon. */
             attacker: components["schemas"]["Attacker"];
             /** @description The defender's state this turn (send back the `defender` of the last result). */
@@ -4224,6 +5172,11 @@ export interface components {
                 [key: string]: number[];
             };
             /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
              * Combatants
              * @description 1..100 combatants, unique ids.
              */
@@ -4279,40 +5232,6 @@ export interface components {
              */
             entries: components["schemas"]["InitiativeEntry"][];
         };
-        /**
-         * Target
-         * @description Life state of whoever takes damage (DOS-28).
-         */
-        rules__dos__models__Target: {
-            /**
-             * Hp
-             * @description Life points (PŻ), 0..1,000,000.
-             */
-            hp: number;
-            /**
-             * Max Hp
-             * @description Full life bar; when given, hp <= max_hp.
-             */
-            max_hp?: number | null;
-            /**
-             * Incapacitated
-             * @description Already at 0 hp from serious damage: cannot fight (DOS-28).
-             * @default false
-             */
-            incapacitated?: boolean;
-            /**
-             * Critical
-             * @description Has taken a critical wound (DOS-28): sticks once set.
-             * @default false
-             */
-            critical?: boolean;
-            /**
-             * Beaten
-             * @description On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as serious; from then on light damage counts as serious and the bar is not refilled again.
-             * @default false
-             */
-            beaten?: boolean;
-        };
         /** TurnRequest */
         rules__dos__models__TurnRequest: {
             /**
@@ -4327,6 +5246,11 @@ export interface components {
             dice?: {
                 [key: string]: number[];
             };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
              * Combatants
              * @description 1..100 combatants, unique ids.
@@ -4411,6 +5335,82 @@ export interface components {
              */
             combatants: components["schemas"]["CombatantState"][];
         };
+        /** AttackOdds */
+        rules__dos__odds__AttackOdds: {
+            /**
+             * Defense
+             * @description The defense the attack meets (`auto` resolved as `/dos/attack` does).
+             */
+            defense: ("block" | "dodge") | null;
+            hit: components["schemas"]["Prob"];
+            /** @description The block holds; null without a block. */
+            blocked: components["schemas"]["Prob"] | null;
+            /** @description The dodge holds; null without a dodge. */
+            dodged: components["schemas"]["Prob"] | null;
+            /** @description No hit, whatever the reason (1 - hit). */
+            missed: components["schemas"]["Prob"];
+            /** @description Damage dealt after armor (DOS-26); 0 on a miss. */
+            damage: components["schemas"]["Distribution"];
+            /** @description The defender, not incapacitated before, is after it (DOS-28). */
+            incapacitated: components["schemas"]["Prob"];
+            /** @description The attack deals a critical wound (DOS-28). */
+            critical: components["schemas"]["Prob"];
+            truncation: components["schemas"]["Truncation"];
+        };
+        /**
+         * AttackOddsRequest
+         * @description The `/dos/attack` request without `seed` and `dice`.
+         */
+        rules__dos__odds__AttackOddsRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /** Modifier Percent */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        };
         /** Side */
         rules__dragon__models__Side: {
             /**
@@ -4436,6 +5436,8 @@ export interface components {
              * @description The dragon (or player).
              */
             id: string;
+            /** Name */
+            name?: string | null;
             /**
              * Element
              * @description The dragon's element.
@@ -4570,7 +5572,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -4611,7 +5613,7 @@ export interface operations {
                      *               3
                      *             ]
                      *           },
-                     *           "text": "roll: rolled 4 d10: 6, 8, 3, 3."
+                     *           "text": "4 dice rolled: 6, 8, 3, 3."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -4619,7 +5621,7 @@ export interface operations {
                      *             "slot": "roll",
                      *             "result": 20
                      *           },
-                     *           "text": "roll: dice result 20."
+                     *           "text": "Dice result: 20."
                      *         }
                      *       ],
                      *       "roll": {
@@ -4725,7 +5727,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -4759,7 +5761,7 @@ export interface operations {
                      *               1
                      *             ]
                      *           },
-                     *           "text": "check: rolled 3 d10: 10, 3, 1."
+                     *           "text": "3 dice rolled: 10, 3, 1."
                      *         },
                      *         {
                      *           "code": "dos.die.cancelled",
@@ -4769,7 +5771,7 @@ export interface operations {
                      *             "value": 10,
                      *             "by": 2
                      *           },
-                     *           "text": "check: the 1 at position 2 cancels the 10 at position 0."
+                     *           "text": "A 1 cancels the highest die (10)."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -4777,7 +5779,7 @@ export interface operations {
                      *             "slot": "check",
                      *             "result": 4
                      *           },
-                     *           "text": "check: dice result 4."
+                     *           "text": "Dice result: 4."
                      *         },
                      *         {
                      *           "code": "dos.test.failure",
@@ -4788,7 +5790,7 @@ export interface operations {
                      *             "total": 28,
                      *             "dc": 43
                      *           },
-                     *           "text": "Total 28 (24 + 4, +0%) does not beat DC 43: failure."
+                     *           "text": "Total 28 (24 + 4, +0%) against DC 43: failure."
                      *         }
                      *       ],
                      *       "roll": {
@@ -4900,7 +5902,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -4933,7 +5935,7 @@ export interface operations {
                      *               3
                      *             ]
                      *           },
-                     *           "text": "a: rolled 2 d10: 6, 3."
+                     *           "text": "2 dice rolled: 6, 3."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -4941,7 +5943,7 @@ export interface operations {
                      *             "slot": "a",
                      *             "result": 9
                      *           },
-                     *           "text": "a: dice result 9."
+                     *           "text": "Dice result: 9."
                      *         },
                      *         {
                      *           "code": "dos.opposed.total",
@@ -4952,7 +5954,7 @@ export interface operations {
                      *             "percent": 0,
                      *             "total": 34
                      *           },
-                     *           "text": "Side a: total 34 (25 + 9, +0%)."
+                     *           "text": "Side A: total 34 (25 + 9, +0%)."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -4963,7 +5965,7 @@ export interface operations {
                      *               2
                      *             ]
                      *           },
-                     *           "text": "b: rolled 1 d10: 2."
+                     *           "text": "1 die rolled: 2."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -4971,7 +5973,7 @@ export interface operations {
                      *             "slot": "b",
                      *             "result": 2
                      *           },
-                     *           "text": "b: dice result 2."
+                     *           "text": "Dice result: 2."
                      *         },
                      *         {
                      *           "code": "dos.opposed.total",
@@ -4982,7 +5984,7 @@ export interface operations {
                      *             "percent": -20,
                      *             "total": 8
                      *           },
-                     *           "text": "Side b: total 8 (9 + 2, -20%)."
+                     *           "text": "Side B: total 8 (9 + 2, -20%)."
                      *         },
                      *         {
                      *           "code": "dos.opposed.winner",
@@ -4993,7 +5995,7 @@ export interface operations {
                      *             "loser_total": 8,
                      *             "reason": "total"
                      *           },
-                     *           "text": "Side a wins the opposed test (34 against 8, by total)."
+                     *           "text": "Side A wins the opposed test, 34 against 8."
                      *         }
                      *       ],
                      *       "a": {
@@ -5112,7 +6114,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -5181,7 +6183,7 @@ export interface operations {
                      *               5
                      *             ]
                      *           },
-                     *           "text": "attempt.1: rolled 2 d10: 8, 5."
+                     *           "text": "2 dice rolled: 8, 5."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -5189,7 +6191,7 @@ export interface operations {
                      *             "slot": "attempt.1",
                      *             "result": 13
                      *           },
-                     *           "text": "attempt.1: dice result 13."
+                     *           "text": "Dice result: 13."
                      *         },
                      *         {
                      *           "code": "dos.complex.attempt",
@@ -5200,7 +6202,7 @@ export interface operations {
                      *             "outcome": "success",
                      *             "successes": 1
                      *           },
-                     *           "text": "Attempt 1: total 22 against DC 20: success (1 successes so far)."
+                     *           "text": "Attempt 1: 22 against DC 20, a success; 1 success so far."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -5212,7 +6214,7 @@ export interface operations {
                      *               5
                      *             ]
                      *           },
-                     *           "text": "attempt.2: rolled 2 d10: 6, 5."
+                     *           "text": "2 dice rolled: 6, 5."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -5220,7 +6222,7 @@ export interface operations {
                      *             "slot": "attempt.2",
                      *             "result": 11
                      *           },
-                     *           "text": "attempt.2: dice result 11."
+                     *           "text": "Dice result: 11."
                      *         },
                      *         {
                      *           "code": "dos.complex.attempt",
@@ -5231,7 +6233,7 @@ export interface operations {
                      *             "outcome": "failure",
                      *             "successes": 1
                      *           },
-                     *           "text": "Attempt 2: total 20 against DC 20: failure (1 successes so far)."
+                     *           "text": "Attempt 2: 20 against DC 20, a failure; 1 success so far."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -5243,7 +6245,7 @@ export interface operations {
                      *               10
                      *             ]
                      *           },
-                     *           "text": "attempt.3: rolled 2 d10: 2, 10."
+                     *           "text": "2 dice rolled: 2, 10."
                      *         },
                      *         {
                      *           "code": "dos.die.exploded",
@@ -5254,7 +6256,7 @@ export interface operations {
                      *               8
                      *             ]
                      *           },
-                     *           "text": "attempt.3: the 10 at position 1 explodes: extra dice 8."
+                     *           "text": "A 10 explodes and adds 8."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -5262,7 +6264,7 @@ export interface operations {
                      *             "slot": "attempt.3",
                      *             "result": 20
                      *           },
-                     *           "text": "attempt.3: dice result 20."
+                     *           "text": "Dice result: 20."
                      *         },
                      *         {
                      *           "code": "dos.complex.attempt",
@@ -5273,7 +6275,7 @@ export interface operations {
                      *             "outcome": "success",
                      *             "successes": 2
                      *           },
-                     *           "text": "Attempt 3: total 29 against DC 20: success (2 successes so far)."
+                     *           "text": "Attempt 3: 29 against DC 20, a success; 2 successes so far."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -5285,7 +6287,7 @@ export interface operations {
                      *               4
                      *             ]
                      *           },
-                     *           "text": "attempt.4: rolled 2 d10: 8, 4."
+                     *           "text": "2 dice rolled: 8, 4."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -5293,7 +6295,7 @@ export interface operations {
                      *             "slot": "attempt.4",
                      *             "result": 12
                      *           },
-                     *           "text": "attempt.4: dice result 12."
+                     *           "text": "Dice result: 12."
                      *         },
                      *         {
                      *           "code": "dos.complex.attempt",
@@ -5304,7 +6306,7 @@ export interface operations {
                      *             "outcome": "success",
                      *             "successes": 3
                      *           },
-                     *           "text": "Attempt 4: total 21 against DC 20: success (3 successes so far)."
+                     *           "text": "Attempt 4: 21 against DC 20, a success; 3 successes so far."
                      *         },
                      *         {
                      *           "code": "dos.complex.success",
@@ -5509,7 +6511,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -5524,7 +6526,7 @@ export interface operations {
                      *             "opponents_speed": 9,
                      *             "actions": 3
                      *           },
-                     *           "text": "ignatius: speed 32 against opponents kobold (speed 9): 3 action(s) per turn."
+                     *           "text": "Ignatius (speed 32) against kobold (speed 9): 3 actions per turn."
                      *         },
                      *         {
                      *           "code": "dos.actions.count",
@@ -5537,7 +6539,7 @@ export interface operations {
                      *             "opponents_speed": 32,
                      *             "actions": 1
                      *           },
-                     *           "text": "kobold: speed 9 against opponents ignatius (speed 32): 1 action(s) per turn."
+                     *           "text": "Kobold (speed 9) against ignatius (speed 32): 1 action per turn."
                      *         }
                      *       ],
                      *       "actions": [
@@ -5641,7 +6643,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -5690,7 +6692,7 @@ export interface operations {
                      *             "speed": 12,
                      *             "total": 13
                      *           },
-                     *           "text": "Sarathi: initiative d10 1 + speed 12 = 13."
+                     *           "text": "Sarathi rolls 1 for initiative: 13 with speed 12."
                      *         },
                      *         {
                      *           "code": "dos.initiative.rolled",
@@ -5700,7 +6702,7 @@ export interface operations {
                      *             "speed": 9,
                      *             "total": 19
                      *           },
-                     *           "text": "Lethi: initiative d10 10 + speed 9 = 19."
+                     *           "text": "Lethi rolls 10 for initiative: 19 with speed 9."
                      *         },
                      *         {
                      *           "code": "dos.initiative.rolled",
@@ -5710,7 +6712,7 @@ export interface operations {
                      *             "speed": 9,
                      *             "total": 13
                      *           },
-                     *           "text": "k1: initiative d10 4 + speed 9 = 13."
+                     *           "text": "K1 rolls 4 for initiative: 13 with speed 9."
                      *         },
                      *         {
                      *           "code": "dos.initiative.rolled",
@@ -5720,7 +6722,7 @@ export interface operations {
                      *             "speed": 9,
                      *             "total": 16
                      *           },
-                     *           "text": "k2: initiative d10 7 + speed 9 = 16."
+                     *           "text": "K2 rolls 7 for initiative: 16 with speed 9."
                      *         },
                      *         {
                      *           "code": "dos.initiative.tie",
@@ -5731,7 +6733,7 @@ export interface operations {
                      *             ],
                      *             "total": 13
                      *           },
-                     *           "text": "Sarathi, k1 tie at 13: they roll again among themselves."
+                     *           "text": "Sarathi, k1 tie at 13 and roll again among themselves."
                      *         },
                      *         {
                      *           "code": "dos.initiative.reroll",
@@ -5741,7 +6743,7 @@ export interface operations {
                      *             "speed": 12,
                      *             "total": 18
                      *           },
-                     *           "text": "Sarathi: tie-break d10 6 + speed 12 = 18."
+                     *           "text": "Sarathi rolls 6 to break the tie: 18 with speed 12."
                      *         },
                      *         {
                      *           "code": "dos.initiative.reroll",
@@ -5751,7 +6753,7 @@ export interface operations {
                      *             "speed": 9,
                      *             "total": 11
                      *           },
-                     *           "text": "k1: tie-break d10 2 + speed 9 = 11."
+                     *           "text": "K1 rolls 2 to break the tie: 11 with speed 9."
                      *         },
                      *         {
                      *           "code": "dos.initiative.order",
@@ -5898,7 +6900,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -5943,7 +6945,7 @@ export interface operations {
                      *               9
                      *             ]
                      *           },
-                     *           "text": "attack: rolled 2 d10: 9, 9."
+                     *           "text": "2 dice rolled: 9, 9."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -5951,7 +6953,7 @@ export interface operations {
                      *             "slot": "attack",
                      *             "result": 18
                      *           },
-                     *           "text": "attack: dice result 18."
+                     *           "text": "Dice result: 18."
                      *         },
                      *         {
                      *           "code": "dos.attack.total",
@@ -5962,7 +6964,7 @@ export interface operations {
                      *             "percent": 0,
                      *             "total": 43
                      *           },
-                     *           "text": "attacker attacks: total 43 (25 + 18, +0%)."
+                     *           "text": "The attacker attacks: 43 (25 + 18, +0%)."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -5973,7 +6975,7 @@ export interface operations {
                      *               7
                      *             ]
                      *           },
-                     *           "text": "defense: rolled 1 d10: 7."
+                     *           "text": "1 die rolled: 7."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -5981,7 +6983,7 @@ export interface operations {
                      *             "slot": "defense",
                      *             "result": 7
                      *           },
-                     *           "text": "defense: dice result 7."
+                     *           "text": "Dice result: 7."
                      *         },
                      *         {
                      *           "code": "dos.defense.total",
@@ -5996,7 +6998,7 @@ export interface operations {
                      *             "allowed": 2,
                      *             "running": false
                      *           },
-                     *           "text": "defender tries to block: total 16 (9 + 7, +0%); 1 of 2 used this turn (running: False)."
+                     *           "text": "The defender blocks: 16 (9 + 7, +0%), block 1 of 2 this turn."
                      *         },
                      *         {
                      *           "code": "dos.attack.hit",
@@ -6005,7 +7007,7 @@ export interface operations {
                      *             "defender": "defender",
                      *             "reason": "total"
                      *           },
-                     *           "text": "attacker hits defender (total)."
+                     *           "text": "The attacker's total beats the defender's. Hit!"
                      *         },
                      *         {
                      *           "code": "dos.location.rolled",
@@ -6013,7 +7015,7 @@ export interface operations {
                      *             "die": 7,
                      *             "location": "torso"
                      *           },
-                     *           "text": "Hit location d10 7: torso."
+                     *           "text": "Hit location: torso (d10: 7)."
                      *         },
                      *         {
                      *           "code": "dos.damage.rolled",
@@ -6024,7 +7026,7 @@ export interface operations {
                      *             "halved": false,
                      *             "raw": 23
                      *           },
-                     *           "text": "Damage die 8: 100% of base 23 (halved: False) = 23."
+                     *           "text": "Damage die 8: 100 percent of 23 = 23."
                      *         },
                      *         {
                      *           "code": "dos.damage.applied",
@@ -6035,14 +7037,14 @@ export interface operations {
                      *             "hp_before": 12,
                      *             "hp": 0
                      *           },
-                     *           "text": "defender takes 23 serious damage: hp 12 -> 0."
+                     *           "text": "The defender takes 23 serious damage: 12 hp, now 0."
                      *         },
                      *         {
                      *           "code": "dos.damage.incapacitated",
                      *           "params": {
                      *             "target": "defender"
                      *           },
-                     *           "text": "defender falls to 0 hp and is incapacitated (DOS-28)."
+                     *           "text": "The defender falls to 0 hp and is out of the fight."
                      *         }
                      *       ],
                      *       "hit": true,
@@ -6115,7 +7117,8 @@ export interface operations {
                      *         "dodges_used": 0,
                      *         "armor": 0,
                      *         "running": false,
-                     *         "stopped": false
+                     *         "stopped": false,
+                     *         "name": null
                      *       }
                      *     }
                      */
@@ -6197,7 +7200,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -6217,7 +7220,7 @@ export interface operations {
                      *             "halved": false,
                      *             "raw": 11
                      *           },
-                     *           "text": "Damage die 3: 50% of base 23 (halved: False) = 11."
+                     *           "text": "Damage die 3: 50 percent of 23 = 11."
                      *         },
                      *         {
                      *           "code": "dos.damage.applied",
@@ -6228,7 +7231,7 @@ export interface operations {
                      *             "hp_before": 12,
                      *             "hp": 1
                      *           },
-                     *           "text": "target takes 11 serious damage: hp 12 -> 1."
+                     *           "text": "The target takes 11 serious damage: 12 hp, now 1."
                      *         }
                      *       ],
                      *       "die": 3,
@@ -6244,7 +7247,8 @@ export interface operations {
                      *         "max_hp": 12,
                      *         "incapacitated": false,
                      *         "critical": false,
-                     *         "beaten": false
+                     *         "beaten": false,
+                     *         "name": null
                      *       }
                      *     }
                      */
@@ -6328,7 +7332,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6360,7 +7364,7 @@ export interface operations {
                      *               5
                      *             ]
                      *           },
-                     *           "text": "a: rolled 1 d10: 5."
+                     *           "text": "1 die rolled: 5."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -6368,7 +7372,7 @@ export interface operations {
                      *             "slot": "a",
                      *             "result": 5
                      *           },
-                     *           "text": "a: dice result 5."
+                     *           "text": "Dice result: 5."
                      *         },
                      *         {
                      *           "code": "dos.maneuver.side",
@@ -6383,7 +7387,7 @@ export interface operations {
                      *             "percent": 0,
                      *             "total": 15
                      *           },
-                     *           "text": "a (a): grab with dexterity 10 + unarmed dice 5, +0%: total 15."
+                     *           "text": "Side A: dexterity 10 + unarmed combat 5, +0%: 15."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -6394,7 +7398,7 @@ export interface operations {
                      *               10
                      *             ]
                      *           },
-                     *           "text": "b: rolled 1 d10: 10."
+                     *           "text": "1 die rolled: 10."
                      *         },
                      *         {
                      *           "code": "dos.die.exploded",
@@ -6405,7 +7409,7 @@ export interface operations {
                      *               9
                      *             ]
                      *           },
-                     *           "text": "b: the 10 at position 0 explodes: extra dice 9."
+                     *           "text": "A 10 explodes and adds 9."
                      *         },
                      *         {
                      *           "code": "dos.luck",
@@ -6414,7 +7418,7 @@ export interface operations {
                      *             "tens": 1,
                      *             "others": 0
                      *           },
-                     *           "text": "b: luck! 1 tens against 0 other dice; the action succeeds."
+                     *           "text": "Luck! 1 die shows 10 against 0 other dice: the action succeeds whatever the total."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -6422,7 +7426,7 @@ export interface operations {
                      *             "slot": "b",
                      *             "result": 19
                      *           },
-                     *           "text": "b: dice result 19."
+                     *           "text": "Dice result: 19."
                      *         },
                      *         {
                      *           "code": "dos.maneuver.side",
@@ -6437,7 +7441,7 @@ export interface operations {
                      *             "percent": 0,
                      *             "total": 29
                      *           },
-                     *           "text": "b (b): grab with dexterity 10 + dodge dice 19, +0%: total 29."
+                     *           "text": "Side B: dexterity 10 + dodge 19, +0%: 29."
                      *         },
                      *         {
                      *           "code": "dos.maneuver.grab.failure",
@@ -6446,7 +7450,7 @@ export interface operations {
                      *             "b": "b",
                      *             "reason": "luck"
                      *           },
-                     *           "text": "a fails to grab b (luck)."
+                     *           "text": "Side A fails to grab side B (luck)."
                      *         }
                      *       ],
                      *       "kind": "grab",
@@ -6609,7 +7613,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -6667,7 +7671,7 @@ export interface operations {
                      *             "opponents_speed": 9,
                      *             "actions": 3
                      *           },
-                     *           "text": "ignatius: speed 32 against opponents k1 (speed 9): 3 action(s) per turn."
+                     *           "text": "Ignatius (speed 32) against k1 (speed 9): 3 actions per turn."
                      *         },
                      *         {
                      *           "code": "dos.actions.count",
@@ -6680,7 +7684,7 @@ export interface operations {
                      *             "opponents_speed": 32,
                      *             "actions": 1
                      *           },
-                     *           "text": "k1: speed 9 against opponents ignatius (speed 32): 1 action(s) per turn."
+                     *           "text": "K1 (speed 9) against ignatius (speed 32): 1 action per turn."
                      *         },
                      *         {
                      *           "code": "dos.initiative.rolled",
@@ -6690,7 +7694,7 @@ export interface operations {
                      *             "speed": 32,
                      *             "total": 39
                      *           },
-                     *           "text": "ignatius: initiative d10 7 + speed 32 = 39."
+                     *           "text": "Ignatius rolls 7 for initiative: 39 with speed 32."
                      *         },
                      *         {
                      *           "code": "dos.initiative.rolled",
@@ -6700,7 +7704,7 @@ export interface operations {
                      *             "speed": 9,
                      *             "total": 10
                      *           },
-                     *           "text": "k1: initiative d10 1 + speed 9 = 10."
+                     *           "text": "K1 rolls 1 for initiative: 10 with speed 9."
                      *         },
                      *         {
                      *           "code": "dos.initiative.order",
@@ -6718,7 +7722,7 @@ export interface operations {
                      *             "id": "ignatius",
                      *             "actions": 3
                      *           },
-                     *           "text": "ignatius begins its turn with 3 action(s)."
+                     *           "text": "Ignatius begins its turn with 3 actions."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -6730,7 +7734,7 @@ export interface operations {
                      *               5
                      *             ]
                      *           },
-                     *           "text": "ignatius.1.attack: rolled 2 d10: 4, 5."
+                     *           "text": "2 dice rolled: 4, 5."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -6738,7 +7742,7 @@ export interface operations {
                      *             "slot": "ignatius.1.attack",
                      *             "result": 9
                      *           },
-                     *           "text": "ignatius.1.attack: dice result 9."
+                     *           "text": "Dice result: 9."
                      *         },
                      *         {
                      *           "code": "dos.attack.total",
@@ -6749,7 +7753,7 @@ export interface operations {
                      *             "percent": 0,
                      *             "total": 34
                      *           },
-                     *           "text": "ignatius attacks: total 34 (25 + 9, +0%)."
+                     *           "text": "Ignatius attacks: 34 (25 + 9, +0%)."
                      *         },
                      *         {
                      *           "code": "dos.pool.rolled",
@@ -6760,7 +7764,7 @@ export interface operations {
                      *               7
                      *             ]
                      *           },
-                     *           "text": "ignatius.1.defense: rolled 1 d10: 7."
+                     *           "text": "1 die rolled: 7."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -6768,7 +7772,7 @@ export interface operations {
                      *             "slot": "ignatius.1.defense",
                      *             "result": 7
                      *           },
-                     *           "text": "ignatius.1.defense: dice result 7."
+                     *           "text": "Dice result: 7."
                      *         },
                      *         {
                      *           "code": "dos.defense.total",
@@ -6783,7 +7787,7 @@ export interface operations {
                      *             "allowed": 2,
                      *             "running": false
                      *           },
-                     *           "text": "k1 tries to block: total 16 (9 + 7, +0%); 1 of 2 used this turn (running: False)."
+                     *           "text": "K1 blocks: 16 (9 + 7, +0%), block 1 of 2 this turn."
                      *         },
                      *         {
                      *           "code": "dos.attack.hit",
@@ -6792,7 +7796,7 @@ export interface operations {
                      *             "defender": "k1",
                      *             "reason": "total"
                      *           },
-                     *           "text": "ignatius hits k1 (total)."
+                     *           "text": "Ignatius's total beats k1's. Hit!"
                      *         },
                      *         {
                      *           "code": "dos.location.rolled",
@@ -6800,7 +7804,7 @@ export interface operations {
                      *             "die": 6,
                      *             "location": "torso"
                      *           },
-                     *           "text": "Hit location d10 6: torso."
+                     *           "text": "Hit location: torso (d10: 6)."
                      *         },
                      *         {
                      *           "code": "dos.damage.rolled",
@@ -6811,7 +7815,7 @@ export interface operations {
                      *             "halved": false,
                      *             "raw": 27
                      *           },
-                     *           "text": "Damage die 10: 120% of base 23 (halved: False) = 27."
+                     *           "text": "Damage die 10: 120 percent of 23 = 27."
                      *         },
                      *         {
                      *           "code": "dos.damage.applied",
@@ -6822,14 +7826,14 @@ export interface operations {
                      *             "hp_before": 12,
                      *             "hp": 0
                      *           },
-                     *           "text": "k1 takes 27 serious damage: hp 12 -> 0."
+                     *           "text": "K1 takes 27 serious damage: 12 hp, now 0."
                      *         },
                      *         {
                      *           "code": "dos.damage.incapacitated",
                      *           "params": {
                      *             "target": "k1"
                      *           },
-                     *           "text": "k1 falls to 0 hp and is incapacitated (DOS-28)."
+                     *           "text": "K1 falls to 0 hp and is out of the fight."
                      *         },
                      *         {
                      *           "code": "dos.turn.target_down",
@@ -6838,14 +7842,14 @@ export interface operations {
                      *             "target": "k1",
                      *             "skipped": 2
                      *           },
-                     *           "text": "ignatius: k1 is incapacitated; 2 remaining attack(s) are not made."
+                     *           "text": "K1 is down: ignatius does not make its 2 remaining attacks."
                      *         },
                      *         {
                      *           "code": "dos.turn.incapacitated",
                      *           "params": {
                      *             "id": "k1"
                      *           },
-                     *           "text": "k1 is incapacitated and takes no action."
+                     *           "text": "K1 is out of the fight and does nothing."
                      *         }
                      *       ],
                      *       "order": [
@@ -7124,7 +8128,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -7206,7 +8210,7 @@ export interface operations {
                      *             ],
                      *             "names": "dragon, tribe, wolves, hero"
                      *           },
-                     *           "text": "Strength order: dragon, tribe, wolves, hero (DRG-2)."
+                     *           "text": "Order of strength: the dragon, tribe, wolves, hero."
                      *         },
                      *         {
                      *           "code": "dragon.pair.formed",
@@ -7214,7 +8218,7 @@ export interface operations {
                      *             "a": "dragon",
                      *             "b": "tribe"
                      *           },
-                     *           "text": "dragon takes its target tribe: they form a battle pair."
+                     *           "text": "The dragon takes on tribe: they form a battle pair."
                      *         },
                      *         {
                      *           "code": "dragon.pair.formed",
@@ -7222,7 +8226,7 @@ export interface operations {
                      *             "a": "wolves",
                      *             "b": "hero"
                      *           },
-                     *           "text": "wolves takes its target hero: they form a battle pair."
+                     *           "text": "Wolves takes on hero: they form a battle pair."
                      *         },
                      *         {
                      *           "code": "dragon.pool.rolled",
@@ -7237,7 +8241,7 @@ export interface operations {
                      *               10
                      *             ]
                      *           },
-                     *           "text": "dragon rolls 3d12 in pool.dragon: 4, 12, 10."
+                     *           "text": "The dragon rolls 3d12: 4, 12, 10."
                      *         },
                      *         {
                      *           "code": "dragon.pool.rolled",
@@ -7250,7 +8254,7 @@ export interface operations {
                      *               5
                      *             ]
                      *           },
-                     *           "text": "dragon rolls 1d20 in dragon_die: 5."
+                     *           "text": "The dragon die, a d20, shows 5."
                      *         },
                      *         {
                      *           "code": "dragon.pool.rolled",
@@ -7266,7 +8270,7 @@ export interface operations {
                      *               6
                      *             ]
                      *           },
-                     *           "text": "tribe rolls 4d6 in pool.tribe: 6, 6, 2, 6."
+                     *           "text": "Tribe rolls 4d6: 6, 6, 2, 6."
                      *         },
                      *         {
                      *           "code": "dragon.pool.rolled",
@@ -7280,7 +8284,7 @@ export interface operations {
                      *               4
                      *             ]
                      *           },
-                     *           "text": "wolves rolls 2d6 in pool.wolves: 5, 4."
+                     *           "text": "Wolves rolls 2d6: 5, 4."
                      *         },
                      *         {
                      *           "code": "dragon.pool.rolled",
@@ -7293,7 +8297,7 @@ export interface operations {
                      *               5
                      *             ]
                      *           },
-                     *           "text": "hero rolls 1d8 in pool.hero: 5."
+                     *           "text": "Hero rolls 1d8: 5."
                      *         },
                      *         {
                      *           "code": "dragon.sweep.not_triggered",
@@ -7312,7 +8316,7 @@ export interface operations {
                      *             "loser_highest": 6,
                      *             "successes": 2
                      *           },
-                     *           "text": "dragon beats tribe, highest 12 against 6: 2 successes."
+                     *           "text": "The dragon beats tribe, highest die 12 against 6: 2 successes."
                      *         },
                      *         {
                      *           "code": "dragon.prosperity.lost",
@@ -7323,7 +8327,7 @@ export interface operations {
                      *             "after": 2,
                      *             "reason": "lost_pair"
                      *           },
-                     *           "text": "tribe loses 2 prosperity (lost_pair): 4 -> 2."
+                     *           "text": "Tribe loses 2 prosperity (it lost its battle pair): 4, now 2."
                      *         },
                      *         {
                      *           "code": "dragon.pair.interrupted",
@@ -7332,7 +8336,7 @@ export interface operations {
                      *             "b": "hero",
                      *             "highest": 5
                      *           },
-                     *           "text": "wolves and hero both roll a highest 5: the fight is interrupted, no consequences."
+                     *           "text": "Wolves and hero both roll a highest 5: the fight is broken off, with no consequences."
                      *         },
                      *         {
                      *           "code": "dragon.change.player",
@@ -7341,7 +8345,7 @@ export interface operations {
                      *             "level": 3,
                      *             "scale": "a cluster of villages"
                      *           },
-                     *           "text": "The dragon's player may make one change at level 3 (a cluster of villages), from a 12."
+                     *           "text": "The dragon's player may make one change on the scale of a cluster of villages, from a 12."
                      *         },
                      *         {
                      *           "code": "dragon.pair.spared",
@@ -7354,7 +8358,7 @@ export interface operations {
                      *             ],
                      *             "names": "wolves, hero"
                      *           },
-                     *           "text": "The pair wolves-hero was interrupted: it costs its parties (wolves, hero) nothing, not even the dragon die's extra point (DRG-10)."
+                     *           "text": "The fight of wolves and hero was broken off: wolves, hero lose nothing to the dragon die either."
                      *         },
                      *         {
                      *           "code": "dragon.prosperity.lost",
@@ -7365,7 +8369,7 @@ export interface operations {
                      *             "after": 1,
                      *             "reason": "dragon_die"
                      *           },
-                     *           "text": "tribe loses 1 prosperity (dragon_die): 2 -> 1."
+                     *           "text": "Tribe loses 1 prosperity (the dragon die's collateral damage): 2, now 1."
                      *         },
                      *         {
                      *           "code": "dragon.prosperity.lost",
@@ -7376,7 +8380,7 @@ export interface operations {
                      *             "after": 4,
                      *             "reason": "dragon_die"
                      *           },
-                     *           "text": "vale loses 1 prosperity (dragon_die): 5 -> 4."
+                     *           "text": "Vale loses 1 prosperity (the dragon die's collateral damage): 5, now 4."
                      *         },
                      *         {
                      *           "code": "dragon.change.destruction",
@@ -7385,7 +8389,7 @@ export interface operations {
                      *             "level": 1,
                      *             "scale": "a group"
                      *           },
-                     *           "text": "The other players and the GM make one destruction change at level 1 (a group), from the dragon die's 5."
+                     *           "text": "The other players and the GM make one change of destruction on the scale of a group, from the dragon die's 5."
                      *         },
                      *         {
                      *           "code": "dragon.battle.ended",
@@ -7401,7 +8405,7 @@ export interface operations {
                      *             "prosperity": 4,
                      *             "level": 2
                      *           },
-                     *           "text": "tribe is the strongest enemy that fought: the first of them in the strength order, with prosperity 4 (DRG-2, DRG-17); its level is 2."
+                     *           "text": "Tribe is the strongest enemy that fought: the first in the order of strength, with prosperity 4 and level 2."
                      *         },
                      *         {
                      *           "code": "dragon.hoard",
@@ -7410,7 +8414,7 @@ export interface operations {
                      *             "strongest": "tribe",
                      *             "level": 2
                      *           },
-                     *           "text": "Hoard: 1 (strongest enemy tribe, level 2, minus 1)."
+                     *           "text": "The hoard grows by 1: the level of tribe, the strongest enemy, is 2, less 1."
                      *         }
                      *       ],
                      *       "round": 1,
@@ -7616,7 +8620,8 @@ export interface operations {
                      *           "wounds": 0,
                      *           "features_used": 1,
                      *           "dragon_die": true,
-                     *           "target": "tribe"
+                     *           "target": "tribe",
+                     *           "name": null
                      *         },
                      *         "entities": [
                      *           {
@@ -7792,7 +8797,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -7836,7 +8841,7 @@ export interface operations {
                      *             "items": 0,
                      *             "total": 2
                      *           },
-                     *           "text": "The initiator's bonus is 2: elemental 2 + terrain 0 + items 0."
+                     *           "text": "Red's bonus is 2: elemental 2, terrain 0, items 0."
                      *         },
                      *         {
                      *           "code": "riders.bonus",
@@ -7847,7 +8852,7 @@ export interface operations {
                      *             "items": 0,
                      *             "total": 2
                      *           },
-                     *           "text": "The defender's bonus is 2: elemental 0 + terrain 2 + items 0."
+                     *           "text": "Blue's bonus is 2: elemental 0, terrain 2, items 0."
                      *         },
                      *         {
                      *           "code": "riders.rolloff",
@@ -7863,7 +8868,7 @@ export interface operations {
                      *             "bonus": 2,
                      *             "total": 9
                      *           },
-                     *           "text": "The initiator rolls 3 d6: 3, 2, 2 = 7; with bonus 2 its total is 9."
+                     *           "text": "Red rolls 3 dice: 3, 2, 2, a sum of 7; with its bonus of 2, 9."
                      *         },
                      *         {
                      *           "code": "riders.rolloff",
@@ -7878,7 +8883,7 @@ export interface operations {
                      *             "bonus": 2,
                      *             "total": 6
                      *           },
-                     *           "text": "The defender rolls 2 d6: 2, 2 = 4; with bonus 2 its total is 6."
+                     *           "text": "Blue rolls 2 dice: 2, 2, a sum of 4; with its bonus of 2, 6."
                      *         },
                      *         {
                      *           "code": "riders.presumptive_loser",
@@ -7887,7 +8892,7 @@ export interface operations {
                      *             "loser_total": 6,
                      *             "other_total": 9
                      *           },
-                     *           "text": "The defender is the presumptive loser: 6 against 9."
+                     *           "text": "Blue is behind, 6 against 9: the presumptive loser."
                      *         },
                      *         {
                      *           "code": "riders.counter.item",
@@ -7900,7 +8905,7 @@ export interface operations {
                      *             "total": 9,
                      *             "other_total": 9
                      *           },
-                     *           "text": "The defender plays Bolt: +3 (dice none); its total is 9 against 9."
+                     *           "text": "Blue plays Bolt: +3 (dice: none), now 9 against 9."
                      *         },
                      *         {
                      *           "code": "riders.conceded",
@@ -7909,7 +8914,7 @@ export interface operations {
                      *             "winner": "initiator",
                      *             "decision": 2
                      *           },
-                     *           "text": "The defender concedes (decision 2): the initiator wins."
+                     *           "text": "Blue gives up (decision 3): red wins."
                      *         },
                      *         {
                      *           "code": "riders.winner",
@@ -7917,7 +8922,7 @@ export interface operations {
                      *             "winner": "initiator",
                      *             "loser": "defender"
                      *           },
-                     *           "text": "The initiator wins the combat; the defender loses."
+                     *           "text": "Red wins the fight; blue loses."
                      *         },
                      *         {
                      *           "code": "riders.damage.fatigue",
@@ -7926,7 +8931,7 @@ export interface operations {
                      *             "fatigue": 3,
                      *             "n": 1
                      *           },
-                     *           "text": "Damage 1: the defender takes one fatigue (now 3)."
+                     *           "text": "Damage 1: blue takes one fatigue, now 3."
                      *         }
                      *       ],
                      *       "finished": true,
@@ -8031,10 +9036,12 @@ export interface operations {
                      *       "state": {
                      *         "initiator": {
                      *           "id": "red",
+                     *           "name": null,
                      *           "element": "fire",
                      *           "riders": [
                      *             {
                      *               "id": "ash",
+                     *               "name": null,
                      *               "current": true,
                      *               "bonuses": {
                      *                 "water": 2
@@ -8066,6 +9073,7 @@ export interface operations {
                      *         },
                      *         "defender": {
                      *           "id": "blue",
+                     *           "name": null,
                      *           "element": "water",
                      *           "riders": [],
                      *           "fatigue": 3,
@@ -8232,7 +9240,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -8278,7 +9286,7 @@ export interface operations {
                      *             "mode": "normal",
                      *             "modifier": 6
                      *           },
-                     *           "text": "g1 hides: Stealth 17 (d20s 11, normal, +6)."
+                     *           "text": "G1 hides: Stealth 17 (d20 11, no advantage, +6)."
                      *         },
                      *         {
                      *           "code": "dnd5e.stealth.rolled",
@@ -8291,39 +9299,47 @@ export interface operations {
                      *             "mode": "normal",
                      *             "modifier": 6
                      *           },
-                     *           "text": "g2 hides: Stealth 25 (d20s 19, normal, +6)."
+                     *           "text": "G2 hides: Stealth 25 (d20 19, no advantage, +6)."
                      *         },
                      *         {
                      *           "code": "dnd5e.surprise.unnoticed",
                      *           "params": {
                      *             "id": "fighter",
                      *             "passive": 12,
-                     *             "unnoticed": "g1, g2"
+                     *             "unnoticed": "g1, g2",
+                     *             "unnoticed_ids": [
+                     *               "g1",
+                     *               "g2"
+                     *             ]
                      *           },
-                     *           "text": "fighter (passive Perception 12) notices none of g1, g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
+                     *           "text": "Fighter (passive Perception 12) notices none of g1, g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
                      *         },
                      *         {
                      *           "code": "dnd5e.surprise.unnoticed",
                      *           "params": {
                      *             "id": "rogue",
                      *             "passive": 16,
-                     *             "unnoticed": "g1, g2"
+                     *             "unnoticed": "g1, g2",
+                     *             "unnoticed_ids": [
+                     *               "g1",
+                     *               "g2"
+                     *             ]
                      *           },
-                     *           "text": "rogue (passive Perception 16) notices none of g1, g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
+                     *           "text": "Rogue (passive Perception 16) notices none of g1, g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
                      *         },
                      *         {
                      *           "code": "dnd5e.surprise.in_view",
                      *           "params": {
                      *             "id": "g1"
                      *           },
-                     *           "text": "g1 sees an opponent that is not hiding; not surprised."
+                     *           "text": "G1 sees an opponent who is not hiding: not surprised."
                      *         },
                      *         {
                      *           "code": "dnd5e.surprise.in_view",
                      *           "params": {
                      *             "id": "g2"
                      *           },
-                     *           "text": "g2 sees an opponent that is not hiding; not surprised."
+                     *           "text": "G2 sees an opponent who is not hiding: not surprised."
                      *         },
                      *         {
                      *           "code": "dnd5e.initiative.rolled",
@@ -8335,9 +9351,12 @@ export interface operations {
                      *             ],
                      *             "mode": "normal",
                      *             "modifier": 1,
-                     *             "members": "fighter"
+                     *             "members": "fighter",
+                     *             "member_ids": [
+                     *               "fighter"
+                     *             ]
                      *           },
-                     *           "text": "fighter rolls initiative 13 (d20s 12, normal, +1) for fighter."
+                     *           "text": "Initiative 13 for fighter (d20 12, no advantage, +1)."
                      *         },
                      *         {
                      *           "code": "dnd5e.initiative.rolled",
@@ -8349,9 +9368,12 @@ export interface operations {
                      *             ],
                      *             "mode": "normal",
                      *             "modifier": 4,
-                     *             "members": "rogue"
+                     *             "members": "rogue",
+                     *             "member_ids": [
+                     *               "rogue"
+                     *             ]
                      *           },
-                     *           "text": "rogue rolls initiative 17 (d20s 13, normal, +4) for rogue."
+                     *           "text": "Initiative 17 for rogue (d20 13, no advantage, +4)."
                      *         },
                      *         {
                      *           "code": "dnd5e.initiative.rolled",
@@ -8363,14 +9385,23 @@ export interface operations {
                      *             ],
                      *             "mode": "normal",
                      *             "modifier": 2,
-                     *             "members": "g1, g2"
+                     *             "members": "g1, g2",
+                     *             "member_ids": [
+                     *               "g1",
+                     *               "g2"
+                     *             ]
                      *           },
-                     *           "text": "goblins rolls initiative 19 (d20s 17, normal, +2) for g1, g2."
+                     *           "text": "Initiative 19 for g1, g2 (d20 17, no advantage, +2)."
                      *         },
                      *         {
                      *           "code": "dnd5e.initiative.order",
                      *           "params": {
-                     *             "order": "goblins, rogue, fighter"
+                     *             "order": "goblins, rogue, fighter",
+                     *             "ordered": [
+                     *               "goblins",
+                     *               "rogue",
+                     *               "fighter"
+                     *             ]
                      *           },
                      *           "text": "Initiative order: goblins, rogue, fighter."
                      *         }
@@ -8592,14 +9623,14 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
                      *         {
                      *           "code": "dnd5e.turn.valid",
                      *           "params": {},
-                     *           "text": "The turn plan fits its budgets."
+                     *           "text": "The turn fits its movement, action and reaction budgets."
                      *         }
                      *       ],
                      *       "valid": true,
@@ -8686,7 +9717,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -8715,7 +9746,7 @@ export interface operations {
                      *             "modifier": 5,
                      *             "dc": 15
                      *           },
-                     *           "text": "Check 17 (d20s 10, 12, advantage, +5) meets DC 15."
+                     *           "text": "Check 17 (d20 10, 12, with advantage, +5) against DC 15: success."
                      *         }
                      *       ],
                      *       "d20s": [
@@ -8817,7 +9848,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -8856,7 +9887,7 @@ export interface operations {
                      *             "total": 17,
                      *             "ac": 13
                      *           },
-                     *           "text": "Attack 17 (d20s 12, normal) hits AC 13."
+                     *           "text": "Attack 17 (d20 12, no advantage) against AC 13: a hit on the target."
                      *         },
                      *         {
                      *           "code": "dnd5e.damage.part",
@@ -8871,7 +9902,7 @@ export interface operations {
                      *             "modifier": 3,
                      *             "total": 5
                      *           },
-                     *           "text": "Damage part 0 (1d12+3, slashing): dice 2, modifier +3: 5."
+                     *           "text": "Damage 1 (1d12+3 slashing): dice 2, modifier +3, 5 in all."
                      *         },
                      *         {
                      *           "code": "dnd5e.damage.part",
@@ -8887,7 +9918,7 @@ export interface operations {
                      *             "modifier": 0,
                      *             "total": 7
                      *           },
-                     *           "text": "Damage part 1 (2d6, fire): dice 1, 6, modifier +0: 7."
+                     *           "text": "Damage 2 (2d6 fire): dice 1, 6, modifier +0, 7 in all."
                      *         },
                      *         {
                      *           "code": "dnd5e.damage.type",
@@ -8897,14 +9928,14 @@ export interface operations {
                      *             "total": 3,
                      *             "applied": "resistance"
                      *           },
-                     *           "text": "fire: 7 becomes 3 (resistance)."
+                     *           "text": "The target resists fire: 7 is halved to 3."
                      *         },
                      *         {
                      *           "code": "dnd5e.damage.total",
                      *           "params": {
                      *             "total": 8
                      *           },
-                     *           "text": "Total damage 8."
+                     *           "text": "8 damage in all."
                      *         },
                      *         {
                      *           "code": "dnd5e.target.hp",
@@ -9047,7 +10078,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "2",
+                     *       "rules_version": "3",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -9064,7 +10095,7 @@ export interface operations {
                      *             "total": 3,
                      *             "failures": 3
                      *           },
-                     *           "text": "Death save 3: a failure (3 in all)."
+                     *           "text": "Death save 3: a failure, 3 in all."
                      *         },
                      *         {
                      *           "code": "dnd5e.death_save.dead",
@@ -9087,6 +10118,606 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["DeathSaveResult"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dos_odds_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dos_odds_opposed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OpposedOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpposedOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dos_odds_attack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["rules__dos__odds__AttackOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["rules__dos__odds__AttackOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dos_simulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TurnSimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dragon_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattleOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BattleOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dragon_simulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BattleSimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    riders_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CombatOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CombatOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    riders_simulate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CombatSimulateRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Simulation"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dnd5e_odds_check: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dnd5e_odds_attack: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["rules__dnd5e__odds__AttackOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["rules__dnd5e__odds__AttackOdds"];
                 };
             };
             /** @description Problem: malformed-json */

@@ -25,6 +25,16 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_check": "/dnd5e/check",
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
+    "dos_odds_test": "/dos/odds/test",
+    "dos_odds_opposed": "/dos/odds/opposed",
+    "dos_odds_attack": "/dos/odds/attack",
+    "dos_simulate": "/dos/simulate",
+    "dragon_odds": "/dragon/odds",
+    "dragon_simulate": "/dragon/simulate",
+    "riders_odds": "/riders/odds",
+    "riders_simulate": "/riders/simulate",
+    "dnd5e_odds_check": "/dnd5e/odds/check",
+    "dnd5e_odds_attack": "/dnd5e/odds/attack",
 }
 
 
@@ -38,6 +48,7 @@ class Action(TypedDict):
 class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
+    name: NotRequired[str | None]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -56,6 +67,7 @@ class ActionsRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     combatants: list[ActionsCombatant]
 
 
@@ -97,6 +109,7 @@ class Attacker(TypedDict):
     strength: NotRequired[int]
     skill: int
     weapon: Weapon
+    name: NotRequired[str | None]
 
 
 class Attempt(TypedDict):
@@ -118,6 +131,25 @@ class Awaiting(TypedDict):
     choices: list[Option]
 
 
+class BattleOdds(TypedDict):
+    "BattleOdds"
+
+    pairs: list[PairOdds]
+    sweep: SweepOdds | None
+
+
+class BattleOddsRequest(TypedDict):
+    "The `/dragon/battle` request without `seed` and `dice`."
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    continues: NotRequired[bool]
+    options: NotRequired[BattleOptions]
+
+
 class BattleOptions(TypedDict):
     "BattleOptions"
 
@@ -134,6 +166,7 @@ class BattleRequest(TypedDict):
     round: NotRequired[int]
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     continues: NotRequired[bool]
     options: NotRequired[BattleOptions]
 
@@ -165,6 +198,21 @@ class BattleResult(TypedDict):
     hoard: Hoard
     hoard_gained: int
     next_state: BattleState
+
+
+class BattleSimulateRequest(TypedDict):
+    "The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`."
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+    seed: NotRequired[str | int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    continues: NotRequired[bool]
+    options: NotRequired[BattleOptions]
+    runs: int
+    rerolls: NotRequired[int]
 
 
 class BattleState(TypedDict):
@@ -217,11 +265,30 @@ class Change(TypedDict):
     against: list[str]
 
 
+class CheckOdds(TypedDict):
+    "CheckOdds"
+
+    success: Prob
+    failure: Prob
+    natural: Distribution
+
+
+class CheckOddsRequest(TypedDict):
+    "The `/dnd5e/check` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    modifier: NotRequired[int]
+    dc: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
 class CheckRequest(TypedDict):
     "CheckRequest"
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     modifier: NotRequired[int]
     dc: int
     advantage: NotRequired[bool | int]
@@ -245,11 +312,33 @@ class CheckResult(TypedDict):
     success: bool
 
 
+class CombatOdds(TypedDict):
+    "CombatOdds"
+
+    initiator_wins: Prob
+    defender_wins: Prob
+    initiator_total: Distribution
+    defender_total: Distribution
+    counters: list[CounterOdds]
+
+
+class CombatOddsRequest(TypedDict):
+    "The `/riders/combat` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    initiator: SideInput
+    defender: SideInput
+    attack: NotRequired[Attack]
+    decisions: NotRequired[list[Decision]]
+    auto: NotRequired[bool]
+
+
 class CombatRequest(TypedDict):
     "CombatRequest"
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     initiator: SideInput
     defender: SideInput
     attack: NotRequired[Attack]
@@ -284,10 +373,24 @@ class CombatResult(TypedDict):
     auto_filled: list[int]
 
 
+class CombatSimulateRequest(TypedDict):
+    "The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9)."
+
+    seed: NotRequired[str | int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    initiator: SideInput
+    defender: SideInput
+    attack: NotRequired[Attack]
+    decisions: NotRequired[list[Decision]]
+    auto: NotRequired[bool]
+    runs: int
+
+
 class Combatant(TypedDict):
     "Combatant"
 
     id: str
+    name: NotRequired[str | None]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -329,6 +432,7 @@ class ComplexRequest(TypedDict):
     modifier_percent: NotRequired[int | None]
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     stat: int
     skill: int
     dc: int
@@ -360,6 +464,15 @@ class Concession(TypedDict):
     phase: Literal["rolloff", "counterattack"]
     decision: int
     without_rolling: bool
+
+
+class CounterOdds(TypedDict):
+    "CounterOdds"
+
+    side: str
+    item: str
+    turns: Prob
+    given_behind: Prob | None
 
 
 class CounterStep(TypedDict):
@@ -430,12 +543,13 @@ class DamageRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     strength: NotRequired[int]
     weapon: NotRequired[Weapon | None]
     armor: NotRequired[int]
     amount: NotRequired[int | None]
     kind: NotRequired[Literal["light", "serious", "critical"] | None]
-    target: DosTarget
+    target: DamageTarget
     options: NotRequired[DamageOptions]
 
 
@@ -456,7 +570,18 @@ class DamageResult(TypedDict):
     amount: int
     kind: Literal["light", "serious", "critical"]
     applied_as: Literal["light", "serious", "critical", "none"]
-    target: TargetOutput
+    target: DamageTarget
+
+
+class DamageTarget(TypedDict):
+    "DamageTarget"
+
+    hp: int
+    max_hp: NotRequired[int | None]
+    incapacitated: NotRequired[bool]
+    critical: NotRequired[bool]
+    beaten: NotRequired[bool]
+    name: NotRequired[str | None]
 
 
 class DeathSaveRequest(TypedDict):
@@ -464,6 +589,7 @@ class DeathSaveRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     successes: NotRequired[int]
     failures: NotRequired[int]
     modifier: NotRequired[int]
@@ -548,6 +674,7 @@ class Defender(TypedDict):
     armor: NotRequired[int]
     running: NotRequired[bool]
     stopped: NotRequired[bool]
+    name: NotRequired[str | None]
 
 
 class DefenseRoll(TypedDict):
@@ -559,6 +686,15 @@ class DefenseRoll(TypedDict):
     total: int
 
 
+class Distribution(TypedDict):
+    "Distribution"
+
+    result: list[ValueProb]
+    tail: Prob
+    mean: float
+    percentiles: Percentiles
+
+
 class Dragon(TypedDict):
     "Dragon"
 
@@ -568,6 +704,7 @@ class Dragon(TypedDict):
     features_used: NotRequired[int]
     dragon_die: NotRequired[bool]
     target: str
+    name: NotRequired[str | None]
 
 
 class Entity(TypedDict):
@@ -595,6 +732,15 @@ class Event(TypedDict):
     code: str
     params: dict[str, Any]
     text: str
+
+
+class Example(TypedDict):
+    "Example"
+
+    outcome: str
+    run: int
+    seed: str
+    length: int
 
 
 class FatigueDamage(TypedDict):
@@ -631,6 +777,7 @@ class Hoard(TypedDict):
 class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
+    name: NotRequired[str | None]
     id: str
     speed: int
 
@@ -735,6 +882,7 @@ class ManeuverRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     kind: Literal["grab", "break_free", "push", "feint_push"]
     a: ManeuverSide
     b: ManeuverSide
@@ -770,6 +918,7 @@ class ManeuverSide(TypedDict):
     dodge: NotRequired[int]
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
+    name: NotRequired[str | None]
 
 
 class ManeuverSideResult(TypedDict):
@@ -789,11 +938,31 @@ class Move(TypedDict):
     feet: int
 
 
+class OpposedOdds(TypedDict):
+    "OpposedOdds"
+
+    a_wins: Prob
+    b_wins: Prob
+    tie: Prob
+    a_total: Distribution
+    b_total: Distribution
+    truncation: Truncation
+
+
+class OpposedOddsRequest(TypedDict):
+    "The `/dos/opposed` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    a: OpposedSide
+    b: OpposedSide
+
+
 class OpposedRequest(TypedDict):
     "OpposedRequest"
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     a: OpposedSide
     b: OpposedSide
 
@@ -821,6 +990,7 @@ class OpposedSide(TypedDict):
     modifier_percent: NotRequired[int | None]
     stat: int
     skill: int
+    name: NotRequired[str | None]
 
 
 class Option(TypedDict):
@@ -844,6 +1014,15 @@ class OrderEntry(TypedDict):
     tiebreak: list[int]
 
 
+class OutcomeRate(TypedDict):
+    "OutcomeRate"
+
+    outcome: str
+    runs: int
+    rate: float
+    ci95: list[float]
+
+
 class Pair(TypedDict):
     "Pair"
 
@@ -859,6 +1038,20 @@ class Pair(TypedDict):
     swept: bool
 
 
+class PairOdds(TypedDict):
+    "PairOdds"
+
+    a: str
+    b: str
+    a_members: list[str]
+    b_members: list[str]
+    a_wins: Prob
+    b_wins: Prob
+    interrupted: Prob
+    a_successes: list[ValueProb]
+    b_successes: list[ValueProb]
+
+
 class PartRoll(TypedDict):
     "PartRoll"
 
@@ -868,6 +1061,16 @@ class PartRoll(TypedDict):
     critical_rolls: list[int]
     modifier: int
     total: int
+
+
+class Percentiles(TypedDict):
+    "The smallest value whose cumulative probability reaches 5, 25, 50, 75 and 95 %."
+
+    p5: int
+    p25: int
+    p50: int
+    p75: int
+    p95: int
 
 
 class Point(TypedDict):
@@ -899,6 +1102,7 @@ class PoolRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     pool: int
 
 
@@ -918,6 +1122,13 @@ class Position(TypedDict):
     x: int
     y: int
     facing: Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+
+
+class Prob(TypedDict):
+    "A probability: ``exact`` is the fraction in lowest terms, ``p`` its nearest float."
+
+    p: float
+    exact: str
 
 
 class ProsperityChange(TypedDict):
@@ -955,6 +1166,7 @@ class Rider(TypedDict):
     "Rider"
 
     id: str
+    name: NotRequired[str | None]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1011,6 +1223,7 @@ class SideInput(TypedDict):
     "Side"
 
     id: str
+    name: NotRequired[str | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1027,6 +1240,18 @@ class SideResult(TypedDict):
     roll: PoolRoll
     modifier_percent: int
     total: int
+
+
+class Simulation(TypedDict):
+    "Simulation"
+
+    seed: str | int
+    runs: int
+    interval: str
+    outcomes: list[OutcomeRate]
+    length_unit: str
+    mean_length: float
+    examples: list[Example]
 
 
 class Skills(TypedDict):
@@ -1102,6 +1327,15 @@ class SweepDetail(TypedDict):
     steps: list[SweepStep]
 
 
+class SweepOdds(TypedDict):
+    "SweepOdds"
+
+    opponent: str
+    triggered: Prob
+    sweep: Prob
+    sizes: list[ValueProb]
+
+
 class SweepStep(TypedDict):
     "SweepStep"
 
@@ -1111,213 +1345,11 @@ class SweepStep(TypedDict):
     added: bool
 
 
-class TargetOutput(TypedDict):
-    "Life state of whoever takes damage (DOS-28)."
-
-    hp: int
-    max_hp: NotRequired[int | None]
-    incapacitated: NotRequired[bool]
-    critical: NotRequired[bool]
-    beaten: NotRequired[bool]
-
-
-class TargetState(TypedDict):
-    "TargetState"
-
-    hp: int
-    temp_hp: int
-    unconscious: bool
-    dead: bool
-    death_save_failures: int
-    massive_damage: bool
-
-
-class TestOptions(TypedDict):
-    "TestOptions"
-
-    ties: NotRequired[Literal["fail", "succeed"]]
-
-
-class TestRequest(TypedDict):
-    "TestRequest"
-
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    stat: int
-    skill: int
-    dc: int
-    options: NotRequired[TestOptions]
-
-
-class TestResult(TypedDict):
-    "TestResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    roll: PoolRoll
-    modifier_percent: int
-    total: int
-    dc: int
-    success: bool
-    outcome: Literal["success", "failure", "luck", "bad_luck"]
-    margin: int
-
-
-class Totals(TypedDict):
-    "Totals"
-
-    initiator: int | None
-    defender: int | None
-
-
-class TurnAction(TypedDict):
-    "One action resolved in the turn, in resolution order."
-
-    actor: str
-    n: int | None
-    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
-    target: str | None
-    skipped: str | None
-    attack: AttackResultPart | None
-    maneuver: ManeuverPart | None
-    metres: int | None
-
-
-class TurnCombatant(TypedDict):
-    "TurnCombatant"
-
-    id: str
-    side: str
-    speed: int
-    dexterity: int
-    strength: NotRequired[int]
-    skills: NotRequired[Skills]
-    weapon: NotRequired[Weapon]
-    hp: int
-    max_hp: NotRequired[int | None]
-    armor: NotRequired[int]
-    incapacitated: NotRequired[bool]
-    critical: NotRequired[bool]
-    beaten: NotRequired[bool]
-    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
-    opponents: NotRequired[list[str] | None]
-    declare: NotRequired[list[Declaration]]
-
-
-class TypeDamage(TypedDict):
-    "TypeDamage"
-
-    type: str
-    rolled: int
-    applied: list[Literal["immunity", "resistance", "vulnerability"]]
-    total: int
-
-
-class Violation(TypedDict):
-    "Violation"
-
-    rule: str
-    step: int | None
-    code: str
-    message: str
-
-
-class Weapon(TypedDict):
-    "What the attacker strikes with (DOS-26)."
-
-    kind: Literal["unarmed", "melee", "thrown", "shooting"]
-    damage: NotRequired[int]
-    made_for_throwing: NotRequired[bool]
-    damage_kind: NotRequired[Literal["light", "serious"] | None]
-
-
-class Wounds(TypedDict):
-    "Wounds"
-
-    before: int
-    gained: int
-    after: int
-
-
-class Dnd5eAttackRequest(TypedDict):
-    "AttackRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    attack_bonus: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-    damage: list[DamagePart]
-    target: Dnd5eTarget
-
-
-class Dnd5eAttackResult(TypedDict):
-    "AttackResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    hit: bool
-    critical: bool
-    attack: Dnd5eAttackRoll
-    ac: int
-    damage: list[PartRoll]
-    by_type: list[TypeDamage]
-    damage_total: int
-    target: TargetState
-
-
-class Dnd5eAttackRoll(TypedDict):
-    "AttackRoll"
-
-    d20s: list[int]
-    natural: int
-    mode: Literal["normal", "advantage", "disadvantage"]
-    total: int
-
-
-class Dnd5eInitiativeRequest(TypedDict):
-    "InitiativeRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    combatants: list[Combatant]
-    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
-    tie_order: NotRequired[list[str]]
-    options: NotRequired[InitiativeOptions]
-
-
-class Dnd5eInitiativeResult(TypedDict):
-    "InitiativeResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    round_seconds: int
-    order: list[OrderEntry]
-    surprised: list[str]
-    surprise: list[SurpriseVerdict]
-    stealth: dict[str, Stealth]
-
-
-class Dnd5eTarget(TypedDict):
+class Target(TypedDict):
     "Target"
 
     ac: int
+    name: NotRequired[str | None]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -1382,11 +1414,270 @@ class Dnd5eTarget(TypedDict):
     death_save_failures: NotRequired[int]
 
 
+class TargetState(TypedDict):
+    "TargetState"
+
+    hp: int
+    temp_hp: int
+    unconscious: bool
+    dead: bool
+    death_save_failures: int
+    massive_damage: bool
+
+
+class TestOdds(TypedDict):
+    "TestOdds"
+
+    outcomes: TestOutcomes
+    succeeds: Prob
+    pool: Distribution
+    total: Distribution
+    truncation: Truncation
+
+
+class TestOddsRequest(TypedDict):
+    "The `/dos/test` request without `seed` and `dice`."
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    stat: int
+    skill: int
+    dc: int
+    options: NotRequired[TestOptions]
+
+
+class TestOptions(TypedDict):
+    "TestOptions"
+
+    ties: NotRequired[Literal["fail", "succeed"]]
+
+
+class TestOutcomes(TypedDict):
+    "TestOutcomes"
+
+    success: Prob
+    failure: Prob
+    luck: Prob
+    bad_luck: Prob
+
+
+class TestRequest(TypedDict):
+    "TestRequest"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    stat: int
+    skill: int
+    dc: int
+    options: NotRequired[TestOptions]
+
+
+class TestResult(TypedDict):
+    "TestResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+    dc: int
+    success: bool
+    outcome: Literal["success", "failure", "luck", "bad_luck"]
+    margin: int
+
+
+class Totals(TypedDict):
+    "Totals"
+
+    initiator: int | None
+    defender: int | None
+
+
+class Truncation(TypedDict):
+    "Where the explosion chains were cut (DOS-3)."
+
+    tail_below: float
+    tail: Prob
+    tail_from: list[int]
+
+
+class TurnAction(TypedDict):
+    "One action resolved in the turn, in resolution order."
+
+    actor: str
+    n: int | None
+    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+    target: str | None
+    skipped: str | None
+    attack: AttackResultPart | None
+    maneuver: ManeuverPart | None
+    metres: int | None
+
+
+class TurnCombatant(TypedDict):
+    "TurnCombatant"
+
+    name: NotRequired[str | None]
+    id: str
+    side: str
+    speed: int
+    dexterity: int
+    strength: NotRequired[int]
+    skills: NotRequired[Skills]
+    weapon: NotRequired[Weapon]
+    hp: int
+    max_hp: NotRequired[int | None]
+    armor: NotRequired[int]
+    incapacitated: NotRequired[bool]
+    critical: NotRequired[bool]
+    beaten: NotRequired[bool]
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    opponents: NotRequired[list[str] | None]
+    declare: NotRequired[list[Declaration]]
+
+
+class TurnSimulateRequest(TypedDict):
+    "The `/dos/turn` request plus `runs` and `max_turns`; no `dice`."
+
+    seed: NotRequired[str | int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    combatants: list[TurnCombatant]
+    order: NotRequired[list[str] | None]
+    first: NotRequired[list[str]]
+    options: NotRequired[DamageOptions]
+    runs: int
+    max_turns: NotRequired[int]
+
+
+class TypeDamage(TypedDict):
+    "TypeDamage"
+
+    type: str
+    rolled: int
+    applied: list[Literal["immunity", "resistance", "vulnerability"]]
+    total: int
+
+
+class ValueProb(TypedDict):
+    "ValueProb"
+
+    value: int
+    p: Prob
+
+
+class Violation(TypedDict):
+    "Violation"
+
+    rule: str
+    step: int | None
+    code: str
+    message: str
+
+
+class Weapon(TypedDict):
+    "What the attacker strikes with (DOS-26)."
+
+    kind: Literal["unarmed", "melee", "thrown", "shooting"]
+    damage: NotRequired[int]
+    made_for_throwing: NotRequired[bool]
+    damage_kind: NotRequired[Literal["light", "serious"] | None]
+
+
+class Wounds(TypedDict):
+    "Wounds"
+
+    before: int
+    gained: int
+    after: int
+
+
+class Dnd5eAttackRequest(TypedDict):
+    "AttackRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Target
+
+
+class Dnd5eAttackResult(TypedDict):
+    "AttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    hit: bool
+    critical: bool
+    attack: Dnd5eAttackRoll
+    ac: int
+    damage: list[PartRoll]
+    by_type: list[TypeDamage]
+    damage_total: int
+    target: TargetState
+
+
+class Dnd5eAttackRoll(TypedDict):
+    "AttackRoll"
+
+    d20s: list[int]
+    natural: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    total: int
+
+
+class Dnd5eInitiativeRequest(TypedDict):
+    "InitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    combatants: list[Combatant]
+    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
+    tie_order: NotRequired[list[str]]
+    options: NotRequired[InitiativeOptions]
+
+
+class Dnd5eInitiativeResult(TypedDict):
+    "InitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    round_seconds: int
+    order: list[OrderEntry]
+    surprised: list[str]
+    surprise: list[SurpriseVerdict]
+    stealth: dict[str, Stealth]
+
+
 class Dnd5eTurnRequest(TypedDict):
     "TurnRequest"
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     speed: int
     steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
     surprised: NotRequired[bool]
@@ -1409,6 +1700,28 @@ class Dnd5eTurnResult(TypedDict):
     budget: Budget
 
 
+class Dnd5eAttackOdds(TypedDict):
+    "AttackOdds"
+
+    hit: Prob
+    critical: Prob
+    miss: Prob
+    damage: Distribution
+    drops_to_0: Prob
+    dies: Prob
+
+
+class Dnd5eAttackOddsRequest(TypedDict):
+    "The `/dnd5e/attack` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Target
+
+
 class DosAttackRequest(TypedDict):
     "AttackRequest"
 
@@ -1422,6 +1735,7 @@ class DosAttackRequest(TypedDict):
     modifier_percent: NotRequired[int | None]
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     attacker: Attacker
     defender: Defender
     defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
@@ -1467,6 +1781,7 @@ class DosInitiativeRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     combatants: list[InitiativeCombatant]
     first: NotRequired[list[str]]
 
@@ -1484,21 +1799,12 @@ class DosInitiativeResult(TypedDict):
     entries: list[InitiativeEntry]
 
 
-class DosTarget(TypedDict):
-    "Life state of whoever takes damage (DOS-28)."
-
-    hp: int
-    max_hp: NotRequired[int | None]
-    incapacitated: NotRequired[bool]
-    critical: NotRequired[bool]
-    beaten: NotRequired[bool]
-
-
 class DosTurnRequest(TypedDict):
     "TurnRequest"
 
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     combatants: list[TurnCombatant]
     order: NotRequired[list[str] | None]
     first: NotRequired[list[str]]
@@ -1521,6 +1827,42 @@ class DosTurnResult(TypedDict):
     combatants: list[CombatantState]
 
 
+class DosAttackOdds(TypedDict):
+    "AttackOdds"
+
+    defense: Literal["block", "dodge"] | None
+    hit: Prob
+    blocked: Prob | None
+    dodged: Prob | None
+    missed: Prob
+    damage: Distribution
+    incapacitated: Prob
+    critical: Prob
+    truncation: Truncation
+
+
+class DosAttackOddsRequest(TypedDict):
+    "The `/dos/attack` request without `seed` and `dice`."
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    attacker: Attacker
+    defender: Defender
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    ranged: NotRequired[Ranged | None]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    options: NotRequired[DamageOptions]
+
+
 class DragonSide(TypedDict):
     "Side"
 
@@ -1533,6 +1875,7 @@ class RidersSide(TypedDict):
     "Side"
 
     id: str
+    name: NotRequired[str | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1668,6 +2011,66 @@ class Client(SyncTransport):
         "A death saving throw (POST /dnd5e/death-save)."
         return cast(DeathSaveResult, self._post("/dnd5e/death-save", body, headers))
 
+    def dos_odds_test(
+        self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> TestOdds:
+        "Odds of a simple test (the /dos/test request) (POST /dos/odds/test)."
+        return cast(TestOdds, self._post("/dos/odds/test", body, headers))
+
+    def dos_odds_opposed(
+        self, body: OpposedOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> OpposedOdds:
+        "Odds of an opposed test (the /dos/opposed request) (POST /dos/odds/opposed)."
+        return cast(OpposedOdds, self._post("/dos/odds/opposed", body, headers))
+
+    def dos_odds_attack(
+        self, body: DosAttackOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosAttackOdds:
+        "Odds of one attack (the /dos/attack request) (POST /dos/odds/attack)."
+        return cast(DosAttackOdds, self._post("/dos/odds/attack", body, headers))
+
+    def dos_simulate(
+        self, body: TurnSimulateRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Simulation:
+        "Simulate whole fights (the /dos/turn request, turn after turn) (POST /dos/simulate)."
+        return cast(Simulation, self._post("/dos/simulate", body, headers))
+
+    def dragon_odds(
+        self, body: BattleOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> BattleOdds:
+        "Odds of a battle round (the /dragon/battle request) (POST /dragon/odds)."
+        return cast(BattleOdds, self._post("/dragon/odds", body, headers))
+
+    def dragon_simulate(
+        self, body: BattleSimulateRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Simulation:
+        "Simulate whole battles (the /dragon/battle request, round after round) (POST /dragon/simulate)."
+        return cast(Simulation, self._post("/dragon/simulate", body, headers))
+
+    def riders_odds(
+        self, body: CombatOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CombatOdds:
+        "Odds of the roll-off (the /riders/combat request) (POST /riders/odds)."
+        return cast(CombatOdds, self._post("/riders/odds", body, headers))
+
+    def riders_simulate(
+        self, body: CombatSimulateRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Simulation:
+        "Simulate whole combats (the /riders/combat request with auto decisions) (POST /riders/simulate)."
+        return cast(Simulation, self._post("/riders/simulate", body, headers))
+
+    def dnd5e_odds_check(
+        self, body: CheckOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CheckOdds:
+        "Odds of a d20 check (the /dnd5e/check request) (POST /dnd5e/odds/check)."
+        return cast(CheckOdds, self._post("/dnd5e/odds/check", body, headers))
+
+    def dnd5e_odds_attack(
+        self, body: Dnd5eAttackOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eAttackOdds:
+        "Odds of an attack and its damage (the /dnd5e/attack request) (POST /dnd5e/odds/attack)."
+        return cast(Dnd5eAttackOdds, self._post("/dnd5e/odds/attack", body, headers))
+
 
 class AsyncClient(AsyncTransport):
     """dragonroll over httpx, async: one method per endpoint."""
@@ -1773,3 +2176,63 @@ class AsyncClient(AsyncTransport):
     ) -> DeathSaveResult:
         "A death saving throw (POST /dnd5e/death-save)."
         return cast(DeathSaveResult, await self._post("/dnd5e/death-save", body, headers))
+
+    async def dos_odds_test(
+        self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> TestOdds:
+        "Odds of a simple test (the /dos/test request) (POST /dos/odds/test)."
+        return cast(TestOdds, await self._post("/dos/odds/test", body, headers))
+
+    async def dos_odds_opposed(
+        self, body: OpposedOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> OpposedOdds:
+        "Odds of an opposed test (the /dos/opposed request) (POST /dos/odds/opposed)."
+        return cast(OpposedOdds, await self._post("/dos/odds/opposed", body, headers))
+
+    async def dos_odds_attack(
+        self, body: DosAttackOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosAttackOdds:
+        "Odds of one attack (the /dos/attack request) (POST /dos/odds/attack)."
+        return cast(DosAttackOdds, await self._post("/dos/odds/attack", body, headers))
+
+    async def dos_simulate(
+        self, body: TurnSimulateRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Simulation:
+        "Simulate whole fights (the /dos/turn request, turn after turn) (POST /dos/simulate)."
+        return cast(Simulation, await self._post("/dos/simulate", body, headers))
+
+    async def dragon_odds(
+        self, body: BattleOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> BattleOdds:
+        "Odds of a battle round (the /dragon/battle request) (POST /dragon/odds)."
+        return cast(BattleOdds, await self._post("/dragon/odds", body, headers))
+
+    async def dragon_simulate(
+        self, body: BattleSimulateRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Simulation:
+        "Simulate whole battles (the /dragon/battle request, round after round) (POST /dragon/simulate)."
+        return cast(Simulation, await self._post("/dragon/simulate", body, headers))
+
+    async def riders_odds(
+        self, body: CombatOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CombatOdds:
+        "Odds of the roll-off (the /riders/combat request) (POST /riders/odds)."
+        return cast(CombatOdds, await self._post("/riders/odds", body, headers))
+
+    async def riders_simulate(
+        self, body: CombatSimulateRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Simulation:
+        "Simulate whole combats (the /riders/combat request with auto decisions) (POST /riders/simulate)."
+        return cast(Simulation, await self._post("/riders/simulate", body, headers))
+
+    async def dnd5e_odds_check(
+        self, body: CheckOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CheckOdds:
+        "Odds of a d20 check (the /dnd5e/check request) (POST /dnd5e/odds/check)."
+        return cast(CheckOdds, await self._post("/dnd5e/odds/check", body, headers))
+
+    async def dnd5e_odds_attack(
+        self, body: Dnd5eAttackOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eAttackOdds:
+        "Odds of an attack and its damage (the /dnd5e/attack request) (POST /dnd5e/odds/attack)."
+        return cast(Dnd5eAttackOdds, await self._post("/dnd5e/odds/attack", body, headers))
