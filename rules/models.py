@@ -98,6 +98,13 @@ class RollRequest(Model):
         description="Seed of the dice streams; when absent the service makes one and returns it.",
     )
     dice: DiceScript = Field(default_factory=dict)
+    foundry: bool = Field(
+        default=False,
+        description=(
+            "Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` "
+            "(`Roll.fromData()`), in draw order (docs/foundry.md)."
+        ),
+    )
 
 
 # The two records every response holds many of are typed dicts, not dataclasses: a dict is built

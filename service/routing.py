@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
-from rules import budget
+from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
 from service.encoding import encode
@@ -119,7 +119,10 @@ class ResolverRoute(APIRoute):
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
-        return encode(self.resolver(req, dice))
+        result = self.resolver(req, dice)
+        if req.foundry:
+            result = {**result, "foundry": {"rolls": foundry.rolls(self.system, req, result)}}
+        return encode(result)
 
 
 def max_dice(scope: Scope) -> int:
