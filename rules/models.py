@@ -6,10 +6,10 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from rules.dice import RNG
 from rules.record import Record
