@@ -35,9 +35,12 @@ def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
     order = 0
     dragon = "dragon"  # the dragon's id: the owner of slot pool.dragon
 
+    joined: dict[str, str] = {}  # a left-over entity's dice add to its ally's roll
+
     def settle(owner: str, against: int | None) -> None:
-        for index, p in pending.pop(owner, []):
-            out.append((index, counted(p, against)))
+        for who in [owner, *(j for j, ally in joined.items() if ally == owner)]:
+            for index, p in pending.pop(who, []):
+                out.append((index, counted(p, against)))
 
     for event in res["events"]:
         code, p = event["code"], event["params"]
@@ -46,6 +49,8 @@ def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
             order += 1
             if p["slot"] == "pool.dragon":
                 dragon = p["owner"]
+        elif code == "dragon.left_over.join":
+            joined[p["id"]] = p["ally"]
         elif code == "dragon.pair.won":
             settle(p["winner"], p["loser_highest"])
         elif code == "dragon.sweep.taken":

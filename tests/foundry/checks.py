@@ -86,8 +86,9 @@ def counts_successes(roll: dict[str, Any]) -> bool:
 
 
 def check_successes(answer: dict[str, Any], rolls: list[dict[str, Any]]) -> None:
-    """Dragon pools: an owner's rolls add up to the successes of the pair it won (DRG-9), to at least
-    one for the dragon's sweep (DRG-11), else to none."""
+    """Dragon pools: an owner's rolls (and those of the entities joined to it) add up to the
+    successes of the pair it won (DRG-9), to at least one for the dragon's sweep (DRG-11), else to
+    none."""
     events = answer["events"]
     owner = {
         e["params"]["slot"]: e["params"]["owner"]
@@ -100,9 +101,15 @@ def check_successes(answer: dict[str, Any], rolls: list[dict[str, Any]]) -> None
         if e["code"] == "dragon.pair.won"
     }
     swept = any(e["code"] == "dragon.sweep.taken" for e in events)
+    ally = {
+        e["params"]["id"]: e["params"]["ally"]
+        for e in events
+        if e["code"] == "dragon.left_over.join"
+    }
     sums: Counter[str] = Counter()
     for roll in rolls:
-        sums[owner[roll["options"]["dragonroll"]["slot"]]] += roll["total"]
+        who = owner[roll["options"]["dragonroll"]["slot"]]
+        sums[ally.get(who, who)] += roll["total"]
     dragon = owner.get("pool.dragon")
     for who, total in sums.items():
         if who in won:

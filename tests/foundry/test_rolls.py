@@ -144,3 +144,35 @@ def test_generated_requests_give_rolls_that_pass_every_check(api: Api, path: str
             check_answer(r.json())
 
     run()
+
+
+def test_a_joined_partys_dice_count_for_its_ally(api: Api) -> None:
+    # clan is left over and joins tribe (DRG-3): tribe's 6 and clan's 5 and 6 beat the dragon's 4.
+    body = {
+        "seed": "join",
+        "dragon": {"age": 3, "battle": 2, "target": "tribe"},
+        "entities": [
+            {
+                "id": "tribe",
+                "controller": "gm",
+                "kind": "group",
+                "prosperity": 4,
+                "level": 2,
+                "target": "dragon",
+            },
+            {
+                "id": "clan",
+                "controller": "gm",
+                "kind": "group",
+                "prosperity": 3,
+                "level": 2,
+                "if_left_over": "join:tribe",
+            },
+        ],
+        "location": {"id": "vale", "prosperity": 5},
+        "dice": {"pool.dragon": [3, 4], "pool.tribe": [6, 3, 1, 1], "pool.clan": [5, 6, 2]},
+    }
+    rolls = check_answer(api.post("/dragon/battle", json=foundry(body)).json())
+    by_slot = {r["options"]["dragonroll"]["slot"]: r for r in rolls}
+    assert [by_slot[s]["total"] for s in ("pool.dragon", "pool.tribe", "pool.clan")] == [0, 1, 2]
+    assert by_slot["pool.clan"]["formula"] == "3d6cs>4"
