@@ -97,11 +97,6 @@ def formula(terms: list[Json]) -> str:
     return " ".join(parts)
 
 
-def die_total(term: Json) -> int:
-    """What Foundry counts for a ``Die``: each active result's ``count`` if set, else its value."""
-    return sum(r.get("count", r["result"]) for r in term["results"] if r["active"])
-
-
 def text(slot: str, count: int, sides: int) -> str:
     return FLAVOR["dice"].format(slot=slot, count=count, sides=sides)
 
