@@ -6,7 +6,7 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NotRequired
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
@@ -118,6 +118,13 @@ class RollRequest(Model):
             "header; without either, English."
         ),
     )
+    foundry: bool = Field(
+        default=False,
+        description=(
+            "Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` "
+            "(`Roll.fromData()`), in draw order (docs/foundry.md)."
+        ),
+    )
 
 
 # The two records every response holds many of are typed dicts, not dataclasses: a dict is built
@@ -176,6 +183,30 @@ class Resolution(Record):
     events: Annotated[list[Event], Field(description="What happened, in order.")]
 
 
+#: A Foundry VTT ``Roll`` as ``Roll.fromData()`` takes it (docs/foundry.md); its terms are checked
+#: against ``schemas/foundry-roll.schema.json`` by the tests, not described again here.
+FoundryRoll = TypedDict(
+    "FoundryRoll",
+    {
+        "class": Literal["Roll"],
+        "options": dict[str, Any],
+        "dice": list[Any],
+        "formula": str,
+        "terms": list[dict[str, Any]],
+        "total": int,
+        "evaluated": bool,
+    },
+)
+FoundryRoll.__pydantic_config__ = ConfigDict(extra="forbid")  # type: ignore[attr-defined]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class FoundryRolls(TypedDict):
+    rolls: Annotated[
+        list[FoundryRoll], Field(description="One Roll per dice pool drawn, in draw order.")
+    ]
+
+
 @with_config(ConfigDict(extra="forbid"))
 class Envelope(TypedDict):
     """What every resolving endpoint returns besides its system's own fields, as a typed dict.
@@ -201,3 +232,9 @@ class Envelope(TypedDict):
         Field(description="Scripted values the resolution did not need, by slot."),
     ]
     events: Annotated[list[Event], Field(description="What happened, in order.")]
+    foundry: NotRequired[
+        Annotated[
+            FoundryRolls,
+            Field(description='Only with `"foundry": true`: the dice as Foundry VTT rolls.'),
+        ]
+    ]

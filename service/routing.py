@@ -24,7 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
-from rules import budget
+from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
 from rules.narration import tell
@@ -128,6 +128,8 @@ class ResolverRoute(APIRoute):
         result = self.resolver(req, dice)
         lang = req.lang or negotiate(accept_language)
         tell(result, req, lang)
+        if req.foundry:
+            result = {**result, "foundry": {"rolls": foundry.rolls(self.system, req, result)}}
         return encode(result), lang
 
 

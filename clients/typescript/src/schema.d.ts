@@ -673,6 +673,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Combatants
              * @description 1..100 combatants, unique ids.
              */
@@ -712,6 +718,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Actions
              * @description One entry per combatant, in request order.
@@ -852,6 +860,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Continues
              * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
              * @default false
@@ -918,6 +932,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Continues
              * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
              * @default false
@@ -969,6 +989,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Round
              * @description The round resolved.
@@ -1075,6 +1097,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /**
              * Continues
              * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
@@ -1235,6 +1263,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Modifier
              * @default 0
              */
@@ -1276,6 +1310,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /**
              * Modifier
              * @default 0
@@ -1333,6 +1373,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /** D20S */
             d20s: number[];
             /** Natural */
@@ -1374,6 +1416,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             initiator: components["schemas"]["Side-Input"];
             defender: components["schemas"]["Side-Input"];
             /**
@@ -1414,6 +1462,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             initiator: components["schemas"]["Side-Input"];
             defender: components["schemas"]["Side-Input"];
             /**
@@ -1469,6 +1523,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /** Finished */
             finished: boolean;
             /** Winner */
@@ -1540,6 +1596,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             initiator: components["schemas"]["Side-Input"];
             defender: components["schemas"]["Side-Input"];
             /**
@@ -1731,6 +1793,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /** Stat */
             stat: number;
             /**
@@ -1791,6 +1859,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /** Modifier Percent */
             modifier_percent: number;
             /**
@@ -2009,6 +2079,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Strength
              * @description The attacker's strength (unused by `shooting` and by `amount`).
              * @default 0
@@ -2077,6 +2153,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Die
              * @description The damage d10; null for GM-set damage.
@@ -2175,6 +2253,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Successes
              * @description So far.
              * @default 0
@@ -2239,6 +2323,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /** D20S */
             d20s: number[];
             /** Natural */
@@ -2685,6 +2771,38 @@ export interface components {
              */
             rage: number;
         };
+        /** FoundryRoll */
+        FoundryRoll: {
+            /**
+             * Class
+             * @constant
+             */
+            class: "Roll";
+            /** Options */
+            options: {
+                [key: string]: unknown;
+            };
+            /** Dice */
+            dice: unknown[];
+            /** Formula */
+            formula: string;
+            /** Terms */
+            terms: {
+                [key: string]: unknown;
+            }[];
+            /** Total */
+            total: number;
+            /** Evaluated */
+            evaluated: boolean;
+        };
+        /** FoundryRolls */
+        FoundryRolls: {
+            /**
+             * Rolls
+             * @description One Roll per dice pool drawn, in draw order.
+             */
+            rolls: components["schemas"]["FoundryRoll"][];
+        };
         /**
          * Hiding
          * @description A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled.
@@ -3012,6 +3130,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Kind
              * @description `grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. `break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed (`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed (`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner.
              * @enum {string}
@@ -3056,6 +3180,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Kind
              * @description The maneuver resolved.
@@ -3189,6 +3315,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             a: components["schemas"]["OpposedSide"];
             b: components["schemas"]["OpposedSide"];
         };
@@ -3211,6 +3343,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             a: components["schemas"]["OpposedSide"];
             b: components["schemas"]["OpposedSide"];
         };
@@ -3248,6 +3386,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             a: components["schemas"]["SideResult"];
             b: components["schemas"]["SideResult"];
             /**
@@ -3539,6 +3679,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Pool
              * @description Skill level = number of d10 in the pool (0-100).
              */
@@ -3778,6 +3924,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             roll: components["schemas"]["PoolRoll"];
         };
         /** RunStop */
@@ -4193,6 +4341,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Stat
              * @description The stat (or sum of stats) the skill depends on.
              */
@@ -4258,6 +4412,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Stat
              * @description The stat (or sum of stats) the skill depends on.
              */
@@ -4313,6 +4473,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             roll: components["schemas"]["PoolRoll"];
             /** Modifier Percent */
             modifier_percent: number;
@@ -4527,6 +4689,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Combatants
              * @description 1..100 combatants, unique ids.
              */
@@ -4669,6 +4837,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Attack Bonus
              * @description Added to the d20 (D5E-11).
              */
@@ -4726,6 +4900,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /** Hit */
             hit: boolean;
             /** Critical */
@@ -4777,6 +4953,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /** Combatants */
             combatants: components["schemas"]["Combatant"][];
             /**
@@ -4832,6 +5014,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Round Seconds
              * @description A round is 6 seconds of game time (D5E-1).
@@ -4879,6 +5063,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /**
              * Speed
              * @description Walking speed in feet.
@@ -4948,6 +5138,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /** Valid */
             valid: boolean;
             /** Violations */
@@ -4979,6 +5171,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /**
              * Attack Bonus
              * @description Added to the d20 (D5E-11).
@@ -5039,6 +5237,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /** @description Who attacks: stats, skill and weapon. */
             attacker: components["schemas"]["Attacker"];
             /** @description The defender's state this turn (send back the `defender` of the last result). */
@@ -5100,6 +5304,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Hit
              * @description The attack hit (DOS-17..21).
@@ -5177,6 +5383,12 @@ export interface components {
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
              * Combatants
              * @description 1..100 combatants, unique ids.
              */
@@ -5221,6 +5433,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Order
              * @description Ids, first to act first (DOS-15).
@@ -5251,6 +5465,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /**
              * Combatants
              * @description 1..100 combatants, unique ids.
@@ -5309,6 +5529,8 @@ export interface components {
              * @description What happened, in order.
              */
             events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
             /**
              * Order
              * @description The initiative order used.
@@ -5384,6 +5606,12 @@ export interface components {
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
             /** @description Who attacks: stats, skill and weapon. */
             attacker: components["schemas"]["Attacker"];
             /** @description The defender's state this turn (send back the `defender` of the last result). */

@@ -1,0 +1,82 @@
+"""Foundry rolls of a 5e result (docs/foundry.md).
+
+A d20 roll is ``1d20 + m``, or ``2d20kh``/``2d20kl`` with the dropped die ``active: false,
+discarded: true``; a damage part is its formula as written (``1d12 + 3``, ``2d6 - 1d4``), a
+critical's dice doubled (``2d12 + 3``); a damage part floored at 0 shows the floor as one more
+number. Tie-break d20s are the record's plain leftovers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.foundry import Json, Pool, die, operator, plus, result
+
+#: What each roll was (moved to the gettext catalogs later).
+FLAVOR: dict[str, str] = {
+    "check": "Ability check",
+    "attack": "Attack roll",
+    "damage": "Damage ({dice}, {type})",
+    "damage.critical": "Critical damage ({dice}, {type})",
+    "death_save": "Death saving throw",
+    "initiative": "{id}: initiative",
+    "stealth": "{id}: Stealth",
+}
+
+KEEP = {"advantage": "kh", "disadvantage": "kl"}
+
+
+def d20_pool(slot: str, flavor: str, d20s: list[int], how: str, total: int) -> Pool:
+    """``1d20 + m`` or ``2d20kh``/``2d20kl + m``: the die not kept discarded."""
+    if len(d20s) == 1:
+        term, natural = die(20, [result(d20s[0])]), d20s[0]
+    else:
+        natural = max(d20s) if how == "advantage" else min(d20s)
+        kept = d20s.index(natural)
+        results = [
+            result(v) if i == kept else result(v, active=False, discarded=True)
+            for i, v in enumerate(d20s)
+        ]
+        term = die(20, results, modifiers=[KEEP[how]])
+    return Pool(slot, [term, *plus(total - natural)], total, flavor, list(d20s))
+
+
+def damage_pool(req: Any, n: int, part: Mapping[str, Any]) -> Pool:
+    """A damage part's dice as written, each term's critical dice in the same ``Die``."""
+    terms: list[Json] = []
+    rolls, crit = iter(part["rolls"]), iter(part["critical_rolls"])
+    claims: list[int] = []
+    critical = bool(part["critical_rolls"])
+    for t in req.damage[n].formula.dice_terms:
+        values = [abs(next(rolls)) for _ in range(t.count)]
+        if critical:
+            values += [abs(next(crit)) for _ in range(t.count)]
+        claims += values
+        if terms or t.sign < 0:
+            terms.append(operator("-" if t.sign < 0 else "+"))
+        terms.append(die(t.sides, [result(v) for v in values]))
+    raw = sum(part["rolls"]) + sum(part["critical_rolls"]) + part["modifier"]
+    terms += plus(part["modifier"], part["total"] - raw)
+    key = "damage.critical" if critical else "damage"
+    return Pool(f"damage.{n}", terms, part["total"], FLAVOR[key].format(**part), claims)
+
+
+def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
+    """The d20 rolls and damage parts of a 5e result."""
+    out: list[Pool] = []
+    if "attack" in res:
+        a = res["attack"]
+        out.append(d20_pool("attack", FLAVOR["attack"], a["d20s"], a["mode"], a["total"]))
+        out += [damage_pool(req, n, part) for n, part in enumerate(res["damage"])]
+    elif "d20s" in res:  # a check or a death save
+        kind = "check" if "dc" in res else "death_save"
+        how = res.get("mode") or ("advantage" if req.advantage else "disadvantage")
+        out.append(d20_pool("d20", FLAVOR[kind], res["d20s"], how, res["total"]))
+    for event in res["events"]:
+        code, p = event["code"], event["params"]
+        if code in ("dnd5e.initiative.rolled", "dnd5e.stealth.rolled"):
+            kind = code.split(".")[1]
+            text = FLAVOR[kind].format(**p)
+            out.append(d20_pool(f"{kind}.{p['id']}", text, p["d20s"], p["mode"], p["total"]))
+    return out

@@ -1,0 +1,154 @@
+"""Foundry VTT rolls: each dice pool a resolution drew, as a ``Roll`` that ``Roll.fromData()`` takes.
+
+Built after the resolution from the request and the result (docs/foundry.md), never by a resolver:
+``service.routing`` calls :func:`rolls` only for a request with ``"foundry": true``. Each system maps
+its own events in ``rules/<system>/foundry.py`` (a ``pools(req, result) -> list[Pool]`` function);
+the dice of the record no mapped event claims (a pool a mapper does not know) become one plain sum
+roll per slot, so every die drawn is shown once.
+
+The shape, from the field list of issue 17 (``schemas/foundry-roll.schema.json``): a Roll is
+``{class, options, dice, formula, terms, total, evaluated}``; its terms are ``Die``, ``OperatorTerm``
+and ``NumericTerm``; ``options`` holds ``flavor`` and ``dragonroll: {seed, rng, slot, rules_version}``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections import Counter
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+Json = dict[str, Any]
+
+#: What a roll no system maps was (moved to the gettext catalogs later).
+FLAVOR: dict[str, str] = {"dice": "{slot}: {count}d{sides}"}
+
+
+@dataclass
+class Pool:
+    """One roll to show: its slot, its terms (dice and numbers), our total and its flavor."""
+
+    slot: str
+    terms: list[Json]
+    total: int
+    flavor: str
+    #: The dice of the record it shows, by value (checked against the record, then claimed).
+    claims: list[int] = field(default_factory=list)
+
+
+def result(value: int, *, active: bool = True, **flags: bool | int) -> Json:
+    """One die result: ``{result, active}`` and the flags that apply (``discarded``, ...)."""
+    return {"result": value, "active": active, **flags}
+
+
+def die(
+    faces: int,
+    results: list[Json],
+    *,
+    number: int | None = None,
+    modifiers: list[str] | None = None,
+) -> Json:
+    """A ``Die`` term of ``number`` dice (by default, one per result)."""
+    return {
+        "class": "Die",
+        "options": {},
+        "evaluated": True,
+        "number": len(results) if number is None else number,
+        "faces": faces,
+        "modifiers": modifiers or [],
+        "results": results,
+    }
+
+
+def plain(faces: int, values: list[int]) -> Json:
+    """A ``Die`` term whose every result counts."""
+    return die(faces, [result(v) for v in values])
+
+
+def numeric(n: int) -> Json:
+    return {"class": "NumericTerm", "options": {}, "evaluated": True, "number": n}
+
+
+def operator(op: str) -> Json:
+    return {"class": "OperatorTerm", "options": {}, "evaluated": True, "operator": op}
+
+
+def plus(*numbers: int) -> list[Json]:
+    """``+ n`` (``- n`` for a negative n) for each number, zeros left out."""
+    terms: list[Json] = []
+    for n in numbers:
+        if n:
+            terms += [operator("+" if n > 0 else "-"), numeric(abs(n))]
+    return terms
+
+
+def formula(terms: list[Json]) -> str:
+    """Foundry's notation of the terms: ``5d10 + 44 + 3``, ``2d20kh + 5``, ``3d6cs>4``."""
+    parts: list[str] = []
+    for term in terms:
+        kind = term["class"]
+        if kind == "Die":
+            parts.append(f"{term['number']}d{term['faces']}{''.join(term['modifiers'])}")
+        elif kind == "OperatorTerm":
+            parts.append(term["operator"])
+        else:
+            parts.append(str(term["number"]))
+    return " ".join(parts)
+
+
+def text(slot: str, count: int, sides: int) -> str:
+    return FLAVOR["dice"].format(slot=slot, count=count, sides=sides)
+
+
+def roll(pool: Pool, origin: Json) -> Json:
+    """The Foundry ``Roll`` of a pool."""
+    return {
+        "class": "Roll",
+        "options": {"flavor": pool.flavor, "dragonroll": {**origin, "slot": pool.slot}},
+        "dice": [],
+        "formula": formula(pool.terms),
+        "terms": pool.terms,
+        "total": pool.total,
+        "evaluated": True,
+    }
+
+
+def leftovers(record: list[Json], pools: list[Pool]) -> list[Pool]:
+    """One plain roll per die of the record that no pool claimed, in draw order: such dice (a
+    damage die, a hit location, a tie-break reroll) are each a roll of their own, never summed."""
+    claimed: dict[str, Counter[int]] = {}
+    for pool in pools:
+        claimed.setdefault(pool.slot, Counter()).update(pool.claims)
+    left: list[Pool] = []
+    for die_ in record:
+        taken = claimed.get(die_["slot"])
+        if taken is not None and taken[die_["value"]] > 0:
+            taken[die_["value"]] -= 1
+            continue
+        slot, sides, value = die_["slot"], die_["sides"], die_["value"]
+        left.append(Pool(slot, [plain(sides, [value])], value, text(slot, 1, sides), [value]))
+    return left
+
+
+Mapper = Callable[[Any, Mapping[str, Any]], list[Pool]]
+_MAPPERS: dict[str, Mapper] = {}
+
+
+def mapper(system: str) -> Mapper:
+    """``rules.<system>.foundry.pools``, imported once on first use."""
+    found = _MAPPERS.get(system)
+    if found is None:
+        found = _MAPPERS[system] = importlib.import_module(f"rules.{system}.foundry").pools
+    return found
+
+
+def rolls(system: str, req: Any, res: Mapping[str, Any]) -> list[Json]:
+    """The Foundry rolls of a result: the system's pools, then the dice they left, in the draw order
+    of each slot's first die."""
+    pools = [p for p in mapper(system)(req, res) if p.claims]  # a pool of 0 dice draws none
+    pools += leftovers(res["rolls"], pools)
+    origin = {"seed": res["seed"], "rng": res["rng"], "rules_version": res["rules_version"]}
+    order = {d["slot"]: i for i, d in reversed(list(enumerate(res["rolls"])))}
+    pools.sort(key=lambda p: order.get(p.slot, len(order)))
+    return [roll(p, origin) for p in pools]
