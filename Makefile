@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu soak fuzz-long
+.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu soak fuzz-long image-test
 
 $(STAMP): requirements/dev.txt requirements/build.txt
 	$(PYTHON) -m venv $(VENV)
@@ -87,6 +87,9 @@ soak: $(BUILT) ## 120 s of mixed valid and invalid traffic at 128 connections on
 fuzz-long: $(BUILT) ## the contract fuzz and the endpoint properties with many more examples
 	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 \
 		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties
+
+image-test: $(BUILT) ## build the Dockerfile with podman from Debian base images and run the image (root; docs/hardening.md)
+	$(BIN)/python scripts/image_test.py
 
 clean:
 	find rules -name '*.so' -delete; rm -f rules/_build.json
