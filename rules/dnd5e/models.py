@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator
 
 from rules.dnd5e.notation import Formula, parse
 from rules.models import (
@@ -18,6 +18,7 @@ from rules.models import (
     Resolution,
     RollRequest,
     Stat,
+    exactly_one,
 )
 from rules.record import Record
 
@@ -80,6 +81,8 @@ class D20Roll(Record):
 class Hiding(Model):
     """A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."""
 
+    model_config = ConfigDict(json_schema_extra=exactly_one("stealth_total", "stealth_mod"))
+
     stealth_total: Stat | None = Field(
         default=None, description="The Stealth check total already rolled."
     )
@@ -136,6 +139,22 @@ class InitiativeOptions(Model):
 
 
 class InitiativeRequest(RollRequest):
+    # D5E-7, as the schema says it: a dexterity tie-break needs every dexterity
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"tie_break": {"const": "dexterity"}}, "required": ["tie_break"]},
+            "then": {
+                "properties": {
+                    "combatants": {
+                        "items": {
+                            "required": ["dexterity"],
+                            "properties": {"dexterity": {"type": "integer"}},
+                        }
+                    }
+                }
+            },
+        }
+    )
     combatants: Annotated[list[Combatant], Field(min_length=1, max_length=MAX_COMBATANTS)]
     tie_break: Literal["d20", "dexterity", "given"] = Field(
         default="d20",
