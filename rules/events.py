@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, cast
 
 from rules.dice import DiceSource
-from rules.models import RULES_VERSION, Event
+from rules.models import RULES_VERSION, Envelope, Event
 
 #: The decimal text of the numbers most parameters hold (dice, totals, counts): made once, not per
 #: sentence.
@@ -67,7 +67,7 @@ def show(value: object) -> str:
     return format(value, "")
 
 
-def trace(dice: DiceSource, log: EventLog) -> dict[str, Any]:
+def trace(dice: DiceSource, log: EventLog) -> Envelope:
     """The envelope fields of a result: call it last, once every die has been drawn.
 
     It refuses a resolution that ran out of scripted dice (DESIGN.md, "Scripted dice").

@@ -15,9 +15,9 @@
 
 One layer instead of four keeps the hot path short: a dict of the request headers, a ``send`` that
 adds the headers (:class:`_Sender`), a counting ``receive``. Only ``http.response.start`` is touched;
-bodies stream through unbuffered. A resolver POST without an ``Origin`` is answered straight from the
-app object (``service.app.Dragonroll``) by :meth:`EdgeMiddleware.serve_resolver`, which does all of
-this and the route's work in one coroutine; everything else comes through the stack.
+bodies stream through unbuffered. A resolver POST reaches it straight from the app object
+(``service.app.Dragonroll``), which has it answered by the route itself; every other request comes
+through FastAPI's stack and goes on to its exception handling and router.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from functools import partial
 from typing import Any
 
 from starlette.datastructures import Headers
@@ -36,17 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from service import problems
 from service.logs import AccessLine
 from service.metrics import PREFLIGHT, UNMATCHED, Metrics
-from service.routing import (
-    BodyTooLarge,
-    ResolverFastPath,
-    ResolverRoute,
-    check_json,
-    enter,
-    json_start,
-    max_dice,
-    read_body,
-    resolver_paths,
-)
+from service.routing import BodyTooLarge, resolver_paths
 
 REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
 SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
@@ -56,6 +45,8 @@ SECURITY_HEADERS: tuple[tuple[bytes, bytes], ...] = (
 #: scope keys the problem renderers fill for the metrics: the problem kind and the limit it hit.
 PROBLEM_KEY = "dragonroll.problem"
 LIMIT_KEY = "dragonroll.limit"
+#: scope key: the exception the edge logged before letting it out (the response had started).
+LOGGED_KEY = "dragonroll.logged"
 
 
 def stamp_problem(body: dict[str, Any], scope: Scope, path: str) -> str:
@@ -76,8 +67,14 @@ INTERNAL_ERROR = (
 )
 
 
-def cors_policy(origins: tuple[str, ...]) -> CORSMiddleware:
-    """Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day."""
+def cors_policy(origins: tuple[str, ...], private_network: bool = True) -> CORSMiddleware:
+    """Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day.
+
+    ``private_network`` answers Chrome's Private Network Access preflight
+    (``Access-Control-Request-Private-Network: true``, sent when a page served from the internet calls
+    a service on a private address, such as a self-hosted dragonroll) with
+    ``Access-Control-Allow-Private-Network: true``; without it such a preflight is a 400.
+    """
 
     async def unused(scope: Scope, receive: Receive, send: Send) -> None:  # pragma: no cover
         raise NotImplementedError
@@ -90,6 +87,7 @@ def cors_policy(origins: tuple[str, ...]) -> CORSMiddleware:
         allow_headers=["Content-Type", "X-Request-ID"],
         expose_headers=["X-Request-ID"],
         max_age=86400,
+        allow_private_network=private_network,
     )
 
 
@@ -124,108 +122,62 @@ class EdgeMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        await self.handle(scope, receive, send, self.app)
+        await self.serve(scope, receive, send, self.app)
 
-    async def handle(self, scope: Scope, receive: Receive, send: Send, app: ASGIApp) -> None:
-        """One HTTP request, answered by ``app``: the wrapped stack, or (for a resolver POST with an
-        ``Origin``, from :meth:`serve_resolver`) a resolver route's entry."""
+    async def serve(self, scope: Scope, receive: Receive, send: Send, app: ASGIApp) -> None:
+        """One HTTP request, answered by ``app``: the stack this middleware wraps, or a resolver
+        route (``service.app.Dragonroll`` calls this for a resolver POST)."""
         headers = dict(scope["headers"])
-        rid = _request_id(headers, scope)
-        if b"origin" in headers:
-            cors_headers = Headers(scope=scope)
-            sender = _Sender(
-                send, ((b"x-request-id", rid), *SECURITY_HEADERS), self.cors, cors_headers
-            )
-        else:
-            cors_headers = None
-            sender = _Sender(send, ((b"x-request-id", rid), *self.extra))
-
+        sender = self._sender(scope, headers, send)
         if scope["path"] in self.quiet:
             await app(scope, receive, sender)
             return
-
         start = time.perf_counter()
         try:
-            if cors_headers is not None and (
+            if sender.cors_headers is not None and (
                 scope["method"] == "OPTIONS" and b"access-control-request-method" in headers
             ):
-                preflight = self.cors.preflight_response(request_headers=cors_headers)
+                preflight = self.cors.preflight_response(request_headers=sender.cors_headers)
                 await preflight(scope, receive, sender)
-                return
-            if self._announced_too_large(headers):
+            elif self._announced_too_large(headers):
                 await self._too_large(scope, sender)
-                return
-            limit = self.limit
-            received = 0
-
-            async def counted_receive() -> Message:
-                nonlocal received
-                message = await receive()
-                if message["type"] == "http.request":
-                    received += len(message.get("body", b""))
-                    if received > limit:
-                        raise BodyTooLarge(limit)
-                return message
-
-            try:
-                await app(scope, counted_receive, sender)
-            except Exception as exc:
-                await self._on_exception(scope, sender, exc, started=sender.started)
+            else:
+                await self._answer(app, scope, self._counted(receive), sender)
         finally:
             self._record(scope, sender.status, time.perf_counter() - start)
 
-    async def serve_resolver(
-        self,
-        scope: Scope,
-        receive: Receive,
-        send: Send,
-        route: ResolverRoute,
-        fast: ResolverFastPath,
-    ) -> None:
-        """A POST to a resolver route, answered in this one coroutine (``service.app.Dragonroll``
-        calls it).
-
-        It gives what :meth:`handle` with ``fast.serve`` for ``route`` behind it gives (the same
-        answer, headers, log line and metrics; ``tests/service/test_dispatch.py`` compares them
-        case by case) without the chain that builds per request (the entry, the route's ``serve``,
-        the body reader, a counting ``receive``, a header-adding ``send``: five coroutines, two of
-        them closures): the body is read with the limit counted, the response sent with the edge's
-        headers, and only an error goes through a :class:`_Sender`, the app's handlers and
-        :meth:`_on_exception`.
-        A request with an ``Origin`` (CORS) takes :meth:`handle`.
-        """
-        headers = dict(scope["headers"])
-        if b"origin" in headers:
-            await self.handle(scope, receive, send, partial(fast.serve, route))
-            return
+    def _sender(self, scope: Scope, headers: dict[bytes, bytes], send: Send) -> _Sender:
+        """The request id noted in the scope, and the ``send`` that adds it and the edge's headers
+        (the CORS ones too when the request has an ``Origin``)."""
         rid = _request_id(headers, scope)
-        extra = ((b"x-request-id", rid), *self.extra)
-        start = time.perf_counter()
-        status = 500
-        started = False
+        if b"origin" in headers:
+            extra = ((b"x-request-id", rid), *SECURITY_HEADERS)
+            return _Sender(send, extra, self.cors, Headers(scope=scope))
+        return _Sender(send, ((b"x-request-id", rid), *self.extra))
+
+    def _counted(self, receive: Receive) -> Receive:
+        """``receive``, raising :class:`BodyTooLarge` once the body's bytes pass the limit (a
+        chunked body announces no length)."""
+        limit = self.limit
+        received = 0
+
+        async def counted_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit)
+            return message
+
+        return counted_receive
+
+    async def _answer(self, app: ASGIApp, scope: Scope, receive: Receive, sender: _Sender) -> None:
+        """``app``'s answer; an exception it lets out answered here (413 or 500) and logged."""
         try:
-            if self._announced_too_large(headers):
-                sender = _Sender(send, extra)
-                await self._too_large(scope, sender)
-                status = sender.status
-                return
-            enter(route, scope)
-            try:
-                check_json(scope)
-                payload = route.resolve(await read_body(receive, self.limit), max_dice(scope))
-                started, status = True, 200
-                await send(json_start(payload, extra))
-                await send({"type": "http.response.body", "body": payload})
-            except Exception as exc:
-                sender = _Sender(send, extra, started=started, status=status)
-                try:
-                    await fast.answer(exc, scope, receive, sender)
-                except Exception as unanswered:
-                    await self._on_exception(scope, sender, unanswered, started=sender.started)
-                finally:
-                    status = sender.status
-        finally:
-            self._record(scope, status, time.perf_counter() - start)
+            await app(scope, receive, sender)
+        except Exception as exc:
+            await self._on_exception(scope, sender, exc, started=sender.started)
 
     def _announced_too_large(self, headers: dict[bytes, bytes]) -> bool:
         length = headers.get(b"content-length")
@@ -247,6 +199,7 @@ class EdgeMiddleware:
             exc_info=exc,
         )
         if started:
+            scope[LOGGED_KEY] = exc  # the app's last-resort handler need not log it again
             raise exc
         await send_problem(scope, send, problems.problem("internal-error", INTERNAL_ERROR))
 
@@ -320,16 +273,13 @@ class _Sender:
         extra: tuple[tuple[bytes, bytes], ...],
         cors: CORSMiddleware | None = None,
         cors_headers: Headers | None = None,
-        *,
-        started: bool = False,
-        status: int = 500,
     ) -> None:
         self.send = send
         self.extra = extra
         self.cors = cors
         self.cors_headers = cors_headers
-        self.started = started
-        self.status = status
+        self.started = False
+        self.status = 500
 
     async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from service.examples import EXAMPLES
 from service.problems import PROBLEM_JSON, Problem, ProblemError
+from service.routing import resolver_paths
 
 
 def install_openapi(app: FastAPI) -> None:
@@ -37,7 +40,21 @@ def install_openapi(app: FastAPI) -> None:
                         response["content"] = {
                             PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}
                         }
+        add_examples(app, schema)
         app.openapi_schema = schema
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
+
+
+def add_examples(app: FastAPI, schema: dict[str, Any]) -> None:
+    """Each resolver's request example (``service.examples``) and the answer it gets, resolved here:
+    the examples are seeded, so the document stays the same from one build to the next."""
+    for path, route in resolver_paths(app.router.routes):
+        example = EXAMPLES.get(path)
+        op = schema["paths"].get(path, {}).get("post")
+        if example is None or op is None:
+            continue
+        op["requestBody"]["content"]["application/json"]["example"] = example
+        answer = orjson.loads(route.resolve(orjson.dumps(example)))
+        op["responses"]["200"]["content"]["application/json"]["example"] = answer

@@ -1,26 +1,14 @@
 """Resolver routes: validate the body, call the engine, return its bytes.
 
-Each resolving endpoint is a :class:`ResolverRoute`. FastAPI still sees an ordinary route with a
-request body model and a response model, so the OpenAPI document describes it fully; at request time
-the route skips FastAPI's dependency solving and response re-validation and does the three steps
-itself: ``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``encode(result)``.
-Results are dataclasses the engine builds from checked values (``rules.record``), written by
-``service.encoding`` in declaration order, so the same request with the same seed gives the same bytes.
-
-Speed (README, "Performance"): :meth:`ResolverRoute.serve` answers a POST as plain ASGI: it
-reads the body from ``receive`` and sends the two response messages itself, without the per-request
-``Request`` object, the two ``AsyncExitStack``s and the exception-wrapping layer of FastAPI's
-``request_response``. The app object itself (``service.app.Dragonroll``) hands a resolver POST to
-the edge layer (``EdgeMiddleware.serve_resolver``), which does the same work with this module's
-pieces (``check_json``, ``read_body``, :meth:`ResolverRoute.resolve`, ``json_start``,
-:meth:`ResolverFastPath.answer`) in one coroutine, skipping FastAPI's and Starlette's stack; when it
-cannot (another middleware in the stack, telemetry on), :class:`ResolverFastPath`, the innermost
-middleware (``install_fast_path``), calls :meth:`ResolverRoute.serve` without consulting FastAPI's
-router; a request that still reaches the router (a mounted copy of a router, for instance) gets it
-from :meth:`ResolverRoute.handle`. Errors are raised to the same
-exception handlers either way, so every problem response is unchanged (a property test compares the
-answers with FastAPI's own path). Another method, or a route with a FastAPI body-size limit, goes
-through FastAPI's own path.
+Each resolving endpoint is a :class:`ResolverRoute`. FastAPI sees an ordinary route with a request
+body model and a response model, so the OpenAPI document describes it fully. A request reaches it as
+any request does (the edge middleware, FastAPI's exception handling, its router); the route then
+answers a POST as plain ASGI in :meth:`ResolverRoute.handle`: the body read, then
+``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``encode(result)``, and the two
+response messages, without FastAPI's per-request ``Request``, dependency solving and response
+re-validation. Errors (bad JSON, a validation or rules error, a body over the limit) are raised to the
+app's exception handlers, which answer them as problems. Results are written by ``service.encoding``
+in declaration order, so the same request with the same seed gives the same bytes.
 """
 
 from __future__ import annotations
@@ -30,15 +18,11 @@ import secrets
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Protocol
 
-from fastapi import APIRouter, FastAPI
-from fastapi import routing as fastapi_routing
+from fastapi import APIRouter
 from fastapi.routing import APIRoute
 from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
-from starlette.routing import get_route_path  # type: ignore[attr-defined]
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.requests import ClientDisconnect
+from starlette.types import Message, Receive, Scope, Send
 
 from rules import budget
 from rules.dice import DiceSource, SlotSpec
@@ -111,13 +95,11 @@ class ResolverRoute(APIRoute):
         super().__init__(path, endpoint, **kwargs)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["method"] != "POST" or _body_limited(self, scope):
+        """Answer one POST as plain ASGI; errors are raised for the app's exception handlers.
+        Another method gets Starlette's 405."""
+        if scope["method"] != "POST":
             await super().handle(scope, receive, send)
             return
-        await self.serve(scope, receive, send)
-
-    async def serve(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer one POST as plain ASGI; errors are raised for the app's exception handlers."""
         check_json(scope)
         payload = self.resolve(await read_body(receive), max_dice(scope))
         await send(json_start(payload))
@@ -139,16 +121,6 @@ class ResolverRoute(APIRoute):
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         return encode(self.resolver(req, dice))
 
-    def get_route_handler(self) -> Callable[[Request], Any]:
-        async def handle(request: Request) -> Response:
-            content_type = request.headers.get("content-type", "")
-            if not is_json(content_type):
-                raise UnsupportedMediaType(content_type)
-            payload = self.resolve(await request.body(), max_dice(request.scope))
-            return Response(payload, media_type="application/json")
-
-        return handle
-
 
 def max_dice(scope: Scope) -> int:
     """The work budget of the app serving ``scope`` (``Settings.max_dice``), base dice a request."""
@@ -167,40 +139,27 @@ def check_json(scope: Scope) -> None:
         raise UnsupportedMediaType(content_type)
 
 
-def json_start(payload: bytes, extra: tuple[tuple[bytes, bytes], ...] = ()) -> Message:
-    """The ``http.response.start`` of a 200 JSON answer, with ``extra`` headers after its own."""
+def json_start(payload: bytes) -> Message:
+    """The ``http.response.start`` of a 200 JSON answer."""
     return {
         "type": "http.response.start",
         "status": 200,
         "headers": [
             (b"content-length", str(len(payload)).encode()),
             (b"content-type", b"application/json"),
-            *extra,
         ],
     }
 
 
-async def read_body(receive: Receive, limit: int | None = None) -> bytes:
-    """The whole request body, as ``Request.body()`` reads it (``ClientDisconnect`` included).
-
-    With a ``limit``, :class:`BodyTooLarge` as soon as the bytes received pass it (a chunked body
-    announces no length).
-    """
+async def read_body(receive: Receive) -> bytes:
+    """The whole request body, as ``Request.body()`` reads it (``ClientDisconnect`` included)."""
     message: Message = await receive()
     if message["type"] == "http.request" and not message.get("more_body", False):
-        body = bytes(message.get("body", b""))
-        if limit is not None and len(body) > limit:
-            raise BodyTooLarge(limit)
-        return body
+        return bytes(message.get("body", b""))
     chunks: list[bytes] = []
-    received = 0
     while True:
         if message["type"] == "http.request":
-            chunk = message.get("body", b"")
-            received += len(chunk)
-            if limit is not None and received > limit:
-                raise BodyTooLarge(limit)
-            chunks.append(chunk)
+            chunks.append(message.get("body", b""))
             if not message.get("more_body", False):
                 return b"".join(chunks)
         elif message["type"] == "http.disconnect":
@@ -208,106 +167,16 @@ async def read_body(receive: Receive, limit: int | None = None) -> bytes:
         message = await receive()
 
 
-def _body_limited(route: APIRoute, scope: Scope) -> bool:
-    """Whether FastAPI would wrap this route in its own body-size limit (then it takes the request)."""
-    lookup = getattr(fastapi_routing, "_get_scope_effective_route_context", None)
-    context = lookup(scope) if lookup is not None else None
-    limit = getattr(context if context is not None else route, "max_body_size", None)
-    return limit is not None
-
-
-class ResolverFastPath:
-    """Innermost middleware: a POST to a resolver route is answered without FastAPI's router.
-
-    FastAPI's router matches an included router's routes twice per request (``matches`` then
-    ``_handle_selected``) and wraps the route in ``AsyncExitStackMiddleware``; for a static POST path
-    that is most of the framework's cost. This middleware sits inside every other middleware (it is
-    put last in ``user_middleware``, whatever order the others are added in), so request ids, logs,
-    metrics and body limits see the request as before; it looks the path up in a dict of the
-    resolver routes, sets ``scope["route"]`` / ``"endpoint"`` / ``"path_params"`` as the router
-    would, and hands any exception to the app's exception handlers exactly as Starlette's
-    ``ExceptionMiddleware`` does (same lookup by class, same handlers). Anything else, another method
-    included, goes on to the router unchanged.
-    """
-
-    def __init__(self, app: ASGIApp, *, fastapi: FastAPI) -> None:
-        self.app = app
-        self.routes: dict[str, ResolverRoute] = dict(resolver_paths(fastapi.router.routes))
-        self.handlers: dict[type[BaseException], Callable[..., Any]] = {
-            key: value
-            for key, value in fastapi.exception_handlers.items()
-            if isinstance(key, type) and key is not Exception
-        }
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        route = (
-            self.routes.get(get_route_path(scope))
-            if scope["type"] == "http" and scope["method"] == "POST"
-            else None
-        )
-        if route is None:
-            await self.app(scope, receive, send)
-            return
-        await self.serve(route, scope, receive, send)
-
-    async def serve(self, route: ResolverRoute, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer a POST to ``route`` as the router would, errors through the app's handlers."""
-        enter(route, scope)
-        try:
-            await route.serve(scope, receive, send)
-        except Exception as exc:
-            await self.answer(exc, scope, receive, send)
-
-    async def answer(self, exc: Exception, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer ``exc`` with the app's handler for it, as Starlette's ``ExceptionMiddleware``
-        does; raise it again when the app has none."""
-        handler = self._handler(exc)
-        if handler is None:
-            raise exc
-        response = await handler(Request(scope, receive), exc)
-        await response(scope, receive, send)
-
-    def _handler(self, exc: Exception) -> Callable[..., Any] | None:
-        for cls in type(exc).__mro__:
-            if cls in self.handlers:
-                return self.handlers[cls]
-        return None
-
-
-def enter(route: ResolverRoute, scope: Scope) -> None:
-    """Note in the scope that the request is for ``route``, as FastAPI's router would."""
-    scope["route"] = route
-    scope["endpoint"] = route.endpoint
-    scope["path_params"] = {}
-
-
 def resolver_paths(routes: Iterable[Any]) -> Iterator[tuple[str, ResolverRoute]]:
-    """(path as served, route) of every resolver route, included routers looked into.
-
-    Routes with a path parameter or a FastAPI body-size limit are left to the router.
-    """
+    """(path as served, route) of every resolver route, included routers looked into."""
     for route in routes:
         contexts = getattr(route, "effective_route_contexts", None)
         if contexts is not None:  # FastAPI's included router
             for context in contexts():
-                original = context.original_route
-                if (
-                    isinstance(original, ResolverRoute)
-                    and "{" not in context.path_format
-                    and getattr(context, "max_body_size", None) is None
-                ):
-                    yield context.path_format, original
-        elif (
-            isinstance(route, ResolverRoute)
-            and "{" not in route.path_format
-            and getattr(route, "max_body_size", None) is None
-        ):
+                if isinstance(context.original_route, ResolverRoute):
+                    yield context.path_format, context.original_route
+        elif isinstance(route, ResolverRoute):
             yield route.path_format, route
-
-
-def install_fast_path(app: FastAPI) -> None:
-    """Serve the app's resolver routes through :class:`ResolverFastPath` (call in the factory)."""
-    app.user_middleware.append(Middleware(ResolverFastPath, fastapi=app))
 
 
 def add_resolver(
@@ -316,13 +185,13 @@ def add_resolver(
     *,
     resolver: Resolver,
     slots: Callable[[Any], SlotSpec],
-    work: Callable[[Any], budget.Work],
     request_model: type[RollRequest],
     response_model: type[Any],
     summary: str,
     description: str,
     system: str,
     slot_doc: str,
+    work: Callable[[Any], budget.Work],
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 

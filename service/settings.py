@@ -48,6 +48,13 @@ class Settings(BaseSettings):
         default=("*",),
         description="Comma-separated origins allowed to call from a browser; * for any.",
     )
+    cors_private_network: bool = Field(
+        default=True,
+        description=(
+            "Answer Chrome's private-network preflights (a page on the internet calling a service on"
+            " a private address) for the origins CORS allows; with no origins allowed it has no effect."
+        ),
+    )
     body_limit: Annotated[int, Field(ge=1024, le=16 * 1024 * 1024)] = Field(
         default=64 * 1024, description="Largest request body accepted, in bytes."
     )

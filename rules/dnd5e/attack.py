@@ -13,7 +13,6 @@ from rules.dnd5e.models import (
     Applied,
     AttackRequest,
     AttackResult,
-    AttackRoll,
     CheckRequest,
     CheckResult,
     DamagePart,
@@ -40,24 +39,25 @@ def check(req: CheckRequest, dice: DiceSource) -> CheckResult:
     """D5E-10: d20 + modifier, success when it meets or beats the DC (no automatic 1 or 20)."""
     log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
-    success = r.total >= req.dc
+    total = r["total"]
+    success = total >= req.dc
     log.add(
         "dnd5e.check.success" if success else "dnd5e.check.failure",
-        total=r.total,
-        d20s=r.d20s,
-        mode=r.mode,
-        modifier=r.modifier,
+        total=total,
+        d20s=r["d20s"],
+        mode=r["mode"],
+        modifier=r["modifier"],
         dc=req.dc,
     )
-    return CheckResult(
-        d20s=r.d20s,
-        natural=r.natural,
-        mode=r.mode,
-        total=r.total,
-        dc=req.dc,
-        success=success,
+    return {
         **trace(dice, log),
-    )
+        "d20s": r["d20s"],
+        "natural": r["natural"],
+        "mode": r["mode"],
+        "total": total,
+        "dc": req.dc,
+        "success": success,
+    }
 
 
 def attack_slots(req: AttackRequest) -> SlotSpec:
@@ -90,14 +90,14 @@ def roll_part(
         modifier=formula.modifier,
         total=total,
     )
-    return PartRoll(
-        dice=str(formula),
-        type=part.type,
-        rolls=rolls,
-        critical_rolls=crit,
-        modifier=formula.modifier,
-        total=total,
-    )
+    return {
+        "dice": str(formula),
+        "type": part.type,
+        "rolls": rolls,
+        "critical_rolls": crit,
+        "modifier": formula.modifier,
+        "total": total,
+    }
 
 
 def by_type(parts: list[PartRoll], target: Target, log: EventLog) -> list[TypeDamage]:
@@ -105,7 +105,7 @@ def by_type(parts: list[PartRoll], target: Target, log: EventLog) -> list[TypeDa
     immunity makes it 0; otherwise resistance halves it (rounded down), then vulnerability doubles."""
     rolled: dict[str, int] = {}
     for p in parts:
-        rolled[p.type] = rolled.get(p.type, 0) + p.total
+        rolled[p["type"]] = rolled.get(p["type"], 0) + p["total"]
     out: list[TypeDamage] = []
     for kind, amount in rolled.items():
         applied: list[Applied] = []
@@ -128,7 +128,7 @@ def by_type(parts: list[PartRoll], target: Target, log: EventLog) -> list[TypeDa
                 total=total,
                 applied=", ".join(applied),
             )
-        out.append(TypeDamage(type=kind, rolled=amount, applied=applied, total=total))
+        out.append({"type": kind, "rolled": amount, "applied": applied, "total": total})
     return out
 
 
@@ -170,14 +170,14 @@ def apply_damage(target: Target, damage: int, critical: bool, log: EventLog) -> 
             if failures >= THREE:
                 dead = True
                 log.add("dnd5e.target.dead")
-    return TargetState(
-        hp=hp,
-        temp_hp=temp,
-        unconscious=hp == 0 and not dead,
-        dead=dead,
-        death_save_failures=failures,
-        massive_damage=massive,
-    )
+    return {
+        "hp": hp,
+        "temp_hp": temp,
+        "unconscious": hp == 0 and not dead,
+        "dead": dead,
+        "death_save_failures": failures,
+        "massive_damage": massive,
+    }
 
 
 def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
@@ -185,33 +185,34 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     log = EventLog(SENTENCES)
     ac = req.target.ac
     r = roll_d20(dice, "attack", mode(req.advantage, req.disadvantage), req.attack_bonus)
-    critical = r.natural == D20
-    hit = critical or (r.natural != 1 and r.total >= ac)
-    params = {"total": r.total, "ac": ac}
+    natural, d20s, how = r["natural"], r["d20s"], r["mode"]
+    critical = natural == D20
+    hit = critical or (natural != 1 and r["total"] >= ac)
+    params = {"total": r["total"], "ac": ac}
     if critical:
         log.add("dnd5e.attack.critical", **params)
-    elif r.natural == 1:
+    elif natural == 1:
         log.add("dnd5e.attack.fumble", **params)
     else:
         code = "dnd5e.attack.hit" if hit else "dnd5e.attack.miss"
-        log.add(code, d20s=r.d20s, mode=r.mode, **params)
+        log.add(code, d20s=d20s, mode=how, **params)
     parts = [roll_part(dice, n, p, critical, log) for n, p in enumerate(req.damage)] if hit else []
     types = by_type(parts, req.target, log)
-    total = sum(t.total for t in types)
+    total = sum(t["total"] for t in types)
     if hit:
         log.add("dnd5e.damage.total", total=total)
     state = apply_damage(req.target, total, critical, log)
-    return AttackResult(
-        hit=hit,
-        critical=critical,
-        attack=AttackRoll(d20s=r.d20s, natural=r.natural, mode=r.mode, total=r.total),
-        ac=ac,
-        damage=parts,
-        by_type=types,
-        damage_total=total,
-        target=state,
+    return {
         **trace(dice, log),
-    )
+        "hit": hit,
+        "critical": critical,
+        "attack": {"d20s": d20s, "natural": natural, "mode": how, "total": r["total"]},
+        "ac": ac,
+        "damage": parts,
+        "by_type": types,
+        "damage_total": total,
+        "target": state,
+    }
 
 
 def death_save_slots(req: DeathSaveRequest) -> SlotSpec:
@@ -220,44 +221,48 @@ def death_save_slots(req: DeathSaveRequest) -> SlotSpec:
 
 def death_save(req: DeathSaveRequest, dice: DiceSource) -> DeathSaveResult:
     """D5E-16: 10 or more succeeds; three successes: stable; three failures: dead; a natural 1 is
-    two failures; a natural 20 restores 1 hp (and, as the creature is no longer dying, clears both
-    counts)."""
+    two failures; a natural 20 restores 1 hp. Stable or back to 1 hp, the creature is no longer
+    dying: both counts reset to 0 (SRD 5.1)."""
     log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
     successes, failures = req.successes, req.failures
+    natural, total = r["natural"], r["total"]
     hp = 0
-    if r.natural == D20:
+    if natural == D20:
         success = True
-        hp, successes, failures = 1, 0, 0
+        hp = 1
         log.add("dnd5e.death_save.nat20")
-    elif r.natural == 1:
+    elif natural == 1:
         success = False
         failures = min(THREE, failures + 2)
         log.add("dnd5e.death_save.nat1", failures=failures)
-    elif r.total >= DEATH_SAVE_DC:
+    elif total >= DEATH_SAVE_DC:
         success = True
         successes += 1
-        log.add("dnd5e.death_save.success", total=r.total, successes=successes)
+        log.add("dnd5e.death_save.success", total=total, successes=successes)
     else:
         success = False
         failures += 1
-        log.add("dnd5e.death_save.failure", total=r.total, failures=failures)
+        log.add("dnd5e.death_save.failure", total=total, failures=failures)
     stable = successes >= THREE
     dead = failures >= THREE
     if stable:
         log.add("dnd5e.death_save.stable")
     if dead:
         log.add("dnd5e.death_save.dead")
-    return DeathSaveResult(
-        d20s=r.d20s,
-        natural=r.natural,
-        total=r.total,
-        success=success,
-        successes=successes,
-        failures=failures,
-        stable=stable,
-        dead=dead,
-        hp=hp,
-        conscious=hp > 0,
+    if stable or hp:
+        log.add("dnd5e.death_save.reset", successes=successes, failures=failures)
+        successes, failures = 0, 0
+    return {
         **trace(dice, log),
-    )
+        "d20s": r["d20s"],
+        "natural": natural,
+        "total": total,
+        "success": success,
+        "successes": successes,
+        "failures": failures,
+        "stable": stable,
+        "dead": dead,
+        "hp": hp,
+        "conscious": hp > 0,
+    }

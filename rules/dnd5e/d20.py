@@ -26,6 +26,10 @@ def roll_d20(dice: DiceSource, slot: str, how: D20Mode, modifier: int) -> D20Rol
     else:
         d20s = dice.roll_many(slot, D20, 2)
         natural = max(d20s) if how == "advantage" else min(d20s)
-    return D20Roll(
-        d20s=d20s, mode=how, natural=natural, modifier=modifier, total=natural + modifier
-    )
+    return {
+        "d20s": d20s,
+        "mode": how,
+        "natural": natural,
+        "modifier": modifier,
+        "total": natural + modifier,
+    }

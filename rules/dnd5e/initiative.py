@@ -47,7 +47,7 @@ class _Place:
     @property
     def total(self) -> int:
         assert self.roll is not None
-        return self.roll.total
+        return self.roll["total"]
 
 
 def _places(req: InitiativeRequest) -> list[_Place]:
@@ -142,81 +142,90 @@ def _stealth(req: InitiativeRequest, dice: DiceSource, log: EventLog) -> dict[st
             continue
         if h.stealth_mod is not None:
             r = roll_d20(dice, f"stealth.{c.id}", mode(h.advantage, h.disadvantage), h.stealth_mod)
-            out[c.id] = Stealth(d20s=r.d20s, total=r.total)
+            out[c.id] = {"d20s": r["d20s"], "total": r["total"]}
             log.add(
                 "dnd5e.stealth.rolled",
                 id=c.id,
-                total=r.total,
-                d20s=r.d20s,
-                mode=r.mode,
-                modifier=r.modifier,
+                total=r["total"],
+                d20s=r["d20s"],
+                mode=r["mode"],
+                modifier=r["modifier"],
             )
         else:
             assert h.stealth_total is not None
-            out[c.id] = Stealth(d20s=[], total=h.stealth_total)
+            out[c.id] = {"d20s": [], "total": h.stealth_total}
             log.add("dnd5e.stealth.given", id=c.id, total=h.stealth_total)
     return out
+
+
+def _sighting(
+    c: Combatant, hiders: list[Combatant], stealth: dict[str, Stealth], hidden_on_tie: bool
+) -> tuple[list[str], list[str]]:
+    """D5E-3: the hiders ``c`` notices and those it does not: a hider stays hidden when its
+    Stealth total beats ``c``'s passive Perception (or meets it, with ties ``hidden``)."""
+    noticed: list[str] = []
+    unnoticed: list[str] = []
+    passive = c.passive_perception
+    if passive is not None:
+        for h in hiders:
+            total = stealth[h.id]["total"]
+            hidden = total >= passive if hidden_on_tie else total > passive
+            (unnoticed if hidden else noticed).append(h.id)
+    return noticed, unnoticed
+
+
+def _verdict(
+    c: Combatant,
+    opponents: int,
+    hiders: int,
+    noticed: list[str],
+    unnoticed: list[str],
+    *,
+    log: EventLog,
+) -> tuple[bool, SurpriseReason]:
+    """D5E-3: the GM's ruling wins; else a creature is surprised only when every opponent hides
+    and it notices none of them."""
+    if c.surprised is not None:
+        verdict = "surprised" if c.surprised else "not surprised"
+        log.add("dnd5e.surprise.gm", id=c.id, verdict=verdict)
+        return c.surprised, "gm"
+    if not opponents:
+        log.add("dnd5e.surprise.no_opponent", id=c.id)
+        return False, "no_opponent"
+    if hiders < opponents:
+        log.add("dnd5e.surprise.in_view", id=c.id)
+        return False, "no_hiding_opponent"
+    passive = c.passive_perception
+    if noticed:
+        log.add("dnd5e.surprise.noticed", id=c.id, passive=passive, noticed=_names(noticed))
+        return False, "noticed"
+    log.add("dnd5e.surprise.unnoticed", id=c.id, passive=passive, unnoticed=_names(unnoticed))
+    return True, "unnoticed"
 
 
 def _surprise(
     req: InitiativeRequest, stealth: dict[str, Stealth], log: EventLog
 ) -> list[SurpriseVerdict]:
-    """D5E-3: a creature noticing no threat is surprised; the GM's ruling wins."""
+    """D5E-3: a creature noticing no threat is surprised; the GM's ruling wins. D5E-4: a surprised
+    creature's first-round restrictions."""
     verdicts: list[SurpriseVerdict] = []
     hidden_on_tie = req.options.surprise_ties == "hidden"
     for c in req.combatants:
         opponents = [o for o in req.combatants if o.side != c.side]
         hiders = [o for o in opponents if o.hiding is not None]
-        noticed: list[str] = []
-        unnoticed: list[str] = []
-        reason: SurpriseReason
-        if c.passive_perception is not None:
-            for h in hiders:
-                total = stealth[h.id].total
-                hidden = (
-                    total >= c.passive_perception if hidden_on_tie else total > c.passive_perception
-                )
-                (unnoticed if hidden else noticed).append(h.id)
-        if c.surprised is not None:
-            surprised, reason = c.surprised, "gm"
-            log.add(
-                "dnd5e.surprise.gm",
-                id=c.id,
-                verdict="surprised" if surprised else "not surprised",
-            )
-        elif not opponents:
-            surprised, reason = False, "no_opponent"
-            log.add("dnd5e.surprise.no_opponent", id=c.id)
-        elif len(hiders) < len(opponents):
-            surprised, reason = False, "no_hiding_opponent"
-            log.add("dnd5e.surprise.in_view", id=c.id)
-        elif noticed:
-            surprised, reason = False, "noticed"
-            log.add(
-                "dnd5e.surprise.noticed",
-                id=c.id,
-                passive=c.passive_perception,
-                noticed=_names(noticed),
-            )
-        else:
-            surprised, reason = True, "unnoticed"
-            log.add(
-                "dnd5e.surprise.unnoticed",
-                id=c.id,
-                passive=c.passive_perception,
-                unnoticed=_names(unnoticed),
-            )
+        noticed, unnoticed = _sighting(c, hiders, stealth, hidden_on_tie)
+        surprised, reason = _verdict(c, len(opponents), len(hiders), noticed, unnoticed, log=log)
         verdicts.append(
-            SurpriseVerdict(
-                id=c.id,
-                surprised=surprised,
-                reason=reason,
-                noticed=noticed,
-                unnoticed=unnoticed,
-                restrictions=(
+            {
+                "id": c.id,
+                "surprised": surprised,
+                "reason": reason,
+                "noticed": noticed,
+                "unnoticed": unnoticed,
+                "restrictions": (
                     ["no_move", "no_action", "no_reaction_until_turn_ends"] if surprised else []
                 ),
-            )
+            }
         )
     return verdicts
 
@@ -297,54 +306,68 @@ def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Pla
     return runs
 
 
-def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
-    """Surprise (D5E-3/4), then initiative (D5E-5), the order (D5E-6) and its ties (D5E-7)."""
-    _validate(req)
-    log = EventLog(SENTENCES)
-    stealth = _stealth(req, dice, log)
-    verdicts = _surprise(req, stealth, log)
+def _roll(req: InitiativeRequest, dice: DiceSource, log: EventLog) -> list[_Place]:
+    """D5E-5: one Dexterity check per place (a lone combatant, or a group of identical creatures
+    acting together): d20 + Dexterity modifier + initiative bonus, in order of first appearance."""
     places = _places(req)
     for p in places:
         c = p.first
-        p.roll = roll_d20(
+        roll = roll_d20(
             dice,
             f"initiative.{p.id}",
             mode(c.advantage, c.disadvantage),
             c.dex_mod + c.initiative_bonus,
         )
+        p.roll = roll
         log.add(
             "dnd5e.initiative.rolled",
             id=p.id,
-            total=p.roll.total,
-            d20s=p.roll.d20s,
-            mode=p.roll.mode,
-            modifier=p.roll.modifier,
+            total=roll["total"],
+            d20s=roll["d20s"],
+            mode=roll["mode"],
+            modifier=roll["modifier"],
             members=_names(p.members),
         )
+    return places
+
+
+def _order(
+    req: InitiativeRequest, places: list[_Place], dice: DiceSource, log: EventLog
+) -> list[OrderEntry]:
+    """D5E-6: highest total first, the same every round; D5E-7: ties by ``tie_break``."""
     by_total = sorted(places, key=lambda p: -p.total)  # stable: request order within a total
     breaker = _TieBreaker(req, dice, log)
     ordered: list[_Place] = []
     for run in _runs(by_total, lambda p: p.total):
         ordered.extend(breaker.order(run, run[0].total) if len(run) > 1 else run)
     log.add("dnd5e.initiative.order", order=_names([p.id for p in ordered]))
-    order = [
-        OrderEntry(
-            id=p.id,
-            members=p.members,
-            group=p.group,
-            total=p.total,
-            roll=p.roll,
-            dexterity=p.first.dexterity,
-            tiebreak=p.tiebreak,
-        )
+    return [
+        {
+            "id": p.id,
+            "members": p.members,
+            "group": p.group,
+            "total": p.total,
+            "roll": p.roll,
+            "dexterity": p.first.dexterity,
+            "tiebreak": p.tiebreak,
+        }
         for p in ordered
         if p.roll is not None
     ]
-    return InitiativeResult(
-        round_seconds=ROUND_SECONDS,
-        order=order,
-        surprised=[v.id for v in verdicts if v.surprised],
-        surprise=verdicts,
-        stealth=stealth,
+
+
+def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
+    """Surprise (D5E-3/4), then initiative (D5E-5), the order (D5E-6) and its ties (D5E-7)."""
+    _validate(req)
+    log = EventLog(SENTENCES)
+    stealth = _stealth(req, dice, log)
+    verdicts = _surprise(req, stealth, log)
+    order = _order(req, _roll(req, dice, log), dice, log)
+    return {
         **trace(dice, log),
-    )
+        "round_seconds": ROUND_SECONDS,
+        "order": order,
+        "surprised": [v["id"] for v in verdicts if v["surprised"]],
+        "surprise": verdicts,
+        "stealth": stealth,
+    }

@@ -2,25 +2,24 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator
+from pydantic import ConfigDict, Field, field_validator, model_validator, with_config
+from typing_extensions import TypedDict
 
 from rules.dnd5e.notation import Formula, parse
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
+    Envelope,
     Id,
     Model,
     NonNegative,
-    Resolution,
     RollRequest,
     Stat,
     exactly_one,
 )
-from rules.record import Record
 
 #: D5E-10: advantage or disadvantage, given as a flag or as a count of sources. Any source of
 #: each (count >= 1 or true) cancels the other, whatever the counts.
@@ -59,9 +58,15 @@ MAX_PARTS = 20
 #: A hit point count: 0 .. 1,000,000.
 HitPoints = NonNegative
 
+# Results and the records inside them are typed dicts (STYLE 17: one shape per direction), like
+# ``rules.models.Roll`` and ``Event``: the engine builds each as a dict literal with every key in the
+# order declared here, which is the order orjson writes (tests/rules/dnd5e/test_record_keys.py
+# checks it). A result derives from ``rules.models.Envelope`` and starts with
+# ``**trace(dice, log)``. Pydantic writes the schema from them and refuses unknown keys in it.
 
-@dataclass(kw_only=True)
-class D20Roll(Record):
+
+@with_config(ConfigDict(extra="forbid"))
+class D20Roll(TypedDict):
     """A d20 test's dice (D5E-10): two with advantage or disadvantage, one otherwise."""
 
     d20s: Annotated[list[int], Field(description="The d20s rolled, in draw order.")]
@@ -170,8 +175,8 @@ class InitiativeRequest(RollRequest):
     options: InitiativeOptions = Field(default=InitiativeOptions())
 
 
-@dataclass(kw_only=True)
-class Stealth(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Stealth(TypedDict):
     d20s: Annotated[list[int], Field(description="Empty when the total was given.")]
     total: int
 
@@ -179,8 +184,8 @@ class Stealth(Record):
 SurpriseReason = Literal["gm", "no_hiding_opponent", "noticed", "unnoticed", "no_opponent"]
 
 
-@dataclass(kw_only=True)
-class SurpriseVerdict(Record):
+@with_config(ConfigDict(extra="forbid"))
+class SurpriseVerdict(TypedDict):
     id: str
     surprised: bool
     reason: Annotated[
@@ -201,8 +206,8 @@ class SurpriseVerdict(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class OrderEntry(Record):
+@with_config(ConfigDict(extra="forbid"))
+class OrderEntry(TypedDict):
     id: Annotated[str, Field(description="The combatant id, or the group id for a group.")]
     members: Annotated[
         list[str], Field(description="The combatants acting at this place, request order.")
@@ -214,8 +219,8 @@ class OrderEntry(Record):
     tiebreak: Annotated[list[int], Field(description="Tie-break d20s, in draw order (D5E-7).")]
 
 
-@dataclass(kw_only=True)
-class InitiativeResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class InitiativeResult(Envelope):
     round_seconds: Annotated[int, Field(description="A round is 6 seconds of game time (D5E-1).")]
     order: Annotated[
         list[OrderEntry], Field(description="Highest total first; the same every round.")
@@ -244,7 +249,12 @@ class Action(Model):
 
 class BonusAction(Model):
     kind: Literal["bonus_action"]
-    name: Annotated[str, Field(max_length=100)]
+    name: Annotated[str, Field(max_length=100)] = Field(
+        description=(
+            "A Dash granted by the named feature (such as Cunning Action) adds the speed to the "
+            "movement budget, as the Dash action does."
+        )
+    )
     feature: Annotated[str, Field(max_length=100)] | None = Field(
         default=None,
         description="The feature, spell or ability granting it; without one it is refused (D5E-9).",
@@ -288,8 +298,8 @@ class TurnRequest(RollRequest):
     )
 
 
-@dataclass(kw_only=True)
-class Violation(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Violation(TypedDict):
     rule: Annotated[str, Field(description="The rule id broken, such as `D5E-9`.")]
     step: Annotated[
         int | None, Field(description="0-based index of the step, or null for the whole plan.")
@@ -298,8 +308,8 @@ class Violation(Record):
     message: str
 
 
-@dataclass(kw_only=True)
-class Budget(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Budget(TypedDict):
     movement: int
     movement_allowed: int
     actions: int
@@ -308,8 +318,8 @@ class Budget(Record):
     reactions: int
 
 
-@dataclass(kw_only=True)
-class TurnResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class TurnResult(Envelope):
     valid: bool
     violations: list[Violation]
     budget: Annotated[Budget, Field(description="What the plan uses.")]
@@ -325,8 +335,8 @@ class CheckRequest(RollRequest):
     disadvantage: Edge = False
 
 
-@dataclass(kw_only=True)
-class CheckResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class CheckResult(Envelope):
     d20s: list[int]
     natural: int
     mode: D20Mode
@@ -392,8 +402,8 @@ class AttackRequest(RollRequest):
     target: Target
 
 
-@dataclass(kw_only=True)
-class PartRoll(Record):
+@with_config(ConfigDict(extra="forbid"))
+class PartRoll(TypedDict):
     dice: Annotated[str, Field(description="The formula as parsed (normalised).")]
     type: str
     rolls: Annotated[list[int], Field(description="Each die, signed by its term, in draw order.")]
@@ -404,8 +414,8 @@ class PartRoll(Record):
     total: Annotated[int, Field(description="Dice + modifier, never below 0 (D5E-12).")]
 
 
-@dataclass(kw_only=True)
-class TypeDamage(Record):
+@with_config(ConfigDict(extra="forbid"))
+class TypeDamage(TypedDict):
     type: str
     rolled: int
     applied: list[Applied]
@@ -414,16 +424,16 @@ class TypeDamage(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class AttackRoll(Record):
+@with_config(ConfigDict(extra="forbid"))
+class AttackRoll(TypedDict):
     d20s: list[int]
     natural: int
     mode: D20Mode
     total: int
 
 
-@dataclass(kw_only=True)
-class TargetState(Record):
+@with_config(ConfigDict(extra="forbid"))
+class TargetState(TypedDict):
     hp: int
     temp_hp: int
     unconscious: bool
@@ -434,8 +444,8 @@ class TargetState(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class AttackResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class AttackResult(Envelope):
     hit: bool
     critical: bool
     attack: AttackRoll
@@ -457,15 +467,21 @@ class DeathSaveRequest(RollRequest):
     disadvantage: Edge = False
 
 
-@dataclass(kw_only=True)
-class DeathSaveResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class DeathSaveResult(Envelope):
     d20s: list[int]
     natural: int
     total: int
     success: bool
-    successes: Annotated[int, Field(description="Successes after this save (3 = stable).")]
-    failures: Annotated[int, Field(description="Failures after this save (3 = dead).")]
-    stable: bool
+    successes: Annotated[
+        int,
+        Field(description="Successes after this save; 0 once stable or back to 1 hp (both reset)."),
+    ]
+    failures: Annotated[
+        int,
+        Field(description="Failures after this save (3 = dead); 0 once stable or back to 1 hp."),
+    ]
+    stable: Annotated[bool, Field(description="The third success: stable at 0 hp (D5E-16).")]
     dead: bool
     hp: Annotated[int, Field(description="1 after a natural 20, otherwise 0.")]
     conscious: bool

@@ -170,6 +170,10 @@ def _dnd5e_death_save_dead(p: dict[str, Any]) -> str:
     return "Three failures: the creature dies."
 
 
+def _dnd5e_death_save_reset(p: dict[str, Any]) -> str:
+    return f"No longer dying: both counts reset to 0 (from {show(p['successes'])} success(es) and {show(p['failures'])} failure(s))."
+
+
 SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "dnd5e.stealth.rolled": _dnd5e_stealth_rolled,
     "dnd5e.stealth.given": _dnd5e_stealth_given,
@@ -210,4 +214,5 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "dnd5e.death_save.failure": _dnd5e_death_save_failure,
     "dnd5e.death_save.stable": _dnd5e_death_save_stable,
     "dnd5e.death_save.dead": _dnd5e_death_save_dead,
+    "dnd5e.death_save.reset": _dnd5e_death_save_reset,
 }

@@ -62,4 +62,8 @@ TEXTS: dict[str, str] = {
     "dnd5e.death_save.failure": "Death save {total}: a failure ({failures} in all).",
     "dnd5e.death_save.stable": "Three successes: the creature is stable.",
     "dnd5e.death_save.dead": "Three failures: the creature dies.",
+    "dnd5e.death_save.reset": (
+        "No longer dying: both counts reset to 0 (from {successes} success(es) and "
+        "{failures} failure(s))."
+    ),
 }

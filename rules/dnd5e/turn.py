@@ -1,7 +1,8 @@
 """A turn plan checked against its budgets (D5E-4, D5E-8, D5E-9). No dice.
 
-Budgets: movement up to the speed, split freely around the action (each Dash action adds the speed
-once more); at most one action; a bonus action only when the plan names the feature granting it, and
+Budgets: movement up to the speed, split freely around the action (each Dash adds the speed once
+more: the action Dash, or a bonus-action Dash a named feature grants, such as the seed's own example,
+Cunning Action); at most one action; a bonus action only when the plan names the feature granting it, and
 at most one; one free object interaction, a second one must be taken as the action (`uses_action`);
 one reaction per round; a surprised creature neither moves, acts nor reacts on its first turn (and a
 free interaction rides on a move or the action, so it has none either); an incapacitated creature
@@ -14,10 +15,10 @@ from rules.dice import DiceSource, SlotSpec
 from rules.dnd5e.models import (
     Action,
     BonusAction,
-    Budget,
     Interaction,
     Move,
     Reaction,
+    Step,
     TurnRequest,
     TurnResult,
     Violation,
@@ -30,114 +31,178 @@ def turn_slots(req: TurnRequest) -> SlotSpec:
     return {}
 
 
-def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
-    log = EventLog(SENTENCES)
-    out: list[Violation] = []
-    stunned = req.surprised and req.first_turn  # D5E-4
+def _is_dash(step: Step) -> bool:
+    """D5E-8, D5E-9: a Dash adds the speed to the movement budget, taken as the action or as a
+    bonus action a named feature grants (a bonus action without one is refused and adds nothing)."""
+    if isinstance(step, Action):
+        return step.name.strip().lower() == "dash"
+    if isinstance(step, BonusAction):
+        return step.name.strip().lower() == "dash" and _granted(step)
+    return False
 
-    def flag(rule: str, step: int | None, code: str, message: str) -> None:
-        out.append(Violation(rule=rule, step=step, code=code, message=message))
 
-    dashes = sum(1 for s in req.steps if isinstance(s, Action) and s.name.strip().lower() == "dash")
-    allowed = req.speed * (1 + dashes)
-    movement = actions = bonus = free = reactions = 0
-    over_at: int | None = None
+def _step_order(v: Violation) -> tuple[bool, int]:
+    """Violations in step order, the whole-plan ones (no step) last."""
+    step = v["step"]
+    return (step is None, step or 0)
 
-    def take_action(i: int, what: str) -> None:
-        nonlocal actions
-        actions += 1
-        if stunned:
-            flag(
+
+def _granted(step: BonusAction) -> bool:
+    return step.feature is not None and bool(step.feature.strip())
+
+
+class _Plan:
+    """What the plan uses so far and the violations found, step by step (D5E-4, D5E-8, D5E-9)."""
+
+    __slots__ = (
+        "actions",
+        "allowed",
+        "bonus",
+        "free",
+        "movement",
+        "over_at",
+        "reactions",
+        "req",
+        "stunned",
+        "violations",
+    )
+
+    def __init__(self, req: TurnRequest) -> None:
+        self.req = req
+        self.stunned = req.surprised and req.first_turn  # D5E-4
+        self.allowed = req.speed * (1 + sum(1 for s in req.steps if _is_dash(s)))
+        self.movement = self.actions = self.bonus = self.free = self.reactions = 0
+        #: The step where the movement first goes beyond the budget (D5E-8), flagged at the end.
+        self.over_at: int | None = None
+        self.violations: list[Violation] = []
+
+    def flag(self, rule: str, step: int | None, code: str, message: str) -> None:
+        self.violations.append({"rule": rule, "step": step, "code": code, "message": message})
+
+    def move(self, i: int, step: Move) -> None:
+        """D5E-8: movement up to the budget, split freely; D5E-4: none on a surprised first turn."""
+        self.movement += step.feet
+        if self.stunned and step.feet > 0:
+            self.flag("D5E-4", i, "surprised", "a surprised creature cannot move on its first turn")
+        if self.movement > self.allowed and self.over_at is None:
+            self.over_at = i
+
+    def action(self, i: int, what: str) -> None:
+        """D5E-8: one action; D5E-4: none on a surprised first turn; none when incapacitated."""
+        self.actions += 1
+        if self.stunned:
+            self.flag(
                 "D5E-4",
                 i,
                 "surprised",
                 f"{what}: a surprised creature takes no action on its first turn",
             )
-        if req.incapacitated:
-            flag("D5E-8", i, "incapacitated", f"{what}: an incapacitated creature takes no action")
-        if actions > 1:
-            flag("D5E-8", i, "second_action", f"{what}: the turn has only one action")
+        if self.req.incapacitated:
+            self.flag(
+                "D5E-8", i, "incapacitated", f"{what}: an incapacitated creature takes no action"
+            )
+        if self.actions > 1:
+            self.flag("D5E-8", i, "second_action", f"{what}: the turn has only one action")
 
+    def bonus_action(self, i: int, step: BonusAction) -> None:
+        """D5E-9: only when a named feature grants it, at most one, prevented with the actions."""
+        self.bonus += 1
+        if not _granted(step):
+            self.flag(
+                "D5E-9",
+                i,
+                "bonus_action_not_granted",
+                f"bonus action {step.name!r}: no feature, spell or ability granting it is named",
+            )
+        if self.bonus > 1:
+            self.flag("D5E-9", i, "second_bonus_action", "only one bonus action per turn")
+        if self.stunned or self.req.incapacitated:
+            self.flag(
+                "D5E-9",
+                i,
+                "actions_prevented",
+                f"bonus action {step.name!r}: what prevents actions prevents bonus actions",
+            )
+
+    def interaction(self, i: int, step: Interaction) -> None:
+        """D5E-9: one free object interaction, a second one as the action; D5E-4: none surprised."""
+        if step.uses_action:
+            self.action(i, f"interaction with {step.object!r} (as the action)")
+            return
+        self.free += 1
+        if self.free > 1:
+            self.flag(
+                "D5E-9",
+                i,
+                "second_interaction",
+                f"interaction with {step.object!r}: only one is free; a second one "
+                "needs the action (uses_action)",
+            )
+        if self.stunned:
+            self.flag(
+                "D5E-4",
+                i,
+                "surprised",
+                f"interaction with {step.object!r}: a free interaction happens during "
+                "a move or the action, and a surprised creature has neither",
+            )
+
+    def reaction(self, i: int) -> None:
+        """D5E-9: one reaction per round; D5E-4: none until the surprised first turn ends."""
+        self.reactions += 1
+        if self.stunned:
+            self.flag("D5E-4", i, "surprised", "no reaction until the surprised first turn ends")
+        if self.req.incapacitated:
+            self.flag("D5E-9", i, "incapacitated", "an incapacitated creature takes no reaction")
+        if self.req.reaction_used or self.reactions > 1:
+            self.flag("D5E-9", i, "second_reaction", "only one reaction per round")
+
+    def check_movement(self) -> list[Violation]:
+        """D5E-8: the movement over the budget, at the step it first went over; then every
+        violation in step order (the whole-plan ones last)."""
+        if self.over_at is not None:
+            self.flag(
+                "D5E-8",
+                self.over_at,
+                "movement_exceeds_speed",
+                f"movement {self.movement} ft is more than the {self.allowed} ft allowed",
+            )
+        self.violations.sort(key=_step_order)
+        return self.violations
+
+
+def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
+    """D5E-4, D5E-8, D5E-9: walk the plan step by step against its budgets, then narrate."""
+    log = EventLog(SENTENCES)
+    plan = _Plan(req)
     for i, step in enumerate(req.steps):
         if isinstance(step, Move):
-            movement += step.feet
-            if stunned and step.feet > 0:
-                flag("D5E-4", i, "surprised", "a surprised creature cannot move on its first turn")
-            if movement > allowed and over_at is None:
-                over_at = i
+            plan.move(i, step)
         elif isinstance(step, Action):
-            take_action(i, f"action {step.name!r}")
+            plan.action(i, f"action {step.name!r}")
         elif isinstance(step, BonusAction):
-            bonus += 1
-            if step.feature is None or not step.feature.strip():
-                flag(
-                    "D5E-9",
-                    i,
-                    "bonus_action_not_granted",
-                    f"bonus action {step.name!r}: no feature, spell or ability granting it is named",
-                )
-            if bonus > 1:
-                flag("D5E-9", i, "second_bonus_action", "only one bonus action per turn")
-            if stunned or req.incapacitated:
-                flag(
-                    "D5E-9",
-                    i,
-                    "actions_prevented",
-                    f"bonus action {step.name!r}: what prevents actions prevents bonus actions",
-                )
+            plan.bonus_action(i, step)
         elif isinstance(step, Interaction):
-            if step.uses_action:
-                take_action(i, f"interaction with {step.object!r} (as the action)")
-            else:
-                free += 1
-                if free > 1:
-                    flag(
-                        "D5E-9",
-                        i,
-                        "second_interaction",
-                        f"interaction with {step.object!r}: only one is free; a second one "
-                        "needs the action (uses_action)",
-                    )
-                if stunned:
-                    flag(
-                        "D5E-4",
-                        i,
-                        "surprised",
-                        f"interaction with {step.object!r}: a free interaction happens during "
-                        "a move or the action, and a surprised creature has neither",
-                    )
+            plan.interaction(i, step)
         elif isinstance(step, Reaction):
-            reactions += 1
-            if stunned:
-                flag("D5E-4", i, "surprised", "no reaction until the surprised first turn ends")
-            if req.incapacitated:
-                flag("D5E-9", i, "incapacitated", "an incapacitated creature takes no reaction")
-            if req.reaction_used or reactions > 1:
-                flag("D5E-9", i, "second_reaction", "only one reaction per round")
-    if over_at is not None:
-        flag(
-            "D5E-8",
-            over_at,
-            "movement_exceeds_speed",
-            f"movement {movement} ft is more than the {allowed} ft allowed",
-        )
-    out.sort(key=lambda v: (v.step is None, v.step or 0))
+            plan.reaction(i)
+    out = plan.check_movement()
     for v in out:
-        log.add("dnd5e.turn.violation", step=v.step, message=v.message, rule=v.rule)
+        log.add("dnd5e.turn.violation", step=v["step"], message=v["message"], rule=v["rule"])
     if out:
         log.add("dnd5e.turn.invalid", count=len(out))
     else:
         log.add("dnd5e.turn.valid")
-    return TurnResult(
-        valid=not out,
-        violations=out,
-        budget=Budget(
-            movement=movement,
-            movement_allowed=allowed,
-            actions=actions,
-            bonus_actions=bonus,
-            free_interactions=free,
-            reactions=reactions,
-        ),
+    return {
         **trace(dice, log),
-    )
+        "valid": not out,
+        "violations": out,
+        "budget": {
+            "movement": plan.movement,
+            "movement_allowed": plan.allowed,
+            "actions": plan.actions,
+            "bonus_actions": plan.bonus,
+            "free_interactions": plan.free,
+            "reactions": plan.reactions,
+        },
+    }

@@ -255,8 +255,36 @@ class _Combat:
         }
 
 
+class _Outcome:
+    """What the combat has resolved so far: the result's fields the phases fill in."""
+
+    __slots__ = (
+        "awaiting",
+        "conceded",
+        "counter",
+        "damage",
+        "instances",
+        "presumptive",
+        "rolloffs",
+        "skipped",
+        "winner",
+    )
+
+    def __init__(self) -> None:
+        self.rolloffs: dict[SideName, RollOff] = {}
+        self.counter: list[CounterStep] = []
+        self.damage: list[Damage] = []
+        self.presumptive: SideName | None = None
+        self.winner: SideName | None = None
+        self.conceded: Concession | None = None
+        self.skipped: Skip | None = None
+        self.instances = 1
+        self.awaiting: Awaiting | None = None
+
+
 def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
-    """Resolve a Dragon Riders combat as far as the decisions go (RDR-1..10)."""
+    """Resolve a Dragon Riders combat as far as the decisions go (RDR-1..10): the bonuses, the
+    roll-off and counterattack, the damage; then what the combat awaits, or its end."""
     _check_ids(req)
     log = EventLog(SENTENCES)
     ini = _Fighter("initiator", req.initiator)
@@ -266,90 +294,104 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         "initiator": _bonuses(c, ini, dfd),
         "defender": _bonuses(c, dfd, ini),
     }
-    rolloffs: dict[SideName, RollOff] = {}
-    counter: list[CounterStep] = []
-    damage: list[Damage] = []
-    presumptive: SideName | None = None
-    winner: SideName | None = None
-    conceded: Concession | None = None
-    skipped: Skip | None = None
-    instances = 1
-    awaiting: Awaiting | None = None
+    out = _Outcome()
     try:
-        # RDR-3: the initiator rolls, the defender rolls or concedes without rolling.
-        rolloffs["initiator"] = _rolloff(c, ini, bonuses["initiator"])
-        d = c.take("defender", "rolloff")
-        if d.choice == "concede":
-            winner = "initiator"
-            instances = 2
-            index = len(c.taken) - 1
-            conceded = {
-                "by": "defender",
-                "phase": "rolloff",
-                "decision": index,
-                "without_rolling": True,
-            }
-            log.add("riders.rolloff.conceded", side="defender", decision=index)
-        else:
-            rolloffs["defender"] = _rolloff(c, dfd, bonuses["defender"])
-            ti, td = rolloffs["initiator"]["total"], rolloffs["defender"]["total"]
-            presumptive = "defender" if td <= ti else "initiator"
-            log.add(
-                "riders.presumptive_loser.tie" if ti == td else "riders.presumptive_loser",
-                loser=presumptive,
-                loser_total=min(ti, td),
-                other_total=max(ti, td),
-            )
-            winner, conceded = _counterattack(c, presumptive, counter)
-        loser = other(winner)
-        log.add("riders.winner", winner=winner, loser=loser)
-        # RDR-6: damage, skipped for a Hide Shield or a ranged attack.
-        skipped = _skip_reason(c, c.fighters[winner], c.fighters[loser])
-        if skipped is not None:
-            log.add(f"riders.damage.skipped.{skipped}", winner=winner, loser=loser)
-        else:
-            if instances == 2:
-                log.add("riders.damage.double", loser=loser)
-            for n in range(1, instances + 1):
-                damage.append(_damage(c, c.fighters[winner], c.fighters[loser], n))
+        _deal_damage(c, _contest(c, bonuses, out), out)
     except _Stop as stop:
-        awaiting = stop.awaiting
-    finished = awaiting is None
-    if finished and len(req.decisions) > len(c.taken):
-        extra = len(c.taken)
-        msg = (
-            f"decision {extra}: the combat is over after {extra} decision(s); "
-            f"no further decision is expected"
-        )
-        raise IllegalDecision(msg, [FieldError(("decisions", extra), msg)])
-    if awaiting is not None:
-        log.add(
-            "riders.awaiting",
-            by=awaiting["by"],
-            phase=awaiting["phase"],
-            decision=awaiting["decision"],
-            choices="; ".join(_describe(o) for o in awaiting["choices"]),
-        )
-    return CombatResult(
-        finished=finished,
-        winner=winner,
-        loser=other(winner) if winner is not None else None,
-        bonuses=bonuses,
-        rolloff=rolloffs,
-        presumptive_loser=presumptive,
-        counterattack=counter,
-        conceded=conceded,
-        totals={"initiator": ini.total, "defender": dfd.total},
-        damage=damage,
-        damage_instances=instances,
-        damage_skipped=skipped,
-        state={"initiator": ini.state(), "defender": dfd.state()},
-        awaiting=awaiting,
+        out.awaiting = stop.awaiting
+    _close(c, out.awaiting)
+    winner = out.winner
+    return {
+        **trace(dice, log),
+        "finished": out.awaiting is None,
+        "winner": winner,
+        "loser": other(winner) if winner is not None else None,
+        "bonuses": bonuses,
+        "rolloff": out.rolloffs,
+        "presumptive_loser": out.presumptive,
+        "counterattack": out.counter,
+        "conceded": out.conceded,
+        "totals": {"initiator": ini.total, "defender": dfd.total},
+        "damage": out.damage,
+        "damage_instances": out.instances,
+        "damage_skipped": out.skipped,
+        "state": {"initiator": ini.state(), "defender": dfd.state()},
+        "awaiting": out.awaiting,
         # As the dicts of their fields (decisions are request-shaped models: no alias, serialiser or
         # computed field), which orjson writes without pydantic.
-        decisions=[dict(d.__dict__) for d in c.taken],
-        auto_filled=c.auto_filled,
-        **trace(dice, log),
+        "decisions": [dict(d.__dict__) for d in c.taken],
+        "auto_filled": c.auto_filled,
+    }
+
+
+def _contest(c: _Combat, bonuses: dict[SideName, Bonuses], out: _Outcome) -> SideName:
+    """RDR-3: the initiator rolls, the defender rolls or concedes without rolling (RDR-7: two
+    damage instances); the lower total is the presumptive loser, the initiator wins ties. Then
+    the counterattack (RDR-4, RDR-5) decides the winner."""
+    ini, dfd = c.fighters["initiator"], c.fighters["defender"]
+    rolloffs = out.rolloffs
+    rolloffs["initiator"] = _rolloff(c, ini, bonuses["initiator"])
+    d = c.take("defender", "rolloff")
+    if d.choice == "concede":
+        out.winner = "initiator"
+        out.instances = 2
+        index = len(c.taken) - 1
+        out.conceded = {
+            "by": "defender",
+            "phase": "rolloff",
+            "decision": index,
+            "without_rolling": True,
+        }
+        c.log.add("riders.rolloff.conceded", side="defender", decision=index)
+    else:
+        rolloffs["defender"] = _rolloff(c, dfd, bonuses["defender"])
+        ti, td = rolloffs["initiator"]["total"], rolloffs["defender"]["total"]
+        presumptive: SideName = "defender" if td <= ti else "initiator"
+        out.presumptive = presumptive
+        c.log.add(
+            "riders.presumptive_loser.tie" if ti == td else "riders.presumptive_loser",
+            loser=presumptive,
+            loser_total=min(ti, td),
+            other_total=max(ti, td),
+        )
+        out.winner, out.conceded = _counterattack(c, presumptive, out.counter)
+    winner = out.winner
+    c.log.add("riders.winner", winner=winner, loser=other(winner))
+    return winner
+
+
+def _deal_damage(c: _Combat, winner: SideName, out: _Outcome) -> None:
+    """RDR-6: damage, skipped for the winner's Hide Shield or the loser's ranged attack; RDR-7:
+    twice after a concession without rolling."""
+    loser = other(winner)
+    out.skipped = _skip_reason(c, c.fighters[winner], c.fighters[loser])
+    if out.skipped is not None:
+        c.log.add(f"riders.damage.skipped.{out.skipped}", winner=winner, loser=loser)
+        return
+    if out.instances == 2:
+        c.log.add("riders.damage.double", loser=loser)
+    for n in range(1, out.instances + 1):
+        out.damage.append(_damage(c, c.fighters[winner], c.fighters[loser], n))
+
+
+def _close(c: _Combat, awaiting: Awaiting | None) -> None:
+    """RDR-8, RDR-10: a finished combat takes no further decision; an unfinished one says what
+    it awaits."""
+    if awaiting is None:
+        if len(c.decisions) > len(c.taken):
+            extra = len(c.taken)
+            msg = (
+                f"decision {extra}: the combat is over after {extra} decision(s); "
+                f"no further decision is expected"
+            )
+            raise IllegalDecision(msg, [FieldError(("decisions", extra), msg)])
+        return
+    c.log.add(
+        "riders.awaiting",
+        by=awaiting["by"],
+        phase=awaiting["phase"],
+        decision=awaiting["decision"],
+        choices="; ".join(_describe(o) for o in awaiting["choices"]),
     )
 
 
@@ -527,22 +569,28 @@ def _knockback_directions(pos: PositionState) -> list[Direction]:
 
 def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     """RDR-6: the winner picks one damage: fatigue, knockback, swap or a damage item."""
-    winner, loser = me.name, foe.name
-    d = c.take(winner, "damage")
+    d = c.take(me.name, "damage")
     index = len(c.taken) - 1
     if d.damage == "fatigue":
-        if foe.fatigue < MAX_FATIGUE:
-            foe.fatigue += 1
-            c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
-            return {
-                "kind": "fatigue",
-                "decision": index,
-                "fatigue": foe.fatigue,
-                "rider_lost": False,
-                "riders_lost": [],
-                "rage": foe.rage,
-            }
-        # At 3 fatigue: +1 rage, and the Dragon Rider (the current riders) is lost.
+        return _fatigue(c, foe, index, n)
+    if d.damage == "knockback":
+        assert d.direction is not None
+        return _knockback(c, foe, d.direction, index, n)
+    if d.damage == "swap":
+        return _swap(c, me, foe, index, n)
+    return _damage_item(c, me, d.item, index, n)
+
+
+def _fatigue(c: _Combat, foe: _Fighter, index: int, n: int) -> Damage:
+    """RDR-6: one more fatigue; at 3 fatigue the loser gains a rage level instead and loses its
+    Dragon Rider (the current riders)."""
+    loser = foe.name
+    lost: list[str] = []
+    rider_lost = False
+    if foe.fatigue < MAX_FATIGUE:
+        foe.fatigue += 1
+        c.log.add("riders.damage.fatigue", loser=loser, fatigue=foe.fatigue, n=n)
+    else:
         lost = [r.id for r in foe.riders if r.current]
         rider_lost = foe.has_rider
         foe.rage = min(foe.rage + 1, max(foe.rage, rage_cap(foe.side)))  # a service limit
@@ -556,53 +604,61 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
             rage=foe.rage,
             n=n,
         )
-        return {
-            "kind": "fatigue",
-            "decision": index,
-            "fatigue": foe.fatigue,
-            "rider_lost": rider_lost,
-            "riders_lost": lost,
-            "rage": foe.rage,
-        }
-    if d.damage == "knockback":
-        assert foe.position is not None and d.direction is not None
-        dx, dy = DIRECTIONS[d.direction]
-        before = foe.position
-        x: int = before["x"]
-        y: int = before["y"]
-        new_x, new_y = x + dx, y + dy
-        after = dict(before)
-        after["x"] = new_x
-        after["y"] = new_y
-        foe.position = after
-        c.log.add(
-            "riders.damage.knockback",
-            loser=loser,
-            direction=d.direction,
-            x=new_x,
-            y=new_y,
-            n=n,
-        )
-        return {
-            "kind": "knockback",
-            "decision": index,
-            "direction": d.direction,
-            "before": {"x": x, "y": y},
-            "after": {"x": new_x, "y": new_y},
-        }
-    if d.damage == "swap":
-        assert me.position is not None and foe.position is not None
-        mine, theirs = me.position, foe.position
-        me.position = theirs
-        foe.position = mine
-        c.log.add("riders.damage.swap", winner=winner, loser=loser, n=n)
-        return {"kind": "swap", "decision": index, "winner": theirs, "loser": mine}
-    item = next(i for i in me.items if i.id == d.item)
+    return {
+        "kind": "fatigue",
+        "decision": index,
+        "fatigue": foe.fatigue,
+        "rider_lost": rider_lost,
+        "riders_lost": lost,
+        "rage": foe.rage,
+    }
+
+
+def _knockback(c: _Combat, foe: _Fighter, direction: Direction, index: int, n: int) -> Damage:
+    """RDR-6: the loser moves one space in the chosen direction, facing unchanged."""
+    assert foe.position is not None
+    dx, dy = DIRECTIONS[direction]
+    before = foe.position
+    x: int = before["x"]
+    y: int = before["y"]
+    new_x, new_y = x + dx, y + dy
+    after = dict(before)
+    after["x"] = new_x
+    after["y"] = new_y
+    foe.position = after
+    c.log.add("riders.damage.knockback", loser=foe.name, direction=direction, x=new_x, y=new_y, n=n)
+    return {
+        "kind": "knockback",
+        "decision": index,
+        "direction": direction,
+        "before": {"x": x, "y": y},
+        "after": {"x": new_x, "y": new_y},
+    }
+
+
+def _swap(c: _Combat, me: _Fighter, foe: _Fighter, index: int, n: int) -> Damage:
+    """RDR-6: the winner and the loser swap places and facings."""
+    assert me.position is not None and foe.position is not None
+    mine, theirs = me.position, foe.position
+    me.position = theirs
+    foe.position = mine
+    c.log.add("riders.damage.swap", winner=me.name, loser=foe.name, n=n)
+    return {"kind": "swap", "decision": index, "winner": theirs, "loser": mine}
+
+
+def _damage_item(c: _Combat, me: _Fighter, item_id: str | None, index: int, n: int) -> Damage:
+    """RDR-6: the winner uses an unused damage item (a Hookshot); the caller applies its effect."""
+    item = next(i for i in me.items if i.id == item_id)
     me.used.append(item)
     me.used_ids.add(item.id)
     assert item.damage is not None
     c.log.add(
-        "riders.damage.item", winner=winner, loser=loser, name=item.name, effect=item.damage, n=n
+        "riders.damage.item",
+        winner=me.name,
+        loser=other(me.name),
+        name=item.name,
+        effect=item.damage,
+        n=n,
     )
     return {
         "kind": "item",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, NotRequired, TypeAlias
 
 from pydantic import ConfigDict, Field, StringConstraints, model_validator, with_config
@@ -12,9 +11,9 @@ from typing_extensions import TypedDict
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_POOL,
+    Envelope,
     Id,
     Model,
-    Resolution,
     RollRequest,
     Stat,
 )
@@ -297,13 +296,13 @@ else:  # for pydantic, the documented schema: the request-shaped models
     PositionState = Position
     DecisionState = Decision
 
-# The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
-# engine builds each with a dict display where a dataclass would run its Python __init__ (ten or
-# more a combat), and the schema pydantic writes is the dataclass's. A dict is written in insertion
-# order, so the engine passes every key, in the order declared here (see
-# tests/rules/riders/test_record_keys.py). A key whose dataclass field had a default is
-# ``NotRequired`` with that default in its ``Field``: the schema still leaves it out of ``required``
-# and shows the default (``kind`` stays the damage union's discriminator); the engine always writes it.
+# The result and the records inside it are typed dicts (STYLE 17: one shape per direction), like
+# ``rules.models.Roll`` and ``Event``: the engine builds each with a dict display, every key in the
+# order declared here, which is the order orjson writes (see tests/rules/riders/test_record_keys.py).
+# The result derives from ``rules.models.Envelope`` and starts with ``**trace(dice, log)``. A key
+# whose dataclass field had a default is ``NotRequired`` with that default in its ``Field``: the
+# schema still leaves it out of ``required`` and shows the default (``kind`` stays the damage
+# union's discriminator); the engine always writes it.
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -458,8 +457,8 @@ class States(TypedDict):
     defender: SideState
 
 
-@dataclass(kw_only=True)
-class CombatResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class CombatResult(Envelope):
     finished: bool
     winner: SideName | None
     loser: SideName | None

@@ -59,7 +59,8 @@ add_resolver(
     response_model=TurnResult,
     summary="Check a turn plan against its budgets",
     description=(
-        "Movement up to the speed (a Dash action adds the speed again), one action, a bonus "
+        "Movement up to the speed (a Dash adds the speed again: the action, or a bonus action a "
+        "named feature such as Cunning Action grants), one action, a bonus "
         "action only with the feature granting it and at most one, one free object interaction "
         "(a second must use the action), one reaction per round, no move/action/reaction on a "
         "surprised first turn, no actions when incapacitated (D5E-4, D5E-8, D5E-9). Returns "
@@ -118,8 +119,9 @@ add_resolver(
     summary="A death saving throw",
     description=(
         "d20 (+ modifier): 10 or more succeeds, less fails; three successes: stable; three "
-        "failures: dead; a natural 1 counts two failures; a natural 20 restores 1 hit point and "
-        "clears both counts (D5E-16). " + _D20
+        "failures: dead; a natural 1 counts two failures; a natural 20 restores 1 hit point. "
+        "Stable or back to 1 hit point, the creature is no longer dying and both counts reset "
+        "to 0 (D5E-16). " + _D20
     ),
     system="dnd5e",
     slot_doc="`d20` (d20): the save's die.",

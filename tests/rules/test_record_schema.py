@@ -23,6 +23,7 @@ def test_every_system_with_records_is_listed() -> None:
         "rules.dos.models",
         "rules.dragon.models",
         "rules.riders.models",
+        "rules.dnd5e.models",
     }
 
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic_core import to_json
 
 from rules.errors import DiceScriptError, InvalidRequest, LimitExceeded
-from rules.record import to_json
 from tests.rules.dnd5e.helpers import run_initiative
 
 
@@ -32,7 +32,7 @@ def ambush(**options: Any) -> dict[str, Any]:
 
 def test_d5e1_a_round_is_six_seconds() -> None:
     res = run_initiative(combatants=[c("a")], dice={"initiative.a": [10]})
-    assert res.round_seconds == 6
+    assert res["round_seconds"] == 6
 
 
 def test_d5e2_surprise_is_determined_before_initiative() -> None:
@@ -45,13 +45,13 @@ def test_d5e2_surprise_is_determined_before_initiative() -> None:
             "initiative.goblins": [12],
         },
     )
-    assert [r["slot"] for r in res.rolls] == [
+    assert [r["slot"] for r in res["rolls"]] == [
         "stealth.g1",
         "initiative.fighter",
         "initiative.ranger",
         "initiative.goblins",
     ]
-    codes = [e["code"] for e in res.events]
+    codes = [e["code"] for e in res["events"]]
     assert codes.index("dnd5e.surprise.unnoticed") < codes.index("dnd5e.initiative.rolled")
 
 
@@ -67,9 +67,9 @@ def test_d5e3_group_member_surprised_while_another_is_not() -> None:
             "initiative.goblins": [12],
         },
     )
-    assert res.stealth["g1"].total == 15 and res.stealth["g1"].d20s == [9]
-    assert res.stealth["g2"].total == 15 and res.stealth["g2"].d20s == []
-    assert res.surprised == ["fighter", "ranger"]
+    assert res["stealth"]["g1"]["total"] == 15 and res["stealth"]["g1"]["d20s"] == [9]
+    assert res["stealth"]["g2"]["total"] == 15 and res["stealth"]["g2"]["d20s"] == []
+    assert res["surprised"] == ["fighter", "ranger"]
     # With ties noticed, the ranger notices both goblins; the fighter is still surprised.
     res = run_initiative(
         **ambush(options={"surprise_ties": "noticed"}),
@@ -80,19 +80,27 @@ def test_d5e3_group_member_surprised_while_another_is_not() -> None:
             "initiative.goblins": [12],
         },
     )
-    assert res.surprised == ["fighter"]
-    ranger = res.surprise[1]
-    assert (ranger.reason, ranger.noticed, ranger.unnoticed) == ("noticed", ["g1", "g2"], [])
-    fighter = res.surprise[0]
-    assert (fighter.reason, fighter.unnoticed) == ("unnoticed", ["g1", "g2"])
+    assert res["surprised"] == ["fighter"]
+    ranger = res["surprise"][1]
+    assert (ranger["reason"], ranger["noticed"], ranger["unnoticed"]) == (
+        "noticed",
+        ["g1", "g2"],
+        [],
+    )
+    fighter = res["surprise"][0]
+    assert (fighter["reason"], fighter["unnoticed"]) == ("unnoticed", ["g1", "g2"])
 
 
 def test_d5e3_noticing_one_hider_is_enough() -> None:
     # g1 rolls 2 + 6 = 8 (below 12): the fighter notices g1, though not g2.
     res = run_initiative(**ambush(), dice={"stealth.g1": [2]}, seed="x")
-    fighter = res.surprise[0]
-    assert (fighter.surprised, fighter.noticed, fighter.unnoticed) == (False, ["g1"], ["g2"])
-    assert res.surprised == []
+    fighter = res["surprise"][0]
+    assert (fighter["surprised"], fighter["noticed"], fighter["unnoticed"]) == (
+        False,
+        ["g1"],
+        ["g2"],
+    )
+    assert res["surprised"] == []
 
 
 def test_d5e3_one_member_of_the_players_group_surprised() -> None:
@@ -105,9 +113,9 @@ def test_d5e3_one_member_of_the_players_group_surprised() -> None:
         ],
         dice={"initiative.guards": [7], "initiative.thief": [10]},
     )
-    assert res.surprised == ["k1"]
-    assert [v.reason for v in res.surprise] == ["unnoticed", "noticed", "no_hiding_opponent"]
-    assert res.order[1].id == "guards" and res.order[1].members == ["k1", "k2"]
+    assert res["surprised"] == ["k1"]
+    assert [v["reason"] for v in res["surprise"]] == ["unnoticed", "noticed", "no_hiding_opponent"]
+    assert res["order"][1]["id"] == "guards" and res["order"][1]["members"] == ["k1", "k2"]
 
 
 def test_d5e3_an_opponent_in_plain_view_prevents_surprise() -> None:
@@ -119,9 +127,9 @@ def test_d5e3_an_opponent_in_plain_view_prevents_surprise() -> None:
         ],
         seed=1,
     )
-    assert res.surprise[0].reason == "no_hiding_opponent"
-    assert res.surprise[0].unnoticed == ["imp"]
-    assert res.surprised == []
+    assert res["surprise"][0]["reason"] == "no_hiding_opponent"
+    assert res["surprise"][0]["unnoticed"] == ["imp"]
+    assert res["surprised"] == []
 
 
 def test_d5e3_the_gm_ruling_wins() -> None:
@@ -133,14 +141,18 @@ def test_d5e3_the_gm_ruling_wins() -> None:
         ],
         seed=1,
     )
-    assert res.surprised == ["hero"]
-    assert [v.reason for v in res.surprise[:2]] == ["gm", "gm"]
+    assert res["surprised"] == ["hero"]
+    assert [v["reason"] for v in res["surprise"][:2]] == ["gm", "gm"]
 
 
 def test_d5e4_surprised_first_round_restrictions() -> None:
     res = run_initiative(**ambush(), dice={"stealth.g1": [20]}, seed=2)
-    assert res.surprise[0].restrictions == ["no_move", "no_action", "no_reaction_until_turn_ends"]
-    assert res.surprise[2].restrictions == []
+    assert res["surprise"][0]["restrictions"] == [
+        "no_move",
+        "no_action",
+        "no_reaction_until_turn_ends",
+    ]
+    assert res["surprise"][2]["restrictions"] == []
 
 
 def test_d5e5_initiative_is_a_dexterity_check() -> None:
@@ -158,7 +170,7 @@ def test_d5e5_initiative_is_a_dexterity_check() -> None:
             "initiative.e": [15, 9],
         },
     )
-    totals = {e.id: (e.total, e.roll.d20s, e.roll.mode) for e in res.order}
+    totals = {e["id"]: (e["total"], e["roll"]["d20s"], e["roll"]["mode"]) for e in res["order"]}
     assert totals == {
         "a": (18, [10], "normal"),
         "b": (16, [4, 17], "advantage"),
@@ -177,11 +189,11 @@ def test_d5e5_a_group_rolls_once_and_acts_together() -> None:
         ],
         dice={"initiative.wolves": [11], "initiative.hero": [5]},
     )
-    assert [(e.id, e.members, e.group, e.total) for e in res.order] == [
+    assert [(e["id"], e["members"], e["group"], e["total"]) for e in res["order"]] == [
         ("wolves", ["w1", "w2", "w3"], True, 13),
         ("hero", ["hero"], False, 6),
     ]
-    assert [r["slot"] for r in res.rolls] == ["initiative.wolves", "initiative.hero"]
+    assert [r["slot"] for r in res["rolls"]] == ["initiative.wolves", "initiative.hero"]
 
 
 def test_d5e5_group_members_must_be_identical() -> None:
@@ -198,7 +210,7 @@ def test_d5e6_highest_total_first() -> None:
         combatants=[c("a"), c("b", dex_mod=5), c("d", dex_mod=-2)],
         dice={"initiative.a": [12], "initiative.b": [2], "initiative.d": [20]},
     )
-    assert [(e.id, e.total) for e in res.order] == [("d", 18), ("a", 12), ("b", 7)]
+    assert [(e["id"], e["total"]) for e in res["order"]] == [("d", 18), ("a", 12), ("b", 7)]
 
 
 def test_d5e7_ties_by_d20_repeat_while_tied() -> None:
@@ -214,13 +226,13 @@ def test_d5e7_ties_by_d20_repeat_while_tied() -> None:
             "tiebreak.d": [14],
         },
     )
-    assert [(e.id, e.total, e.tiebreak) for e in res.order] == [
+    assert [(e["id"], e["total"], e["tiebreak"]) for e in res["order"]] == [
         ("d", 12, [14]),
         ("b", 12, [8, 19]),
         ("a", 12, [8, 3]),
         ("z", 1, []),
     ]
-    assert [r["slot"] for r in res.rolls][4:] == [
+    assert [r["slot"] for r in res["rolls"]][4:] == [
         "tiebreak.a",
         "tiebreak.b",
         "tiebreak.d",
@@ -245,8 +257,8 @@ def test_d5e7_ties_by_dexterity_then_d20() -> None:
             "tiebreak.d": [6],
         },
     )
-    assert [e.id for e in res.order] == ["b", "d", "a"]
-    assert [r["slot"] for r in res.rolls][3:] == ["tiebreak.a", "tiebreak.d"]
+    assert [e["id"] for e in res["order"]] == ["b", "d", "a"]
+    assert [r["slot"] for r in res["rolls"]][3:] == ["tiebreak.a", "tiebreak.d"]
 
 
 def test_d5e7_dexterity_mode_needs_scores() -> None:
@@ -261,8 +273,8 @@ def test_d5e7_ties_by_given_order() -> None:
         tie_order=["b", "wolves", "a"],
         dice={"initiative.a": [9], "initiative.wolves": [9], "initiative.b": [9]},
     )
-    assert [e.id for e in res.order] == ["b", "wolves", "a"]
-    assert len(res.rolls) == 3
+    assert [e["id"] for e in res["order"]] == ["b", "wolves", "a"]
+    assert len(res["rolls"]) == 3
 
 
 def test_d5e7_given_order_must_cover_the_tie() -> None:
@@ -316,11 +328,11 @@ def test_order_is_a_permutation_sorted_by_total(mods: list[int], mode: str, seed
     res = run_initiative(combatants=combatants, tie_break=mode, seed=seed)
     again = run_initiative(combatants=combatants, tie_break=mode, seed=seed)
     assert to_json(res) == to_json(again)
-    assert sorted(e.id for e in res.order) == sorted(x["id"] for x in combatants)
-    totals = [e.total for e in res.order]
+    assert sorted(e["id"] for e in res["order"]) == sorted(x["id"] for x in combatants)
+    totals = [e["total"] for e in res["order"]]
     assert totals == sorted(totals, reverse=True)
-    for e in res.order:
-        assert 1 <= e.roll.natural <= 20
+    for e in res["order"]:
+        assert 1 <= e["roll"]["natural"] <= 20
 
 
 def test_d5e7_long_ties_do_not_recurse() -> None:
@@ -336,8 +348,8 @@ def test_d5e7_long_ties_do_not_recurse() -> None:
             "tiebreak.d": [5] * 600 + [3],
         },
     )
-    assert [e.id for e in res.order] == ["d", "b", "a"]
-    assert len(res.order[0].tiebreak) == 601 and res.unused_dice == {}
+    assert [e["id"] for e in res["order"]] == ["d", "b", "a"]
+    assert len(res["order"][0]["tiebreak"]) == 601 and res["unused_dice"] == {}
 
 
 def test_d5e7_a_tie_that_never_separates_is_a_limit() -> None:
@@ -358,4 +370,7 @@ def test_d5e3_passive_score_not_needed_with_an_opponent_in_view() -> None:
         combatants=[c("hero"), c("ogre", "gm"), c("imp", "gm", hiding={"stealth_total": 3})],
         seed=1,
     )
-    assert (res.surprise[0].reason, res.surprise[0].unnoticed) == ("no_hiding_opponent", [])
+    assert (res["surprise"][0]["reason"], res["surprise"][0]["unnoticed"]) == (
+        "no_hiding_opponent",
+        [],
+    )

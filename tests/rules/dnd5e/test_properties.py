@@ -9,9 +9,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
+from pydantic_core import to_json
 
 from rules.errors import RulesError
-from rules.record import to_json
 from tests.rules.dnd5e.helpers import run_check, run_initiative, run_turn
 
 IDS = ["a", "b", "c", "d", "e", "f"]
@@ -67,15 +67,15 @@ def test_initiative_resolves_or_raises_a_typed_error(
     except (RulesError, ValidationError):
         return
     assert to_json(res) == to_json(run_initiative(**fields))
-    members = [m for e in res.order for m in e.members]
+    members = [m for e in res["order"] for m in e["members"]]
     assert sorted(members) == sorted(c["id"] for c in cs)
-    totals = [e.total for e in res.order]
+    totals = [e["total"] for e in res["order"]]
     assert totals == sorted(totals, reverse=True)
-    for v in res.surprise:
-        assert v.surprised == (v.id in res.surprised)
-        assert bool(v.restrictions) == v.surprised
-        if v.reason == "unnoticed":
-            assert v.noticed == [] and v.unnoticed
+    for v in res["surprise"]:
+        assert v["surprised"] == (v["id"] in res["surprised"])
+        assert bool(v["restrictions"]) == v["surprised"]
+        if v["reason"] == "unnoticed":
+            assert v["noticed"] == [] and v["unnoticed"]
 
 
 @settings(max_examples=100, deadline=None)
@@ -112,22 +112,24 @@ def test_turn_valid_iff_within_every_budget(
     speed: int, steps: list[dict[str, Any]], surprised: bool, incapacitated: bool
 ) -> None:
     res = run_turn(speed=speed, steps=steps, surprised=surprised, incapacitated=incapacitated)
-    b = res.budget
+    b = res["budget"]
     ungranted = any(s["kind"] == "bonus_action" and s["feature"] is None for s in steps)
-    blocked = (surprised or incapacitated) and (b.actions or b.bonus_actions or b.reactions)
-    frozen = surprised and (b.movement or b.free_interactions)
+    blocked = (surprised or incapacitated) and (
+        b["actions"] or b["bonus_actions"] or b["reactions"]
+    )
+    frozen = surprised and (b["movement"] or b["free_interactions"])
     within = (
-        b.movement <= b.movement_allowed
-        and b.actions <= 1
-        and b.bonus_actions <= 1
-        and b.free_interactions <= 1
-        and b.reactions <= 1
+        b["movement"] <= b["movement_allowed"]
+        and b["actions"] <= 1
+        and b["bonus_actions"] <= 1
+        and b["free_interactions"] <= 1
+        and b["reactions"] <= 1
         and not ungranted
         and not blocked
         and not frozen
     )
-    assert res.valid == within
-    assert all(v.rule in ("D5E-4", "D5E-8", "D5E-9") for v in res.violations)
+    assert res["valid"] == within
+    assert all(v["rule"] in ("D5E-4", "D5E-8", "D5E-9") for v in res["violations"])
 
 
 def _success_rate(modifier: int, dc: int, **edge: bool) -> Fraction:
@@ -136,7 +138,9 @@ def _success_rate(modifier: int, dc: int, **edge: bool) -> Fraction:
     cases = (
         [[a, b] for a in range(1, 21) for b in range(1, 21)] if two else [[a] for a in range(1, 21)]
     )
-    wins = sum(run_check(modifier=modifier, dc=dc, dice={"d20": d}, **edge).success for d in cases)
+    wins = sum(
+        run_check(modifier=modifier, dc=dc, dice={"d20": d}, **edge)["success"] for d in cases
+    )
     return Fraction(wins, len(cases))
 
 

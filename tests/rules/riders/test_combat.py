@@ -16,8 +16,8 @@ FATIGUE_D = dec("defender", "damage", damage="fatigue")
 
 
 def choices(res) -> list[dict]:  # type: ignore[no-untyped-def]
-    assert res.awaiting is not None
-    return [{k: v for k, v in o.items() if v is not None} for o in res.awaiting["choices"]]
+    assert res["awaiting"] is not None
+    return [{k: v for k, v in o.items() if v is not None} for o in res["awaiting"]["choices"]]
 
 
 # ---------------------------------------------------------------- RDR-1
@@ -33,11 +33,11 @@ def test_rdr1_combat_changes_nothing_but_the_damage() -> None:
         dice=rolled([1, 1], [1, 1, 1, 1]),
         decisions=[ROLL, dec("initiator", "use_item", item="lance"), CONCEDE_D, FATIGUE_I],
     )
-    assert res.finished and res.winner == "initiator"
+    assert res["finished"] and res["winner"] == "initiator"
     req = request(initiator=ini, defender=dfd)
     # items stay listed; nothing else moves
-    assert res.state["initiator"] == req.initiator.model_dump()
-    assert res.state["defender"] == req.defender.model_copy(update={"fatigue": 2}).model_dump()
+    assert res["state"]["initiator"] == req.initiator.model_dump()
+    assert res["state"]["defender"] == req.defender.model_copy(update={"fatigue": 2}).model_dump()
 
 
 # ---------------------------------------------------------------- RDR-2
@@ -53,14 +53,14 @@ def test_rdr2_bonus_sums_current_and_delivered_riders_terrain_and_pre_items() ->
         items=[item("potion", "pre", bonus=1, dice="1d6"), item("lance", bonus=9)],
     )
     res = run(initiator=ini, dice=rolled([2, 3], potion=[4]))
-    b = res.bonuses["initiator"]
+    b = res["bonuses"]["initiator"]
     assert [(r["id"], r["bonus"]) for r in b["riders"]] == [("ash", 2), ("bo", 1)]
     assert (b["elemental"], b["elemental_counted"], b["terrain"]) == (3, True, 3)
     assert [(i["id"], i["dice"], i["value"]) for i in b["items"]] == [("potion", [4], 5)]
     assert b["total"] == 3 + 3 + 5 == 11
-    assert res.rolloff["initiator"]["total"] == 5 + 11
-    assert res.totals["initiator"] == 16
-    assert res.bonuses["defender"]["total"] == 0
+    assert res["rolloff"]["initiator"]["total"] == 5 + 11
+    assert res["totals"]["initiator"] == 16
+    assert res["bonuses"]["defender"]["total"] == 0
 
 
 def test_rdr2_fatigue_3_cancels_elemental_bonuses_but_not_terrain_or_items() -> None:
@@ -69,12 +69,12 @@ def test_rdr2_fatigue_3_cancels_elemental_bonuses_but_not_terrain_or_items() -> 
     tired = run(
         initiator=red(fatigue=3, riders=riders, terrain_bonus=1, items=items),
         dice=rolled([1, 1]),
-    ).bonuses["initiator"]
+    )["bonuses"]["initiator"]
     assert (tired["elemental"], tired["elemental_counted"], tired["total"]) == (4, False, 1 + 2)
     fresh = run(
         initiator=red(fatigue=2, riders=riders, terrain_bonus=1, items=items),
         dice=rolled([1, 1]),
-    ).bonuses["initiator"]
+    )["bonuses"]["initiator"]
     assert (fresh["elemental_counted"], fresh["total"]) == (True, 4 + 1 + 2)
 
 
@@ -83,7 +83,7 @@ def test_rdr2_bonuses_are_against_the_opponents_element() -> None:
     vs_metal = run(
         initiator=red(riders=riders), defender=blue(element="metal"), dice=rolled([1, 1])
     )
-    assert vs_metal.bonuses["initiator"]["total"] == 1
+    assert vs_metal["bonuses"]["initiator"]["total"] == 1
 
 
 # ---------------------------------------------------------------- RDR-3
@@ -91,10 +91,10 @@ def test_rdr2_bonuses_are_against_the_opponents_element() -> None:
 
 def test_rdr3_initiator_rolls_2d6_then_the_defender_decides() -> None:
     res = run(dice=rolled([5, 6]))
-    assert res.rolloff["initiator"]["dice"] == [5, 6]
-    assert res.totals["initiator"] == 11 and res.totals["defender"] is None
-    assert not res.finished and res.awaiting is not None
-    assert (res.awaiting["by"], res.awaiting["phase"], res.awaiting["decision"]) == (
+    assert res["rolloff"]["initiator"]["dice"] == [5, 6]
+    assert res["totals"]["initiator"] == 11 and res["totals"]["defender"] is None
+    assert not res["finished"] and res["awaiting"] is not None
+    assert (res["awaiting"]["by"], res["awaiting"]["phase"], res["awaiting"]["decision"]) == (
         "defender",
         "rolloff",
         0,
@@ -104,16 +104,16 @@ def test_rdr3_initiator_rolls_2d6_then_the_defender_decides() -> None:
 
 def test_rdr3_ties_go_to_the_initiator() -> None:
     res = run(dice=rolled([3, 4], [5, 2]), decisions=[ROLL])
-    assert (res.totals["initiator"], res.totals["defender"]) == (7, 7)
-    assert res.presumptive_loser == "defender"
-    assert res.awaiting is not None and res.awaiting["by"] == "defender"
+    assert (res["totals"]["initiator"], res["totals"]["defender"]) == (7, 7)
+    assert res["presumptive_loser"] == "defender"
+    assert res["awaiting"] is not None and res["awaiting"]["by"] == "defender"
 
 
 def test_rdr3_lower_total_is_the_presumptive_loser() -> None:
     res = run(dice=rolled([1, 2], [1, 3]), decisions=[ROLL])
-    assert res.presumptive_loser == "initiator"
-    assert res.awaiting is not None
-    assert (res.awaiting["by"], res.awaiting["phase"]) == ("initiator", "counterattack")
+    assert res["presumptive_loser"] == "initiator"
+    assert res["awaiting"] is not None
+    assert (res["awaiting"]["by"], res["awaiting"]["phase"]) == ("initiator", "counterattack")
     assert choices(res) == [{"choice": "concede"}]
 
 
@@ -124,10 +124,10 @@ def test_rdr3_rage_adds_one_d6_per_level() -> None:
         dice=rolled([1, 2, 3, 4], [6, 6, 6, 6, 6]),
         decisions=[ROLL],
     )
-    ri, rd = res.rolloff["initiator"], res.rolloff["defender"]
+    ri, rd = res["rolloff"]["initiator"], res["rolloff"]["defender"]
     assert (ri["dice"], ri["rage_dice"], ri["sum"], ri["total"]) == ([1, 2, 3, 4], 2, 10, 10)
     assert (rd["dice"], rd["rage_dice"], rd["item_dice"], rd["total"]) == ([6] * 5, 1, 2, 30)
-    assert res.presumptive_loser == "initiator"
+    assert res["presumptive_loser"] == "initiator"
 
 
 def test_rdr3_rage_is_capped_so_a_pool_stays_within_100_dice() -> None:
@@ -140,10 +140,10 @@ def test_rdr3_rage_is_capped_so_a_pool_stays_within_100_dice() -> None:
 
 def test_rdr3_defender_conceding_draws_no_defender_dice() -> None:
     res = run(dice=rolled([1, 1], [6, 6]), decisions=[CONCEDE_D])
-    assert "defender" not in res.rolloff
-    assert res.unused_dice == {"rolloff.defender": [6, 6]}
-    assert res.conceded is not None and res.conceded["without_rolling"]
-    assert res.awaiting is not None and res.awaiting["by"] == "initiator"
+    assert "defender" not in res["rolloff"]
+    assert res["unused_dice"] == {"rolloff.defender": [6, 6]}
+    assert res["conceded"] is not None and res["conceded"]["without_rolling"]
+    assert res["awaiting"] is not None and res["awaiting"]["by"] == "initiator"
 
 
 # ---------------------------------------------------------------- RDR-4
@@ -155,15 +155,19 @@ def test_rdr4_presumptive_loser_may_concede_at_once() -> None:
         dice=rolled([6, 6], [1, 1]),
         decisions=[ROLL, CONCEDE_D],
     )
-    assert res.counterattack == []
-    assert res.conceded is not None
-    assert (res.conceded["by"], res.conceded["phase"], res.conceded["without_rolling"]) == (
+    assert res["counterattack"] == []
+    assert res["conceded"] is not None
+    assert (
+        res["conceded"]["by"],
+        res["conceded"]["phase"],
+        res["conceded"]["without_rolling"],
+    ) == (
         "defender",
         "counterattack",
         False,
     )
-    assert (res.winner, res.damage_instances) == ("initiator", 1)
-    assert res.awaiting is not None and res.awaiting["phase"] == "damage"
+    assert (res["winner"], res["damage_instances"]) == ("initiator", 1)
+    assert res["awaiting"] is not None and res["awaiting"]["phase"] == "damage"
 
 
 # ---------------------------------------------------------------- RDR-5
@@ -187,18 +191,18 @@ def test_rdr5_lead_changes_twice_before_a_concession() -> None:
     )
     steps = [
         (s["by"], s["item"]["id"], s["item"]["value"], s["total"], s["leader"], s["lead_changed"])
-        for s in res.counterattack
+        for s in res["counterattack"]
     ]
     assert steps == [
         ("defender", "bolt", 2, 7, "initiator", False),
         ("defender", "storm", 3, 10, "defender", True),
         ("initiator", "lance", 3, 11, "initiator", True),
     ]
-    assert (res.totals["initiator"], res.totals["defender"]) == (11, 10)
-    assert res.conceded is not None
-    assert (res.conceded["by"], res.conceded["decision"]) == ("defender", 4)
-    assert (res.finished, res.winner) == (True, "initiator")
-    assert res.unused_dice == {}
+    assert (res["totals"]["initiator"], res["totals"]["defender"]) == (11, 10)
+    assert res["conceded"] is not None
+    assert (res["conceded"]["by"], res["conceded"]["decision"]) == ("defender", 4)
+    assert (res["finished"], res["winner"]) == (True, "initiator")
+    assert res["unused_dice"] == {}
 
 
 def test_rdr5_an_item_must_make_the_total_strictly_higher() -> None:
@@ -207,9 +211,9 @@ def test_rdr5_an_item_must_make_the_total_strictly_higher() -> None:
         dice=rolled([4, 4], [3, 3]),
         decisions=[ROLL, dec("defender", "use_item", item="bolt")],
     )
-    assert (res.totals["initiator"], res.totals["defender"]) == (8, 8)
-    assert res.counterattack[0]["lead_changed"] is False
-    assert res.awaiting is not None and res.awaiting["by"] == "defender"  # still behind
+    assert (res["totals"]["initiator"], res["totals"]["defender"]) == (8, 8)
+    assert res["counterattack"][0]["lead_changed"] is False
+    assert res["awaiting"] is not None and res["awaiting"]["by"] == "defender"  # still behind
     assert choices(res) == [{"choice": "use_item", "item": "mist"}, {"choice": "concede"}]
 
 
@@ -241,8 +245,8 @@ def _won_by_initiator(**fields):  # type: ignore[no-untyped-def]
 
 def test_rdr6_hide_shield_of_the_winner_skips_damage() -> None:
     res = _won_by_initiator(initiator=red(items=[item("hide", "pre", hide_shield=True)]))
-    assert (res.finished, res.damage, res.damage_skipped) == (True, [], "hide_shield")
-    assert res.awaiting is None
+    assert (res["finished"], res["damage"], res["damage_skipped"]) == (True, [], "hide_shield")
+    assert res["awaiting"] is None
 
 
 def test_rdr6_hide_shield_played_in_the_counterattack_counts_too() -> None:
@@ -251,12 +255,12 @@ def test_rdr6_hide_shield_played_in_the_counterattack_counts_too() -> None:
         dice=rolled([3, 3], [1, 1]),
         decisions=[ROLL, dec("defender", "use_item", item="hide"), CONCEDE_I],
     )
-    assert (res.winner, res.damage_skipped, res.damage) == ("defender", "hide_shield", [])
+    assert (res["winner"], res["damage_skipped"], res["damage"]) == ("defender", "hide_shield", [])
 
 
 def test_rdr6_hide_shield_of_the_loser_does_not_skip() -> None:
     res = _won_by_initiator(defender=blue(items=[item("hide", "pre", hide_shield=True)]))
-    assert res.damage_skipped is None and res.awaiting is not None
+    assert res["damage_skipped"] is None and res["awaiting"] is not None
 
 
 def test_rdr6_ranged_attack_of_the_loser_skips_damage() -> None:
@@ -265,20 +269,20 @@ def test_rdr6_ranged_attack_of_the_loser_skips_damage() -> None:
         dice=rolled([1, 1], [6, 6]),
         decisions=[ROLL, CONCEDE_I],
     )
-    assert (res.winner, res.damage_skipped, res.finished) == ("defender", "ranged", True)
+    assert (res["winner"], res["damage_skipped"], res["finished"]) == ("defender", "ranged", True)
     # The initiator's ranged attack does not protect the defender when the initiator wins.
     won = _won_by_initiator(attack={"ranged": True})
-    assert won.damage_skipped is None
+    assert won["damage_skipped"] is None
 
 
 def test_rdr6_ranged_item_of_the_loser_skips_damage() -> None:
     res = _won_by_initiator(defender=blue(items=[item("sling", "pre", ranged=True)]))
-    assert res.damage_skipped == "ranged"
+    assert res["damage_skipped"] == "ranged"
 
 
 def test_rdr6_fatigue_adds_one() -> None:
     res = _won_by_initiator(defender=blue(fatigue=1), decisions=[ROLL, CONCEDE_D, FATIGUE_I])
-    assert res.damage == [
+    assert res["damage"] == [
         {
             "kind": "fatigue",
             "decision": 2,
@@ -288,7 +292,7 @@ def test_rdr6_fatigue_adds_one() -> None:
             "rage": 0,
         }
     ]
-    assert res.state["defender"]["fatigue"] == 2
+    assert res["state"]["defender"]["fatigue"] == 2
 
 
 def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
@@ -300,7 +304,7 @@ def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
     res = _won_by_initiator(
         defender=dfd, dice=rolled([6, 6], [1, 1, 1]), decisions=[ROLL, CONCEDE_D, FATIGUE_I]
     )
-    dmg = res.damage[0]
+    dmg = res["damage"][0]
     assert dmg["kind"] == "fatigue"
     assert (dmg["fatigue"], dmg["rider_lost"], dmg["riders_lost"], dmg["rage"]) == (
         3,
@@ -308,7 +312,7 @@ def test_rdr6_fatigue_at_3_loses_the_rider_and_adds_rage() -> None:
         ["kai"],
         2,
     )
-    st = res.state["defender"]
+    st = res["state"]["defender"]
     assert (st["fatigue"], st["rage"], st["has_rider"], [r["id"] for r in st["riders"]]) == (
         3,
         2,
@@ -339,7 +343,7 @@ def test_rdr6_knockback_in_each_direction(direction: str, x: int, y: int) -> Non
             dec("initiator", "damage", damage="knockback", direction=direction),
         ],
     )
-    dmg = res.damage[0]
+    dmg = res["damage"][0]
     assert dmg["kind"] == "knockback"
     before, after = dmg["before"], dmg["after"]
     assert (dmg["direction"], before["x"], before["y"], after["x"], after["y"]) == (
@@ -349,7 +353,7 @@ def test_rdr6_knockback_in_each_direction(direction: str, x: int, y: int) -> Non
         x,
         y,
     )
-    assert res.state["defender"]["position"] == {"x": x, "y": y, "facing": "W"}
+    assert res["state"]["defender"]["position"] == {"x": x, "y": y, "facing": "W"}
 
 
 def test_rdr6_swap_exchanges_places_and_facings() -> None:
@@ -358,9 +362,9 @@ def test_rdr6_swap_exchanges_places_and_facings() -> None:
         defender=blue(position={"x": 2, "y": 2, "facing": "SW"}),
         decisions=[ROLL, CONCEDE_D, dec("initiator", "damage", damage="swap")],
     )
-    assert res.state["initiator"]["position"] == {"x": 2, "y": 2, "facing": "SW"}
-    assert res.state["defender"]["position"] == {"x": 1, "y": 2, "facing": "NE"}
-    dmg = res.damage[0]
+    assert res["state"]["initiator"]["position"] == {"x": 2, "y": 2, "facing": "SW"}
+    assert res["state"]["defender"]["position"] == {"x": 1, "y": 2, "facing": "NE"}
+    dmg = res["damage"][0]
     assert dmg["kind"] == "swap"
     assert dmg["winner"]["facing"] == "SW" and dmg["loser"]["facing"] == "NE"
 
@@ -401,7 +405,7 @@ def test_rdr6_damage_item_is_used_in_place_of_the_others() -> None:
         initiator=red(items=[item("hook", "damage", damage="Pull the loser next to you.")]),
         decisions=[ROLL, CONCEDE_D, dec("initiator", "damage", damage="item", item="hook")],
     )
-    assert res.damage == [
+    assert res["damage"] == [
         {
             "kind": "item",
             "decision": 2,
@@ -410,7 +414,7 @@ def test_rdr6_damage_item_is_used_in_place_of_the_others() -> None:
             "effect": "Pull the loser next to you.",
         }
     ]
-    assert res.state["defender"] == request().defender.model_dump()
+    assert res["state"]["defender"] == request().defender.model_dump()
 
 
 # ---------------------------------------------------------------- RDR-7
@@ -427,12 +431,12 @@ def test_rdr7_conceding_without_rolling_takes_two_damage_instances() -> None:
             dec("initiator", "damage", damage="knockback", direction="SE"),
         ],
     )
-    assert (res.finished, res.winner, res.damage_instances) == (True, "initiator", 2)
-    assert [d["kind"] for d in res.damage] == ["fatigue", "knockback"]
-    st = res.state["defender"]
+    assert (res["finished"], res["winner"], res["damage_instances"]) == (True, "initiator", 2)
+    assert [d["kind"] for d in res["damage"]] == ["fatigue", "knockback"]
+    st = res["state"]["defender"]
     assert st["fatigue"] == 3 and st["position"] is not None
     assert (st["position"]["x"], st["position"]["y"]) == (1, 1)
-    assert res.totals["defender"] is None
+    assert res["totals"]["defender"] is None
 
 
 def test_rdr7_two_fatigue_instances_cross_the_limit() -> None:
@@ -441,7 +445,7 @@ def test_rdr7_two_fatigue_instances_cross_the_limit() -> None:
         dice=rolled([2, 2]),
         decisions=[CONCEDE_D, FATIGUE_I, FATIGUE_I],
     )
-    first, second = res.damage
+    first, second = res["damage"]
     assert first["kind"] == "fatigue" and second["kind"] == "fatigue"
     assert (first["fatigue"], first["rider_lost"]) == (3, False)
     assert (second["fatigue"], second["rider_lost"], second["rage"]) == (3, True, 1)
@@ -471,9 +475,9 @@ def test_rdr8_one_more_decision_replays_the_same_dice() -> None:
         dec("defender", "use_item", item="bolt"),
         dec("initiator", "use_item", item="lance"),
     ]
-    previous = run(**fields).rolls
+    previous = run(**fields)["rolls"]
     for n in range(1, len(steps) + 1):
-        rolls = run(decisions=steps[:n], **fields).rolls
+        rolls = run(decisions=steps[:n], **fields)["rolls"]
         assert rolls[: len(previous)] == previous
         previous = rolls
     assert [r["slot"] for r in previous] == [
@@ -489,8 +493,8 @@ def test_rdr8_one_more_decision_replays_the_same_dice() -> None:
 
 def test_rdr8_finished_combat_awaits_nothing() -> None:
     res = _won_by_initiator(decisions=[ROLL, CONCEDE_D, FATIGUE_I])
-    assert (res.finished, res.awaiting) == (True, None)
-    assert len(res.decisions) == 3 and res.auto_filled == []
+    assert (res["finished"], res["awaiting"]) == (True, None)
+    assert len(res["decisions"]) == 3 and res["auto_filled"] == []
 
 
 # ---------------------------------------------------------------- RDR-9
@@ -503,7 +507,7 @@ def test_rdr9_auto_policy() -> None:
         defender=blue(items=[item("bolt", bonus=1), item("storm", bonus=5), item("mist", bonus=9)]),
         dice=rolled([4, 4], [2, 2]),
     )
-    assert [{k: v for k, v in d.items() if v is not None} for d in res.decisions] == [
+    assert [{k: v for k, v in d.items() if v is not None} for d in res["decisions"]] == [
         ROLL,
         dec("defender", "use_item", item="bolt"),
         dec("defender", "use_item", item="storm"),  # 10 > 8: stops playing
@@ -511,14 +515,14 @@ def test_rdr9_auto_policy() -> None:
         CONCEDE_I,
         FATIGUE_D,
     ]
-    assert res.auto_filled == [0, 1, 2, 3, 4, 5]
-    assert (res.winner, res.state["initiator"]["fatigue"]) == ("defender", 1)
+    assert res["auto_filled"] == [0, 1, 2, 3, 4, 5]
+    assert (res["winner"], res["state"]["initiator"]["fatigue"]) == ("defender", 1)
 
 
 def test_rdr9_auto_fills_only_the_missing_decisions() -> None:
     res = run(auto=True, dice=rolled([4, 4]), decisions=[CONCEDE_D])
-    assert res.auto_filled == [1, 2]
-    assert [d["kind"] for d in res.damage] == ["fatigue", "fatigue"]
+    assert res["auto_filled"] == [1, 2]
+    assert [d["kind"] for d in res["damage"]] == ["fatigue", "fatigue"]
 
 
 # ---------------------------------------------------------------- RDR-10
@@ -636,10 +640,10 @@ def test_rdr6_fatigue_at_3_without_a_rider_still_adds_rage() -> None:
         defender=blue(fatigue=3, has_rider=False, riders=[{"id": "old", "current": False}]),
         decisions=[ROLL, CONCEDE_D, FATIGUE_I],
     )
-    dmg = res.damage[0]
+    dmg = res["damage"][0]
     assert dmg["kind"] == "fatigue"
     assert (dmg["fatigue"], dmg["rider_lost"], dmg["riders_lost"], dmg["rage"]) == (3, False, [], 1)
-    assert [r["id"] for r in res.state["defender"]["riders"]] == ["old"]
+    assert [r["id"] for r in res["state"]["defender"]["riders"]] == ["old"]
 
 
 def test_rdr10_damage_choice_by_the_loser() -> None:
