@@ -628,6 +628,16 @@ class Attacker(Model):
 class Defender(Target):
     """The defender's state for this turn; the response returns the same shape, updated."""
 
+    #: DOS-22, as the schema says it: a runner that was stopped is no longer running
+    schema_clauses: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "not": {
+                "required": ["running", "stopped"],
+                "properties": {"running": {"const": True}, "stopped": {"const": True}},
+            }
+        },
+    )
+
     dexterity: Stat = Field(description="Dexterity, the stat of blocks and dodges.")
     block: Skill = Field(default=0, description="Block skill: block skill + 1 blocks per turn.")
     dodge: Skill = Field(default=0, description="Dodge skill: dodge skill dodges per turn.")
