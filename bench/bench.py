@@ -155,6 +155,28 @@ TARGETED = ("/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dn
 BARE = ("/check", {"name": "kobold", "stat": 44, "skill": 5, "dc": 47, "seed": "@SEED@"})
 
 
+def scope_for(path: str, size: int) -> dict[str, Any]:
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.3"},
+        "http_version": "1.1",
+        "method": "POST",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [
+            (b"host", b"127.0.0.1"),
+            (b"content-type", b"application/json"),
+            (b"content-length", str(size).encode()),
+        ],
+        "client": ("127.0.0.1", 1),
+        "server": ("127.0.0.1", 80),
+        "state": {},
+    }
+
+
 def body_text(body: dict[str, Any], seed: str | None = None) -> str:
     text = json.dumps(body, separators=(",", ":"))
     return text if seed is None else text.replace("@SEED@", seed)
@@ -345,14 +367,6 @@ def micro(paths: list[str], number: int) -> dict[str, float]:
     return out
 
 
-def engine_build() -> list[str]:
-    """The rules modules this tree runs compiled (the servers above run the same tree)."""
-    sys.path.insert(0, str(ROOT))
-    from rules.build import compiled_modules
-
-    return compiled_modules()
-
-
 def iter_resolver_routes(routes: Any, cls: type) -> Iterator[Any]:
     """Every route of class ``cls``, looking into included routers (any FastAPI version)."""
     for route in routes:
@@ -481,12 +495,6 @@ def main(argv: list[str] | None = None) -> int:
 
     ns = micro([p for p, _ in ENDPOINTS], number=300 if args.quick else 2000)
     report["micro_ns"] = ns
-    report["compiled_modules"] = compiled = engine_build()
-    print(
-        f"  engine: {len(compiled)} rules modules compiled (mypyc)"
-        if compiled
-        else "  engine: pure Python (nothing compiled: see setup.py)"
-    )
     for path, value in ns.items():
         print(f"  in-process {path:<16} {value / 1000:8.1f} us per call (validate+resolve+dump)")
 

@@ -1,6 +1,7 @@
 """CPU time per request, in one process: every endpoint of the service and the bare FastAPI app.
 
-``python -m bench.inprocess [--requests 1000] [--rounds 7] [--stack] [--json out.json]`` calls each app as ASGI
+``python -m bench.inprocess [--requests 1000] [--rounds 7] [--stack] [--json out.json]`` (the source;
+``.venv-compiled/bin/python -P bench/inprocess.py`` measures the compiled wheel) calls each app as ASGI
 directly (no server, no sockets: uvicorn's share is the same for both), endpoint after endpoint and
 the bare app's ``/check`` between them, round after round, and prints per endpoint the median CPU
 time of this process per request (``time.process_time``) and the ratio to the bare app (bare time /
@@ -24,8 +25,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.bench import BARE, ENDPOINTS, ROOT, body_text
-from bench.profile import scope_for
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    # Run as a script by another interpreter (``python -P bench/inprocess.py``): the tree goes last,
+    # so an installed dragonroll (the compiled wheel) is the one measured.
+    sys.path.append(str(ROOT))
+
+from bench.bench import BARE, ENDPOINTS, body_text, scope_for  # noqa: E402
 
 
 async def _drive(app: Any, path: str, bodies: list[bytes]) -> tuple[float, int]:
@@ -94,7 +100,6 @@ def main(argv: list[str] | None = None) -> int:
         "--stack", action="store_true", help="also each endpoint through FastAPI's path"
     )
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(ROOT))
     saved = sys.stderr
     with open(os.devnull, "w") as devnull:
         sys.stderr = devnull  # the access lines
@@ -102,6 +107,12 @@ def main(argv: list[str] | None = None) -> int:
             figures = measure(max(10, args.requests), max(1, args.rounds), args.stack)
         finally:
             sys.stderr = saved
+    from service.health import compiled_modules
+
+    print(
+        f"dragonroll from {Path(sys.modules['service'].__file__ or '').parent.parent}, "
+        f"{len(compiled_modules())} rules modules compiled"
+    )
     print(f"{'endpoint':<32} {'us/request':>10} {'x bare':>7}")
     for name, row in figures.items():
         print(f"{name:<32} {row['us_per_request']:>10.1f} {row['ratio_to_bare']:>7.2f}")

@@ -17,7 +17,7 @@ from typing import Any
 
 from pyinstrument import Profiler
 
-from bench.bench import BARE, ENDPOINTS, ROOT, body_text
+from bench.bench import BARE, ENDPOINTS, ROOT, body_text, scope_for
 
 LAYERS = {
     "service": [
@@ -40,28 +40,6 @@ LAYERS = {
         ("      serialize_response", "serialize_response", ""),
     ],
 }
-
-
-def scope_for(path: str, size: int) -> dict[str, Any]:
-    return {
-        "type": "http",
-        "asgi": {"version": "3.0", "spec_version": "2.3"},
-        "http_version": "1.1",
-        "method": "POST",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [
-            (b"host", b"127.0.0.1"),
-            (b"content-type", b"application/json"),
-            (b"content-length", str(size).encode()),
-        ],
-        "client": ("127.0.0.1", 1),
-        "server": ("127.0.0.1", 80),
-        "state": {},
-    }
 
 
 async def drive(app: Any, path: str, bodies: list[bytes]) -> float:
@@ -102,7 +80,6 @@ def main(argv: list[str] | None = None) -> int:
     n = max(100, min(args.requests, 200_000))
     sys.path.insert(0, str(ROOT))
     from bench.bare_app import app as bare
-    from rules.build import compiled_modules
     from service.app import create_app
     from service.routing import ResolverRoute, resolver_paths
 
@@ -130,12 +107,6 @@ def main(argv: list[str] | None = None) -> int:
             function = pattern.replace("{resolver}", getattr(route.resolver, "__name__", "?"))
             share = sum(inclusive(root, name, file_part) for name in function.split("|")) / whole
             print(f"  {label:<40} {share:6.1%}")
-        if name == "service" and (compiled := compiled_modules()):
-            print(
-                f"  ({len(compiled)} rules modules run compiled: the profiler sees a call into one as"
-                " a single step, so the\n   dice and sentences inside show little or nothing; "
-                "`DRAGONROLL_COMPILE=0 make venv` profiles the source)"
-            )
         if args.html and name == "service":
             args.html.write_text(profiler.output_html())
     return 0

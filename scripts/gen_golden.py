@@ -2,10 +2,6 @@
 response body beside it as ``<name>.response.json`` (``make golden``). ``tests/service/test_golden.py``
 replays every request and compares bytes, so any change of behaviour shows up as a diff to review.
 
-``--respond`` instead reads a JSON list of ``{"path", "body"}`` from stdin and writes the list of
-``[status, body]`` (bodies as text) to stdout: a test runs it on a copy of the source with nothing
-compiled and compares it with the compiled engine's answers.
-
 A request file is ``{"path": "/dos/test", "body": {...}}``; its body must carry a ``seed`` (or script
 every die) so the response is fixed.
 """
@@ -49,11 +45,6 @@ def response_file(request_file: Path) -> Path:
 
 
 def main() -> None:
-    if sys.argv[1:] == ["--respond"]:
-        specs = [(spec["path"], spec["body"]) for spec in json.load(sys.stdin)]
-        answers = asyncio.run(respond_all(specs))
-        json.dump([[status, content.decode()] for status, content in answers], sys.stdout)
-        return
     for request_file in requests():
         spec = json.loads(request_file.read_text(encoding="utf-8"))
         status, content = asyncio.run(respond(spec["path"], spec["body"]))

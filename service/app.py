@@ -100,9 +100,9 @@ class Dragonroll(FastAPI):
     which matches an included router's routes twice, before the route's ``handle`` answers it. The
     shortcut looks the path up in a dict and runs the SAME edge instance (request id, headers, CORS,
     body limit, 500 fallback, access line, metrics) straight around the route's ``handle``, errors
-    answered by the app's handlers as the exception middleware would. It halves the service's own
-    time on a cheap endpoint (docs/performance.md: ``/dos/test`` 1.9x, ``/dragon/battle`` 1.6x the
-    requests per CPU second); ``tests/service/test_dispatch.py`` and
+    answered by the app's handlers as the exception middleware would. A request then costs 1.3x to
+    2.2x fewer instructions (docs/performance.md, "The shortcut for resolver POSTs");
+    ``tests/service/test_dispatch.py`` and
     ``tests/properties/test_every_endpoint.py`` compare its answers, logs and metrics with FastAPI's
     path. That path takes everything else, and every request when the stack holds a layer the
     shortcut would skip (a middleware added after ``create_app``, an app-wide body limit), when
@@ -224,7 +224,12 @@ def _lifespan(log: Any, access_line: AccessLine | None) -> Any:
             log.error("dice self-test failed: not ready", rng=RNG, streams=failed)
         else:
             app.state.ready = True
-            log.info("ready", rng=RNG, self_test_streams=len(health.VECTORS))
+            log.info(
+                "ready",
+                rng=RNG,
+                self_test_streams=len(health.VECTORS),
+                compiled_modules=len(health.compiled_modules()),
+            )
         # Everything built so far (modules, schemas, the app) lives as long as the process: move it
         # out of the collector's reach, so a full collection walks only what requests create (on
         # this machine a full collection took ~20 ms before, a pause every few thousand requests).

@@ -8,6 +8,9 @@ These routes stay out of the OpenAPI document, the metrics and the access log.
 
 from __future__ import annotations
 
+import importlib.machinery
+import sys
+
 from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import JSONResponse
@@ -18,6 +21,7 @@ LIVE = "/livez"
 HEALTH = "/healthz"
 READY = "/readyz"
 PATHS = frozenset({LIVE, HEALTH, READY})
+_EXTENSIONS = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 
 #: (seed, slot, sides, first 16 values): five streams of tests/data/rng-vectors.json.
 VECTORS: tuple[tuple[str, str, int, tuple[int, ...]], ...] = (
@@ -62,3 +66,15 @@ def add_health_routes(app: FastAPI) -> None:
     app.add_route(LIVE, livez, methods=["GET"], include_in_schema=False)
     app.add_route(HEALTH, livez, methods=["GET"], include_in_schema=False)
     app.add_route(READY, readyz, methods=["GET"], include_in_schema=False)
+
+
+def compiled_modules() -> list[str]:
+    """The ``rules`` modules this process runs compiled (a wheel built with ``DRAGONROLL_COMPILE=1``,
+    as in the image), by name; none in a development install."""
+    return sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith("rules.")
+        and not name.endswith("__mypyc")  # mypyc's runtime half of a module, not a module
+        and str(getattr(module, "__file__", "")).endswith(_EXTENSIONS)
+    )

@@ -10,7 +10,6 @@ import httpx
 import pytest
 from hypothesis import settings
 
-from rules import build
 from service.app import create_app
 
 # No per-example deadline anywhere (a busy CI machine is not a bug), and in CI the same examples every
@@ -18,17 +17,6 @@ from service.app import create_app
 settings.register_profile("dev", deadline=None)
 settings.register_profile("ci", deadline=None, derandomize=True, database=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
-
-
-def pytest_configure(config: pytest.Config) -> None:
-    """Refuse to test compiled modules built from an older source: the edit would not be tested."""
-    stale = build.stale_modules()
-    if stale:
-        pytest.exit(
-            f"compiled modules are older than their source: {', '.join(stale)}; rebuild them with "
-            "`make venv` (or build pure Python: DRAGONROLL_COMPILE=0 make venv)",
-            returncode=4,
-        )
 
 
 class Api:

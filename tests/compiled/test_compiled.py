@@ -1,21 +1,21 @@
-"""The compiled engine (mypyc, ``setup.py``) is what runs, it is current, and it answers exactly as
-the Python source does."""
+"""The compiled engine (mypyc, ``setup.py``), built into a wheel as the image builds it, answers exactly
+as the Python source does.
+
+``make test-compiled`` builds the wheel with ``DRAGONROLL_COMPILE=1``, installs it into its own
+virtualenv and runs these tests with ``DRAGONROLL_COMPILED_PYTHON`` naming that virtualenv's
+interpreter; CI (``.ci/run``) runs it after ``make test``. Without it, only the first test runs.
+"""
 
 from __future__ import annotations
 
-import hashlib
-import importlib
 import json
 import os
-import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
 import pytest
 
-from rules import build
 from scripts.gen_golden import requests
 from tests.conftest import Api
 
@@ -25,6 +25,37 @@ LISTED: list[str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]
 ]
 #: Seeds per golden request in the comparison with the source (besides the recorded one).
 SEEDS = 12
+COMPILED_PYTHON = os.environ.get("DRAGONROLL_COMPILED_PYTHON")
+needs_build = pytest.mark.skipif(
+    not COMPILED_PYTHON, reason="no compiled build to test: run `make test-compiled`"
+)
+
+#: Run by the compiled build's interpreter, outside the source tree (``-P``, another directory), so
+#: it imports the installed wheel: the listed modules it runs compiled, then an answer per request.
+RESPOND = """
+import asyncio, json, sys
+from service.app import create_app
+from service.health import compiled_modules
+
+app = create_app()
+
+async def post(path, body):
+    sent = []
+    async def receive():
+        return {"type": "http.request", "body": body, "more_body": False}
+    async def send(message):
+        sent.append(message)
+    headers = [(b"content-type", b"application/json")]
+    await app({"type": "http", "method": "POST", "path": path, "raw_path": path.encode(),
+               "root_path": "", "query_string": b"", "headers": headers, "scheme": "http",
+               "http_version": "1.1", "asgi": {"version": "3.0"}, "client": ("127.0.0.1", 1),
+               "server": ("127.0.0.1", 80)}, receive, send)
+    return [sent[0]["status"], b"".join(m.get("body", b"") for m in sent[1:]).decode()]
+
+specs = json.load(sys.stdin)
+answers = [asyncio.run(post(s["path"], json.dumps(s["body"]).encode())) for s in specs]
+json.dump({"compiled": compiled_modules(), "answers": answers}, sys.stdout)
+"""
 
 
 def test_listed_modules_exist_and_hold_no_result_types() -> None:
@@ -35,75 +66,33 @@ def test_listed_modules_exist_and_hold_no_result_types() -> None:
         assert "(Record)" not in source and "(Model)" not in source, name
 
 
-def test_the_listed_modules_are_compiled_when_the_build_compiles() -> None:
-    modules = [importlib.import_module(name) for name in LISTED]
-    compiled = set(build.compiled_modules())
-    if os.environ.get("DRAGONROLL_COMPILE") != "1" and not compiled:
-        pytest.skip("this build is pure Python (no C compiler, or DRAGONROLL_COMPILE=0)")
-    assert [m.__name__ for m in modules if m.__name__ not in compiled] == []
-    assert build.stale_modules() == []
-
-
-def test_a_source_changed_after_its_build_is_stale(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    package = tmp_path / "rules"
-    package.mkdir()
-    (package / ("fast" + build._EXTENSIONS[0])).write_bytes(b"")
-    (package / "fast.py").write_text("x = 1\n")
-    module = type(sys)("rules.fast")
-    module.__file__ = str(package / ("fast" + build._EXTENSIONS[0]))
-    monkeypatch.setitem(sys.modules, "rules.fast", module)
-    manifest = package / "_build.json"
-    digest = "5b9bbf5ab4d1d7b9e6a6af1c5d7c8e8c1d5ed1b58e0ecf0cba3fd51fd5d0e8e6"
-    manifest.write_text(json.dumps({"rules.fast": digest}))
-    assert "rules.fast" in build.stale_modules(manifest)
-    real = hashlib.sha256(b"x = 1\n").hexdigest()
-    manifest.write_text(json.dumps({"rules.fast": real}))
-    assert "rules.fast" not in build.stale_modules(manifest)
-    manifest.unlink()  # a build that recorded nothing cannot vouch for its sources
-    assert "rules.fast" in build.stale_modules(manifest)
-
-
-def test_the_source_answers_byte_for_byte_as_the_compiled_engine(api: Api, tmp_path: Path) -> None:
-    """Golden requests, each with its own seed and more, through a copy of the tree with nothing
-    compiled (run in another interpreter) and through this process's engine."""
-    specs: list[tuple[str, object]] = []
+@needs_build
+def test_the_compiled_build_answers_byte_for_byte_as_the_source(api: Api, tmp_path: Path) -> None:
+    """Golden requests, each with its own seed and more, through this process's source and through
+    the compiled wheel in its own interpreter."""
+    specs: list[dict[str, object]] = []
     for request_file in requests():
         spec = json.loads(request_file.read_text(encoding="utf-8"))
         for i in range(SEEDS + 1):
             body = dict(spec["body"])
             if i:
                 body["seed"] = f"build-{i}"
-            specs.append((spec["path"], body))
-    here = [(r.status_code, r.text) for r in (api.post(path, body) for path, body in specs)]
-
-    copy = tmp_path / "src"
-    for part in ("rules", "service", "scripts"):
-        shutil.copytree(ROOT / part, copy / part, ignore=shutil.ignore_patterns("*.so", "*.pyc"))
-    env = {**os.environ, "PYTHONPATH": str(copy), "DRAGONROLL_LOG_LEVEL": "error"}
-    probe = "import rules.dice.stream as m, sys; sys.stdout.write(m.__file__)"
-    where = subprocess.run(
-        [sys.executable, "-P", "-c", probe],
-        cwd=copy,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert where.stdout.endswith(".py"), where.stdout  # the copy really runs the source
+            specs.append({"path": spec["path"], "body": body})
+    here = [[r.status_code, r.text] for r in (api.post(s["path"], s["body"]) for s in specs)]  # type: ignore[arg-type]
+    assert COMPILED_PYTHON is not None
     run = subprocess.run(
-        [sys.executable, "-P", "scripts/gen_golden.py", "--respond"],
+        [COMPILED_PYTHON, "-P", "-c", RESPOND],
         check=False,
-        cwd=copy,
-        env=env,
-        input=json.dumps([{"path": p, "body": b} for p, b in specs]),
+        cwd=tmp_path,
+        env={**os.environ, "DRAGONROLL_LOG_LEVEL": "error"},
+        input=json.dumps(specs),
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=600,
     )
     assert run.returncode == 0, run.stderr[-2000:]
-    there = [tuple(answer) for answer in json.loads(run.stdout)]
-    assert len(there) == len(here)
-    for (path, body), mine, theirs in zip(specs, here, there, strict=True):
-        assert mine == theirs, (path, body)
+    there = json.loads(run.stdout)
+    assert sorted(there["compiled"]) == sorted(LISTED)  # the wheel really runs them compiled
+    assert len(there["answers"]) == len(here)
+    for spec, mine, theirs in zip(specs, here, there["answers"], strict=True):
+        assert mine == theirs, spec

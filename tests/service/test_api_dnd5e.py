@@ -251,7 +251,7 @@ def test_endless_tie_is_a_limit_not_a_500(api: Api) -> None:
 
 
 def test_readme_examples_hold(api: Api) -> None:
-    """The values quoted in the README (Fifth-edition SRD section) (seeded, so they pin the streams too)."""
+    """The values quoted in docs/systems/dnd5e.md (seeded, so they pin the streams too)."""
     init = api.post(
         "/dnd5e/initiative",
         {

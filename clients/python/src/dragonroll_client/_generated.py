@@ -1,0 +1,1775 @@
+"""Generated from openapi/openapi.json by clients/python/generate.py: do not edit by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, NotRequired, TypedDict, cast
+
+from dragonroll_client._transport import AsyncTransport, SyncTransport
+
+OPERATIONS: dict[str, str] = {
+    "dos_roll": "/dos/roll",
+    "dos_test": "/dos/test",
+    "dos_opposed": "/dos/opposed",
+    "dos_complex": "/dos/complex",
+    "dos_actions": "/dos/actions",
+    "dos_initiative": "/dos/initiative",
+    "dos_attack": "/dos/attack",
+    "dos_damage": "/dos/damage",
+    "dos_maneuver": "/dos/maneuver",
+    "dos_turn": "/dos/turn",
+    "dragon_battle": "/dragon/battle",
+    "riders_combat": "/riders/combat",
+    "dnd5e_initiative": "/dnd5e/initiative",
+    "dnd5e_turn": "/dnd5e/turn",
+    "dnd5e_check": "/dnd5e/check",
+    "dnd5e_attack": "/dnd5e/attack",
+    "dnd5e_death_save": "/dnd5e/death-save",
+}
+
+
+class Action(TypedDict):
+    "Action"
+
+    kind: Literal["action"]
+    name: str
+
+
+class ActionsCombatant(TypedDict):
+    "ActionsCombatant"
+
+    id: str
+    speed: int
+    opponents: NotRequired[list[str]]
+
+
+class ActionsEntry(TypedDict):
+    "ActionsEntry"
+
+    id: str
+    actions: int
+    opponents_speed: int
+
+
+class ActionsRequest(TypedDict):
+    "ActionsRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    combatants: list[ActionsCombatant]
+
+
+class ActionsResult(TypedDict):
+    "ActionsResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    actions: list[ActionsEntry]
+
+
+class Attack(TypedDict):
+    "Attack"
+
+    ranged: NotRequired[bool]
+
+
+class AttackResultPart(TypedDict):
+    "AttackResultPart"
+
+    hit: bool
+    reason: str
+    attack: DosAttackRoll
+    defense: DefenseRoll | None
+    damage: Damage | None
+    location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    aimed: bool
+    run_stop: RunStop | None
+
+
+class Attacker(TypedDict):
+    "Attacker"
+
+    dexterity: int
+    strength: NotRequired[int]
+    skill: int
+    weapon: Weapon
+
+
+class Attempt(TypedDict):
+    "Attempt"
+
+    n: int
+    roll: PoolRoll
+    total: int
+    success: bool
+    outcome: Literal["success", "failure", "luck", "bad_luck"]
+
+
+class Awaiting(TypedDict):
+    "Awaiting"
+
+    by: Literal["initiator", "defender"]
+    decision: int
+    phase: Literal["rolloff", "counterattack", "damage"]
+    choices: list[Option]
+
+
+class BattleOptions(TypedDict):
+    "BattleOptions"
+
+    hoard: NotRequired[Literal["always", "on_win"]]
+    strongest_enemy: NotRequired[Literal["highest_level", "strength_order"]]
+
+
+class BattleRequest(TypedDict):
+    "BattleRequest"
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    continues: NotRequired[bool]
+    options: NotRequired[BattleOptions]
+
+
+class BattleResult(TypedDict):
+    "One round of a dragon battle: the envelope's fields, then the round's."
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    round: int
+    order: list[str]
+    pools: list[Pool]
+    pairs: list[Pair]
+    left_over: list[LeftOverParty]
+    sweep: list[str]
+    sweep_detail: SweepDetail | None
+    defeated: list[Defeat]
+    prosperity_changes: list[ProsperityChange]
+    wounds: Wounds
+    slayers_revealed: list[SlayerRevealed]
+    dragon_changes: list[Change]
+    destruction_change: Change | None
+    dragon_defeated: bool
+    battle_ended: bool
+    hoard: Hoard
+    hoard_gained: int
+    next_state: BattleState
+
+
+class BattleState(TypedDict):
+    "The situation of a round: what a request carries and what ``next_state`` returns."
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+
+
+class BonusAction(TypedDict):
+    "BonusAction"
+
+    kind: Literal["bonus_action"]
+    name: str
+    feature: NotRequired[str | None]
+
+
+class Bonuses(TypedDict):
+    "RDR-2: elemental (unless fatigue 3) + terrain + pre-combat items."
+
+    riders: list[RiderBonus]
+    elemental: int
+    elemental_counted: bool
+    terrain: int
+    items: list[ItemUse]
+    extra_rolloff_dice: int
+    total: int
+
+
+class Budget(TypedDict):
+    "Budget"
+
+    movement: int
+    movement_allowed: int
+    actions: int
+    bonus_actions: int
+    free_interactions: int
+    reactions: int
+
+
+class Change(TypedDict):
+    "Change"
+
+    by: Literal["player", "others"]
+    result: int
+    level: int | None
+    scale: str | None
+    against: list[str]
+
+
+class CheckRequest(TypedDict):
+    "CheckRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    modifier: NotRequired[int]
+    dc: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
+class CheckResult(TypedDict):
+    "CheckResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    d20s: list[int]
+    natural: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    total: int
+    dc: int
+    success: bool
+
+
+class CombatRequest(TypedDict):
+    "CombatRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    initiator: SideInput
+    defender: SideInput
+    attack: NotRequired[Attack]
+    decisions: NotRequired[list[Decision]]
+    auto: NotRequired[bool]
+
+
+class CombatResult(TypedDict):
+    "CombatResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    finished: bool
+    winner: Literal["initiator", "defender"] | None
+    loser: Literal["initiator", "defender"] | None
+    bonuses: dict[str, Bonuses]
+    rolloff: dict[str, RollOff]
+    presumptive_loser: Literal["initiator", "defender"] | None
+    counterattack: list[CounterStep]
+    conceded: Concession | None
+    totals: Totals
+    damage: list[FatigueDamage | KnockbackDamage | SwapDamage | ItemDamage]
+    damage_instances: int
+    damage_skipped: Literal["hide_shield", "ranged"] | None
+    state: States
+    awaiting: Awaiting | None
+    decisions: list[Decision]
+    auto_filled: list[int]
+
+
+class Combatant(TypedDict):
+    "Combatant"
+
+    id: str
+    side: Literal["players", "gm"]
+    dex_mod: int
+    initiative_bonus: NotRequired[int]
+    dexterity: NotRequired[int | None]
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    group: NotRequired[str | None]
+    hiding: NotRequired[Hiding | None]
+    passive_perception: NotRequired[int | None]
+    surprised: NotRequired[bool | None]
+
+
+class CombatantState(TypedDict):
+    "CombatantState"
+
+    id: str
+    actions: int
+    actions_used: int
+    initiative: int | None
+    hp: int
+    max_hp: int | None
+    incapacitated: bool
+    critical: bool
+    beaten: bool
+    blocks_used: int
+    dodges_used: int
+    running: bool
+    stopped: bool
+    moved: int
+    waited: bool
+
+
+class ComplexRequest(TypedDict):
+    "ComplexRequest"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    stat: int
+    skill: int
+    dc: int
+    attempts: int
+    successes_needed: int
+    options: NotRequired[TestOptions]
+
+
+class ComplexResult(TypedDict):
+    "ComplexResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    modifier_percent: int
+    attempts: list[Attempt]
+    successes: int
+    success: bool
+    partial: bool
+
+
+class Concession(TypedDict):
+    "Concession"
+
+    by: Literal["initiator", "defender"]
+    phase: Literal["rolloff", "counterattack"]
+    decision: int
+    without_rolling: bool
+
+
+class CounterStep(TypedDict):
+    "RDR-5: one item played in the counterattack."
+
+    decision: int
+    by: Literal["initiator", "defender"]
+    item: ItemUse
+    total: int
+    totals: Totals
+    leader: Literal["initiator", "defender"]
+    lead_changed: bool
+
+
+class D20Roll(TypedDict):
+    "A d20 test's dice (D5E-10): two with advantage or disadvantage, one otherwise."
+
+    d20s: list[int]
+    mode: Literal["normal", "advantage", "disadvantage"]
+    natural: int
+    modifier: int
+    total: int
+
+
+class Damage(TypedDict):
+    "Damage dealt and how it was applied (DOS-26, DOS-28)."
+
+    die: int | None
+    percent: int | None
+    base: int | None
+    halved: bool
+    armor: int
+    amount: int
+    kind: Literal["light", "serious", "critical"]
+    applied_as: Literal["light", "serious", "critical", "none"]
+
+
+class DamageOptions(TypedDict):
+    "Readings of DOS-28 (the source's plain reading is the default)."
+
+    light_at_zero: NotRequired[Literal["full_bar", "no_refill"]]
+    critical_wounds: NotRequired[Literal["at_zero_hp", "while_incapacitated"]]
+
+
+class DamagePart(TypedDict):
+    "DamagePart"
+
+    dice: str
+    type: Literal[
+        "acid",
+        "bludgeoning",
+        "cold",
+        "fire",
+        "force",
+        "lightning",
+        "necrotic",
+        "piercing",
+        "poison",
+        "psychic",
+        "radiant",
+        "slashing",
+        "thunder",
+    ]
+
+
+class DamageRequest(TypedDict):
+    "DamageRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    strength: NotRequired[int]
+    weapon: NotRequired[Weapon | None]
+    armor: NotRequired[int]
+    amount: NotRequired[int | None]
+    kind: NotRequired[Literal["light", "serious", "critical"] | None]
+    target: DosTarget
+    options: NotRequired[DamageOptions]
+
+
+class DamageResult(TypedDict):
+    "DamageResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    die: int | None
+    percent: int | None
+    base: int | None
+    halved: bool
+    armor: int
+    amount: int
+    kind: Literal["light", "serious", "critical"]
+    applied_as: Literal["light", "serious", "critical", "none"]
+    target: TargetOutput
+
+
+class DeathSaveRequest(TypedDict):
+    "DeathSaveRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    successes: NotRequired[int]
+    failures: NotRequired[int]
+    modifier: NotRequired[int]
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
+class DeathSaveResult(TypedDict):
+    "DeathSaveResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    d20s: list[int]
+    natural: int
+    total: int
+    success: bool
+    successes: int
+    failures: int
+    stable: bool
+    dead: bool
+    hp: int
+    conscious: bool
+
+
+class Decision(TypedDict):
+    "One decision, in the order the combat asks for them (RDR-8)."
+
+    by: Literal["initiator", "defender"]
+    choice: Literal["use_item", "roll", "concede", "damage"]
+    item: NotRequired[str | None]
+    damage: NotRequired[Literal["fatigue", "knockback", "swap", "item"] | None]
+    direction: NotRequired[Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"] | None]
+
+
+class Declaration(TypedDict):
+    "One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll."
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+    target: NotRequired[str | None]
+    count: NotRequired[int]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    ranged: NotRequired[Ranged | None]
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"] | None]
+    stop_when_down: NotRequired[bool]
+    metres: NotRequired[int | None]
+
+
+class Defeat(TypedDict):
+    "Defeat"
+
+    id: str
+    successes: int
+
+
+class Defender(TypedDict):
+    "The defender's state for this turn; the response returns the same shape, updated."
+
+    hp: int
+    max_hp: NotRequired[int | None]
+    incapacitated: NotRequired[bool]
+    critical: NotRequired[bool]
+    beaten: NotRequired[bool]
+    dexterity: int
+    block: NotRequired[int]
+    dodge: NotRequired[int]
+    blocks_used: NotRequired[int]
+    dodges_used: NotRequired[int]
+    armor: NotRequired[int]
+    running: NotRequired[bool]
+    stopped: NotRequired[bool]
+
+
+class DefenseRoll(TypedDict):
+    "DefenseRoll"
+
+    kind: Literal["block", "dodge"]
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+
+
+class Dragon(TypedDict):
+    "Dragon"
+
+    age: int
+    battle: int
+    wounds: NotRequired[int]
+    features_used: NotRequired[int]
+    dragon_die: NotRequired[bool]
+    target: str
+
+
+class Entity(TypedDict):
+    "Entity"
+
+    id: str
+    name: NotRequired[str | None]
+    controller: Literal["player", "gm"]
+    kind: Literal["individual", "group"]
+    prosperity: int
+    level: int
+    level_features: NotRequired[int]
+    die: NotRequired[int | None]
+    dragonslayer: NotRequired[bool]
+    parent: NotRequired[str | None]
+    aside: NotRequired[bool]
+    target: NotRequired[str | None]
+    if_left_over: NotRequired[str]
+    slayer_prosperity: NotRequired[int | None]
+
+
+class Event(TypedDict):
+    "Event"
+
+    code: str
+    params: dict[str, Any]
+    text: str
+
+
+class FatigueDamage(TypedDict):
+    "FatigueDamage"
+
+    kind: NotRequired[Literal["fatigue"]]
+    decision: int
+    fatigue: int
+    rider_lost: bool
+    riders_lost: list[str]
+    rage: int
+
+
+class Hiding(TypedDict):
+    "A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."
+
+    stealth_total: NotRequired[int | None]
+    stealth_mod: NotRequired[int | None]
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
+class Hoard(TypedDict):
+    "Hoard"
+
+    enemies: list[str]
+    strongest: str | None
+    level: int
+    dragonslayer: bool
+    amount: int
+    dragon_won: bool
+
+
+class InitiativeCombatant(TypedDict):
+    "InitiativeCombatant"
+
+    id: str
+    speed: int
+
+
+class InitiativeEntry(TypedDict):
+    "InitiativeEntry"
+
+    id: str
+    placed: bool
+    roll: int | None
+    total: int | None
+    rerolls: list[Reroll]
+
+
+class InitiativeOptions(TypedDict):
+    "InitiativeOptions"
+
+    surprise_ties: NotRequired[Literal["hidden", "noticed"]]
+
+
+class Interaction(TypedDict):
+    "Interaction"
+
+    kind: Literal["interaction"]
+    object: str
+    uses_action: NotRequired[bool]
+
+
+class Item(TypedDict):
+    "An item or spell a side may use in this combat, described by the caller (RDR-5, RDR-6)."
+
+    id: str
+    name: str
+    timing: Literal["pre", "counter", "damage"]
+    bonus: NotRequired[int]
+    dice: NotRequired[str | None]
+    extra_rolloff_dice: NotRequired[int]
+    hide_shield: NotRequired[bool]
+    ranged: NotRequired[bool]
+    damage: NotRequired[str | None]
+
+
+class ItemDamage(TypedDict):
+    "ItemDamage"
+
+    kind: NotRequired[Literal["item"]]
+    decision: int
+    item: str
+    name: str
+    effect: str
+
+
+class ItemUse(TypedDict):
+    "ItemUse"
+
+    id: str
+    name: str
+    bonus: int
+    dice: list[int]
+    value: int
+
+
+class KnockbackDamage(TypedDict):
+    "KnockbackDamage"
+
+    kind: NotRequired[Literal["knockback"]]
+    decision: int
+    direction: Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+    before: Point
+    after: Point
+
+
+class LeftOverParty(TypedDict):
+    "LeftOverParty"
+
+    id: str
+    action: Literal["wait", "join", "auto_win"]
+    reason: str
+    ally: str | None
+    against: str | None
+    note: str | None
+
+
+class Location(TypedDict):
+    "Location"
+
+    id: str
+    prosperity: int
+
+
+class ManeuverPart(TypedDict):
+    "ManeuverPart"
+
+    winner: Literal["a", "b"] | None
+    success: bool
+    a: ManeuverSideResult
+    b: ManeuverSideResult
+
+
+class ManeuverRequest(TypedDict):
+    "ManeuverRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    kind: Literal["grab", "break_free", "push", "feint_push"]
+    a: ManeuverSide
+    b: ManeuverSide
+
+
+class ManeuverResult(TypedDict):
+    "ManeuverResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    kind: Literal["grab", "break_free", "push", "feint_push"]
+    winner: Literal["a", "b"] | None
+    success: bool
+    a: ManeuverSideResult
+    b: ManeuverSideResult
+
+
+class ManeuverSide(TypedDict):
+    "ManeuverSide"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    dexterity: int
+    strength: int
+    unarmed: NotRequired[int]
+    weapon: NotRequired[int]
+    dodge: NotRequired[int]
+    stat: NotRequired[Literal["dexterity", "strength"] | None]
+    skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
+
+
+class ManeuverSideResult(TypedDict):
+    "ManeuverSideResult"
+
+    stat: Literal["dexterity", "strength"]
+    skill: Literal["unarmed", "weapon", "dodge"]
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+
+
+class Move(TypedDict):
+    "Move"
+
+    kind: Literal["move"]
+    feet: int
+
+
+class OpposedRequest(TypedDict):
+    "OpposedRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    a: OpposedSide
+    b: OpposedSide
+
+
+class OpposedResult(TypedDict):
+    "OpposedResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    a: SideResult
+    b: SideResult
+    winner: Literal["a", "b"] | None
+
+
+class OpposedSide(TypedDict):
+    "OpposedSide"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    stat: int
+    skill: int
+
+
+class Option(TypedDict):
+    "One legal choice: send it back as a decision (with `by`)."
+
+    choice: Literal["use_item", "roll", "concede", "damage"]
+    item: NotRequired[str | None]
+    damage: NotRequired[Literal["fatigue", "knockback", "swap", "item"] | None]
+    directions: NotRequired[list[Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]] | None]
+
+
+class OrderEntry(TypedDict):
+    "OrderEntry"
+
+    id: str
+    members: list[str]
+    group: bool
+    total: int
+    roll: D20Roll
+    dexterity: int | None
+    tiebreak: list[int]
+
+
+class Pair(TypedDict):
+    "Pair"
+
+    a: str
+    b: str
+    a_side: DragonSide
+    b_side: DragonSide
+    resolved: bool
+    winner: str | None
+    loser: str | None
+    successes: int
+    interrupted: bool
+    swept: bool
+
+
+class PartRoll(TypedDict):
+    "PartRoll"
+
+    dice: str
+    type: str
+    rolls: list[int]
+    critical_rolls: list[int]
+    modifier: int
+    total: int
+
+
+class Point(TypedDict):
+    "Point"
+
+    x: int
+    y: int
+
+
+class Pool(TypedDict):
+    "The dice of one slot: a party's pool, the dragon die or a dragonslayer's extra die."
+
+    owner: str
+    slot: str
+    sides: int
+    dice: list[int]
+
+
+class PoolDie(TypedDict):
+    "PoolDie"
+
+    value: int
+    cancelled: bool
+    extra: bool
+
+
+class PoolRequest(TypedDict):
+    "PoolRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    pool: int
+
+
+class PoolRoll(TypedDict):
+    "A DoS pool roll (DOS-1..7), dice in draw order."
+
+    slot: str
+    dice: list[PoolDie]
+    result: int
+    luck: bool
+    bad_luck: bool
+
+
+class Position(TypedDict):
+    "Position"
+
+    x: int
+    y: int
+    facing: Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+
+
+class ProsperityChange(TypedDict):
+    "ProsperityChange"
+
+    id: str
+    what: Literal["entity", "location"]
+    before: int
+    after: int
+    reason: Literal["lost_pair", "swept", "dragon_die"]
+
+
+class Ranged(TypedDict):
+    "Ranged"
+
+    dc: int
+    ties: NotRequired[Literal["fail", "succeed"]]
+
+
+class Reaction(TypedDict):
+    "Reaction"
+
+    kind: Literal["reaction"]
+    name: str
+
+
+class Reroll(TypedDict):
+    "Reroll"
+
+    roll: int
+    total: int
+
+
+class Rider(TypedDict):
+    "Rider"
+
+    id: str
+    current: NotRequired[bool]
+    bonuses: NotRequired[dict[str, int]]
+
+
+class RiderBonus(TypedDict):
+    "RiderBonus"
+
+    id: str
+    current: bool
+    bonus: int
+
+
+class Roll(TypedDict):
+    "One die drawn, in draw order."
+
+    slot: str
+    sides: int
+    value: int
+    source: str
+
+
+class RollOff(TypedDict):
+    "RDR-3: 2d6 + one d6 per rage level + pre items' extra dice, plus the bonus."
+
+    slot: str
+    dice: list[int]
+    rage_dice: int
+    item_dice: int
+    sum: int
+    bonus: int
+    total: int
+
+
+class RollResult(TypedDict):
+    "RollResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    roll: PoolRoll
+
+
+class RunStop(TypedDict):
+    "RunStop"
+
+    die: int
+    stopped: bool
+
+
+class SideInput(TypedDict):
+    "Side"
+
+    id: str
+    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+    riders: NotRequired[list[Rider]]
+    fatigue: NotRequired[int]
+    rage: NotRequired[int]
+    terrain_bonus: NotRequired[int]
+    position: NotRequired[Position | None]
+    has_rider: NotRequired[bool]
+    items: NotRequired[list[Item]]
+
+
+class SideResult(TypedDict):
+    "SideResult"
+
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+
+
+class Skills(TypedDict):
+    "Skills"
+
+    weapon: NotRequired[int]
+    unarmed: NotRequired[int]
+    thrown: NotRequired[int]
+    shooting: NotRequired[int]
+    block: NotRequired[int]
+    dodge: NotRequired[int]
+
+
+class SlayerRevealed(TypedDict):
+    "SlayerRevealed"
+
+    id: str
+    kind: Literal["individual", "group"]
+    feature: str | None
+    new_entity: str | None
+    prosperity: int | None
+    sides: int | None
+
+
+class Speech(TypedDict):
+    "Speech"
+
+    kind: Literal["speech"]
+    text: NotRequired[str]
+
+
+class States(TypedDict):
+    "States"
+
+    initiator: RidersSide
+    defender: RidersSide
+
+
+class Stealth(TypedDict):
+    "Stealth"
+
+    d20s: list[int]
+    total: int
+
+
+class SurpriseVerdict(TypedDict):
+    "SurpriseVerdict"
+
+    id: str
+    surprised: bool
+    reason: Literal["gm", "no_hiding_opponent", "noticed", "unnoticed", "no_opponent"]
+    noticed: list[str]
+    unnoticed: list[str]
+    restrictions: list[Literal["no_move", "no_action", "no_reaction_until_turn_ends"]]
+
+
+class SwapDamage(TypedDict):
+    "SwapDamage"
+
+    kind: NotRequired[Literal["swap"]]
+    decision: int
+    winner: Position
+    loser: Position
+
+
+class SweepDetail(TypedDict):
+    "SweepDetail"
+
+    triggered: bool
+    dragon_die: int
+    opponent: str
+    opponent_highest: int
+    steps: list[SweepStep]
+
+
+class SweepStep(TypedDict):
+    "SweepStep"
+
+    id: str
+    highest: int
+    running_sum: int
+    added: bool
+
+
+class TargetOutput(TypedDict):
+    "Life state of whoever takes damage (DOS-28)."
+
+    hp: int
+    max_hp: NotRequired[int | None]
+    incapacitated: NotRequired[bool]
+    critical: NotRequired[bool]
+    beaten: NotRequired[bool]
+
+
+class TargetState(TypedDict):
+    "TargetState"
+
+    hp: int
+    temp_hp: int
+    unconscious: bool
+    dead: bool
+    death_save_failures: int
+    massive_damage: bool
+
+
+class TestOptions(TypedDict):
+    "TestOptions"
+
+    ties: NotRequired[Literal["fail", "succeed"]]
+
+
+class TestRequest(TypedDict):
+    "TestRequest"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    stat: int
+    skill: int
+    dc: int
+    options: NotRequired[TestOptions]
+
+
+class TestResult(TypedDict):
+    "TestResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+    dc: int
+    success: bool
+    outcome: Literal["success", "failure", "luck", "bad_luck"]
+    margin: int
+
+
+class Totals(TypedDict):
+    "Totals"
+
+    initiator: int | None
+    defender: int | None
+
+
+class TurnAction(TypedDict):
+    "One action resolved in the turn, in resolution order."
+
+    actor: str
+    n: int | None
+    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+    target: str | None
+    skipped: str | None
+    attack: AttackResultPart | None
+    maneuver: ManeuverPart | None
+    metres: int | None
+
+
+class TurnCombatant(TypedDict):
+    "TurnCombatant"
+
+    id: str
+    side: str
+    speed: int
+    dexterity: int
+    strength: NotRequired[int]
+    skills: NotRequired[Skills]
+    weapon: NotRequired[Weapon]
+    hp: int
+    max_hp: NotRequired[int | None]
+    armor: NotRequired[int]
+    incapacitated: NotRequired[bool]
+    critical: NotRequired[bool]
+    beaten: NotRequired[bool]
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    opponents: NotRequired[list[str] | None]
+    declare: NotRequired[list[Declaration]]
+
+
+class TypeDamage(TypedDict):
+    "TypeDamage"
+
+    type: str
+    rolled: int
+    applied: list[Literal["immunity", "resistance", "vulnerability"]]
+    total: int
+
+
+class Violation(TypedDict):
+    "Violation"
+
+    rule: str
+    step: int | None
+    code: str
+    message: str
+
+
+class Weapon(TypedDict):
+    "What the attacker strikes with (DOS-26)."
+
+    kind: Literal["unarmed", "melee", "thrown", "shooting"]
+    damage: NotRequired[int]
+    made_for_throwing: NotRequired[bool]
+    damage_kind: NotRequired[Literal["light", "serious"] | None]
+
+
+class Wounds(TypedDict):
+    "Wounds"
+
+    before: int
+    gained: int
+    after: int
+
+
+class Dnd5eAttackRequest(TypedDict):
+    "AttackRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Dnd5eTarget
+
+
+class Dnd5eAttackResult(TypedDict):
+    "AttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    hit: bool
+    critical: bool
+    attack: Dnd5eAttackRoll
+    ac: int
+    damage: list[PartRoll]
+    by_type: list[TypeDamage]
+    damage_total: int
+    target: TargetState
+
+
+class Dnd5eAttackRoll(TypedDict):
+    "AttackRoll"
+
+    d20s: list[int]
+    natural: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    total: int
+
+
+class Dnd5eInitiativeRequest(TypedDict):
+    "InitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    combatants: list[Combatant]
+    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
+    tie_order: NotRequired[list[str]]
+    options: NotRequired[InitiativeOptions]
+
+
+class Dnd5eInitiativeResult(TypedDict):
+    "InitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    round_seconds: int
+    order: list[OrderEntry]
+    surprised: list[str]
+    surprise: list[SurpriseVerdict]
+    stealth: dict[str, Stealth]
+
+
+class Dnd5eTarget(TypedDict):
+    "Target"
+
+    ac: int
+    hp: int
+    max_hp: int
+    temp_hp: NotRequired[int]
+    resistances: NotRequired[
+        list[
+            Literal[
+                "acid",
+                "bludgeoning",
+                "cold",
+                "fire",
+                "force",
+                "lightning",
+                "necrotic",
+                "piercing",
+                "poison",
+                "psychic",
+                "radiant",
+                "slashing",
+                "thunder",
+            ]
+        ]
+    ]
+    vulnerabilities: NotRequired[
+        list[
+            Literal[
+                "acid",
+                "bludgeoning",
+                "cold",
+                "fire",
+                "force",
+                "lightning",
+                "necrotic",
+                "piercing",
+                "poison",
+                "psychic",
+                "radiant",
+                "slashing",
+                "thunder",
+            ]
+        ]
+    ]
+    immunities: NotRequired[
+        list[
+            Literal[
+                "acid",
+                "bludgeoning",
+                "cold",
+                "fire",
+                "force",
+                "lightning",
+                "necrotic",
+                "piercing",
+                "poison",
+                "psychic",
+                "radiant",
+                "slashing",
+                "thunder",
+            ]
+        ]
+    ]
+    monster: NotRequired[bool]
+    death_save_failures: NotRequired[int]
+
+
+class Dnd5eTurnRequest(TypedDict):
+    "TurnRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    speed: int
+    steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
+    surprised: NotRequired[bool]
+    first_turn: NotRequired[bool]
+    incapacitated: NotRequired[bool]
+    reaction_used: NotRequired[bool]
+
+
+class Dnd5eTurnResult(TypedDict):
+    "TurnResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    valid: bool
+    violations: list[Violation]
+    budget: Budget
+
+
+class DosAttackRequest(TypedDict):
+    "AttackRequest"
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    attacker: Attacker
+    defender: Defender
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    ranged: NotRequired[Ranged | None]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    options: NotRequired[DamageOptions]
+
+
+class DosAttackResult(TypedDict):
+    "AttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    hit: bool
+    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
+    attack: DosAttackRoll
+    defense: DefenseRoll | None
+    damage: Damage | None
+    location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    aimed: bool
+    run_stop: RunStop | None
+    defender: Defender
+
+
+class DosAttackRoll(TypedDict):
+    "AttackRoll"
+
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+    dc: int | None
+    outcome: Literal["success", "failure", "luck", "bad_luck"] | None
+
+
+class DosInitiativeRequest(TypedDict):
+    "InitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    combatants: list[InitiativeCombatant]
+    first: NotRequired[list[str]]
+
+
+class DosInitiativeResult(TypedDict):
+    "InitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    order: list[str]
+    entries: list[InitiativeEntry]
+
+
+class DosTarget(TypedDict):
+    "Life state of whoever takes damage (DOS-28)."
+
+    hp: int
+    max_hp: NotRequired[int | None]
+    incapacitated: NotRequired[bool]
+    critical: NotRequired[bool]
+    beaten: NotRequired[bool]
+
+
+class DosTurnRequest(TypedDict):
+    "TurnRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    combatants: list[TurnCombatant]
+    order: NotRequired[list[str] | None]
+    first: NotRequired[list[str]]
+    options: NotRequired[DamageOptions]
+
+
+class DosTurnResult(TypedDict):
+    "TurnResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    order: list[str]
+    initiative: list[InitiativeEntry] | None
+    actions: list[ActionsEntry]
+    results: list[TurnAction]
+    combatants: list[CombatantState]
+
+
+class DragonSide(TypedDict):
+    "Side"
+
+    members: list[str]
+    dice: list[int]
+    highest: int
+
+
+class RidersSide(TypedDict):
+    "Side"
+
+    id: str
+    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+    riders: NotRequired[list[Rider]]
+    fatigue: NotRequired[int]
+    rage: NotRequired[int]
+    terrain_bonus: NotRequired[int]
+    position: NotRequired[Position | None]
+    has_rider: NotRequired[bool]
+    items: NotRequired[list[Item]]
+
+
+class ProblemError(TypedDict):
+    "ProblemError"
+
+    loc: list[str | int]
+    msg: str
+    type: NotRequired[str | None]
+
+
+class Problem(TypedDict):
+    "An RFC 9457 problem details object."
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: NotRequired[str | None]
+    request_id: NotRequired[str | None]
+    errors: NotRequired[list[ProblemError] | None]
+
+
+class Client(SyncTransport):
+    """dragonroll over httpx, sync: one method per endpoint."""
+
+    def dos_roll(
+        self, body: PoolRequest, *, headers: Mapping[str, str] | None = None
+    ) -> RollResult:
+        "Roll a d10 pool (POST /dos/roll)."
+        return cast(RollResult, self._post("/dos/roll", body, headers))
+
+    def dos_test(
+        self, body: TestRequest, *, headers: Mapping[str, str] | None = None
+    ) -> TestResult:
+        "Simple test against a DC (POST /dos/test)."
+        return cast(TestResult, self._post("/dos/test", body, headers))
+
+    def dos_opposed(
+        self, body: OpposedRequest, *, headers: Mapping[str, str] | None = None
+    ) -> OpposedResult:
+        "Opposed test between two sides (POST /dos/opposed)."
+        return cast(OpposedResult, self._post("/dos/opposed", body, headers))
+
+    def dos_complex(
+        self, body: ComplexRequest, *, headers: Mapping[str, str] | None = None
+    ) -> ComplexResult:
+        "Complex test: several attempts, several successes needed (POST /dos/complex)."
+        return cast(ComplexResult, self._post("/dos/complex", body, headers))
+
+    def dos_actions(
+        self, body: ActionsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> ActionsResult:
+        "Actions per turn (POST /dos/actions)."
+        return cast(ActionsResult, self._post("/dos/actions", body, headers))
+
+    def dos_initiative(
+        self, body: DosInitiativeRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosInitiativeResult:
+        "Initiative order (POST /dos/initiative)."
+        return cast(DosInitiativeResult, self._post("/dos/initiative", body, headers))
+
+    def dos_attack(
+        self, body: DosAttackRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosAttackResult:
+        "One attack, melee or ranged, resolved completely (POST /dos/attack)."
+        return cast(DosAttackResult, self._post("/dos/attack", body, headers))
+
+    def dos_damage(
+        self, body: DamageRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DamageResult:
+        "Damage by weapon or GM-set, applied to a target (POST /dos/damage)."
+        return cast(DamageResult, self._post("/dos/damage", body, headers))
+
+    def dos_maneuver(
+        self, body: ManeuverRequest, *, headers: Mapping[str, str] | None = None
+    ) -> ManeuverResult:
+        "Grab, break free, push: opposed maneuvers (POST /dos/maneuver)."
+        return cast(ManeuverResult, self._post("/dos/maneuver", body, headers))
+
+    def dos_turn(
+        self, body: DosTurnRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosTurnResult:
+        "A whole combat turn (POST /dos/turn)."
+        return cast(DosTurnResult, self._post("/dos/turn", body, headers))
+
+    def dragon_battle(
+        self, body: BattleRequest, *, headers: Mapping[str, str] | None = None
+    ) -> BattleResult:
+        "Resolve one round of a dragon's violent conflict (POST /dragon/battle)."
+        return cast(BattleResult, self._post("/dragon/battle", body, headers))
+
+    def riders_combat(
+        self, body: CombatRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CombatResult:
+        "Combat, step by step or automatic (POST /riders/combat)."
+        return cast(CombatResult, self._post("/riders/combat", body, headers))
+
+    def dnd5e_initiative(
+        self, body: Dnd5eInitiativeRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eInitiativeResult:
+        "Surprise and initiative (POST /dnd5e/initiative)."
+        return cast(Dnd5eInitiativeResult, self._post("/dnd5e/initiative", body, headers))
+
+    def dnd5e_turn(
+        self, body: Dnd5eTurnRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eTurnResult:
+        "Check a turn plan against its budgets (POST /dnd5e/turn)."
+        return cast(Dnd5eTurnResult, self._post("/dnd5e/turn", body, headers))
+
+    def dnd5e_check(
+        self, body: CheckRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CheckResult:
+        "A d20 test against a DC (POST /dnd5e/check)."
+        return cast(CheckResult, self._post("/dnd5e/check", body, headers))
+
+    def dnd5e_attack(
+        self, body: Dnd5eAttackRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eAttackResult:
+        "An attack roll, its damage and what it does to the target (POST /dnd5e/attack)."
+        return cast(Dnd5eAttackResult, self._post("/dnd5e/attack", body, headers))
+
+    def dnd5e_death_save(
+        self, body: DeathSaveRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DeathSaveResult:
+        "A death saving throw (POST /dnd5e/death-save)."
+        return cast(DeathSaveResult, self._post("/dnd5e/death-save", body, headers))
+
+
+class AsyncClient(AsyncTransport):
+    """dragonroll over httpx, async: one method per endpoint."""
+
+    async def dos_roll(
+        self, body: PoolRequest, *, headers: Mapping[str, str] | None = None
+    ) -> RollResult:
+        "Roll a d10 pool (POST /dos/roll)."
+        return cast(RollResult, await self._post("/dos/roll", body, headers))
+
+    async def dos_test(
+        self, body: TestRequest, *, headers: Mapping[str, str] | None = None
+    ) -> TestResult:
+        "Simple test against a DC (POST /dos/test)."
+        return cast(TestResult, await self._post("/dos/test", body, headers))
+
+    async def dos_opposed(
+        self, body: OpposedRequest, *, headers: Mapping[str, str] | None = None
+    ) -> OpposedResult:
+        "Opposed test between two sides (POST /dos/opposed)."
+        return cast(OpposedResult, await self._post("/dos/opposed", body, headers))
+
+    async def dos_complex(
+        self, body: ComplexRequest, *, headers: Mapping[str, str] | None = None
+    ) -> ComplexResult:
+        "Complex test: several attempts, several successes needed (POST /dos/complex)."
+        return cast(ComplexResult, await self._post("/dos/complex", body, headers))
+
+    async def dos_actions(
+        self, body: ActionsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> ActionsResult:
+        "Actions per turn (POST /dos/actions)."
+        return cast(ActionsResult, await self._post("/dos/actions", body, headers))
+
+    async def dos_initiative(
+        self, body: DosInitiativeRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosInitiativeResult:
+        "Initiative order (POST /dos/initiative)."
+        return cast(DosInitiativeResult, await self._post("/dos/initiative", body, headers))
+
+    async def dos_attack(
+        self, body: DosAttackRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosAttackResult:
+        "One attack, melee or ranged, resolved completely (POST /dos/attack)."
+        return cast(DosAttackResult, await self._post("/dos/attack", body, headers))
+
+    async def dos_damage(
+        self, body: DamageRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DamageResult:
+        "Damage by weapon or GM-set, applied to a target (POST /dos/damage)."
+        return cast(DamageResult, await self._post("/dos/damage", body, headers))
+
+    async def dos_maneuver(
+        self, body: ManeuverRequest, *, headers: Mapping[str, str] | None = None
+    ) -> ManeuverResult:
+        "Grab, break free, push: opposed maneuvers (POST /dos/maneuver)."
+        return cast(ManeuverResult, await self._post("/dos/maneuver", body, headers))
+
+    async def dos_turn(
+        self, body: DosTurnRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DosTurnResult:
+        "A whole combat turn (POST /dos/turn)."
+        return cast(DosTurnResult, await self._post("/dos/turn", body, headers))
+
+    async def dragon_battle(
+        self, body: BattleRequest, *, headers: Mapping[str, str] | None = None
+    ) -> BattleResult:
+        "Resolve one round of a dragon's violent conflict (POST /dragon/battle)."
+        return cast(BattleResult, await self._post("/dragon/battle", body, headers))
+
+    async def riders_combat(
+        self, body: CombatRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CombatResult:
+        "Combat, step by step or automatic (POST /riders/combat)."
+        return cast(CombatResult, await self._post("/riders/combat", body, headers))
+
+    async def dnd5e_initiative(
+        self, body: Dnd5eInitiativeRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eInitiativeResult:
+        "Surprise and initiative (POST /dnd5e/initiative)."
+        return cast(Dnd5eInitiativeResult, await self._post("/dnd5e/initiative", body, headers))
+
+    async def dnd5e_turn(
+        self, body: Dnd5eTurnRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eTurnResult:
+        "Check a turn plan against its budgets (POST /dnd5e/turn)."
+        return cast(Dnd5eTurnResult, await self._post("/dnd5e/turn", body, headers))
+
+    async def dnd5e_check(
+        self, body: CheckRequest, *, headers: Mapping[str, str] | None = None
+    ) -> CheckResult:
+        "A d20 test against a DC (POST /dnd5e/check)."
+        return cast(CheckResult, await self._post("/dnd5e/check", body, headers))
+
+    async def dnd5e_attack(
+        self, body: Dnd5eAttackRequest, *, headers: Mapping[str, str] | None = None
+    ) -> Dnd5eAttackResult:
+        "An attack roll, its damage and what it does to the target (POST /dnd5e/attack)."
+        return cast(Dnd5eAttackResult, await self._post("/dnd5e/attack", body, headers))
+
+    async def dnd5e_death_save(
+        self, body: DeathSaveRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DeathSaveResult:
+        "A death saving throw (POST /dnd5e/death-save)."
+        return cast(DeathSaveResult, await self._post("/dnd5e/death-save", body, headers))
