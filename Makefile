@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess bench-odds soak fuzz-long
+.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -119,6 +119,9 @@ soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on
 fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples
 	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 \
 		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties
+
+image-test: $(STAMP) ## build the Dockerfile with podman from Debian base images and run the image (root; docs/hardening.md)
+	$(BIN)/python scripts/image_test.py
 
 clean: ## also removes extension modules an old compiled build left in rules/ (they would shadow the source)
 	find rules -name '*.so' -delete

@@ -6,9 +6,18 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, NotRequired
+from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, with_config
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    GetJsonSchemaHandler,
+    StringConstraints,
+    with_config,
+)
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import CoreSchema
 from typing_extensions import TypedDict
 
 from rules.dice import RNG
@@ -49,13 +58,12 @@ SeedInt = Annotated[
 ]
 Seed = SeedText | SeedInt
 
+SLOT_PATTERN = r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$"
 #: A slot name: what a roll is for (`check`, `attempt.3`, `initiative.k1`). ASCII letters, digits,
 #: `_`, `-` and `.` between parts.
 SlotName = Annotated[
     str,
-    StringConstraints(
-        min_length=1, max_length=160, pattern=r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$"
-    ),
+    StringConstraints(min_length=1, max_length=160, pattern=SLOT_PATTERN),
 ]
 #: An id given by the caller (a combatant, an entity, an item): letters, digits, `_` and `-`.
 Id = Annotated[
@@ -68,6 +76,10 @@ DiceScript = Annotated[
     dict[SlotName, Annotated[list[DieValue], Field(max_length=MAX_SCRIPT)]],
     Field(
         max_length=MAX_SLOTS,
+        # patternProperties alone lets other names through; the names' own schema refuses them
+        json_schema_extra={
+            "propertyNames": {"pattern": SLOT_PATTERN, "minLength": 1, "maxLength": 160}
+        },
         description=(
             "Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. "
             "Each value must fit the die the slot draws; a slot this request does not draw from is "
@@ -93,6 +105,23 @@ Stat = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
 NonNegative = Annotated[int, Field(ge=0, le=MAX_STAT)]
 
 
+def not_both(a: str, b: str) -> dict[str, Any]:
+    """A JSON Schema clause: the fields ``a`` and ``b`` do not both hold a value (null is none)."""
+    given = {"not": {"type": "null"}}
+    return {"not": {"required": [a, b], "properties": {a: given, b: given}}}
+
+
+def exactly_one(a: str, b: str) -> dict[str, Any]:
+    """A JSON Schema clause: exactly one of the fields ``a`` and ``b`` holds a value."""
+    return {
+        "anyOf": [
+            {"required": [a], "properties": {a: {"not": {"type": "null"}}}},
+            {"required": [b], "properties": {b: {"not": {"type": "null"}}}},
+        ],
+        **not_both(a, b),
+    }
+
+
 class Model(BaseModel):
     """Base of every request and result: frozen, strict types, unknown fields rejected.
 
@@ -101,6 +130,22 @@ class Model(BaseModel):
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    #: JSON Schema clauses a model class adds to its schema's ``allOf`` (rules between fields that
+    #: JSON Schema can state, such as :func:`not_both`); a class has those of its bases too.
+    schema_clauses: ClassVar[tuple[dict[str, Any], ...]] = ()
+
+    @classmethod
+    def __get_pydantic_json_schema__(
+        cls, core_schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        schema = super().__get_pydantic_json_schema__(core_schema, handler)
+        clauses = [
+            c for base in reversed(cls.__mro__) for c in vars(base).get("schema_clauses", ())
+        ]
+        if clauses:
+            handler.resolve_ref_schema(schema).setdefault("allOf", []).extend(clauses)
+        return schema
 
 
 class RollRequest(Model):

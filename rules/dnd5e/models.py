@@ -19,6 +19,7 @@ from rules.models import (
     NonNegative,
     RollRequest,
     Stat,
+    exactly_one,
 )
 
 #: D5E-10: advantage or disadvantage, given as a flag or as a count of sources. Any source of
@@ -86,6 +87,8 @@ class D20Roll(TypedDict):
 class Hiding(Model):
     """A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."""
 
+    model_config = ConfigDict(json_schema_extra=exactly_one("stealth_total", "stealth_mod"))
+
     stealth_total: Stat | None = Field(
         default=None, description="The Stealth check total already rolled."
     )
@@ -143,6 +146,22 @@ class InitiativeOptions(Model):
 
 
 class InitiativeRequest(RollRequest):
+    # D5E-7, as the schema says it: a dexterity tie-break needs every dexterity
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"tie_break": {"const": "dexterity"}}, "required": ["tie_break"]},
+            "then": {
+                "properties": {
+                    "combatants": {
+                        "items": {
+                            "required": ["dexterity"],
+                            "properties": {"dexterity": {"type": "integer"}},
+                        }
+                    }
+                }
+            },
+        }
+    )
     combatants: Annotated[list[Combatant], Field(min_length=1, max_length=MAX_COMBATANTS)]
     tie_break: Literal["d20", "dexterity", "given"] = Field(
         default="d20",

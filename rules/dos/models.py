@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeAlias
 
 from pydantic import (
     ConfigDict,
@@ -28,6 +28,8 @@ from rules.models import (
     NonNegative,
     RollRequest,
     Stat,
+    exactly_one,
+    not_both,
 )
 
 Difficulty = Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"]
@@ -65,6 +67,10 @@ class Modified(Model):
     )
     modifier_percent: ModifierPercent | None = None
 
+    schema_clauses: ClassVar[tuple[dict[str, Any], ...]] = (
+        not_both("difficulty", "modifier_percent"),
+    )
+
     @model_validator(mode="after")
     def _one_modifier(self) -> Modified:
         if self.difficulty is not None and self.modifier_percent is not None:
@@ -86,6 +92,10 @@ class DefenseModified(Model):
     )
     defense_modifier_percent: ModifierPercent | None = Field(
         default=None, description="Explicit defense modifier in percent (-100..+100)."
+    )
+
+    schema_clauses: ClassVar[tuple[dict[str, Any], ...]] = (
+        not_both("defense_difficulty", "defense_modifier_percent"),
     )
 
     @model_validator(mode="after")
@@ -279,6 +289,14 @@ _DEFENSE_DOC = (
 
 class Weapon(Model):
     """What the attacker strikes with (DOS-26)."""
+
+    # DOS-26, as the schema says it: an unarmed attack has no weapon damage
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"kind": {"const": "unarmed"}}, "required": ["kind"]},
+            "then": {"properties": {"damage": {"const": 0}}},
+        }
+    )
 
     kind: WeaponKind = Field(
         description=(
@@ -497,6 +515,19 @@ class DamageTarget(Target):
 
 
 class DamageRequest(RollRequest):
+    # a weapon, or an amount with its kind (DOS-26, DOS-29), as the schema says it
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                exactly_one("weapon", "amount"),
+                not_both("weapon", "kind"),
+                {
+                    "if": {"properties": {"amount": {"type": "integer"}}, "required": ["amount"]},
+                    "then": {"properties": {"kind": {"type": "string"}}, "required": ["kind"]},
+                },
+            ]
+        }
+    )
     strength: Stat = Field(
         default=0, description="The attacker's strength (unused by `shooting` and by `amount`)."
     )
@@ -606,6 +637,16 @@ class Attacker(Model):
 class Defender(Target):
     """The defender's state for this turn; the response returns the same shape, updated."""
 
+    #: DOS-22, as the schema says it: a runner that was stopped is no longer running
+    schema_clauses: ClassVar[tuple[dict[str, Any], ...]] = (
+        {
+            "not": {
+                "required": ["running", "stopped"],
+                "properties": {"running": {"const": True}, "stopped": {"const": True}},
+            }
+        },
+    )
+
     dexterity: Stat = Field(description="Dexterity, the stat of blocks and dodges.")
     block: Skill = Field(default=0, description="Block skill: block skill + 1 blocks per turn.")
     dodge: Skill = Field(default=0, description="Dodge skill: dodge skill dodges per turn.")
@@ -643,6 +684,43 @@ class Ranged(Model):
 
 
 class AttackRequest(RollRequest, Modified, DefenseModified):
+    # DOS-21 and DOS-28, as the schema says it: `ranged` exactly for thrown and shooting weapons;
+    # an incapacitated defender neither blocks nor dodges
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                {
+                    "if": {
+                        "properties": {
+                            "attacker": {
+                                "properties": {
+                                    "weapon": {
+                                        "properties": {"kind": {"enum": ["thrown", "shooting"]}}
+                                    }
+                                }
+                            }
+                        }
+                    },
+                    "then": {
+                        "required": ["ranged"],
+                        "properties": {"ranged": {"type": "object"}},
+                    },
+                    "else": {"properties": {"ranged": {"type": "null"}}},
+                },
+                {
+                    "if": {
+                        "properties": {
+                            "defender": {
+                                "properties": {"incapacitated": {"const": True}},
+                                "required": ["incapacitated"],
+                            }
+                        }
+                    },
+                    "then": {"properties": {"defense": {"enum": ["auto", "none"]}}},
+                },
+            ]
+        }
+    )
     attacker: Attacker = Field(description="Who attacks: stats, skill and weapon.")
     defender: Defender = Field(
         description="The defender's state this turn (send back the `defender` of the last result)."
@@ -794,6 +872,8 @@ class ManeuverResult(Envelope):
 # ---------------------------------------------------------------- a whole turn (DOS-14..29)
 
 ActionKind = Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+#: The actions that need a `target` (DOS-17, DOS-24, DOS-25).
+TARGETED_ACTIONS = ("attack", "grab", "break_free", "push", "feint_push")
 
 
 class Skills(Model):
@@ -807,6 +887,34 @@ class Skills(Model):
 
 class Declaration(Modified, DefenseModified):
     """One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll."""
+
+    # which fields go with which action (DOS-17..25), as the schema says it
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                {
+                    "if": {"properties": {"action": {"enum": list(TARGETED_ACTIONS)}}},
+                    "then": {"required": ["target"], "properties": {"target": {"type": "string"}}},
+                    "else": {"properties": {"target": {"type": "null"}}},
+                },
+                {
+                    "if": {"properties": {"action": {"not": {"const": "attack"}}}},
+                    "then": {
+                        "properties": {
+                            "aim": {"type": "null"},
+                            "ranged": {"type": "null"},
+                            "defense": {"type": "null"},
+                            "count": {"const": 1},
+                        }
+                    },
+                },
+                {
+                    "if": {"properties": {"action": {"not": {"const": "step"}}}},
+                    "then": {"properties": {"metres": {"type": "null"}}},
+                },
+            ]
+        }
+    )
 
     action: ActionKind = Field(
         description=(
@@ -840,6 +948,66 @@ class Declaration(Modified, DefenseModified):
 
 
 class TurnCombatant(NamedCombatant):
+    # run and wait are declared alone (DOS-22); a dodge needs a dodge skill (DOS-18), as the
+    # schema says it
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                {
+                    "if": {
+                        "properties": {
+                            "declare": {
+                                "contains": {"properties": {"action": {"enum": ["run", "wait"]}}}
+                            }
+                        },
+                        "required": ["declare"],
+                    },
+                    "then": {"properties": {"declare": {"maxItems": 1}}},
+                },
+                {  # DOS-21: attacks with a thrown or shooting weapon are ranged
+                    "if": {
+                        "properties": {
+                            "weapon": {
+                                "properties": {"kind": {"enum": ["thrown", "shooting"]}},
+                                "required": ["kind"],
+                            }
+                        },
+                        "required": ["weapon"],
+                    },
+                    "then": {
+                        "properties": {
+                            "declare": {
+                                "items": {
+                                    "if": {"properties": {"action": {"const": "attack"}}},
+                                    "then": {
+                                        "required": ["ranged"],
+                                        "properties": {"ranged": {"type": "object"}},
+                                    },
+                                }
+                            }
+                        }
+                    },
+                    "else": {
+                        "properties": {
+                            "declare": {"items": {"properties": {"ranged": {"type": "null"}}}}
+                        }
+                    },
+                },
+                {
+                    "if": {"properties": {"defense": {"const": "dodge"}}, "required": ["defense"]},
+                    "then": {
+                        "required": ["skills"],
+                        "properties": {
+                            "skills": {
+                                "required": ["dodge"],
+                                "properties": {"dodge": {"minimum": 1}},
+                            }
+                        },
+                    },
+                },
+            ]
+        }
+    )
     id: Id
     side: Id = Field(description="Team id: by default a combatant fights every other side.")
     speed: Speed
@@ -878,6 +1046,15 @@ class TurnCombatant(NamedCombatant):
 
 
 class TurnRequest(RollRequest):
+    # DOS-15, as the schema says it: `first` only when initiative is rolled (no `order`)
+    model_config = ConfigDict(
+        json_schema_extra={
+            "not": {
+                "required": ["order", "first"],
+                "properties": {"order": {"type": "array"}, "first": {"minItems": 1}},
+            }
+        }
+    )
     combatants: list[TurnCombatant] = Field(
         min_length=1, max_length=MAX_COMBATANTS, description="1..100 combatants, unique ids."
     )

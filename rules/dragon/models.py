@@ -190,6 +190,13 @@ class BattleState(Model):
 
 
 class BattleRequest(RollRequest, BattleState):
+    # DRG-16, as the schema says it: a battle goes on to round 1000 at most
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"continues": {"const": True}}, "required": ["continues"]},
+            "then": {"properties": {"round": {"maximum": MAX_ATTEMPTS - 1}}},
+        }
+    )
     continues: bool = Field(
         default=False,
         description=(

@@ -53,7 +53,8 @@ Coordinate = Stat
 DICE_RE = re.compile(r"^([1-9][0-9]{0,2})d([1-9][0-9]{0,3})$")
 DiceNotation = Annotated[
     str,
-    StringConstraints(pattern=r"^[1-9][0-9]{0,2}d[1-9][0-9]{0,3}$", max_length=8),
+    # count 1-100, sides 2-1000, as parse_dice reads them
+    StringConstraints(pattern=r"^([1-9][0-9]?|100)d([2-9]|[1-9][0-9]{1,2}|1000)$", max_length=8),
     Field(
         description=(
             'Dice the item adds, as "<count>d<sides>" (such as "1d6", "2d6"): count 1-100, '
@@ -119,6 +120,23 @@ class Position(Model):
 class Item(Model):
     """An item or spell a side may use in this combat, described by the caller (RDR-5, RDR-6)."""
 
+    # RDR-5, RDR-6 as the schema says it: extra roll-off dice only on pre items, a damage item
+    # says what it does
+    model_config = ConfigDict(
+        json_schema_extra={
+            "allOf": [
+                {
+                    "if": {"properties": {"timing": {"not": {"const": "pre"}}}},
+                    "then": {"properties": {"extra_rolloff_dice": {"const": 0}}},
+                },
+                {
+                    "if": {"properties": {"timing": {"const": "damage"}}},
+                    "then": {"required": ["damage"], "properties": {"damage": {"type": "string"}}},
+                },
+            ]
+        }
+    )
+
     id: Id = Field(description="Unique across both sides; its dice roll in slot `item.<id>`.")
     name: Annotated[str, StringConstraints(min_length=1, max_length=100)] = Field(
         description="Name shown in the events (1-100 characters)."
@@ -164,6 +182,22 @@ class Item(Model):
 
 
 class Side(Model):
+    # a dragon without its Dragon Rider carries no current rider, as the schema says it
+    model_config = ConfigDict(
+        json_schema_extra={
+            "if": {"properties": {"has_rider": {"const": False}}, "required": ["has_rider"]},
+            "then": {
+                "properties": {
+                    "riders": {
+                        "items": {
+                            "properties": {"current": {"const": False}},
+                            "required": ["current"],
+                        }
+                    }
+                }
+            },
+        }
+    )
     id: Id = Field(description="The dragon (or player).")
     name: Name | None = None
     element: Element = Field(description="The dragon's element.")

@@ -53,13 +53,14 @@ seeds = st.one_of(
 )
 
 
-def _ints(value: Any) -> Any:
+def ints(value: Any) -> Any:
+    """``value`` with integral floats written as integers (JSON Schema's ``integer`` admits 5.0)."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
-        return {k: _ints(v) for k, v in value.items()}
+        return {k: ints(v) for k, v in value.items()}
     if isinstance(value, list):
-        return [_ints(v) for v in value]
+        return [ints(v) for v in value]
     return value
 
 
@@ -78,7 +79,7 @@ def bodies(path: str, mode: GenerationMode = GenerationMode.POSITIVE) -> st.Sear
     Positive bodies include the endpoint's known valid body, so an endpoint whose requests must
     refer to their own ids (targets, pairs) still gets requests that resolve.
     """
-    generated = OPERATIONS[path].as_strategy(mode).map(lambda case: _ints(case.body))
+    generated = OPERATIONS[path].as_strategy(mode).map(lambda case: ints(case.body))
     if mode is GenerationMode.POSITIVE and path in KNOWN:
         return st.one_of(st.just(KNOWN[path]), generated)
     return generated

@@ -1824,7 +1824,7 @@ export interface components {
              *     }
              */
             options?: components["schemas"]["TestOptions"];
-        };
+        } & unknown;
         /** ComplexResult */
         ComplexResult: {
             /**
@@ -2118,7 +2118,11 @@ export interface components {
              *     }
              */
             options?: components["schemas"]["DamageOptions"];
-        };
+        } & (({
+            weapon: unknown;
+        } | {
+            amount: unknown;
+        }) & unknown & unknown);
         /** DamageResult */
         DamageResult: {
             /**
@@ -2452,7 +2456,7 @@ export interface components {
              * @description Step: metres wanted (default and cap floor(speed / 4)).
              */
             metres?: number | null;
-        };
+        } & (unknown & unknown & unknown & unknown & unknown);
         /** Defeat */
         Defeat: {
             /**
@@ -2548,7 +2552,7 @@ export interface components {
             stopped?: boolean;
             /** Name */
             name?: string | null;
-        };
+        } & unknown;
         /** DefenseRoll */
         DefenseRoll: {
             /**
@@ -2830,6 +2834,10 @@ export interface components {
              * @default false
              */
             disadvantage?: boolean | number;
+        } | {
+            stealth_total: unknown;
+        } | {
+            stealth_mod: unknown;
         };
         /** Hoard */
         Hoard: {
@@ -2988,7 +2996,7 @@ export interface components {
              * @description What the item does as combat damage (a Hookshot); when set, the winner may use it, if still unused, in place of fatigue, knockback or swap (RDR-6).
              */
             damage?: string | null;
-        };
+        } & (unknown & unknown);
         /** ItemDamage */
         ItemDamage: {
             /**
@@ -3252,7 +3260,7 @@ export interface components {
             skill?: ("unarmed" | "weapon" | "dodge") | null;
             /** Name */
             name?: string | null;
-        };
+        } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
             /**
@@ -3414,7 +3422,7 @@ export interface components {
             skill: number;
             /** Name */
             name?: string | null;
-        };
+        } & unknown;
         /**
          * Option
          * @description One legal choice: send it back as a decision (with `by`).
@@ -4367,7 +4375,7 @@ export interface components {
              *     }
              */
             options?: components["schemas"]["TestOptions"];
-        };
+        } & unknown;
         /** TestOptions */
         TestOptions: {
             /**
@@ -4438,7 +4446,7 @@ export interface components {
              *     }
              */
             options?: components["schemas"]["TestOptions"];
-        };
+        } & unknown;
         /** TestResult */
         TestResult: {
             /**
@@ -4672,7 +4680,7 @@ export interface components {
              * @description What it does this turn.
              */
             declare?: components["schemas"]["Declaration"][];
-        };
+        } & (unknown & unknown & unknown);
         /**
          * TurnSimulateRequest
          * @description The `/dos/turn` request plus `runs` and `max_turns`; no `dice`.
@@ -5269,7 +5277,7 @@ export interface components {
              *     }
              */
             options?: components["schemas"]["DamageOptions"];
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
         /** AttackResult */
         rules__dos__models__AttackResult: {
             /**
@@ -5638,7 +5646,7 @@ export interface components {
              *     }
              */
             options?: components["schemas"]["DamageOptions"];
-        };
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
         /** Side */
         rules__dragon__models__Side: {
             /**
