@@ -27,10 +27,6 @@ BEING_SPLIT: frozenset[str] = frozenset(
         "rules/dos/turn.py:turn",
         "rules/dos/turn.py:_validate",
         "rules/dos/combat.py:roll_initiative",
-        "rules/dnd5e/turn.py:turn",
-        "rules/dnd5e/initiative.py:_surprise",
-        "rules/riders/combat.py:resolve_combat",
-        "rules/riders/combat.py:_damage",
     }
 )
 
