@@ -31,13 +31,20 @@ SeedText = Annotated[
     StringConstraints(min_length=1, max_length=128, pattern=r"^[\x20-\x7e]+$"),
     Field(description="1-128 printable ASCII characters (space included)."),
 ]
-#: An integer seed stands for its decimal text, so it has at most 128 characters too.
+#: The largest integer JavaScript's numbers hold exactly (2^53 - 1, ``Number.MAX_SAFE_INTEGER``): an
+#: integer seed beyond it would not survive a browser's ``JSON.stringify``, so larger seeds are strings.
+MAX_SAFE_INTEGER = 2**53 - 1
+#: An integer seed stands for its decimal text.
 SeedInt = Annotated[
     int,
     Field(
-        ge=-(10**127 - 1),
-        le=10**128 - 1,
-        description="An integer; the stream uses its decimal text ('-' for negatives).",
+        ge=-MAX_SAFE_INTEGER,
+        le=MAX_SAFE_INTEGER,
+        description=(
+            "An integer within +-9007199254740991 (2^53 - 1, what a JavaScript number holds "
+            "exactly); the stream uses its decimal text ('-' for negatives). Send larger seeds as "
+            "strings."
+        ),
     ),
 ]
 Seed = SeedText | SeedInt

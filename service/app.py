@@ -204,7 +204,10 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
         quiet_paths=frozenset({*health.PATHS, *(["/metrics"] if metrics else [])}),
         log_requests=LEVELS[settings.log_level] <= LEVELS["info"],
         body_limit=settings.body_limit,
-        cors=cors_policy(settings.cors_origins),
+        cors=cors_policy(
+            settings.cors_origins,
+            private_network=settings.cors_private_network,
+        ),
         access_line=access_line,
     )
     _add_problem_handlers(app, log)

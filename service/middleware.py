@@ -67,8 +67,14 @@ INTERNAL_ERROR = (
 )
 
 
-def cors_policy(origins: tuple[str, ...]) -> CORSMiddleware:
-    """Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day."""
+def cors_policy(origins: tuple[str, ...], private_network: bool = True) -> CORSMiddleware:
+    """Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day.
+
+    ``private_network`` answers Chrome's Private Network Access preflight
+    (``Access-Control-Request-Private-Network: true``, sent when a page served from the internet calls
+    a service on a private address, such as a self-hosted dragonroll) with
+    ``Access-Control-Allow-Private-Network: true``; without it such a preflight is a 400.
+    """
 
     async def unused(scope: Scope, receive: Receive, send: Send) -> None:  # pragma: no cover
         raise NotImplementedError
@@ -81,6 +87,7 @@ def cors_policy(origins: tuple[str, ...]) -> CORSMiddleware:
         allow_headers=["Content-Type", "X-Request-ID"],
         expose_headers=["X-Request-ID"],
         max_age=86400,
+        allow_private_network=private_network,
     )
 
 

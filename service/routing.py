@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 from starlette.types import Message, Receive, Scope, Send
 
+from rules import budget
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
 from service.encoding import encode
@@ -83,10 +84,12 @@ class ResolverRoute(APIRoute):
         slots: Callable[[Any], SlotSpec],
         request_model: type[RollRequest],
         system: str,
+        work: Callable[[Any], budget.Work],
         **kwargs: Any,
     ) -> None:
         self.resolver = resolver
         self.slots = slots
+        self.work = work
         self.request_model = request_model
         self.system = system
         super().__init__(path, endpoint, **kwargs)
@@ -98,22 +101,31 @@ class ResolverRoute(APIRoute):
             await super().handle(scope, receive, send)
             return
         check_json(scope)
-        payload = self.resolve(await read_body(receive))
+        payload = self.resolve(await read_body(receive), max_dice(scope))
         await send(json_start(payload))
         await send({"type": "http.response.body", "body": payload})
 
-    def resolve(self, body: bytes) -> bytes:
-        """Validate a JSON body, resolve it with a fresh dice source, serialise the result.
+    def resolve(self, body: bytes, dice_budget: int = budget.MAX_DICE) -> bytes:
+        """Validate a JSON body, check its work budget, resolve it with a fresh dice source,
+        serialise the result.
 
-        Errors (a ``ValidationError``, a ``RulesError``) are raised for the app's exception handlers.
+        Errors (a ``ValidationError``, a ``RulesError``: ``LimitExceeded`` for a request over
+        ``dice_budget`` base dice) are raised for the app's exception handlers.
         """
         # The model's validator itself: ``model_validate_json`` is a Python function around it that
         # passes six keyword arguments (0.5 us a request).
         req = self.request_model.__pydantic_validator__.validate_json(body)
+        budget.check(self.work(req), dice_budget)
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         return encode(self.resolver(req, dice))
+
+
+def max_dice(scope: Scope) -> int:
+    """The work budget of the app serving ``scope`` (``Settings.max_dice``), base dice a request."""
+    settings = getattr(getattr(scope.get("app"), "state", None), "settings", None)
+    return settings.max_dice if settings is not None else budget.MAX_DICE
 
 
 def check_json(scope: Scope) -> None:
@@ -179,10 +191,12 @@ def add_resolver(
     description: str,
     system: str,
     slot_doc: str,
+    work: Callable[[Any], budget.Work],
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
+    ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
     """
 
     def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
@@ -205,6 +219,7 @@ def add_resolver(
             slots=slots,
             request_model=request_model,
             system=system,
+            work=work,
             methods=["POST"],
             response_model=response_model,
             summary=summary,

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from rules.budget import MAX_DICE
+
 ENV_PREFIX = "DRAGONROLL_"
 LogFormat = Literal["json", "console"]
 LogLevel = Literal["debug", "info", "warning", "error", "critical"]
@@ -46,8 +48,23 @@ class Settings(BaseSettings):
         default=("*",),
         description="Comma-separated origins allowed to call from a browser; * for any.",
     )
+    cors_private_network: bool = Field(
+        default=True,
+        description=(
+            "Answer Chrome's private-network preflights (a page on the internet calling a service on"
+            " a private address) for the origins CORS allows; with no origins allowed it has no effect."
+        ),
+    )
     body_limit: Annotated[int, Field(ge=1024, le=16 * 1024 * 1024)] = Field(
         default=64 * 1024, description="Largest request body accepted, in bytes."
+    )
+    max_dice: Annotated[int, Field(ge=0, le=10_000_000)] = Field(
+        default=MAX_DICE,
+        description=(
+            "Work budget: the most base dice one request may roll (docs/hardening.md); a request"
+            " over it is refused with a 422 limit-exceeded before any die is drawn (0: only"
+            " requests that roll no dice)."
+        ),
     )
     metrics: bool = Field(default=True, description="Serve Prometheus metrics at /metrics.")
     otel: bool = Field(

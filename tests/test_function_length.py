@@ -9,26 +9,9 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("rules", "service")
 MAX_LINES = 60
-
-#: Functions being split into their phases by other branches right now (issue 15, item 1). Each
-#: entry is "path:qualified name"; the lead empties this list once those branches are merged, and
-#: an entry that is no longer too long fails the test below, so the list cannot go stale.
-BEING_SPLIT: frozenset[str] = frozenset(
-    {
-        "rules/dragon/battle.py:battle",
-        "rules/dragon/battle.py:check",
-        "rules/dragon/battle.py:_reveal",
-        "rules/dos/combat.py:attack_core",
-        "rules/dos/turn.py:turn",
-        "rules/dos/turn.py:_validate",
-        "rules/dos/combat.py:roll_initiative",
-    }
-)
 
 
 def _functions(tree: ast.AST, prefix: str = "") -> list[tuple[str, int]]:
@@ -62,18 +45,8 @@ LENGTHS = _lengths()
 
 
 def test_every_function_fits_on_a_screen() -> None:
-    too_long = {
-        f"{where} ({lines} lines)"
-        for where, lines in LENGTHS.items()
-        if lines > MAX_LINES and where not in BEING_SPLIT
-    }
+    too_long = {f"{where} ({lines} lines)" for where, lines in LENGTHS.items() if lines > MAX_LINES}
     assert not too_long, f"split into named phases (at most {MAX_LINES} lines each): {too_long}"
-
-
-@pytest.mark.parametrize("where", sorted(BEING_SPLIT))
-def test_the_allowlist_holds_only_functions_still_too_long(where: str) -> None:
-    if LENGTHS.get(where, 0) <= MAX_LINES:
-        pytest.fail(f"{where} is split now (or gone): remove it from BEING_SPLIT")
 
 
 def test_the_count_sees_nested_and_method_definitions() -> None:

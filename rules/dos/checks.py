@@ -28,7 +28,7 @@ def roll(req: PoolRequest, dice: DiceSource) -> RollResult:
     """A bare pool roll in slot ``roll`` (DOS-1..7)."""
     log = EventLog(SENTENCES)
     pool = roll_pool(dice, "roll", req.pool, log)
-    return RollResult(roll=pool, **trace(dice, log))
+    return {**trace(dice, log), "roll": pool}
 
 
 def test_slots(req: TestRequest) -> SlotSpec:
@@ -51,16 +51,16 @@ def test(req: TestRequest, dice: DiceSource) -> TestResult:
         total=tot,
         dc=req.dc,
     )
-    return TestResult(
-        roll=pool,
-        modifier_percent=percent,
-        total=tot,
-        dc=req.dc,
-        success=success,
-        outcome=out,
-        margin=tot - req.dc,
+    return {
         **trace(dice, log),
-    )
+        "roll": pool,
+        "modifier_percent": percent,
+        "total": tot,
+        "dc": req.dc,
+        "success": success,
+        "outcome": out,
+        "margin": tot - req.dc,
+    }
 
 
 def opposed_slots(req: OpposedRequest) -> SlotSpec:
@@ -82,28 +82,28 @@ def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
             percent=side.percent,
             total=tot,
         )
-        sides[name] = SideResult(roll=pool, modifier_percent=side.percent, total=tot)
+        sides[name] = {"roll": pool, "modifier_percent": side.percent, "total": tot}
     a, b = sides["a"], sides["b"]
-    winner = opposed_winner(a.roll, a.total, b.roll, b.total)
+    winner = opposed_winner(a["roll"], a["total"], b["roll"], b["total"])
     if winner is None:
-        log.add("dos.opposed.tie", total=a.total)
+        log.add("dos.opposed.tie", total=a["total"])
     else:
         loser = "b" if winner == "a" else "a"
         log.add(
             "dos.opposed.winner",
             winner=winner,
             loser=loser,
-            winner_total=sides[winner].total,
-            loser_total=sides[loser].total,
+            winner_total=sides[winner]["total"],
+            loser_total=sides[loser]["total"],
             reason=_reason(sides[winner], sides[loser]),
         )
-    return OpposedResult(a=a, b=b, winner=winner, **trace(dice, log))
+    return {**trace(dice, log), "a": a, "b": b, "winner": winner}
 
 
 def _reason(winner: SideResult, loser: SideResult) -> str:
-    if winner.roll["luck"] and not loser.roll["luck"]:
+    if winner["roll"]["luck"] and not loser["roll"]["luck"]:
         return "luck"
-    if loser.roll["bad_luck"] and not winner.roll["bad_luck"]:
+    if loser["roll"]["bad_luck"] and not winner["roll"]["bad_luck"]:
         return "bad_luck"
     return "total"
 
@@ -124,7 +124,7 @@ def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
         out = outcome(pool, tot, req.dc, req.options.ties)
         ok = out in ("success", "luck")
         successes += ok
-        attempts.append(Attempt(n=n, roll=pool, total=tot, success=ok, outcome=out))
+        attempts.append({"n": n, "roll": pool, "total": tot, "success": ok, "outcome": out})
         log.add("dos.complex.attempt", n=n, total=tot, dc=req.dc, outcome=out, successes=successes)
         if successes >= req.successes_needed:
             break
@@ -140,11 +140,11 @@ def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
             needed=req.successes_needed,
             partial=partial,
         )
-    return ComplexResult(
-        modifier_percent=percent,
-        attempts=attempts,
-        successes=successes,
-        success=success,
-        partial=partial,
+    return {
         **trace(dice, log),
-    )
+        "modifier_percent": percent,
+        "attempts": attempts,
+        "successes": successes,
+        "success": success,
+        "partial": partial,
+    }

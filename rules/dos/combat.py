@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
+from typing_extensions import TypedDict
+
 from rules.dice import DiceSource, SlotSpec
 from rules.dos.models import (
     ActionsEntry,
@@ -23,6 +25,7 @@ from rules.dos.models import (
     AttackRoll,
     Damage,
     DamageKind,
+    DamageOptions,
     DamageRequest,
     DamageResult,
     Defender,
@@ -39,6 +42,7 @@ from rules.dos.models import (
     ManeuverResult,
     ManeuverSide,
     ManeuverSideResult,
+    Outcome,
     PoolRoll,
     Ranged,
     Reroll,
@@ -52,7 +56,6 @@ from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
 from rules.events import EventLog, trace
-from rules.record import shallow
 
 #: DOS-26: percent of the base damage for each damage d10 (1 deals exactly 1 instead).
 DAMAGE_PERCENT: dict[int, int] = {
@@ -92,6 +95,15 @@ MANEUVER: dict[str, tuple[tuple[StatName, SkillName], tuple[StatName, SkillName]
     "push": (("strength", "unarmed"), ("strength", "unarmed")),
     "feint_push": (("dexterity", "weapon"), ("dexterity", "weapon")),
 }
+
+
+class Life(TypedDict):
+    """A target's life state after damage (DOS-28): the fields of :class:`Target` it changes."""
+
+    hp: int
+    incapacitated: bool
+    critical: bool
+    beaten: bool
 
 
 def slot(prefix: str, name: str) -> str:
@@ -166,7 +178,7 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
     raise_if(errors)
     speed = {c.id: c.speed for c in req.combatants}
     log = EventLog(SENTENCES)
-    entries = []
+    entries: list[ActionsEntry] = []
     for c in req.combatants:
         opp = sum(speed[o] for o in c.opponents)
         n = actions_per_turn(c.speed, opp)
@@ -178,11 +190,60 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
             opponents_speed=opp,
             actions=n,
         )
-        entries.append(ActionsEntry(id=c.id, actions=n, opponents_speed=opp))
-    return ActionsResult(actions=entries, **trace(dice, log))
+        entries.append({"id": c.id, "actions": n, "opponents_speed": opp})
+    return {**trace(dice, log), "actions": entries}
 
 
 # ---------------------------------------------------------------- DOS-15 initiative
+
+
+def _initiative_dice(
+    dice: DiceSource, log: EventLog, combatants: Sequence[tuple[str, int]], placed: set[str]
+) -> tuple[dict[str, int], dict[str, int]]:
+    """DOS-15: each combatant not placed rolls d10 + speed in slot ``initiative.<id>``, in request
+    order -> (rolls, totals)."""
+    rolls: dict[str, int] = {}
+    totals: dict[str, int] = {}
+    for id_, spd in combatants:
+        if id_ in placed:
+            continue
+        rolls[id_] = dice.roll(f"initiative.{id_}", D10)
+        totals[id_] = rolls[id_] + spd
+        log.add("dos.initiative.rolled", id=id_, roll=rolls[id_], speed=spd, total=totals[id_])
+    return rolls, totals
+
+
+def _break_tie(
+    dice: DiceSource,
+    log: EventLog,
+    group: list[str],
+    tied: int,
+    *,
+    speed: dict[str, int],
+    rerolls: dict[str, list[Reroll]],
+    depth: int = 0,
+) -> list[str]:
+    """DOS-15: ``group`` (tied at ``tied``) in order: the tied reroll among themselves, in request
+    order, and ties among the rerolls reroll again, depth first from the highest total down."""
+    if len(group) == 1:
+        return group
+    if depth >= MAX_REROLLS:
+        raise LimitExceeded(
+            f"initiative: {', '.join(group)} still tie after {MAX_REROLLS} rerolls; "
+            "check the scripted `initiative.<id>` dice"
+        )
+    log.add("dos.initiative.tie", ids=group, total=tied)
+    again: dict[str, int] = {}
+    for id_ in group:
+        r = dice.roll(f"initiative.{id_}", D10)
+        again[id_] = r + speed[id_]
+        rerolls[id_].append({"roll": r, "total": again[id_]})
+        log.add("dos.initiative.reroll", id=id_, roll=r, speed=speed[id_], total=again[id_])
+    out: list[str] = []
+    for value in sorted(set(again.values()), reverse=True):
+        same = [i for i in group if again[i] == value]
+        out += _break_tie(dice, log, same, value, speed=speed, rerolls=rerolls, depth=depth + 1)
+    return out
 
 
 def roll_initiative(
@@ -195,55 +256,25 @@ def roll_initiative(
     the highest tied total down, in request order within a group. A reroll only orders the tied
     combatants among themselves; ties among the rerolls reroll again among those still tied.
     """
-    speed = dict(combatants)
     placed = set(first)
     for position, id_ in enumerate(first, start=1):
         log.add("dos.initiative.placed", id=id_, position=position)
-    rolls: dict[str, int] = {}
-    totals: dict[str, int] = {}
+    rolls, totals = _initiative_dice(dice, log, combatants, placed)
+    speed = dict(combatants)
     rerolls: dict[str, list[Reroll]] = {id_: [] for id_, _ in combatants}
-    for id_, spd in combatants:
-        if id_ in placed:
-            continue
-        rolls[id_] = dice.roll(f"initiative.{id_}", D10)
-        totals[id_] = rolls[id_] + spd
-        log.add("dos.initiative.rolled", id=id_, roll=rolls[id_], speed=spd, total=totals[id_])
-
-    def order_group(group: list[str], depth: int) -> list[str]:
-        if len(group) == 1:
-            return group
-        if depth >= MAX_REROLLS:
-            raise LimitExceeded(
-                f"initiative: {', '.join(group)} still tie after {MAX_REROLLS} rerolls; "
-                "check the scripted `initiative.<id>` dice"
-            )
-        log.add("dos.initiative.tie", ids=group, total=_last_total(group[0]))
-        again: dict[str, int] = {}
-        for id_ in group:
-            r = dice.roll(f"initiative.{id_}", D10)
-            again[id_] = r + speed[id_]
-            rerolls[id_].append(Reroll(roll=r, total=again[id_]))
-            log.add("dos.initiative.reroll", id=id_, roll=r, speed=speed[id_], total=again[id_])
-        out: list[str] = []
-        for value in sorted(set(again.values()), reverse=True):
-            out += order_group([i for i in group if again[i] == value], depth + 1)
-        return out
-
-    def _last_total(id_: str) -> int:
-        return rerolls[id_][-1].total if rerolls[id_] else totals[id_]
-
     order = list(first)
     for value in sorted(set(totals.values()), reverse=True):
-        order += order_group([i for i in totals if totals[i] == value], 0)
+        group = [i for i in totals if totals[i] == value]
+        order += _break_tie(dice, log, group, value, speed=speed, rerolls=rerolls)
     log.add("dos.initiative.order", order=order)
-    entries = [
-        InitiativeEntry(
-            id=id_,
-            placed=id_ in placed,
-            roll=rolls.get(id_),
-            total=totals.get(id_),
-            rerolls=rerolls[id_],
-        )
+    entries: list[InitiativeEntry] = [
+        {
+            "id": id_,
+            "placed": id_ in placed,
+            "roll": rolls.get(id_),
+            "total": totals.get(id_),
+            "rerolls": rerolls[id_],
+        }
         for id_, _ in combatants
     ]
     return order, entries
@@ -267,7 +298,7 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     order, entries = roll_initiative(
         dice, log, [(c.id, c.speed) for c in req.combatants], req.first
     )
-    return InitiativeResult(order=order, entries=entries, **trace(dice, log))
+    return {**trace(dice, log), "order": order, "entries": entries}
 
 
 # ---------------------------------------------------------------- DOS-26..29 damage
@@ -310,45 +341,90 @@ def deal_damage(
     return die, percent, base, halved, amount, kind
 
 
+def _light_at_zero(
+    who: str, t: Target, options: DamageOptions, log: EventLog
+) -> tuple[AppliedKind, int, bool]:
+    """DOS-28: light damage on a target not beaten -> (applied kind, hp dealt against, beaten).
+
+    With hp left: light. At 0 hp, with ``light_at_zero: full_bar`` (the source's reading): serious
+    against a full bar (``max_hp``), once, and the target is beaten; with no ``max_hp`` to refill,
+    or with ``no_refill``: serious against 0 hp. Never critical: it follows this rule, not the
+    critical wounds'.
+    """
+    if t.hp > 0:
+        return "light", t.hp, False
+    if options.light_at_zero == "no_refill":
+        log.add("dos.damage.light_as_serious", target=who)
+        return "serious", 0, False
+    if t.max_hp is None:
+        log.add("dos.damage.no_full_bar", target=who)
+        return "serious", 0, False
+    log.add("dos.damage.full_bar", target=who, max_hp=t.max_hp)
+    return "serious", t.max_hp, True
+
+
+def _counts_as(
+    who: str, t: Target, kind: DamageKind, options: DamageOptions, log: EventLog
+) -> tuple[AppliedKind, int, bool]:
+    """DOS-28: how damage of ``kind`` counts -> (applied kind, hp it is dealt against, beaten).
+
+    Critical: GM-declared critical damage; with ``critical_wounds: at_zero_hp`` (the source's
+    reading) serious damage dealt at 0 hp, incapacitated or not; with ``while_incapacitated`` any
+    damage to an incapacitated target. Light damage counts as serious once the target is beaten,
+    and follows :func:`_light_at_zero` before.
+    """
+    if kind == "critical" or (options.critical_wounds == "while_incapacitated" and t.incapacitated):
+        return "critical", t.hp, t.beaten
+    if kind == "light":
+        if not t.beaten:
+            return _light_at_zero(who, t, options, log)
+        log.add("dos.damage.beaten", target=who)
+    if t.hp == 0 and options.critical_wounds == "at_zero_hp":
+        return "critical", 0, t.beaten
+    return "serious", t.hp, t.beaten
+
+
 def apply_damage(
     *,
     who: str,
-    hp: int,
-    incapacitated: bool,
-    critical: bool,
+    target: Target,
     amount: int,
     kind: DamageKind,
+    options: DamageOptions,
     log: EventLog,
-) -> tuple[int, bool, bool, AppliedKind]:
-    """DOS-28: (hp, incapacitated, critical, applied_as) after taking ``amount`` of ``kind``.
+) -> tuple[Life, AppliedKind]:
+    """DOS-28: the target's new life state after taking ``amount`` of ``kind``, and how it counted.
 
     - no damage (amount 0): nothing changes;
-    - any damage to an incapacitated target, or GM-declared critical damage: a critical wound;
-    - light damage while hp > 0: hp falls, never below 0, no status (even when it reaches 0);
-    - serious damage, or light damage taken at 0 hp (decision: it *counts as* serious, the bar is
-      not refilled): hp falls, never below 0; at 0 the target is incapacitated.
+    - light damage while hp > 0 and not beaten: hp falls, never below 0, no status (even at 0);
+    - light damage at 0 hp or once beaten, and serious damage: see :func:`_counts_as`; hp falls,
+      never below 0; damage counting as serious (or critical) that leaves 0 hp incapacitates.
     """
+    t = target
     if amount == 0:
         log.add("dos.damage.none", target=who)
-        return hp, incapacitated, critical, "none"
-    new_hp = max(0, hp - amount)
-    applied: AppliedKind
-    if incapacitated or kind == "critical":
-        applied = "critical"
-        critical = True
-    elif kind == "light" and hp > 0:
-        applied = "light"
-    else:
-        applied = "serious"
-        if kind == "light":
-            log.add("dos.damage.light_as_serious", target=who)
-    log.add("dos.damage.applied", target=who, amount=amount, kind=applied, hp_before=hp, hp=new_hp)
+        return {
+            "hp": t.hp,
+            "incapacitated": t.incapacitated,
+            "critical": t.critical,
+            "beaten": t.beaten,
+        }, "none"
+    applied, before, beaten = _counts_as(who, t, kind, options, log)
+    hp = max(0, before - amount)
+    log.add("dos.damage.applied", target=who, amount=amount, kind=applied, hp_before=before, hp=hp)
     if applied == "critical":
         log.add("dos.damage.critical", target=who)
-    if applied != "light" and new_hp == 0 and not incapacitated:
+    incapacitated = t.incapacitated
+    if applied != "light" and hp == 0 and not incapacitated:
         incapacitated = True
         log.add("dos.damage.incapacitated", target=who)
-    return new_hp, incapacitated, critical, applied
+    critical = t.critical or applied == "critical"
+    return {
+        "hp": hp,
+        "incapacitated": incapacitated,
+        "critical": critical,
+        "beaten": beaten,
+    }, applied
 
 
 def damage_slots(req: DamageRequest) -> SlotSpec:
@@ -373,28 +449,25 @@ def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
         assert req.amount is not None and req.kind is not None  # the model checks it
         amount, kind = req.amount, req.kind
         log.add("dos.damage.gm", amount=amount, kind=kind)
-    hp, incap, crit, applied = apply_damage(
-        who="target",
-        hp=t.hp,
-        incapacitated=t.incapacitated,
-        critical=t.critical,
-        amount=amount,
-        kind=kind,
-        log=log,
+    life, applied = apply_damage(
+        who="target", target=t, amount=amount, kind=kind, options=req.options, log=log
     )
-    target = Target(hp=hp, max_hp=t.max_hp, incapacitated=incap, critical=crit)
-    return DamageResult(
-        die=die,
-        percent=percent,
-        base=base,
-        halved=halved,
-        armor=armor,
-        amount=amount,
-        kind=kind,
-        applied_as=applied,
-        target=target,
+    # The new state as a plain dict (``TargetState``): a copy of the request model's fields, in
+    # declaration order (its serialiser's bytes), with the changed ones set in place.
+    target = dict(t.__dict__)
+    target.update(life)
+    return {
         **trace(dice, log),
-    )
+        "die": die,
+        "percent": percent,
+        "base": base,
+        "halved": halved,
+        "armor": armor,
+        "amount": amount,
+        "kind": kind,
+        "applied_as": applied,
+        "target": target,
+    }
 
 
 # ---------------------------------------------------------------- DOS-17..22, 27 attack
@@ -448,6 +521,7 @@ def choose_defense(
 def _opposed_reason(
     winner: Literal["a", "b"] | None, a: PoolRoll, b: PoolRoll
 ) -> Literal["total", "luck", "bad_luck", "tie"]:
+    """DOS-12: why the opposed test went as it did."""
     if winner is None:
         return "tie"
     w, lo = (a, b) if winner == "a" else (b, a)
@@ -456,6 +530,190 @@ def _opposed_reason(
     if lo["bad_luck"] and not w["bad_luck"]:
         return "bad_luck"
     return "total"
+
+
+Reason = Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
+
+
+def _attack_roll(
+    dice: DiceSource,
+    log: EventLog,
+    slot_: str,
+    who: str,
+    *,
+    attacker: Attacker,
+    percent: int,
+    ranged: Ranged | None,
+) -> AttackRoll:
+    """DOS-17, DOS-21: the attacker's pool and total; a ranged attack is a simple test on its DC."""
+    pool = roll_pool(dice, slot_, attacker.skill, log)
+    tot = total(attacker.dexterity, pool["result"], percent)
+    params = {
+        "attacker": who,
+        "stat": attacker.dexterity,
+        "result": pool["result"],
+        "percent": percent,
+        "total": tot,
+    }
+    dc: int | None = None
+    out: Outcome | None = None
+    if ranged is None:
+        log.add("dos.attack.total", **params)
+    else:
+        dc, out = ranged.dc, outcome(pool, tot, ranged.dc, ranged.ties)
+        log.add("dos.attack.ranged", **params, dc=dc, outcome=out)
+    return {"roll": pool, "modifier_percent": percent, "total": tot, "dc": dc, "outcome": out}
+
+
+def _undefended(
+    log: EventLog, attack_roll: AttackRoll, names: tuple[str, str]
+) -> tuple[bool, Reason]:
+    """DOS-19, DOS-21: no defense. A ranged attack that reached its DC hits; in melee the attack
+    hits unless the attacker has bad luck."""
+    if attack_roll["dc"] is not None:
+        return True, "dc"
+    hit = not attack_roll["roll"]["bad_luck"]
+    log.add("dos.defense.none", defender=names[1], attacker=names[0], hit=hit)
+    return hit, "no_defense" if hit else "bad_luck"
+
+
+def _defend(
+    dice: DiceSource,
+    log: EventLog,
+    *,
+    prefix: str,
+    whom: str,
+    attack_roll: AttackRoll,
+    defender: Defender,
+    defense: DefenseKind,
+    defense_percent: int,
+) -> tuple[bool, Reason, DefenseRoll, dict[str, object]]:
+    """DOS-18, DOS-20, DOS-22: the defender's block or dodge against the attack, an opposed test
+    (equal totals: the defender holds). -> (hit, reason, defense roll, the defender's changes)."""
+    percent = clamp_percent(defense_percent + (RUNNING_PERCENT if defender.running else 0))
+    pool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
+    tot = total(defender.dexterity, pool["result"], percent)
+    changes: dict[str, object]
+    if defense == "block":
+        used, allowed = defender.blocks_used + 1, defender.block + 1
+        changes = {"blocks_used": used}
+    else:
+        used, allowed = defender.dodges_used + 1, defender.dodge
+        changes = {"dodges_used": used}
+    log.add(
+        "dos.defense.total",
+        defender=whom,
+        kind=defense,
+        stat=defender.dexterity,
+        result=pool["result"],
+        percent=percent,
+        total=tot,
+        used=used,
+        allowed=allowed,
+        running=defender.running,
+    )
+    defense_roll: DefenseRoll = {
+        "kind": defense,
+        "roll": pool,
+        "modifier_percent": percent,
+        "total": tot,
+    }
+    winner = opposed_winner(attack_roll["roll"], attack_roll["total"], pool, tot)
+    return winner == "a", _opposed_reason(winner, attack_roll["roll"], pool), defense_roll, changes
+
+
+def _run_stop(
+    dice: DiceSource, log: EventLog, slot_: str, whom: str, defense: DefenseKind
+) -> tuple[RunStop, dict[str, object]]:
+    """DOS-22: a runner that defended successfully rolls a d10: 1-5 it stops and loses its turn."""
+    die = dice.roll(slot_, D10)
+    stopped = die <= RUN_STOP_MAX
+    log.add(
+        f"dos.run.{'stopped' if stopped else 'keeps_running'}", defender=whom, kind=defense, die=die
+    )
+    return {"die": die, "stopped": stopped}, {"running": False, "stopped": True} if stopped else {}
+
+
+def _location(dice: DiceSource, log: EventLog, slot_: str, aim: Location | None) -> Location:
+    """DOS-27: the aimed location, or a d10 on the hit location table."""
+    if aim is not None:
+        log.add("dos.location.aimed", location=aim)
+        return aim
+    die = dice.roll(slot_, D10)
+    location = LOCATION[die]
+    log.add("dos.location.rolled", die=die, location=location)
+    return location
+
+
+def _wound(
+    dice: DiceSource,
+    log: EventLog,
+    slot_: str,
+    whom: str,
+    *,
+    attacker: Attacker,
+    defender: Defender,
+    options: DamageOptions,
+) -> tuple[Damage, Life]:
+    """DOS-26, DOS-28: the hit's damage, rolled and applied to the defender."""
+    die, percent, base, halved, amount, kind = deal_damage(
+        dice,
+        slot_=slot_,
+        strength=attacker.strength,
+        weapon=attacker.weapon,
+        armor=defender.armor,
+        log=log,
+    )
+    life, applied = apply_damage(
+        who=whom, target=defender, amount=amount, kind=kind, options=options, log=log
+    )
+    damage: Damage = {
+        "die": die,
+        "percent": percent,
+        "base": base,
+        "halved": halved,
+        "armor": defender.armor,
+        "amount": amount,
+        "kind": kind,
+        "applied_as": applied,
+    }
+    return damage, life
+
+
+def _meet(
+    dice: DiceSource,
+    log: EventLog,
+    prefix: str,
+    names: tuple[str, str],
+    *,
+    attack_roll: AttackRoll,
+    defender: Defender,
+    defense: DefenseKind | None,
+    defense_percent: int,
+) -> tuple[bool, Reason, DefenseRoll | None, RunStop | None, dict[str, object]]:
+    """DOS-18..22: whether the attack hits -> (hit, reason, defense roll, run stop, the changes to
+    the defender's state). A ranged attack short of its DC misses; with no defense see
+    :func:`_undefended`; a defense is an opposed test, and a runner who defends may stop."""
+    if attack_roll["outcome"] in ("failure", "bad_luck"):  # a ranged attack short of its DC
+        return False, "dc", None, None, {}
+    if defense is None:
+        return (*_undefended(log, attack_roll, names), None, None, {})
+    whom = names[1]
+    hit, reason, defense_roll, changes = _defend(
+        dice,
+        log,
+        prefix=prefix,
+        whom=whom,
+        attack_roll=attack_roll,
+        defender=defender,
+        defense=defense,
+        defense_percent=defense_percent,
+    )
+    run_stop: RunStop | None = None
+    if not hit and defender.running:
+        run_stop, stop = _run_stop(dice, log, slot(prefix, "run_stop"), whom, defense)
+        changes.update(stop)
+    return hit, reason, defense_roll, run_stop, changes
 
 
 def attack_core(
@@ -471,158 +729,48 @@ def attack_core(
     defense_percent: int,
     ranged: Ranged | None,
     aim: Location | None,
+    options: DamageOptions,
 ) -> tuple[AttackResultPart, dict[str, object]]:
-    """One attack resolved completely; returns the result and the changes to the defender's state.
+    """One attack resolved completely (DOS-17..22, DOS-26..28) -> (the result, the changes to the
+    defender's state: the fields the attack changed, with their new values).
 
-    The changes are the fields of ``defender`` that the attack changed, with their new values (none
-    when it changed nothing): ``attack`` writes the new state as a plain dict, a turn keeps a model.
-
-    Slots (under ``prefix``): ``attack`` (the attacker's pool), ``defense`` (the defender's pool),
-    ``run_stop`` (a running defender after a successful defense), ``location``, ``damage``.
-    """
+    Phases: the attack roll, the defense (or none) and run stop, the location, the damage. Slots
+    under ``prefix``: ``attack``, ``defense``, ``run_stop``, ``location``, ``damage``."""
     who, whom = names
-    a_slot = slot(prefix, "attack")
-    pool = roll_pool(dice, a_slot, attacker.skill, log)
-    result = pool["result"]
-    tot = total(attacker.dexterity, result, percent)
-    reached = True
-    if ranged is not None:
-        out = outcome(pool, tot, ranged.dc, ranged.ties)
-        reached = out in ("success", "luck")
-        log.add(
-            "dos.attack.ranged",
-            attacker=who,
-            stat=attacker.dexterity,
-            result=result,
-            percent=percent,
-            total=tot,
-            dc=ranged.dc,
-            outcome=out,
-        )
-        attack_roll: AttackRoll = {
-            "roll": pool,
-            "modifier_percent": percent,
-            "total": tot,
-            "dc": ranged.dc,
-            "outcome": out,
-        }
-    else:
-        log.add(
-            "dos.attack.total",
-            attacker=who,
-            stat=attacker.dexterity,
-            result=result,
-            percent=percent,
-            total=tot,
-        )
-        attack_roll = {
-            "roll": pool,
-            "modifier_percent": percent,
-            "total": tot,
-            "dc": None,
-            "outcome": None,
-        }
-
-    defense_roll: DefenseRoll | None = None
-    run_stop: RunStop | None = None
-    # The defender's new state, as changes to its fields.
-    changes: dict[str, object] = {}
-    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
-    if not reached:
-        hit, reason = False, "dc"
-    elif defense is None:
-        if ranged is not None:
-            hit, reason = True, "dc"
-        else:
-            hit = not pool["bad_luck"]
-            reason = "no_defense" if hit else "bad_luck"
-            log.add("dos.defense.none", defender=whom, attacker=who, hit=hit)
-    else:
-        dpercent = defense_percent + (RUNNING_PERCENT if defender.running else 0)
-        dpercent = clamp_percent(dpercent)
-        dpool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
-        dresult = dpool["result"]
-        dtot = total(defender.dexterity, dresult, dpercent)
-        if defense == "block":
-            used, allowed = defender.blocks_used + 1, defender.block + 1
-            changes["blocks_used"] = used
-        else:
-            used, allowed = defender.dodges_used + 1, defender.dodge
-            changes["dodges_used"] = used
-        log.add(
-            "dos.defense.total",
-            defender=whom,
-            kind=defense,
-            stat=defender.dexterity,
-            result=dresult,
-            percent=dpercent,
-            total=dtot,
-            used=used,
-            allowed=allowed,
-            running=defender.running,
-        )
-        defense_roll = {"kind": defense, "roll": dpool, "modifier_percent": dpercent, "total": dtot}
-        winner = opposed_winner(pool, tot, dpool, dtot)
-        hit = winner == "a"
-        reason = _opposed_reason(winner, pool, dpool)
-        if not hit and defender.running:
-            die = dice.roll(slot(prefix, "run_stop"), D10)
-            stopped = die <= RUN_STOP_MAX
-            run_stop = {"die": die, "stopped": stopped}
-            log.add(
-                f"dos.run.{'stopped' if stopped else 'keeps_running'}",
-                defender=whom,
-                kind=defense,
-                die=die,
-            )
-            if stopped:
-                changes.update(running=False, stopped=True)
+    attack_roll = _attack_roll(
+        dice, log, slot(prefix, "attack"), who, attacker=attacker, percent=percent, ranged=ranged
+    )
+    hit, reason, defense_roll, run_stop, changes = _meet(
+        dice,
+        log,
+        prefix,
+        names,
+        attack_roll=attack_roll,
+        defender=defender,
+        defense=defense,
+        defense_percent=defense_percent,
+    )
     log.add(f"dos.attack.{'hit' if hit else 'miss'}", attacker=who, defender=whom, reason=reason)
-
     location: Location | None = None
-    dmg: Damage | None = None
+    damage: Damage | None = None
     if hit:
-        if aim is not None:
-            location = aim
-            log.add("dos.location.aimed", location=aim)
-        else:
-            die = dice.roll(slot(prefix, "location"), D10)
-            location = LOCATION[die]
-            log.add("dos.location.rolled", die=die, location=location)
-        ddie, dperc, base, halved, amount, kind = deal_damage(
+        location = _location(dice, log, slot(prefix, "location"), aim)
+        damage, life = _wound(
             dice,
-            slot_=slot(prefix, "damage"),
-            strength=attacker.strength,
-            weapon=attacker.weapon,
-            armor=defender.armor,
-            log=log,
+            log,
+            slot(prefix, "damage"),
+            whom,
+            attacker=attacker,
+            defender=defender,
+            options=options,
         )
-        hp, incap, crit, applied = apply_damage(
-            who=whom,
-            hp=defender.hp,
-            incapacitated=defender.incapacitated,
-            critical=defender.critical,
-            amount=amount,
-            kind=kind,
-            log=log,
-        )
-        changes.update(hp=hp, incapacitated=incap, critical=crit)
-        dmg = {
-            "die": ddie,
-            "percent": dperc,
-            "base": base,
-            "halved": halved,
-            "armor": defender.armor,
-            "amount": amount,
-            "kind": kind,
-            "applied_as": applied,
-        }
+        changes.update(life)
     part: AttackResultPart = {
         "hit": hit,
         "reason": reason,
         "attack": attack_roll,
         "defense": defense_roll,
-        "damage": dmg,
+        "damage": damage,
         "location": location,
         "aimed": aim is not None,
         "run_stop": run_stop,
@@ -666,6 +814,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
         defense_percent=req.defense_percent,
         ranged=req.ranged,
         aim=req.aim,
+        options=req.options,
     )
     # The new state as a plain dict (``DefenderState``): a copy of the request model's fields, in
     # declaration order (its serialiser's bytes: no alias, field serialiser, computed field or
@@ -673,7 +822,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     state = dict(defender.__dict__)
     state.update(changes)
     # The part's reason is a str in its schema (a turn's part); attack_core sets it from the Literal.
-    return AttackResult(**part, defender=state, **trace(dice, log))  # type: ignore[arg-type]
+    return {**trace(dice, log), **part, "defender": state}  # type: ignore[typeddict-item]
 
 
 # ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
@@ -710,24 +859,24 @@ def maneuver_core(
             total=tot,
         )
         results.append(
-            ManeuverSideResult(
-                stat=stat_name,
-                skill=skill_name,
-                roll=pool,
-                modifier_percent=side.percent,
-                total=tot,
-            )
+            {
+                "stat": stat_name,
+                "skill": skill_name,
+                "roll": pool,
+                "modifier_percent": side.percent,
+                "total": tot,
+            }
         )
     a, b = results
-    winner = opposed_winner(a.roll, a.total, b.roll, b.total)
+    winner = opposed_winner(a["roll"], a["total"], b["roll"], b["total"])
     success = winner == "a"
     log.add(
         f"dos.maneuver.{kind}.{'success' if success else 'failure'}",
         a=names[0],
         b=names[1],
-        reason=_opposed_reason(winner, a.roll, b.roll),
+        reason=_opposed_reason(winner, a["roll"], b["roll"]),
     )
-    return ManeuverPart(winner=winner, success=success, a=a, b=b)
+    return {"winner": winner, "success": success, "a": a, "b": b}
 
 
 def maneuver_slots(req: ManeuverRequest) -> SlotSpec:
@@ -740,4 +889,4 @@ def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
     part = maneuver_core(
         dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
     )
-    return ManeuverResult(kind=req.kind, **shallow(part), **trace(dice, log))
+    return {**trace(dice, log), "kind": req.kind, **part}

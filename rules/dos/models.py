@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
 from pydantic import (
@@ -22,14 +21,13 @@ from rules.models import (
     MAX_COMBATANTS,
     MAX_POOL,
     MAX_STAT,
+    Envelope,
     Id,
     Model,
     NonNegative,
-    Resolution,
     RollRequest,
     Stat,
 )
-from rules.record import Record
 
 Difficulty = Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"]
 
@@ -159,12 +157,11 @@ class ComplexRequest(RollRequest, Modified):
 
 # ---------------------------------------------------------------- results
 
-# The records an attack builds (a pool's dice and roll, the attack and defense rolls, the run stop,
-# the damage and the attack's part) are typed dicts, like ``rules.models.Roll`` and ``Event``: the
-# compiled engine builds each with a dict display where a dataclass would run its Python __init__
-# (a pool alone builds one per die), and the schema pydantic writes is the dataclass's. A dict is
-# written in insertion order, so the engine passes every key, in the order declared here
-# (tests/rules/dos/test_record_keys.py). The other records stay dataclasses.
+# Results are typed dicts (STYLE 17: one shape per direction), like ``rules.models.Roll`` and
+# ``Event``: a top-level result derives from ``rules.models.Envelope`` and the engine builds it as a
+# dict literal ``{**trace(dice, log), "roll": ...}``; every record likewise. A dict is written in
+# insertion order, so the engine passes every key, in the order declared here
+# (tests/rules/dos/test_record_keys.py).
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -185,15 +182,13 @@ class PoolRoll(TypedDict):
     bad_luck: Annotated[bool, Field(description="More base 1s than other base dice (DOS-5).")]
 
 
-@dataclass(kw_only=True)
-class RollResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class RollResult(Envelope):
     roll: PoolRoll
 
 
-@dataclass(kw_only=True)
-class TestResult(Resolution):
-    __test__ = False
-
+@with_config(ConfigDict(extra="forbid"))
+class TestResult(Envelope):
     roll: PoolRoll
     modifier_percent: int
     total: Annotated[
@@ -205,22 +200,22 @@ class TestResult(Resolution):
     margin: Annotated[int, Field(description="total - dc.")]
 
 
-@dataclass(kw_only=True)
-class SideResult(Record):
+@with_config(ConfigDict(extra="forbid"))
+class SideResult(TypedDict):
     roll: PoolRoll
     modifier_percent: int
     total: int
 
 
-@dataclass(kw_only=True)
-class OpposedResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class OpposedResult(Envelope):
     a: SideResult
     b: SideResult
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
 
 
-@dataclass(kw_only=True)
-class Attempt(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Attempt(TypedDict):
     n: int
     roll: PoolRoll
     total: int
@@ -228,8 +223,8 @@ class Attempt(Record):
     outcome: Outcome
 
 
-@dataclass(kw_only=True)
-class ComplexResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class ComplexResult(Envelope):
     modifier_percent: int
     attempts: Annotated[
         list[Attempt], Field(description="The attempts rolled, stopping at success (DOS-13).")
@@ -295,8 +290,11 @@ class Weapon(Model):
         default=0, description="The weapon's damage value (0..1,000,000); must be 0 for unarmed."
     )
     made_for_throwing: bool = Field(
-        default=False,
-        description="Only for `thrown`: an object not made for throwing deals half (DOS-26).",
+        default=True,
+        description=(
+            "Only for `thrown`: `false` for an object not made for throwing (a sword, a chair), "
+            "which deals half (DOS-26); a thrown weapon is made for throwing unless it says not."
+        ),
     )
     damage_kind: Literal["light", "serious"] | None = Field(
         default=None,
@@ -368,8 +366,8 @@ class ActionsRequest(RollRequest):
     )
 
 
-@dataclass(kw_only=True)
-class ActionsEntry(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ActionsEntry(TypedDict):
     id: Annotated[str, Field(description="The combatant's id.")]
     actions: Annotated[
         int, Field(description="floor(speed / sum of the opponents' speeds), at least 1 (DOS-14).")
@@ -379,8 +377,8 @@ class ActionsEntry(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class ActionsResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class ActionsResult(Envelope):
     actions: Annotated[
         list[ActionsEntry], Field(description="One entry per combatant, in request order.")
     ]
@@ -408,14 +406,14 @@ class InitiativeRequest(RollRequest):
     )
 
 
-@dataclass(kw_only=True)
-class Reroll(Record):
+@with_config(ConfigDict(extra="forbid"))
+class Reroll(TypedDict):
     roll: Annotated[int, Field(description="The tie-break d10 (1-10).")]
     total: Annotated[int, Field(description="roll + speed.")]
 
 
-@dataclass(kw_only=True)
-class InitiativeEntry(Record):
+@with_config(ConfigDict(extra="forbid"))
+class InitiativeEntry(TypedDict):
     id: Annotated[str, Field(description="The combatant's id.")]
     placed: Annotated[bool, Field(description="Placed first by the GM (`first`): no roll.")]
     roll: Annotated[
@@ -430,8 +428,8 @@ class InitiativeEntry(Record):
     ]
 
 
-@dataclass(kw_only=True)
-class InitiativeResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class InitiativeResult(Envelope):
     order: Annotated[list[str], Field(description="Ids, first to act first (DOS-15).")]
     entries: Annotated[
         list[InitiativeEntry], Field(description="One per combatant, in request order.")
@@ -439,6 +437,35 @@ class InitiativeResult(Resolution):
 
 
 # ---------------------------------------------------------------- damage (DOS-26..29)
+
+_BEATEN_DOC = (
+    "On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as "
+    "serious; from then on light damage counts as serious and the bar is not refilled again."
+)
+
+
+class DamageOptions(Model):
+    """Readings of DOS-28 (the source's plain reading is the default)."""
+
+    light_at_zero: Literal["full_bar", "no_refill"] = Field(
+        default="full_bar",
+        description=(
+            "DOS-28, light damage taken at 0 hp. `full_bar` (the source: 'they start dealing "
+            "serious damage as if the life bar were initially full'): it is dealt as serious "
+            "damage against a full bar (`max_hp`), once; the target is then `beaten`. Without "
+            "`max_hp` there is no bar to refill and it counts as serious at 0 hp. `no_refill`: "
+            "it counts as serious at 0 hp (hp stays 0: incapacitated)."
+        ),
+    )
+    critical_wounds: Literal["at_zero_hp", "while_incapacitated"] = Field(
+        default="at_zero_hp",
+        description=(
+            "DOS-28, critical wounds. `at_zero_hp` (the source: 'if wounded while having no life "
+            "points'): damage counting as serious taken at 0 hp is critical, incapacitated or not "
+            "(light damage at 0 hp follows `light_at_zero`). `while_incapacitated`: any damage "
+            "taken while already incapacitated is critical."
+        ),
+    )
 
 
 class Target(Model):
@@ -452,6 +479,7 @@ class Target(Model):
     critical: bool = Field(
         default=False, description="Has taken a critical wound (DOS-28): sticks once set."
     )
+    beaten: bool = Field(default=False, description=_BEATEN_DOC)
 
     @model_validator(mode="after")
     def _hp_within_max(self) -> Target:
@@ -482,6 +510,10 @@ class DamageRequest(RollRequest):
         default=None, description="Kind of a GM-set `amount` (required with it)."
     )
     target: Target = Field(description="Who takes the damage: its life state now.")
+    options: DamageOptions = Field(
+        default=DamageOptions(),
+        description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
+    )
 
     @model_validator(mode="after")
     def _weapon_or_amount(self) -> DamageRequest:
@@ -522,14 +554,15 @@ class Damage(TypedDict):
     applied_as: Annotated[
         AppliedKind,
         Field(
-            description="How it counted against the target (DOS-28): light at 0 hp counts as serious; any "
-            "damage to an incapacitated target is critical; `none` when the amount is 0."
+            description="How it counted against the target (DOS-28): light at 0 hp, or once beaten, "
+            "counts as serious; serious damage at 0 hp is critical (see `options`); `none` when the "
+            "amount is 0."
         ),
     ]
 
 
-@dataclass(kw_only=True)
-class DamageResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class DamageResult(Envelope):
     die: Annotated[int | None, Field(description="The damage d10; null for GM-set damage.")]
     percent: Annotated[
         int | None, Field(description="Percent of the base; null for a 1 or GM-set damage.")
@@ -543,7 +576,7 @@ class DamageResult(Resolution):
         AppliedKind,
         Field(description="How it counted (DOS-28): light, serious, critical, or none for 0."),
     ]
-    target: Annotated[Target, Field(description="The target's new state (DOS-28).")]
+    target: Annotated[TargetState, Field(description="The target's new state (DOS-28).")]
 
 
 # ---------------------------------------------------------------- attack (DOS-17..22, 27)
@@ -613,15 +646,22 @@ class AttackRequest(RollRequest, Modified, DefenseModified):
         default=None,
         description="Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.",
     )
+    options: DamageOptions = Field(
+        default=DamageOptions(),
+        description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
+    )
 
 
 if TYPE_CHECKING:
-    #: What the engine puts in an attack result's ``defender``: the :class:`Defender` as a plain
-    #: dict, every field of the model in declaration order (the bytes its own serialiser writes);
-    #: copying the request model's ``__dict__`` costs far less than a model copy, and orjson writes
-    #: it with the rest (tests/rules/dos/test_record_keys.py checks the keys and values).
+    #: What the engine puts in a damage result's ``target`` and an attack result's ``defender``:
+    #: the :class:`Target` or :class:`Defender` as a plain dict, every field of the model in
+    #: declaration order (the bytes its own serialiser writes); copying the request model's
+    #: ``__dict__`` costs far less than a model copy, and orjson writes it with the rest
+    #: (tests/rules/dos/test_record_keys.py checks the keys and values).
+    TargetState: TypeAlias = dict[str, Any]
     DefenderState: TypeAlias = dict[str, Any]
-else:  # for pydantic, the documented schema: the request-shaped model
+else:  # for pydantic, the documented schemas: the request-shaped models
+    TargetState = Target
     DefenderState = Defender
 
 
@@ -656,8 +696,8 @@ class RunStop(TypedDict):
     ]
 
 
-@dataclass(kw_only=True)
-class AttackResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class AttackResult(Envelope):
     hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
     reason: Annotated[
         Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"],
@@ -720,8 +760,8 @@ class ManeuverRequest(RollRequest):
     b: ManeuverSide = Field(description="The side resisting it.")
 
 
-@dataclass(kw_only=True)
-class ManeuverSideResult(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ManeuverSideResult(TypedDict):
     stat: Annotated[StatName, Field(description="The stat used.")]
     skill: Annotated[SkillName, Field(description="The skill whose pool was rolled.")]
     roll: Annotated[PoolRoll, Field(description="The pool.")]
@@ -731,8 +771,8 @@ class ManeuverSideResult(Record):
     total: Annotated[int, Field(description="stat + dice, with the modifier (DOS-8).")]
 
 
-@dataclass(kw_only=True)
-class ManeuverResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class ManeuverResult(Envelope):
     kind: Annotated[ManeuverKind, Field(description="The maneuver resolved.")]
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
     success: Annotated[bool, Field(description="Side a won: grabbed, broke free, pushed.")]
@@ -803,6 +843,7 @@ class TurnCombatant(NamedCombatant):
     )
     incapacitated: bool = Field(default=False, description="Cannot act (DOS-28).")
     critical: bool = Field(default=False, description="Has a critical wound (DOS-28).")
+    beaten: bool = Field(default=False, description=_BEATEN_DOC)
     defense: DefenseChoice = Field(default="auto", description=_DEFENSE_DOC)
     opponents: list[Id] | None = Field(
         default=None,
@@ -842,10 +883,14 @@ class TurnRequest(RollRequest):
         max_length=MAX_COMBATANTS,
         description="When initiative is rolled: ids the GM places first, in order (DOS-15).",
     )
+    options: DamageOptions = Field(
+        default=DamageOptions(),
+        description="Readings of DOS-28 (light damage at 0 hp, critical wounds).",
+    )
 
 
-@dataclass(kw_only=True)
-class TurnAction(Record):
+@with_config(ConfigDict(extra="forbid"))
+class TurnAction(TypedDict):
     """One action resolved in the turn, in resolution order."""
 
     actor: Annotated[str, Field(description="Who acts.")]
@@ -853,15 +898,15 @@ class TurnAction(Record):
         int | None, Field(description="The actor's action number (slot prefix `<actor>.<n>`).")
     ]
     action: Annotated[ActionKind, Field(description="What was declared.")]
-    target: Annotated[str | None, Field(description="The target's id, if any.")] = None
-    skipped: Annotated[str | None, Field(description="Why it was not resolved, if not.")] = None
+    target: Annotated[str | None, Field(description="The target's id, if any.")]
+    skipped: Annotated[str | None, Field(description="Why it was not resolved, if not.")]
     attack: Annotated[
         AttackResultPart | None, Field(description="An attack's result, as `/dos/attack` gives it.")
-    ] = None
+    ]
     maneuver: Annotated[
         ManeuverPart | None, Field(description="A maneuver's result, as `/dos/maneuver` gives it.")
-    ] = None
-    metres: Annotated[int | None, Field(description="Run or step: metres moved.")] = None
+    ]
+    metres: Annotated[int | None, Field(description="Run or step: metres moved.")]
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -882,16 +927,16 @@ class AttackResultPart(TypedDict):
     ]
 
 
-@dataclass(kw_only=True)
-class ManeuverPart(Record):
+@with_config(ConfigDict(extra="forbid"))
+class ManeuverPart(TypedDict):
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
     success: Annotated[bool, Field(description="The actor (side a) won.")]
     a: Annotated[ManeuverSideResult, Field(description="The actor's side.")]
     b: Annotated[ManeuverSideResult, Field(description="The target's side.")]
 
 
-@dataclass(kw_only=True)
-class CombatantState(Record):
+@with_config(ConfigDict(extra="forbid"))
+class CombatantState(TypedDict):
     id: Annotated[str, Field(description="The combatant's id.")]
     actions: Annotated[int, Field(description="Actions this turn (DOS-14).")]
     actions_used: Annotated[int, Field(description="Actions spent (a run spends all).")]
@@ -900,6 +945,7 @@ class CombatantState(Record):
     max_hp: Annotated[int | None, Field(description="As given.")]
     incapacitated: Annotated[bool, Field(description="At 0 hp from serious damage (DOS-28).")]
     critical: Annotated[bool, Field(description="Has a critical wound (DOS-28).")]
+    beaten: Annotated[bool, Field(description=_BEATEN_DOC)]
     blocks_used: Annotated[int, Field(description="Blocks spent this turn (<= block + 1).")]
     dodges_used: Annotated[int, Field(description="Dodges spent this turn (<= dodge).")]
     running: Annotated[bool, Field(description="Ran this turn and was not stopped (DOS-22).")]
@@ -908,8 +954,8 @@ class CombatantState(Record):
     waited: Annotated[bool, Field(description="Waited: the GM may place it `first` next turn.")]
 
 
-@dataclass(kw_only=True)
-class TurnResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class TurnResult(Envelope):
     order: Annotated[list[str], Field(description="The initiative order used.")]
     initiative: Annotated[
         list[InitiativeEntry] | None,

@@ -170,6 +170,18 @@ def _dos_damage_light_as_serious(p: dict[str, Any]) -> str:
     return f"{show(p['target'])} is at 0 hp: light damage counts as serious (DOS-28)."
 
 
+def _dos_damage_full_bar(p: dict[str, Any]) -> str:
+    return f"{show(p['target'])} has no life points left: the light damage is dealt as serious damage against a full bar of {show(p['max_hp'])} (DOS-28)."
+
+
+def _dos_damage_beaten(p: dict[str, Any]) -> str:
+    return f"{show(p['target'])} is on its second bar: light damage counts as serious, with no refill (DOS-28)."
+
+
+def _dos_damage_no_full_bar(p: dict[str, Any]) -> str:
+    return f"{show(p['target'])} is at 0 hp with no max_hp to refill: light damage counts as serious (DOS-28)."
+
+
 def _dos_damage_applied(p: dict[str, Any]) -> str:
     return f"{show(p['target'])} takes {show(p['amount'])} {show(p['kind'])} damage: hp {show(p['hp_before'])} -> {show(p['hp'])}."
 
@@ -286,6 +298,9 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "dos.damage.gm": _dos_damage_gm,
     "dos.damage.none": _dos_damage_none,
     "dos.damage.light_as_serious": _dos_damage_light_as_serious,
+    "dos.damage.full_bar": _dos_damage_full_bar,
+    "dos.damage.beaten": _dos_damage_beaten,
+    "dos.damage.no_full_bar": _dos_damage_no_full_bar,
     "dos.damage.applied": _dos_damage_applied,
     "dos.damage.critical": _dos_damage_critical,
     "dos.damage.incapacitated": _dos_damage_incapacitated,

@@ -74,6 +74,16 @@ TEXTS: dict[str, str] = {
     "dos.damage.light_as_serious": (
         "{target} is at 0 hp: light damage counts as serious (DOS-28)."
     ),
+    "dos.damage.full_bar": (
+        "{target} has no life points left: the light damage is dealt as serious damage against "
+        "a full bar of {max_hp} (DOS-28)."
+    ),
+    "dos.damage.beaten": (
+        "{target} is on its second bar: light damage counts as serious, with no refill (DOS-28)."
+    ),
+    "dos.damage.no_full_bar": (
+        "{target} is at 0 hp with no max_hp to refill: light damage counts as serious (DOS-28)."
+    ),
     "dos.damage.applied": "{target} takes {amount} {kind} damage: hp {hp_before} -> {hp}.",
     "dos.damage.critical": "{target} takes a critical wound (DOS-28).",
     "dos.damage.incapacitated": "{target} falls to 0 hp and is incapacitated (DOS-28).",

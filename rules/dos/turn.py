@@ -31,13 +31,16 @@ from rules.dos.combat import (
     roll_initiative,
 )
 from rules.dos.models import (
-    ActionsEntry,
+    ActionKind,
     Attacker,
+    AttackResultPart,
     CombatantState,
+    DamageOptions,
     Declaration,
     Defender,
     InitiativeEntry,
     ManeuverKind,
+    ManeuverPart,
     ManeuverSide,
     SkillName,
     TurnAction,
@@ -47,7 +50,7 @@ from rules.dos.models import (
 )
 from rules.dos.pool import D10
 from rules.dos.sentences import SENTENCES
-from rules.errors import FieldError, LimitExceeded
+from rules.errors import FieldError, LimitExceeded, Loc
 from rules.events import EventLog, trace
 from rules.models import MAX_ATTEMPTS
 
@@ -113,162 +116,235 @@ class _Live:
     waited: bool = False
 
 
+def _record(
+    actor: str,
+    n: int | None,
+    action: ActionKind,
+    *,
+    target: str | None = None,
+    skipped: str | None = None,
+    attack: AttackResultPart | None = None,
+    maneuver: ManeuverPart | None = None,
+    metres: int | None = None,
+) -> TurnAction:
+    """One action of the turn as its record, every key given (those it does not have null)."""
+    return {
+        "actor": actor,
+        "n": n,
+        "action": action,
+        "target": target,
+        "skipped": skipped,
+        "attack": attack,
+        "maneuver": maneuver,
+        "metres": metres,
+    }
+
+
 def _opponents(req: TurnRequest, c: TurnCombatant) -> list[str]:
     if c.opponents is not None:
         return list(c.opponents)
     return [o.id for o in req.combatants if o.side != c.side and not o.incapacitated]
 
 
-def _validate(req: TurnRequest, actions: dict[str, int], opp_speed: dict[str, int]) -> None:
+@dataclass(frozen=True)
+class _Actions:
+    """DOS-14, per combatant id: whom it fights, their speeds' sum, and its actions this turn."""
+
+    opponents: dict[str, list[str]]
+    opponents_speed: dict[str, int]
+    actions: dict[str, int]
+
+
+def _count_actions(req: TurnRequest) -> _Actions:
+    """DOS-14: each combatant's opponents (given, or everyone of another side still standing) and
+    its actions per turn, floor(speed / the opponents' speeds)."""
+    speeds = {c.id: c.speed for c in req.combatants}
+    counts = _Actions({}, {}, {})
+    for c in req.combatants:
+        opponents = [o for o in _opponents(req, c) if o in speeds]
+        counts.opponents[c.id] = opponents
+        counts.opponents_speed[c.id] = sum(speeds[o] for o in opponents)
+        counts.actions[c.id] = actions_per_turn(c.speed, counts.opponents_speed[c.id])
+    return counts
+
+
+def _check_ids_and_order(req: TurnRequest, known: set[str]) -> list[FieldError]:
+    """Unique ids; opponents, ``order`` (DOS-15: every combatant once) and ``first`` known."""
     errors = check_ids([c.id for c in req.combatants], "combatants")
-    known = {c.id for c in req.combatants}
-    by_id = {c.id: c for c in req.combatants}
     for i, c in enumerate(req.combatants):
         if c.opponents is not None:
             errors += check_refs(
                 c.opponents, known, ("combatants", i, "opponents"), c.id, "opponent"
             )
-    if req.order is not None:
-        errors += check_refs(req.order, known, ("order",), None, "id in order")
-        missing = [c.id for c in req.combatants if c.id not in set(req.order)]
-        if missing:
-            errors.append(
-                FieldError(("order",), f"order must list every combatant; missing: {missing}")
-            )
-        if req.first:
-            errors.append(
-                FieldError(("first",), "give `first` only when initiative is rolled (no `order`)")
-            )
-    else:
-        errors += check_first(req.first, known, ("first",))
-    if errors:
-        raise_if(errors)  # the declarations' checks below need known, unique ids
+    if req.order is None:
+        return errors + check_first(req.first, known, ("first",))
+    errors += check_refs(req.order, known, ("order",), None, "id in order")
+    missing = [c.id for c in req.combatants if c.id not in set(req.order)]
+    if missing:
+        errors.append(
+            FieldError(("order",), f"order must list every combatant; missing: {missing}")
+        )
+    if req.first:
+        errors.append(
+            FieldError(("first",), "give `first` only when initiative is rolled (no `order`)")
+        )
+    return errors
 
-    for i, c in enumerate(req.combatants):
-        who = f"combatant '{c.id}'"
-        at = ("combatants", i)
-        if c.defense == "dodge" and c.skills.dodge == 0:
-            errors.append(
-                FieldError((*at, "defense"), f"{who}: defense `dodge` with dodge skill 0 (DOS-18)")
+
+def _check_target(
+    d: Declaration, c: TurnCombatant, known: set[str], loc: Loc, what: str
+) -> list[FieldError]:
+    """Attacks and maneuvers name another combatant; the other actions name none."""
+    if d.action not in TARGETED:
+        return (
+            [] if d.target is None else [FieldError((*loc, "target"), f"{what} takes no `target`")]
+        )
+    if d.target is None:
+        return [FieldError((*loc, "target"), f"{what} needs a `target`")]
+    if d.target not in known:
+        return [FieldError((*loc, "target"), f"{what}: '{d.target}' is not a combatant")]
+    if d.target == c.id:
+        return [FieldError((*loc, "target"), f"{what} cannot target itself")]
+    return []
+
+
+def _check_attack(
+    d: Declaration, c: TurnCombatant, by_id: dict[str, TurnCombatant], loc: Loc, what: str
+) -> list[FieldError]:
+    """An attack: `ranged` exactly with a ranged weapon (DOS-21), no dodge against a target without
+    one (DOS-18). Another action: none of the attack's fields."""
+    if d.action != "attack":
+        errors = [
+            FieldError((*loc, field), f"{what}: `{field}` is for attacks")
+            for field in ("aim", "ranged", "defense")
+            if getattr(d, field) is not None
+        ]
+        if d.count != 1:
+            errors.append(FieldError((*loc, "count"), f"{what}: `count` is for attacks"))
+        return errors
+    errors = []
+    ranged = c.weapon.ranged
+    if ranged and d.ranged is None:
+        errors.append(
+            FieldError(
+                (*loc, "ranged"),
+                f"{what}: a {c.weapon.kind} weapon attacks at range: give `ranged: {{dc}}`",
             )
-        steps = 0
-        for j, d in enumerate(c.declare):
-            loc = (*at, "declare", j)
-            what = f"{who}: declare[{j}] ({d.action})"
-            if d.action in TARGETED:
-                if d.target is None:
-                    errors.append(FieldError((*loc, "target"), f"{what} needs a `target`"))
-                elif d.target not in known:
-                    errors.append(
-                        FieldError((*loc, "target"), f"{what}: '{d.target}' is not a combatant")
-                    )
-                elif d.target == c.id:
-                    errors.append(FieldError((*loc, "target"), f"{what} cannot target itself"))
-            elif d.target is not None:
-                errors.append(FieldError((*loc, "target"), f"{what} takes no `target`"))
-            if d.action != "attack":
-                for field in ("aim", "ranged", "defense"):
-                    if getattr(d, field) is not None:
-                        errors.append(
-                            FieldError((*loc, field), f"{what}: `{field}` is for attacks")
-                        )
-                if d.count != 1:
-                    errors.append(FieldError((*loc, "count"), f"{what}: `count` is for attacks"))
-            else:
-                ranged = c.weapon.ranged
-                if ranged and d.ranged is None:
-                    errors.append(
-                        FieldError(
-                            (*loc, "ranged"),
-                            f"{what}: a {c.weapon.kind} weapon attacks at range: give `ranged: {{dc}}`",
-                        )
-                    )
-                if not ranged and d.ranged is not None:
-                    errors.append(
-                        FieldError(
-                            (*loc, "ranged"), f"{what}: `ranged` needs a thrown or shooting weapon"
-                        )
-                    )
-                if d.defense == "dodge" and d.target in by_id and by_id[d.target].skills.dodge == 0:
-                    errors.append(
-                        FieldError(
-                            (*loc, "defense"),
-                            f"{what}: '{d.target}' has dodge skill 0 and so no dodge (DOS-18)",
-                        )
-                    )
-            if d.action in ALONE and len(c.declare) > 1:
-                errors.append(
-                    FieldError((*loc, "action"), f"{what}: {d.action} must be declared alone")
-                )
-            if d.action == "step":
-                steps += 1
-                if steps > 1:
-                    errors.append(
-                        FieldError((*loc, "action"), f"{what}: one step per turn (DOS-23)")
-                    )
-                if d.metres is not None and d.metres > c.speed // 4:
-                    errors.append(
-                        FieldError(
-                            (*loc, "metres"),
-                            f"{what}: at most floor(speed / 4) = {c.speed // 4} metres (DOS-23)",
-                        )
-                    )
-            elif d.metres is not None:
-                errors.append(FieldError((*loc, "metres"), f"{what}: `metres` is for a step"))
-        spent = sum(cost(d) for d in c.declare)
-        if spent > actions[c.id]:
-            errors.append(
-                FieldError(
-                    (*at, "declare"),
-                    f"{who} declares {spent} actions but has {actions[c.id]} this turn "
-                    f"(speed {c.speed} against opponents' {opp_speed[c.id]}, DOS-14)",
-                )
+        )
+    if not ranged and d.ranged is not None:
+        errors.append(
+            FieldError((*loc, "ranged"), f"{what}: `ranged` needs a thrown or shooting weapon")
+        )
+    if d.defense == "dodge" and d.target in by_id and by_id[d.target].skills.dodge == 0:
+        errors.append(
+            FieldError(
+                (*loc, "defense"),
+                f"{what}: '{d.target}' has dodge skill 0 and so no dodge (DOS-18)",
             )
+        )
+    return errors
+
+
+def _check_movement(
+    d: Declaration, c: TurnCombatant, steps: int, loc: Loc, what: str
+) -> list[FieldError]:
+    """Run and wait are declared alone (DOS-22); one step per turn, of at most a quarter of the
+    speed (DOS-23); `metres` only for a step. ``steps``: the steps declared so far, this one in."""
+    errors = []
+    if d.action in ALONE and len(c.declare) > 1:
+        errors.append(FieldError((*loc, "action"), f"{what}: {d.action} must be declared alone"))
+    if d.action != "step":
+        if d.metres is not None:
+            errors.append(FieldError((*loc, "metres"), f"{what}: `metres` is for a step"))
+        return errors
+    if steps > 1:
+        errors.append(FieldError((*loc, "action"), f"{what}: one step per turn (DOS-23)"))
+    if d.metres is not None and d.metres > c.speed // 4:
+        errors.append(
+            FieldError(
+                (*loc, "metres"),
+                f"{what}: at most floor(speed / 4) = {c.speed // 4} metres (DOS-23)",
+            )
+        )
+    return errors
+
+
+def _check_combatant(
+    req: TurnRequest, i: int, known: set[str], by_id: dict[str, TurnCombatant], counts: _Actions
+) -> list[FieldError]:
+    """One combatant's defense and declarations, and the actions they spend (DOS-14)."""
+    c = req.combatants[i]
+    who = f"combatant '{c.id}'"
+    at = ("combatants", i)
+    errors: list[FieldError] = []
+    if c.defense == "dodge" and c.skills.dodge == 0:
+        errors.append(
+            FieldError((*at, "defense"), f"{who}: defense `dodge` with dodge skill 0 (DOS-18)")
+        )
+    steps = 0
+    for j, d in enumerate(c.declare):
+        loc = (*at, "declare", j)
+        what = f"{who}: declare[{j}] ({d.action})"
+        steps += d.action == "step"
+        errors += _check_target(d, c, known, loc, what)
+        errors += _check_attack(d, c, by_id, loc, what)
+        errors += _check_movement(d, c, steps, loc, what)
+    spent = sum(cost(d) for d in c.declare)
+    if spent > counts.actions[c.id]:
+        errors.append(
+            FieldError(
+                (*at, "declare"),
+                f"{who} declares {spent} actions but has {counts.actions[c.id]} this turn "
+                f"(speed {c.speed} against opponents' {counts.opponents_speed[c.id]}, DOS-14)",
+            )
+        )
+    return errors
+
+
+def _validate(req: TurnRequest, counts: _Actions) -> None:
+    """What the schema cannot say: ids, references, and each declaration against its combatant."""
+    known = {c.id for c in req.combatants}
+    raise_if(_check_ids_and_order(req, known))  # the declarations' checks need known, unique ids
+    by_id = {c.id: c for c in req.combatants}
+    errors: list[FieldError] = []
+    for i in range(len(req.combatants)):
+        errors += _check_combatant(req, i, known, by_id, counts)
     raise_if(errors)
 
 
-def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
-    """Resolve one combat turn: everyone's actions in initiative order (DOS-14..29)."""
-    opp_speed: dict[str, int] = {}
-    actions: dict[str, int] = {}
-    opponents: dict[str, list[str]] = {}
-    speeds = {c.id: c.speed for c in req.combatants}
-    for c in req.combatants:
-        opponents[c.id] = [o for o in _opponents(req, c) if o in speeds]
-        opp_speed[c.id] = sum(speeds[o] for o in opponents[c.id])
-        actions[c.id] = actions_per_turn(c.speed, opp_speed[c.id])
-    _validate(req, actions, opp_speed)
-
-    log = EventLog(SENTENCES)
+def _start(
+    dice: DiceSource, log: EventLog, req: TurnRequest, counts: _Actions
+) -> tuple[list[str], list[InitiativeEntry] | None]:
+    """DOS-14 and DOS-15: everyone's actions, then the order, given or rolled."""
     for c in req.combatants:
         log.add(
             "dos.actions.count",
             id=c.id,
             speed=c.speed,
-            opponents=opponents[c.id],
-            opponents_speed=opp_speed[c.id],
-            actions=actions[c.id],
+            opponents=counts.opponents[c.id],
+            opponents_speed=counts.opponents_speed[c.id],
+            actions=counts.actions[c.id],
         )
-    entries: list[InitiativeEntry] | None = None
     if req.order is not None:
-        order = list(req.order)
-        log.add("dos.initiative.order", order=order)
-    else:
-        order, entries = roll_initiative(
-            dice, log, [(c.id, c.speed) for c in req.combatants], req.first
-        )
+        log.add("dos.initiative.order", order=list(req.order))
+        return list(req.order), None
+    return roll_initiative(dice, log, [(c.id, c.speed) for c in req.combatants], req.first)
 
+
+def _live(req: TurnRequest, counts: _Actions) -> dict[str, _Live]:
+    """Each combatant's working state: its defender state for the turn (DOS-18, DOS-22, DOS-28)."""
     live: dict[str, _Live] = {}
     for c in req.combatants:
         runs = any(d.action == "run" for d in c.declare)
         live[c.id] = _Live(
             c=c,
-            actions=actions[c.id],
+            actions=counts.actions[c.id],
             state=Defender(
                 hp=c.hp,
                 max_hp=c.max_hp,
                 incapacitated=c.incapacitated,
                 critical=c.critical,
+                beaten=c.beaten,
                 dexterity=c.dexterity,
                 block=c.skills.block,
                 dodge=c.skills.dodge,
@@ -276,79 +352,109 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
                 running=runs and not c.incapacitated,
             ),
         )
+    return live
 
+
+def _act(
+    dice: DiceSource, log: EventLog, me: _Live, live: dict[str, _Live], options: DamageOptions
+) -> list[TurnAction]:
+    """One combatant's turn: nothing when incapacitated (DOS-28) or stopped running (DOS-22), else
+    each declaration in order."""
+    c = me.c
+    if me.state.incapacitated:
+        log.add("dos.turn.incapacitated", id=c.id)
+        return [
+            _record(c.id, None, d.action, target=d.target, skipped="incapacitated")
+            for d in c.declare
+        ]
+    if me.state.stopped:
+        log.add("dos.turn.stopped", id=c.id)
+        return [_record(c.id, None, "run", skipped="stopped")]
+    log.add("dos.turn.begins", id=c.id, actions=me.actions)
     results: list[TurnAction] = []
-    for id_ in order:
-        me = live[id_]
-        c = me.c
-        if me.state.incapacitated:
-            log.add("dos.turn.incapacitated", id=id_)
-            results += [
-                TurnAction(
-                    actor=id_, n=None, action=d.action, target=d.target, skipped="incapacitated"
-                )
-                for d in c.declare
-            ]
-            continue
-        if me.state.stopped:
-            log.add("dos.turn.stopped", id=id_)
-            results.append(TurnAction(actor=id_, n=None, action="run", skipped="stopped"))
-            continue
-        log.add("dos.turn.begins", id=id_, actions=me.actions)
-        for d, first in zip(c.declare, numbering(c), strict=True):
-            if d.action == "attack":
-                results += _attacks(dice, log, me, live, d, first=first)
-            elif d.action in MANEUVERS:
-                results.append(_maneuver(dice, log, me, live, d, n=first))
-            elif d.action == "run":
-                me.moved = c.speed
-                me.actions_used = me.actions
-                log.add("dos.turn.run", id=id_, metres=c.speed)
-                results.append(TurnAction(actor=id_, n=None, action="run", metres=c.speed))
-            elif d.action == "step":
-                most = c.speed // 4
-                metres = most if d.metres is None else d.metres
-                me.moved += metres
-                me.actions_used += 1
-                log.add("dos.turn.step", id=id_, metres=metres, max_metres=most)
-                results.append(TurnAction(actor=id_, n=first, action="step", metres=metres))
-            else:  # wait
-                me.waited = True
-                log.add("dos.turn.wait", id=id_)
-                results.append(TurnAction(actor=id_, n=None, action="wait"))
+    for d, first in zip(c.declare, numbering(c), strict=True):
+        if d.action == "attack":
+            results += _attacks(dice, log, me, live, d, first=first, options=options)
+        elif d.action in MANEUVERS:
+            results.append(_maneuver(dice, log, me, live, d, n=first))
+        else:
+            results.append(_move(log, me, d, n=first))
+    return results
 
+
+def _move(log: EventLog, me: _Live, d: Declaration, *, n: int) -> TurnAction:
+    """Run (DOS-22: all actions, speed metres), step (DOS-23: one action, a quarter of the speed
+    at most) or wait."""
+    c = me.c
+    if d.action == "run":
+        me.moved = c.speed
+        me.actions_used = me.actions
+        log.add("dos.turn.run", id=c.id, metres=c.speed)
+        return _record(c.id, None, "run", metres=c.speed)
+    if d.action == "step":
+        most = c.speed // 4
+        metres = most if d.metres is None else d.metres
+        me.moved += metres
+        me.actions_used += 1
+        log.add("dos.turn.step", id=c.id, metres=metres, max_metres=most)
+        return _record(c.id, n, "step", metres=metres)
+    me.waited = True
+    log.add("dos.turn.wait", id=c.id)
+    return _record(c.id, None, "wait")
+
+
+def _states(req: TurnRequest, live: dict[str, _Live], order: list[str]) -> list[CombatantState]:
+    """Everyone's new state, in request order (send it back for the next turn)."""
     position = {id_: p for p, id_ in enumerate(order, start=1)}
-    states = [
-        CombatantState(
-            id=c.id,
-            actions=me.actions,
-            actions_used=me.actions_used,
-            initiative=position[c.id],
-            hp=me.state.hp,
-            max_hp=me.state.max_hp,
-            incapacitated=me.state.incapacitated,
-            critical=me.state.critical,
-            blocks_used=me.state.blocks_used,
-            dodges_used=me.state.dodges_used,
-            running=me.state.running,
-            stopped=me.state.stopped,
-            moved=me.moved,
-            waited=me.waited,
-        )
+    return [
+        {
+            "id": c.id,
+            "actions": me.actions,
+            "actions_used": me.actions_used,
+            "initiative": position[c.id],
+            "hp": me.state.hp,
+            "max_hp": me.state.max_hp,
+            "incapacitated": me.state.incapacitated,
+            "critical": me.state.critical,
+            "beaten": me.state.beaten,
+            "blocks_used": me.state.blocks_used,
+            "dodges_used": me.state.dodges_used,
+            "running": me.state.running,
+            "stopped": me.state.stopped,
+            "moved": me.moved,
+            "waited": me.waited,
+        }
         for c in req.combatants
         for me in (live[c.id],)
     ]
-    return TurnResult(
-        order=order,
-        initiative=entries,
-        actions=[
-            ActionsEntry(id=c.id, actions=actions[c.id], opponents_speed=opp_speed[c.id])
+
+
+def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
+    """Resolve one combat turn (DOS-14..29). Phases: actions per turn, checks, initiative, each
+    combatant's actions in initiative order, everyone's new state."""
+    counts = _count_actions(req)
+    _validate(req, counts)
+    log = EventLog(SENTENCES)
+    order, entries = _start(dice, log, req, counts)
+    live = _live(req, counts)
+    results: list[TurnAction] = []
+    for id_ in order:
+        results += _act(dice, log, live[id_], live, req.options)
+    return {
+        **trace(dice, log),
+        "order": order,
+        "initiative": entries,
+        "actions": [
+            {
+                "id": c.id,
+                "actions": counts.actions[c.id],
+                "opponents_speed": counts.opponents_speed[c.id],
+            }
             for c in req.combatants
         ],
-        results=results,
-        combatants=states,
-        **trace(dice, log),
-    )
+        "results": results,
+        "combatants": _states(req, live, order),
+    }
 
 
 def _attacks(
@@ -359,6 +465,7 @@ def _attacks(
     d: Declaration,
     *,
     first: int,
+    options: DamageOptions,
 ) -> list[TurnAction]:
     c = me.c
     assert d.target is not None  # validated
@@ -376,10 +483,10 @@ def _attacks(
         if tgt.state.incapacitated and d.stop_when_down:
             log.add("dos.turn.target_down", id=c.id, target=d.target, skipped=d.count - k)
             out += [
-                TurnAction(
-                    actor=c.id,
-                    n=first + m,
-                    action="attack",
+                _record(
+                    c.id,
+                    first + m,
+                    "attack",
                     target=d.target,
                     skipped="target_incapacitated",
                 )
@@ -400,11 +507,12 @@ def _attacks(
             defense_percent=d.defense_percent,
             ranged=d.ranged,
             aim=d.aim,
+            options=options,
         )
         if changes:
             tgt.state = tgt.state.model_copy(update=changes)
         me.actions_used += 1
-        out.append(TurnAction(actor=c.id, n=n, action="attack", target=d.target, attack=part))
+        out.append(_record(c.id, n, "attack", target=d.target, attack=part))
     return out
 
 
@@ -439,4 +547,4 @@ def _maneuver(
         names=(me.c.id, d.target),
     )
     me.actions_used += 1
-    return TurnAction(actor=me.c.id, n=n, action=kind, target=d.target, maneuver=part)
+    return _record(me.c.id, n, kind, target=d.target, maneuver=part)

@@ -1,15 +1,25 @@
 """One round of a dragon's violent conflict (rules/dragon.md, DRG-1..17).
 
-``battle(req, dice)`` checks the situation, forms the pairs in strength order (DRG-2, DRG-3), rolls
-every pool (DRG-5..8), resolves the dragon's pair first (with the dragon-die sweep, DRG-11) and then
-the others (DRG-9, DRG-10), applies the consequences (DRG-12..15), counts the hoard (DRG-17) and
-returns the state to send for the next round (DRG-16).
+``battle(req, dice)`` reads as the round's phases, each a function below it, in this order:
+
+- ``check``: refuse a situation that does not hold together;
+- order and pairs: ``strength_order``, ``form_pairs`` (DRG-2, DRG-4);
+- the left-over parties: ``left_over_parties`` (DRG-3);
+- the pools: ``roll_pools`` (DRG-5..8);
+- the sweep: ``dragon_die_sweep`` (DRG-11);
+- the pair results: ``dragon_pair``, ``dragonslayer``, ``other_pairs`` (DRG-9, DRG-10, DRG-12,
+  DRG-14);
+- the consequences: ``player_change``, ``dragon_die_damage``, ``wounds_and_end`` (DRG-12..16);
+- the hoard: ``count_hoard`` (DRG-17);
+- the next state: ``next_state`` (DRG-16).
+
+Every prosperity loss goes through one :class:`Ledger`; the events go to one ``EventLog``, in the
+order the phases run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from rules.dice import DiceSource, SlotSpec
 from rules.dragon.models import (
@@ -30,6 +40,7 @@ from rules.dragon.models import (
     SlayerRevealed,
     SweepDetail,
     SweepStep,
+    Wounds,
 )
 from rules.dragon.sentences import SENTENCES
 from rules.dragon.tables import (
@@ -76,10 +87,40 @@ def battle_slots(req: BattleRequest) -> SlotSpec:
 
 
 def check(req: BattleRequest) -> dict[str, Entity]:
-    """Refuse a situation that does not hold together (ids, targets, joins, parents).
+    """Refuse a situation that does not hold together (DRG-1, DRG-4, DRG-14, DRG-15, DRG-16).
 
-    Returns the entities by id (each id once, checked).
+    The errors come in this order: ids, the location, parents and minorities, parent cycles, the
+    dragon's target, then each entity's target and join. Returns the entities by id (each id once).
     """
+    _check_going_on(req)
+    entities = req.entities
+    errors, by_id = _id_errors(req)
+    later: list[FieldError] = []  # targets and joins, reported after the cycles
+    for i, e in enumerate(entities):
+        if e.parent is not None or e.slayer_prosperity is not None:
+            errors += _family_errors(i, e, by_id)
+        if e.aside:
+            continue
+        msg = None if e.target is None else _target_error(e, e.target, by_id)
+        if msg is not None:
+            later.append(FieldError(("entities", i, "target"), msg))
+        join = e.if_left_over
+        msg = _join_error(e, join[5:], by_id) if join.startswith("join:") else None
+        if msg is not None:
+            later.append(FieldError(("entities", i, "if_left_over"), msg))
+    if any(e.parent is not None for e in entities):
+        errors += _cycles(entities, by_id)
+    target_error = _dragon_target_error(req.dragon.target, by_id)
+    if target_error is not None:
+        errors.append(target_error)
+    errors += later
+    if errors:
+        raise InvalidRequest("; ".join(err.msg for err in errors[:5]), errors)
+    return by_id
+
+
+def _check_going_on(req: BattleRequest) -> None:
+    """DRG-15: a defeated dragon may not go on; DRG-16: a battle lasts at most 1000 rounds."""
     d = req.dragon
     if d.wounds >= d.battle:
         raise IllegalDecision(
@@ -92,18 +133,19 @@ def check(req: BattleRequest) -> dict[str, Entity]:
             f"round {req.round}: a battle lasts at most {MAX_ATTEMPTS} rounds",
             [FieldError(("continues",), f"a battle lasts at most {MAX_ATTEMPTS} rounds")],
         )
-    entities = req.entities
-    # The errors come in this order: ids, the location, parents and minorities, parent cycles,
-    # the dragon's target, then each entity's target and join.
+
+
+def _id_errors(req: BattleRequest) -> tuple[list[FieldError], dict[str, Entity]]:
+    """Each id once, none of them `dragon`; the errors and the first entity of each id."""
     errors: list[FieldError] = []
-    by_id: dict[str, Entity] = {}  # the first entity of each id
-    for i, e in enumerate(entities):
+    by_id: dict[str, Entity] = {}
+    for i, e in enumerate(req.entities):
         if e.id == DRAGON:
             errors.append(
                 FieldError(("entities", i, "id"), "the id `dragon` names the dragon; rename it")
             )
         elif e.id in by_id:
-            first = next(j for j, x in enumerate(entities) if x.id == e.id)
+            first = next(j for j, x in enumerate(req.entities) if x.id == e.id)
             errors.append(
                 FieldError(
                     ("entities", i, "id"),
@@ -114,72 +156,50 @@ def check(req: BattleRequest) -> dict[str, Entity]:
             by_id[e.id] = e
     if req.location is not None and req.location.id == DRAGON:
         errors.append(FieldError(("location", "id"), "the id `dragon` names the dragon"))
+    return errors, by_id
 
-    later: list[FieldError] = []  # targets and joins, reported after the cycles
-    has_parent = False
-    for i, e in enumerate(entities):
-        if e.parent is not None:
-            has_parent = True
-            if e.parent == e.id:
-                errors.append(
-                    FieldError(("entities", i, "parent"), f"{e.id!r} cannot be its own parent")
-                )
-            elif e.parent not in by_id:
-                errors.append(
-                    FieldError(
-                        ("entities", i, "parent"),
-                        f"{e.id!r}: parent {e.parent!r} is not an entity of the request",
-                    )
-                )
-        if e.slayer_prosperity is not None:
-            if e.kind != "group":
-                errors.append(
-                    FieldError(
-                        ("entities", i, "slayer_prosperity"),
-                        f"{e.id!r} is an individual: it becomes the dragonslayer itself (DRG-14)",
-                    )
-                )
-            elif e.slayer_prosperity > e.prosperity:
-                errors.append(
-                    FieldError(
-                        ("entities", i, "slayer_prosperity"),
-                        f"{e.id!r}: the dragonslayer minority's prosperity is 0 .. the group's "
-                        f"({e.prosperity}), not {e.slayer_prosperity} (DRG-14)",
-                    )
-                )
-        if e.aside:
-            continue
-        if e.target is not None:
-            msg = _target_error(e, e.target, by_id)
-            if msg is not None:
-                later.append(FieldError(("entities", i, "target"), msg))
-        if e.if_left_over.startswith("join:"):
-            msg = _join_error(e, e.if_left_over[5:], by_id)
-            if msg is not None:
-                later.append(FieldError(("entities", i, "if_left_over"), msg))
-    if has_parent:
-        errors.extend(_cycles(entities, by_id))
 
-    t = by_id.get(d.target)
-    if t is None or t.aside or t.controller != "gm":
-        why = (
-            "is not an entity of the request"
-            if t is None
-            else "stands aside (DRG-4)"
-            if t.aside
-            else "is the player's own (subjugated) entity"
+def _family_errors(i: int, e: Entity, by_id: dict[str, Entity]) -> list[FieldError]:
+    """An entity's parent and its dragonslayer minority's prosperity (DRG-14)."""
+    errors: list[FieldError] = []
+    where = ("entities", i, "parent")
+    if e.parent == e.id:
+        errors.append(FieldError(where, f"{e.id!r} cannot be its own parent"))
+    elif e.parent is not None and e.parent not in by_id:
+        msg = f"{e.id!r}: parent {e.parent!r} is not an entity of the request"
+        errors.append(FieldError(where, msg))
+    where = ("entities", i, "slayer_prosperity")
+    if e.slayer_prosperity is None:
+        return errors
+    if e.kind != "group":
+        msg = f"{e.id!r} is an individual: it becomes the dragonslayer itself (DRG-14)"
+        errors.append(FieldError(where, msg))
+    elif e.slayer_prosperity > e.prosperity:
+        msg = (
+            f"{e.id!r}: the dragonslayer minority's prosperity is 0 .. the group's "
+            f"({e.prosperity}), not {e.slayer_prosperity} (DRG-14)"
         )
-        errors.append(
-            FieldError(
-                ("dragon", "target"),
-                f"the dragon's target {d.target!r} {why}: it must be a free (gm) entity "
-                "taking part in the battle",
-            )
-        )
-    errors += later
-    if errors:
-        raise InvalidRequest("; ".join(err.msg for err in errors[:5]), errors)
-    return by_id
+        errors.append(FieldError(where, msg))
+    return errors
+
+
+def _dragon_target_error(target: str, by_id: dict[str, Entity]) -> FieldError | None:
+    """DRG-1: the dragon attacks a free (gm) entity taking part."""
+    t = by_id.get(target)
+    if t is not None and not t.aside and t.controller == "gm":
+        return None
+    why = (
+        "is not an entity of the request"
+        if t is None
+        else "stands aside (DRG-4)"
+        if t.aside
+        else "is the player's own (subjugated) entity"
+    )
+    return FieldError(
+        ("dragon", "target"),
+        f"the dragon's target {target!r} {why}: it must be a free (gm) entity "
+        "taking part in the battle",
+    )
 
 
 def _target_error(e: Entity, target: str, by_id: dict[str, Entity]) -> str | None:
@@ -246,364 +266,258 @@ def _cycles(entities: list[Entity], by_id: dict[str, Entity]) -> list[FieldError
 
 
 def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
-    """Resolve one round (DRG-1..17); dice in slots ``pool.dragon``, ``dragon_die``,
-    ``pool.<id>``, ``slayer.<id>``.
-
-    Working state is plain dicts and lists; the request-shaped ``next_state`` is built once, at
-    the end.
-    """
+    """Resolve one round (DRG-1..17), phase by phase; dice in slots ``pool.dragon``,
+    ``dragon_die``, ``pool.<id>``, ``slayer.<id>``."""
     by_id = check(req)
     log = EventLog(SENTENCES)
     d = req.dragon
-    entities = req.entities
-    # Request fields are read through pydantic's attribute hook: each once where it is used often.
-    index: dict[str, int] = {}
-    prosperity: dict[str, int] = {}
-    for i, e in enumerate(entities):
-        eid = e.id
-        index[eid] = i
-        prosperity[eid] = e.prosperity
-    changes: list[ProsperityChange] = []
+    # Order and pairs (DRG-2, DRG-4), then the left-over parties (DRG-3).
+    order = strength_order(req, log)
+    pair_ids, paired = form_pairs(order, by_id, d.target, log)
+    left_over = left_over_parties(order, paired, by_id, log)
+    joined = _joined(left_over)
+    joiners = {p for js in joined.values() for p in js}
+    in_battle = [p for p in order if p in paired or p in joiners]
+    # Pools (DRG-5..8) and each pair's two sides.
+    pools, own = roll_pools(req, pair_ids, joined, by_id, dice=dice, log=log)
+    sides = [(_side(a, joined, own), _side(b, joined, own)) for a, b in pair_ids]
+    # The dragon-die sweep (DRG-11), then the pairs, the dragon's first (DRG-9, 10, 12, 14).
+    dragon_die = own[DRAGON][-1] if d.dragon_die else None
+    sweep_detail = (
+        None
+        if dragon_die is None
+        else dragon_die_sweep(dragon_die, req, in_battle, sides[0], own=own, log=log)
+    )
+    sweep = [] if sweep_detail is None else _swept(sweep_detail)
+    ledger = Ledger(req, log)
+    first, defeated = dragon_pair(pair_ids[0], sides[0], sweep, own, ledger=ledger, log=log)
+    revealed, new_entities = dragonslayer(first, req, by_id, log)
+    pairs = [first, *other_pairs(pair_ids[1:], sides[1:], sweep, ledger=ledger, log=log)]
+    # Consequences (DRG-12..16) and the hoard (DRG-17).
+    dragon_changes = player_change(first, defeated, log)
+    destruction = (
+        None
+        if dragon_die is None
+        else dragon_die_damage(dragon_die, req, by_id, pairs, ledger=ledger, log=log)
+    )
+    wounds, dragon_defeated, ended = wounds_and_end(req, first, log)
+    hoard = count_hoard(req, by_id, in_battle, first, ended=ended, log=log)
+    state = next_state(req, ledger, wounds["after"], revealed, new_entities)
+    return {
+        **trace(dice, log),
+        "round": req.round,
+        "order": order,
+        "pools": pools,
+        "pairs": pairs,
+        "left_over": left_over,
+        "sweep": sweep,
+        "sweep_detail": sweep_detail,
+        "defeated": defeated,
+        "prosperity_changes": ledger.changes,
+        "wounds": wounds,
+        "slayers_revealed": revealed,
+        "dragon_changes": dragon_changes,
+        "destruction_change": destruction,
+        "dragon_defeated": dragon_defeated,
+        "battle_ended": ended,
+        "hoard": hoard,
+        "hoard_gained": hoard["amount"] if ended else 0,
+        "next_state": state,
+    }
 
-    def lose(eid: str, amount: int, reason: Reason) -> None:
-        before = prosperity[eid]
-        after = max(0, before - amount)
-        prosperity[eid] = after
-        changes.append(
-            {"id": eid, "what": "entity", "before": before, "after": after, "reason": reason}
+
+class Ledger:
+    """DRG-11..13: the prosperity of the entities and of the location as the round takes it, and
+    every loss in order with its reason (``prosperity_changes``, ``dragon.prosperity.lost``)."""
+
+    __slots__ = ("changes", "location", "log", "prosperity")
+
+    def __init__(self, req: BattleRequest, log: EventLog) -> None:
+        self.prosperity: dict[str, int] = {e.id: e.prosperity for e in req.entities}
+        location = req.location
+        self.location: dict[str, int] = (
+            {} if location is None else {location.id: location.prosperity}
         )
-        log.add(
+        self.changes: list[ProsperityChange] = []
+        self.log = log
+
+    def lose(
+        self, id: str, amount: int, reason: Reason, what: Literal["entity", "location"] = "entity"
+    ) -> None:
+        """An entity (or the location) loses ``amount`` prosperity, not below 0."""
+        book = self.prosperity if what == "entity" else self.location
+        before = book[id]
+        after = max(0, before - amount)
+        book[id] = after
+        self.changes.append(
+            {"id": id, "what": what, "before": before, "after": after, "reason": reason}
+        )
+        self.log.add(
             "dragon.prosperity.lost",
-            id=eid,
+            id=id,
             loss=before - after,
             before=before,
             after=after,
             reason=reason,
         )
 
-    # DRG-2: strength order (prosperity, free entities first, then request order), then pairs.
+
+# ---------------------------------------------------------------- order and pairs
+
+
+def strength_order(req: BattleRequest, log: EventLog) -> list[str]:
+    """DRG-2, DRG-4: the dragon, then the entities taking part by prosperity, highest first; on equal
+    prosperity free (gm) entities first, then request order. Entities aside take no part."""
     taking_part: list[Entity] = []
-    for e in entities:
+    for e in req.entities:
         if e.aside:
             log.add("dragon.aside", id=e.id)
         else:
             taking_part.append(e)
     # Sorted as plain tuples (no key function to call); the index keeps equal keys in request order.
     ranked = sorted([(-e.prosperity, e.controller != "gm", i) for i, e in enumerate(taking_part)])
-    ordered = [taking_part[i] for _, _, i in ranked]
-    order = [DRAGON]
-    target_of: dict[str, str | None] = {DRAGON: d.target}
-    for e in ordered:
-        eid = e.id
-        order.append(eid)
-        target_of[eid] = e.target
+    order = [DRAGON, *[taking_part[i].id for _, _, i in ranked]]
     log.add("dragon.order", order=order, names=", ".join(order))
-    paired: dict[str, int] = {}
+    return order
+
+
+def form_pairs(
+    order: list[str], by_id: dict[str, Entity], dragon_target: str, log: EventLog
+) -> tuple[list[tuple[str, str]], set[str]]:
+    """DRG-2: in strength order, each party still unpaired takes its target if that target is still
+    unpaired; the two form a battle pair. The dragon's pair is always the first.
+
+    Returns the pairs in the order they formed and every party in one."""
+    paired: set[str] = set()
     pair_ids: list[tuple[str, str]] = []
-    left: list[str] = []
     for p in order:
         if p in paired:
             continue
-        t = target_of[p]
+        t = dragon_target if p == DRAGON else by_id[p].target
         if t is not None and t not in paired:
-            paired[p] = paired[t] = len(pair_ids)
+            paired.add(p)
+            paired.add(t)
             pair_ids.append((p, t))
             log.add("dragon.pair.formed", a=p, b=t)
-        else:
-            left.append(p)
-    # A party passed over at its turn may still be taken as a weaker party's target (its target is
-    # "still unpaired"): it then fights in that pair and is not left over (DRG-2, DRG-3).
-    left = [p for p in left if p not in paired]
+    return pair_ids, paired
 
-    # DRG-3: the left-over parties.
-    joined: dict[str, list[str]] = {}
-    left_over = [_left_over(by_id[p], target_of[p], paired, joined, log) for p in left]
-    if joined:
-        joiners = {p for js in joined.values() for p in js}
-        in_battle = [p for p in order if p in paired or p in joiners]
-    else:
-        in_battle = [p for p in order if p in paired]
 
-    # DRG-5..8: every pool, pair by pair, each member before the parties joined to it.
-    pools: list[Pool] = []
-    own: dict[str, list[int]] = {}  # each party's dice, every pool of it
+def left_over_parties(
+    order: list[str], paired: set[str], by_id: dict[str, Entity], log: EventLog
+) -> list[LeftOverParty]:
+    """DRG-3: what each party left over does, in strength order. A party passed over at its turn
+    but then taken as a weaker party's target (its target was "still unpaired") fights in that pair
+    and is not left over (DRG-2)."""
+    return [_left_over(by_id[p], paired, log) for p in order if p not in paired]
 
-    def roll(owner: str, slot: str, sides: int, count: int) -> list[int]:
-        values = dice.roll_many(slot, sides, count)
-        pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
-        log.add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
-        # A party that joined an ally and was then taken as a target rolls twice: both count.
-        own[owner] = [*own[owner], *values] if owner in own else values
-        return values
 
-    dragon_die: int | None = None
-    for a, b in pair_ids:
-        for member in (a, b):
-            for p in (member, *joined[member]) if member in joined else (member,):
-                if p == DRAGON:
-                    roll(p, "pool.dragon", DRAGON_DICE[d.age], d.battle + d.features_used)
-                    if d.dragon_die:
-                        dragon_die = roll(p, "dragon_die", DRAGON_DIE[d.age], 1)[0]
-                    continue
-                e = by_id[p]
-                count = e.prosperity
-                if count == 0:
-                    # DRG-5: nothing at all, a dragonslayer's extra die included.
-                    own.setdefault(p, [])
-                    log.add("dragon.pool.empty", owner=p)
-                    continue
-                sides = entity_die(e)
-                roll(p, "pool." + p, sides, count)
-                if e.dragonslayer and e.kind == "individual":
-                    roll(p, "slayer." + p, step_up(sides), 1)
+def _left_over(e: Entity, paired: set[str], log: EventLog) -> LeftOverParty:
+    """DRG-3: wait, join an ally in a pair (or wait if it is in none), or win outside the battle."""
+    p = e.id
+    why = "it has no target" if e.target is None else f"its target {e.target} is already paired"
+    action = e.if_left_over
+    if action.startswith("join:"):
+        ally = action[5:]
+        if ally in paired:
+            log.add("dragon.left_over.join", id=p, ally=ally, why=why)
+            return _left_over_record(p, "join", why, ally=ally)
+        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
+        return _left_over_record(p, "wait", why, ally=ally, note=f"{ally} is not in a pair")
+    if action.startswith("auto_win:"):
+        against = action[9:]
+        log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
+        return _left_over_record(p, "auto_win", why, against=against)
+    log.add("dragon.left_over.wait", id=p, why=why)
+    return _left_over_record(p, "wait", why)
 
-    pair_sides = [(_side(a, joined, own), _side(b, joined, own)) for a, b in pair_ids]
 
-    def highest(p: str) -> int:
-        values = own[p]
-        return max(values) if values else 0
-
-    # DRG-11: the dragon-die sweep, decided on the dragon's pair (always the first).
-    sweep: list[str] = []
-    sweep_detail: SweepDetail | None = None
-    b0 = pair_ids[0][1]
-    if dragon_die is not None:
-        candidates = sorted(
-            (p for p in in_battle if p not in (DRAGON, b0)),
-            key=lambda p: (by_id[p].prosperity, index[p]),
-        )
-        sweep_detail = _sweep(
-            dragon_die,
-            dragon_side=pair_sides[0][0],
-            opponent=b0,
-            opponent_side=pair_sides[0][1],
-            candidates=candidates,
-            highest=highest,
-            log=log,
-        )
-        added = [s["id"] for s in sweep_detail["steps"] if s["added"]]
-        if added:
-            sweep = [b0, *added]
-
-    # DRG-9, DRG-10, DRG-12, DRG-14: the pairs.
-    defeated: list[Defeat] = []
-    revealed: list[SlayerRevealed] = []
-    new_entities: dict[str, Entity] = {}
-    slayers_individual: set[str] = set()
-    slayer_now: set[str] = {e.id for e in entities if e.dragonslayer}
-    gained = 0
-    dragon_won = False
-    swept_pairs: set[int] = set()
-    if sweep:
-        swept = sweep[1:]
-        swept_pairs = {paired[p] for p in swept if p in paired} | {
-            paired[ally] for ally, js in joined.items() for p in js if p in swept
-        }
-        swept_pairs.discard(0)
-    pairs: list[Pair] = []
-    for n, (a, b) in enumerate(pair_ids):
-        sa, sb = pair_sides[n]
-        if n == 0 and sweep:
-            dragon_won = True
-            for p in sweep:
-                h = sb["highest"] if p == b0 else highest(p)
-                s = len([v for v in sa["dice"] if v > h])
-                defeated.append({"id": p, "successes": s})
-                lose(p, s, "swept")
-            succ = defeated[0]["successes"]
-            pairs.append(
-                {
-                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
-                    "winner": DRAGON, "loser": b, "successes": succ, "interrupted": False,
-                    "swept": True,
-                }
-            )  # fmt: skip
-            continue
-        if n in swept_pairs:
-            gone = [
-                p for p in sweep if paired.get(p) == n or p in joined.get(a, []) + joined.get(b, [])
-            ]
-            log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
-            pairs.append(
-                {
-                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": False,
-                    "winner": None, "loser": None, "successes": 0, "interrupted": False,
-                    "swept": False,
-                }
-            )  # fmt: skip
-            continue
-        if sa["highest"] == sb["highest"]:
-            log.add("dragon.pair.interrupted", a=a, b=b, highest=sa["highest"])
-            pairs.append(
-                {
-                    "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True,
-                    "winner": None, "loser": None, "successes": 0, "interrupted": True,
-                    "swept": False,
-                }
-            )  # fmt: skip
-            continue
-        win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
-        bar = sl["highest"]
-        succ = len([v for v in sw["dice"] if v > bar])
-        log.add(
-            "dragon.pair.won",
-            winner=win,
-            loser=loser,
-            winner_highest=sw["highest"],
-            loser_highest=bar,
-            successes=succ,
-        )
-        pairs.append(
-            {
-                "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": True, "winner": win,
-                "loser": loser, "successes": succ, "interrupted": False, "swept": False,
-            }
-        )  # fmt: skip
-        if loser == DRAGON:
-            gained += 1
-            log.add("dragon.wound", slayer=win, wounds=d.wounds + gained, battle=d.battle)
-            rev = _reveal(by_id[win], req, log, slayers_individual, new_entities)
-            if rev is not None:
-                revealed.append(rev)
-            slayer_now.add(win)
-        else:
-            if win == DRAGON:
-                dragon_won = True
-                defeated.append({"id": loser, "successes": succ})
-            lose(loser, succ, "lost_pair")
-
-    # DRG-12: the player's change when the dragon won.
-    dragon_changes: list[Change] = []
-    if dragon_won:
-        best = pair_sides[0][0]["highest"]
-        lvl = change_level(best)
-        scale = None if lvl is None else CHANGE_SCALE[lvl]
-        dragon_changes.append(
-            {
-                "by": "player",
-                "result": best,
-                "level": lvl,
-                "scale": scale,
-                "against": [x["id"] for x in defeated],
-            }
-        )
-        log.add(
-            "dragon.change.player" if lvl is not None else "dragon.change.none",
-            result=best,
-            level=lvl,
-            scale=scale,
-        )
-
-    # DRG-13: the dragon die's collateral damage and the destruction change.
-    destruction: Change | None = None
-    location = req.location
-    location_prosperity = None if location is None else location.prosperity
-    if dragon_die is not None:
-        for e in taking_part:
-            lose(e.id, 1, "dragon_die")
-        if location is not None:
-            if location.id in by_id and not by_id[location.id].aside:
-                log.add("dragon.location.party", id=location.id)
-            else:
-                before = location.prosperity
-                after = max(0, before - 1)
-                changes.append(
-                    {
-                        "id": location.id, "what": "location", "before": before, "after": after,
-                        "reason": "dragon_die",
-                    }
-                )  # fmt: skip
-                log.add(
-                    "dragon.prosperity.lost",
-                    id=location.id,
-                    loss=before - after,
-                    before=before,
-                    after=after,
-                    reason="dragon_die",
-                )
-                location_prosperity = after
-        lvl = change_level(dragon_die)
-        scale = None if lvl is None else CHANGE_SCALE[lvl]
-        destruction = {
-            "by": "others",
-            "result": dragon_die,
-            "level": lvl,
-            "scale": scale,
-            "against": [],
-        }
-        log.add(
-            "dragon.change.destruction" if lvl is not None else "dragon.change.no_destruction",
-            result=dragon_die,
-            level=lvl,
-            scale=scale,
-        )
-
-    # DRG-14, DRG-15: wounds.
-    wounds = d.wounds + gained
-    defeated_dragon = wounds >= d.battle
-    if defeated_dragon:
-        slayer = next((p["winner"] for p in pairs if p["loser"] == DRAGON), None)
-        log.add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
-
-    # DRG-16: does the battle end?
-    ended = defeated_dragon or not req.continues
-    log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
-
-    # DRG-17: hoard from the strongest enemy that fought the dragon's side.
-    fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
-    enemies = sorted(fought, key=index.__getitem__)
-
-    # A dragonslayer counts one level higher.
-    level = {p: by_id[p].level + (1 if p in slayer_now else 0) for p in fought}
-    strongest: str | None = None
-    if fought and req.options.strongest_enemy == "strength_order":
-        strongest = fought[0]  # `in_battle` is in strength order
-    elif fought:
-        strongest = max(enemies, key=level.__getitem__)  # the first of the highest, request order
-    top = 0 if strongest is None else level[strongest]
-    amount = max(top - 1, 0)
-    if req.options.hoard == "on_win" and not dragon_won:
-        amount = 0
-    hoard: Hoard = {
-        "enemies": enemies,
-        "strongest": strongest,
-        "level": top,
-        "dragonslayer": strongest in slayer_now,
-        "amount": amount,
-        "dragon_won": dragon_won,
+def _left_over_record(
+    p: str,
+    action: Literal["wait", "join", "auto_win"],
+    why: str,
+    *,
+    ally: str | None = None,
+    against: str | None = None,
+    note: str | None = None,
+) -> LeftOverParty:
+    return {
+        "id": p,
+        "action": action,
+        "reason": why,
+        "ally": ally,
+        "against": against,
+        "note": note,
     }
-    if ended:
-        log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
 
-    next_state = _next_state(
-        req,
-        prosperity=prosperity,
-        slayers_individual=slayers_individual,
-        wounds=wounds,
-        new_entities=new_entities,
-        location_prosperity=location_prosperity,
-    )
-    return BattleResult(
-        round=req.round,
-        order=order,
-        pools=pools,
-        pairs=pairs,
-        left_over=left_over,
-        sweep=sweep,
-        sweep_detail=sweep_detail,
-        defeated=defeated,
-        prosperity_changes=changes,
-        wounds={"before": d.wounds, "gained": gained, "after": wounds},
-        slayers_revealed=revealed,
-        dragon_changes=dragon_changes,
-        destruction_change=destruction,
-        dragon_defeated=defeated_dragon,
-        battle_ended=ended,
-        hoard=hoard,
-        hoard_gained=amount if ended else 0,
-        next_state=next_state,
-        **trace(dice, log),
-    )
+
+def _joined(left_over: list[LeftOverParty]) -> dict[str, list[str]]:
+    """DRG-3: the parties joined to each pair member, in strength order."""
+    joined: dict[str, list[str]] = {}
+    for x in left_over:
+        ally = x["ally"]
+        if x["action"] == "join" and ally is not None:
+            joined.setdefault(ally, []).append(x["id"])
+    return joined
+
+
+# ---------------------------------------------------------------- pools
+
+
+def roll_pools(
+    req: BattleRequest,
+    pair_ids: list[tuple[str, str]],
+    joined: dict[str, list[str]],
+    by_id: dict[str, Entity],
+    *,
+    dice: DiceSource,
+    log: EventLog,
+) -> tuple[list[Pool], dict[str, list[int]]]:
+    """DRG-5..8: every pool, pair by pair, each member before the parties joined to it.
+
+    Returns the pools in draw order and each party's dice (the dragon's dragon die last)."""
+    pools: list[Pool] = []
+    own: dict[str, list[int]] = {}
+    for pair in pair_ids:
+        for member in pair:
+            for p in (member, *joined[member]) if member in joined else (member,):
+                party = _party_pools(p, req, by_id, dice, log)
+                pools += party
+                own[p] = values = []
+                for pool in party:
+                    values += pool["dice"]
+    return pools, own
+
+
+def _party_pools(
+    p: str, req: BattleRequest, by_id: dict[str, Entity], dice: DiceSource, log: EventLog
+) -> list[Pool]:
+    """One party's pools: the dragon's battle dice plus one per feature used (DRG-6) and its dragon
+    die if used (DRG-7); an entity's prosperity in dice of its level (DRG-5), an individual
+    dragonslayer one more die a step higher (DRG-8); prosperity 0 rolls nothing at all."""
+    if p == DRAGON:
+        d = req.dragon
+        count = d.battle + d.features_used
+        pools = [_roll(p, "pool.dragon", DRAGON_DICE[d.age], count, dice=dice, log=log)]
+        if d.dragon_die:
+            pools.append(_roll(p, "dragon_die", DRAGON_DIE[d.age], 1, dice=dice, log=log))
+        return pools
+    e = by_id[p]
+    if e.prosperity == 0:
+        log.add("dragon.pool.empty", owner=p)
+        return []
+    sides = entity_die(e)
+    pools = [_roll(p, "pool." + p, sides, e.prosperity, dice=dice, log=log)]
+    if e.dragonslayer and e.kind == "individual":
+        pools.append(_roll(p, "slayer." + p, step_up(sides), 1, dice=dice, log=log))
+    return pools
+
+
+def _roll(
+    owner: str, slot: str, sides: int, count: int, *, dice: DiceSource, log: EventLog
+) -> Pool:
+    values = dice.roll_many(slot, sides, count)
+    log.add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
+    return {"owner": owner, "slot": slot, "sides": sides, "dice": values}
 
 
 def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:
@@ -617,80 +531,47 @@ def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) 
     return {"members": members, "dice": values, "highest": max(values) if values else 0}
 
 
-def _left_over(
-    e: Entity, t: str | None, paired: dict[str, int], joined: dict[str, list[str]], log: EventLog
-) -> LeftOverParty:
-    """DRG-3: what a party left over does: wait, join an ally in a pair, or win outside."""
-    p = e.id
-    why = "it has no target" if t is None else f"its target {t} is already paired"
-    action = e.if_left_over
-    if action.startswith("join:"):
-        ally = action[5:]
-        if ally in paired:
-            joined.setdefault(ally, []).append(p)
-            log.add("dragon.left_over.join", id=p, ally=ally, why=why)
-            return {
-                "id": p,
-                "action": "join",
-                "reason": why,
-                "ally": ally,
-                "against": None,
-                "note": None,
-            }
-        log.add("dragon.left_over.join_failed", id=p, ally=ally, why=why)
-        return {
-            "id": p,
-            "action": "wait",
-            "reason": why,
-            "ally": ally,
-            "against": None,
-            "note": f"{ally} is not in a pair",
-        }
-    if action.startswith("auto_win:"):
-        against = action[9:]
-        log.add("dragon.left_over.auto_win", id=p, against=against, why=why)
-        return {
-            "id": p,
-            "action": "auto_win",
-            "reason": why,
-            "ally": None,
-            "against": against,
-            "note": None,
-        }
-    log.add("dragon.left_over.wait", id=p, why=why)
-    return {
-        "id": p,
-        "action": "wait",
-        "reason": why,
-        "ally": None,
-        "against": None,
-        "note": None,
-    }
+def _highest(values: list[int]) -> int:
+    """The highest die of a party or a side; 0 when it rolled nothing (DRG-5)."""
+    return max(values) if values else 0
 
 
-def _sweep(
+# ---------------------------------------------------------------- the sweep
+
+
+def _weakest(req: BattleRequest, in_battle: list[str], opponent: str) -> list[str]:
+    """DRG-11: the other entities in the battle (in a pair or joined to one), weakest first: by
+    prosperity, lowest first, whatever their side or pair; ties in request order."""
+    taking = set(in_battle)
+    ranked = sorted([(e.prosperity, i, e.id) for i, e in enumerate(req.entities) if e.id in taking])
+    return [p for _, _, p in ranked if p != opponent]
+
+
+def dragon_die_sweep(
     dragon_die: int,
+    req: BattleRequest,
+    in_battle: list[str],
+    sides: tuple[Side, Side],
     *,
-    dragon_side: Side,
-    opponent: str,
-    opponent_side: Side,
-    candidates: list[str],
-    highest: Callable[[str], int],
+    own: dict[str, list[int]],
     log: EventLog,
 ) -> SweepDetail:
     """DRG-11: when the dragon die shows the dragon side's highest result (ties count), add the
     weakest other entities' highest dice to the opponent's one by one while the dragon die stays
     strictly higher than the sum; the first that does not fit stops the sweep."""
+    dragon_side, opponent_side = sides
+    opponent = opponent_side["members"][0]
     triggered = dragon_die >= dragon_side["highest"]
     steps: list[SweepStep] = []
     if not triggered:
         log.add("dragon.sweep.not_triggered", dragon_die=dragon_die, highest=dragon_side["highest"])
     else:
         running = opponent_side["highest"]
-        for c in candidates:
-            total = running + highest(c)
+        for c in _weakest(req, in_battle, opponent):
+            highest = _highest(own[c])
+            total = running + highest
             ok = dragon_die > total
-            steps.append({"id": c, "highest": highest(c), "running_sum": total, "added": ok})
+            steps.append({"id": c, "highest": highest, "running_sum": total, "added": ok})
             if not ok:
                 break
             running = total
@@ -715,21 +596,135 @@ def _sweep(
     }
 
 
-def _reveal(
-    winner: Entity,
-    req: BattleRequest,
+def _swept(detail: SweepDetail) -> list[str]:
+    """DRG-11: the ids the dragon die took, its opponent first; empty when it took none."""
+    added = [s["id"] for s in detail["steps"] if s["added"]]
+    return [detail["opponent"], *added] if added else []
+
+
+# ---------------------------------------------------------------- pair results
+
+
+def dragon_pair(
+    ids: tuple[str, str],
+    sides: tuple[Side, Side],
+    sweep: list[str],
+    own: dict[str, list[int]],
+    *,
+    ledger: Ledger,
     log: EventLog,
-    slayers_individual: set[str],
-    new_entities: dict[str, Entity],
-) -> SlayerRevealed | None:
-    """DRG-14: the entity that beat the dragon proves to be (or to hold) a dragonslayer."""
+) -> tuple[Pair, list[Defeat]]:
+    """DRG-9..12: the dragon's pair, resolved first: won by a sweep (DRG-11), interrupted (DRG-10)
+    or won by one side (DRG-9). Every entity the dragon defeats loses prosperity equal to the
+    dragon side's successes against it (DRG-12). Returns the pair and the entities defeated."""
+    a, b = ids
+    sa, sb = sides
+    if sweep:
+        defeated: list[Defeat] = []
+        for p in sweep:
+            bar = sb["highest"] if p == b else _highest(own[p])
+            successes = len([v for v in sa["dice"] if v > bar])
+            defeated.append({"id": p, "successes": successes})
+            ledger.lose(p, successes, "swept")
+        first = defeated[0]["successes"]
+        return _pair(a, b, sa, sb, winner=DRAGON, loser=b, successes=first, swept=True), defeated
+    pair = _fight(a, b, sa, sb, log)
+    loser = pair["loser"]
+    if pair["winner"] != DRAGON or loser is None:
+        return pair, []
+    ledger.lose(loser, pair["successes"], "lost_pair")
+    return pair, [{"id": loser, "successes": pair["successes"]}]
+
+
+def other_pairs(
+    pair_ids: list[tuple[str, str]],
+    sides: list[tuple[Side, Side]],
+    sweep: list[str],
+    *,
+    ledger: Ledger,
+    log: EventLog,
+) -> list[Pair]:
+    """DRG-9..12, in the order the pairs formed: a pair the dragon die swept a party of is not
+    resolved (DRG-11); the others fight (DRG-9, DRG-10) and the loser loses prosperity equal to the
+    winner's successes (DRG-12)."""
+    pairs: list[Pair] = []
+    for (a, b), (sa, sb) in zip(pair_ids, sides, strict=True):
+        gone = [p for p in sweep if p in sa["members"] or p in sb["members"]]
+        if gone:
+            log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
+            pairs.append(_pair(a, b, sa, sb, resolved=False))
+            continue
+        pair = _fight(a, b, sa, sb, log)
+        loser = pair["loser"]
+        if loser is not None:
+            ledger.lose(loser, pair["successes"], "lost_pair")
+        pairs.append(pair)
+    return pairs
+
+
+def _fight(a: str, b: str, sa: Side, sb: Side, log: EventLog) -> Pair:
+    """DRG-9, DRG-10: the higher single die wins, with one success per die strictly above the
+    loser's highest; equal highest dice interrupt the fight."""
+    if sa["highest"] == sb["highest"]:
+        log.add("dragon.pair.interrupted", a=a, b=b, highest=sa["highest"])
+        return _pair(a, b, sa, sb, interrupted=True)
+    win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
+    bar = sl["highest"]
+    successes = len([v for v in sw["dice"] if v > bar])
+    log.add(
+        "dragon.pair.won",
+        winner=win,
+        loser=loser,
+        winner_highest=sw["highest"],
+        loser_highest=bar,
+        successes=successes,
+    )
+    return _pair(a, b, sa, sb, winner=win, loser=loser, successes=successes)
+
+
+def _pair(
+    a: str,
+    b: str,
+    sa: Side,
+    sb: Side,
+    *,
+    resolved: bool = True,
+    winner: str | None = None,
+    loser: str | None = None,
+    successes: int = 0,
+    interrupted: bool = False,
+    swept: bool = False,
+) -> Pair:
+    return {
+        "a": a, "b": b, "a_side": sa, "b_side": sb, "resolved": resolved, "winner": winner,
+        "loser": loser, "successes": successes, "interrupted": interrupted, "swept": swept,
+    }  # fmt: skip
+
+
+def dragonslayer(
+    first: Pair, req: BattleRequest, by_id: dict[str, Entity], log: EventLog
+) -> tuple[list[SlayerRevealed], dict[str, Entity]]:
+    """DRG-14: a dragon that loses takes a wound (every loss is a loss to a dragonslayer), and the
+    winner proves to be, or to hold, a dragonslayer. Returns the dragonslayers revealed and the new
+    minority entity by its parent's id."""
+    slayer = first["winner"]
+    if first["loser"] != DRAGON or slayer is None:
+        return [], {}
+    d = req.dragon
+    log.add("dragon.wound", slayer=slayer, wounds=d.wounds + 1, battle=d.battle)
+    return _reveal(by_id[slayer], req, log)
+
+
+def _reveal(
+    winner: Entity, req: BattleRequest, log: EventLog
+) -> tuple[list[SlayerRevealed], dict[str, Entity]]:
+    """DRG-14: an individual gains the feature; a group gets a dragonslayer minority entity."""
     if winner.dragonslayer or any(e.parent == winner.id and e.dragonslayer for e in req.entities):
         log.add("dragon.slayer.known", id=winner.id)
-        return None
+        return [], {}
     if winner.kind == "individual":
-        slayers_individual.add(winner.id)
         log.add("dragon.slayer.revealed", id=winner.id, how="it gains the feature dragonslayer")
-        return {
+        revealed: SlayerRevealed = {
             "id": winner.id,
             "kind": "individual",
             "feature": "dragonslayer",
@@ -737,33 +732,43 @@ def _reveal(
             "prosperity": None,
             "sides": None,
         }
-    taken = {e.id for e in req.entities} | {DRAGON}
-    if req.location is not None:
-        taken.add(req.location.id)
-    base = f"{winner.id}-slayer"
-    if len(base) > _ID_MAX:
-        base = f"{winner.id[: _ID_MAX - 7]}-slayer"
-    new_id = base
-    n = 2
-    while new_id in taken:
-        suffix = f"-{n}"
-        new_id = base[: _ID_MAX - len(suffix)] + suffix
-        n += 1
-    if len(req.entities) + len(new_entities) >= MAX_COMBATANTS:
+        return [revealed], {}
+    child = _minority(winner, req)
+    sides = entity_die(child)
+    log.add(
+        "dragon.slayer.revealed",
+        id=winner.id,
+        how=f"a dragonslayer minority {child.id} with prosperity {child.prosperity} and d{sides}",
+    )
+    revealed = {
+        "id": winner.id,
+        "kind": "group",
+        "feature": None,
+        "new_entity": child.id,
+        "prosperity": child.prosperity,
+        "sides": sides,
+    }
+    return [revealed], {winner.id: child}
+
+
+def _minority(winner: Entity, req: BattleRequest) -> Entity:
+    """DRG-14: a group's dragonslayer minority: its child entity, one die step up, with the
+    prosperity the request names (default the group's), targeting the dragon."""
+    new_id = _minority_id(winner.id, req)
+    if len(req.entities) >= MAX_COMBATANTS:
         raise LimitExceeded(
             f"{winner.id!r} reveals a dragonslayer minority, but the battle already holds "
             f"{MAX_COMBATANTS} entities",
             [FieldError(("entities",), f"at most {MAX_COMBATANTS} entities")],
         )
-    prosperity = (
-        winner.slayer_prosperity if winner.slayer_prosperity is not None else winner.prosperity
-    )
-    child = Entity(
+    return Entity(
         id=new_id,
         name=None if winner.name is None else f"dragonslayer of {winner.name}"[:200],
         controller=winner.controller,
         kind="group",
-        prosperity=prosperity,
+        prosperity=(
+            winner.slayer_prosperity if winner.slayer_prosperity is not None else winner.prosperity
+        ),
         level=winner.level,
         level_features=min(winner.level_features + 1, MAX_STAT),
         die=None if winner.die is None else step_up(winner.die),
@@ -774,37 +779,176 @@ def _reveal(
         if_left_over=winner.if_left_over,
         slayer_prosperity=None,
     )
-    new_entities[winner.id] = child
-    sides = entity_die(child)
-    log.add(
-        "dragon.slayer.revealed",
-        id=winner.id,
-        how=f"a dragonslayer minority {new_id} with prosperity {prosperity} and d{sides}",
-    )
+
+
+def _minority_id(parent: str, req: BattleRequest) -> str:
+    """``<parent>-slayer``, cut to 64 characters, with ``-2``, ``-3`` ... until it is free."""
+    taken = {e.id for e in req.entities} | {DRAGON}
+    if req.location is not None:
+        taken.add(req.location.id)
+    base = f"{parent}-slayer"
+    if len(base) > _ID_MAX:
+        base = f"{parent[: _ID_MAX - 7]}-slayer"
+    new_id = base
+    n = 2
+    while new_id in taken:
+        suffix = f"-{n}"
+        new_id = base[: _ID_MAX - len(suffix)] + suffix
+        n += 1
+    return new_id
+
+
+# ---------------------------------------------------------------- consequences
+
+
+def player_change(first: Pair, defeated: list[Defeat], log: EventLog) -> list[Change]:
+    """DRG-12: when the dragon won, the player's one change at the level its highest die reaches."""
+    if first["winner"] != DRAGON:
+        return []
+    best = first["a_side"]["highest"]
+    return [_change("player", best, [x["id"] for x in defeated], log)]
+
+
+def dragon_die_damage(
+    dragon_die: int,
+    req: BattleRequest,
+    by_id: dict[str, Entity],
+    pairs: list[Pair],
+    *,
+    ledger: Ledger,
+    log: EventLog,
+) -> Change:
+    """DRG-13 (with DRG-10): the dragon die costs every party of the battle but the dragon, and the
+    location when it was not a party, 1 more prosperity, except the parties of an interrupted pair,
+    who suffer nothing from it; the others make a destruction change at the die's level."""
+    spared = _spared(pairs, log)
+    for e in req.entities:
+        if not e.aside and e.id not in spared:
+            ledger.lose(e.id, 1, "dragon_die")
+    location = req.location
+    if location is not None:
+        if location.id in spared:
+            log.add("dragon.location.spared", id=location.id)
+        elif location.id in by_id and not by_id[location.id].aside:
+            log.add("dragon.location.party", id=location.id)
+        else:
+            ledger.lose(location.id, 1, "dragon_die", "location")
+    return _change("others", dragon_die, [], log)
+
+
+def _spared(pairs: list[Pair], log: EventLog) -> set[str]:
+    """DRG-10, DRG-13: the parties of an interrupted pair (the parties joined to it included) suffer
+    nothing from it, not even the dragon die's extra point."""
+    spared: set[str] = set()
+    for p in pairs:
+        if p["interrupted"]:
+            members = (*p["a_side"]["members"], *p["b_side"]["members"])
+            ids = [m for m in members if m != DRAGON]
+            spared.update(ids)
+            log.add("dragon.pair.spared", a=p["a"], b=p["b"], ids=ids, names=", ".join(ids))
+    return spared
+
+
+#: The event of a change (DRG-12, DRG-13) by who makes it: at a level, or below 3 at none.
+_CHANGE_EVENTS: dict[str, tuple[str, str]] = {
+    "player": ("dragon.change.player", "dragon.change.none"),
+    "others": ("dragon.change.destruction", "dragon.change.no_destruction"),
+}
+
+
+def _change(
+    by: Literal["player", "others"], result: int, against: list[str], log: EventLog
+) -> Change:
+    """A change at the level ``result`` reaches in DRG-T4 (none below 3)."""
+    level = change_level(result)
+    scale = None if level is None else CHANGE_SCALE[level]
+    at_level, at_none = _CHANGE_EVENTS[by]
+    log.add(at_level if level is not None else at_none, result=result, level=level, scale=scale)
+    return {"by": by, "result": result, "level": level, "scale": scale, "against": against}
+
+
+def wounds_and_end(req: BattleRequest, first: Pair, log: EventLog) -> tuple[Wounds, bool, bool]:
+    """DRG-14..16: one wound per loss; wounds >= battle defeat the dragon; the battle ends after
+    this round unless it continues, and always when the dragon is defeated.
+
+    Returns the wounds, whether the dragon is defeated and whether the battle ends."""
+    d = req.dragon
+    slayer = first["winner"] if first["loser"] == DRAGON else None
+    gained = 0 if slayer is None else 1
+    wounds = d.wounds + gained
+    defeated = wounds >= d.battle
+    if defeated:
+        log.add("dragon.defeated", wounds=wounds, battle=d.battle, slayer=slayer)
+    ended = defeated or not req.continues
+    log.add("dragon.battle.ended" if ended else "dragon.battle.continues", round=req.round)
+    return {"before": d.wounds, "gained": gained, "after": wounds}, defeated, ended
+
+
+# ---------------------------------------------------------------- hoard
+
+
+def count_hoard(
+    req: BattleRequest,
+    by_id: dict[str, Entity],
+    in_battle: list[str],
+    first: Pair,
+    *,
+    ended: bool,
+    log: EventLog,
+) -> Hoard:
+    """DRG-17: hoard = the strongest enemy's level - 1, not below 0, a dragonslayer counting one
+    level higher. The enemies are the free entities that fought (in a pair or joined); the
+    strongest is the first of them in the strength order (``strength_order``, the default) or the
+    first of the highest level (``highest_level``). ``on_win`` pays only when the dragon won."""
+    slayer = first["winner"] if first["loser"] == DRAGON else None
+    fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
+    level = {p: by_id[p].level + (1 if by_id[p].dragonslayer or p == slayer else 0) for p in fought}
+    enemies = [e.id for e in req.entities if e.id in level]  # request order
+    by_strength = req.options.strongest_enemy == "strength_order"
+    # Never empty: the dragon's target fights it. `in_battle` is in strength order.
+    strongest = fought[0] if by_strength else max(enemies, key=level.__getitem__)
+    top = level[strongest]
+    dragon_won = first["winner"] == DRAGON
+    amount = 0 if req.options.hoard == "on_win" and not dragon_won else max(top - 1, 0)
+    if ended:
+        e = by_id[strongest]
+        if by_strength:
+            log.add(
+                "dragon.hoard.by_strength", id=strongest, prosperity=e.prosperity, level=e.level
+            )
+        else:
+            log.add("dragon.hoard.by_level", id=strongest, level=top)
+        if top > e.level:
+            log.add("dragon.hoard.dragonslayer", id=strongest, own=e.level, level=top)
+        log.add("dragon.hoard", amount=amount, strongest=strongest, level=top)
     return {
-        "id": winner.id,
-        "kind": "group",
-        "feature": None,
-        "new_entity": new_id,
-        "prosperity": prosperity,
-        "sides": sides,
+        "enemies": enemies,
+        "strongest": strongest,
+        "level": top,
+        "dragonslayer": top > by_id[strongest].level,
+        "amount": amount,
+        "dragon_won": dragon_won,
     }
 
 
-def _next_state(
+# ---------------------------------------------------------------- next state
+
+
+def next_state(
     req: BattleRequest,
-    *,
-    prosperity: dict[str, int],
-    slayers_individual: set[str],
+    ledger: Ledger,
     wounds: int,
+    revealed: list[SlayerRevealed],
     new_entities: dict[str, Entity],
-    location_prosperity: int | None,
 ) -> NextState:
-    """DRG-16: the state to send for the next round, in the request's own shape.
+    """DRG-16: the state to send for the next round, in the request's own shape: prosperity as the
+    round left it, the wounds, revealed dragonslayers (DRG-14) and their parents standing aside.
 
     As plain dicts (``NextState``): each a copy of the request model's ``__dict__`` (its fields in
     declaration order, what its serialiser writes) with the changed fields set in place.
     """
+    prosperity = ledger.prosperity
+    slayers = {r["id"] for r in revealed if r["kind"] == "individual"}
     moved = {parent: child.id for parent, child in new_entities.items()}
     entities: list[dict[str, Any]] = []
     for e in req.entities:
@@ -819,7 +963,7 @@ def _next_state(
                 state["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
             if eid in new_entities:
                 state["aside"] = True
-        if eid in slayers_individual:
+        if eid in slayers:
             state["dragonslayer"] = True
         entities.append(state)
         if eid in new_entities:
@@ -831,7 +975,7 @@ def _next_state(
     location: dict[str, Any] | None = None
     if req.location is not None:
         location = dict(req.location.__dict__)
-        location["prosperity"] = location_prosperity
+        location["prosperity"] = ledger.location[req.location.id]
     return {
         "dragon": dragon,
         "entities": entities,

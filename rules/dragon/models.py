@@ -6,7 +6,6 @@ and in the result's ``next_state``, so a result's ``next_state`` can be sent bac
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import ConfigDict, Field, model_validator, with_config
@@ -16,10 +15,10 @@ from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
     MAX_POOL,
+    Envelope,
     Id,
     Model,
     NonNegative,
-    Resolution,
     RollRequest,
 )
 
@@ -162,12 +161,12 @@ class BattleOptions(Model):
         ),
     )
     strongest_enemy: Literal["highest_level", "strength_order"] = Field(
-        default="highest_level",
+        default="strength_order",
         description=(
-            "DRG-17, which enemy is the strongest. `highest_level` (rules/dragon.md): the highest "
-            "level among the enemies that fought, a dragonslayer counting one higher; "
-            "`strength_order`: the first of them in the DRG-2 strength order (highest prosperity), "
-            "the source defining strength by prosperity."
+            "DRG-17, which enemy that fought gives the hoard (its level - 1, a dragonslayer "
+            "counting one level higher). `strength_order` (the source, which defines strength by "
+            "prosperity): the first of them in the DRG-2 strength order. `highest_level` "
+            "(rules/dragon.md): the first of the highest level, a dragonslayer's +1 included."
         ),
     )
 
@@ -202,10 +201,10 @@ class BattleRequest(RollRequest, BattleState):
 
 # ---------------------------------------------------------------- results
 
-# The records inside a result are typed dicts, like ``rules.models.Roll`` and ``Event``: the compiled
-# engine builds each with a dict display where a dataclass would run its Python __init__ (about 20 a
-# round), and the schema pydantic writes is the dataclass's. A dict is written in insertion order, so
-# the engine passes every key, in the order declared here (tests/rules/dragon/test_record_keys.py).
+# Every result type is a typed dict, like ``rules.models.Roll`` and ``Event`` (STYLE 17: one shape per
+# direction): the engine builds each as a dict literal, and pydantic writes its schema. A dict is
+# written in insertion order, so the engine gives every key, in the order declared here
+# (tests/rules/dragon/test_record_keys.py walks many results to check it).
 
 
 @with_config(ConfigDict(extra="forbid"))
@@ -387,8 +386,10 @@ else:  # for pydantic, the documented schema: the request-shaped model
     NextState = BattleState
 
 
-@dataclass(kw_only=True)
-class BattleResult(Resolution):
+@with_config(ConfigDict(extra="forbid"))
+class BattleResult(Envelope):
+    """One round of a dragon battle: the envelope's fields, then the round's."""
+
     round: Annotated[int, Field(description="The round resolved.")]
     order: Annotated[
         list[str], Field(description="Strength order (DRG-2): the dragon, then the entities.")

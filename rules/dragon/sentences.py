@@ -76,6 +76,14 @@ def _dragon_prosperity_lost(p: dict[str, Any]) -> str:
     return f"{show(p['id'])} loses {show(p['loss'])} prosperity ({show(p['reason'])}): {show(p['before'])} -> {show(p['after'])}."
 
 
+def _dragon_pair_spared(p: dict[str, Any]) -> str:
+    return f"The pair {show(p['a'])}-{show(p['b'])} was interrupted: it costs its parties ({show(p['names'])}) nothing, not even the dragon die's extra point (DRG-10)."
+
+
+def _dragon_location_spared(p: dict[str, Any]) -> str:
+    return f"The location {show(p['id'])} fought in an interrupted pair: it loses nothing to the dragon die (DRG-10)."
+
+
 def _dragon_location_party(p: dict[str, Any]) -> str:
     return (
         f"The location {show(p['id'])} is a party of the battle: its extra loss is already counted."
@@ -122,6 +130,18 @@ def _dragon_battle_continues(p: dict[str, Any]) -> str:
     return f"The battle goes on after round {show(p['round'])}."
 
 
+def _dragon_hoard_by_strength(p: dict[str, Any]) -> str:
+    return f"{show(p['id'])} is the strongest enemy that fought: the first of them in the strength order, with prosperity {show(p['prosperity'])} (DRG-2, DRG-17); its level is {show(p['level'])}."
+
+
+def _dragon_hoard_by_level(p: dict[str, Any]) -> str:
+    return f"{show(p['id'])} is the strongest enemy that fought: the first of the highest level among them, {show(p['level'])} (option strongest_enemy: highest_level, DRG-17)."
+
+
+def _dragon_hoard_dragonslayer(p: dict[str, Any]) -> str:
+    return f"{show(p['id'])} is a dragonslayer: it counts one level higher, {show(p['level'])} for its {show(p['own'])} (DRG-17)."
+
+
 def _dragon_hoard(p: dict[str, Any]) -> str:
     return f"Hoard: {show(p['amount'])} (strongest enemy {show(p['strongest'])}, level {show(p['level'])}, minus 1)."
 
@@ -143,6 +163,8 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "dragon.pair.interrupted": _dragon_pair_interrupted,
     "dragon.pair.won": _dragon_pair_won,
     "dragon.prosperity.lost": _dragon_prosperity_lost,
+    "dragon.pair.spared": _dragon_pair_spared,
+    "dragon.location.spared": _dragon_location_spared,
     "dragon.location.party": _dragon_location_party,
     "dragon.wound": _dragon_wound,
     "dragon.slayer.known": _dragon_slayer_known,
@@ -154,5 +176,8 @@ SENTENCES: dict[str, Callable[[dict[str, Any]], str]] = {
     "dragon.defeated": _dragon_defeated,
     "dragon.battle.ended": _dragon_battle_ended,
     "dragon.battle.continues": _dragon_battle_continues,
+    "dragon.hoard.by_strength": _dragon_hoard_by_strength,
+    "dragon.hoard.by_level": _dragon_hoard_by_level,
+    "dragon.hoard.dragonslayer": _dragon_hoard_dragonslayer,
     "dragon.hoard": _dragon_hoard,
 }

@@ -34,6 +34,13 @@ TEXTS: dict[str, str] = {
         "{successes} successes."
     ),
     "dragon.prosperity.lost": "{id} loses {loss} prosperity ({reason}): {before} -> {after}.",
+    "dragon.pair.spared": (
+        "The pair {a}-{b} was interrupted: it costs its parties ({names}) nothing, not even the "
+        "dragon die's extra point (DRG-10)."
+    ),
+    "dragon.location.spared": (
+        "The location {id} fought in an interrupted pair: it loses nothing to the dragon die (DRG-10)."
+    ),
     "dragon.location.party": (
         "The location {id} is a party of the battle: its extra loss is already counted."
     ),
@@ -55,5 +62,16 @@ TEXTS: dict[str, str] = {
     ),
     "dragon.battle.ended": "The battle ends after round {round}.",
     "dragon.battle.continues": "The battle goes on after round {round}.",
+    "dragon.hoard.by_strength": (
+        "{id} is the strongest enemy that fought: the first of them in the strength order, with "
+        "prosperity {prosperity} (DRG-2, DRG-17); its level is {level}."
+    ),
+    "dragon.hoard.by_level": (
+        "{id} is the strongest enemy that fought: the first of the highest level among them, {level} "
+        "(option strongest_enemy: highest_level, DRG-17)."
+    ),
+    "dragon.hoard.dragonslayer": (
+        "{id} is a dragonslayer: it counts one level higher, {level} for its {own} (DRG-17)."
+    ),
     "dragon.hoard": "Hoard: {amount} (strongest enemy {strongest}, level {level}, minus 1).",
 }

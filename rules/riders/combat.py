@@ -46,6 +46,7 @@ from rules.riders.models import (
     SideState,
     Skip,
     parse_dice,
+    rage_cap,
 )
 from rules.riders.sentences import SENTENCES
 
@@ -592,7 +593,7 @@ def _fatigue(c: _Combat, foe: _Fighter, index: int, n: int) -> Damage:
     else:
         lost = [r.id for r in foe.riders if r.current]
         rider_lost = foe.has_rider
-        foe.rage += 1
+        foe.rage = min(foe.rage + 1, max(foe.rage, rage_cap(foe.side)))  # a service limit
         foe.has_rider = False
         foe.riders = [r for r in foe.riders if not r.current]
         c.log.add(

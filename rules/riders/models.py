@@ -83,7 +83,7 @@ Rage = Annotated[
         le=MAX_POOL,
         description=(
             "Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice "
-            "must stay <= 100."
+            "must stay <= 100 (a level gained at that limit is not added)."
         ),
     ),
 ]
@@ -198,6 +198,12 @@ class Side(Model):
     @property
     def extra_rolloff_dice(self) -> int:
         return sum(i.extra_rolloff_dice for i in self.items if i.timing == "pre")
+
+
+def rage_cap(side: Side) -> int:
+    """The most rage ``side`` can hold: its roll-off (2 + rage + pre items' extra dice, RDR-3) stays
+    within a pool of :data:`MAX_POOL` d6, so that the state a combat returns is a valid request."""
+    return MAX_POOL - BASE_ROLLOFF_DICE - side.extra_rolloff_dice
 
 
 class Attack(Model):

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from rules.dnd5e import attack, initiative, turn
+from rules.dnd5e import attack, budget, initiative, turn
 from rules.dnd5e.models import (
     AttackRequest,
     AttackResult,
@@ -29,6 +29,7 @@ add_resolver(
     "/initiative",
     resolver=initiative.initiative,
     slots=initiative.initiative_slots,
+    work=budget.initiative_work,
     request_model=InitiativeRequest,
     response_model=InitiativeResult,
     summary="Surprise and initiative",
@@ -53,6 +54,7 @@ add_resolver(
     "/turn",
     resolver=turn.turn,
     slots=turn.turn_slots,
+    work=budget.turn_work,
     request_model=TurnRequest,
     response_model=TurnResult,
     summary="Check a turn plan against its budgets",
@@ -72,6 +74,7 @@ add_resolver(
     "/check",
     resolver=attack.check,
     slots=attack.check_slots,
+    work=budget.check_work,
     request_model=CheckRequest,
     response_model=CheckResult,
     summary="A d20 test against a DC",
@@ -84,6 +87,7 @@ add_resolver(
     "/attack",
     resolver=attack.attack,
     slots=attack.attack_slots,
+    work=budget.attack_work,
     request_model=AttackRequest,
     response_model=AttackResult,
     summary="An attack roll, its damage and what it does to the target",
@@ -109,6 +113,7 @@ add_resolver(
     "/death-save",
     resolver=attack.death_save,
     slots=attack.death_save_slots,
+    work=budget.death_save_work,
     request_model=DeathSaveRequest,
     response_model=DeathSaveResult,
     summary="A death saving throw",

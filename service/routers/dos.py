@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from rules.dos import checks, combat, turn
+from rules.dos import budget, checks, combat, turn
 from rules.dos.models import (
     ActionsRequest,
     ActionsResult,
@@ -41,6 +41,7 @@ add_resolver(
     "/roll",
     resolver=checks.roll,
     slots=checks.roll_slots,
+    work=budget.roll_work,
     request_model=PoolRequest,
     response_model=RollResult,
     summary="Roll a d10 pool",
@@ -53,6 +54,7 @@ add_resolver(
     "/test",
     resolver=checks.test,
     slots=checks.test_slots,
+    work=budget.test_work,
     request_model=TestRequest,
     response_model=TestResult,
     summary="Simple test against a DC",
@@ -69,6 +71,7 @@ add_resolver(
     "/opposed",
     resolver=checks.opposed,
     slots=checks.opposed_slots,
+    work=budget.opposed_work,
     request_model=OpposedRequest,
     response_model=OpposedResult,
     summary="Opposed test between two sides",
@@ -84,6 +87,7 @@ add_resolver(
     "/complex",
     resolver=checks.complex_test,
     slots=checks.complex_slots,
+    work=budget.complex_work,
     request_model=ComplexRequest,
     response_model=ComplexResult,
     summary="Complex test: several attempts, several successes needed",
@@ -120,6 +124,7 @@ add_resolver(
     "/actions",
     resolver=combat.actions,
     slots=combat.actions_slots,
+    work=budget.actions_work,
     request_model=ActionsRequest,
     response_model=ActionsResult,
     summary="Actions per turn",
@@ -136,6 +141,7 @@ add_resolver(
     "/initiative",
     resolver=combat.initiative,
     slots=combat.initiative_slots,
+    work=budget.initiative_work,
     request_model=InitiativeRequest,
     response_model=InitiativeResult,
     summary="Initiative order",
@@ -158,6 +164,7 @@ add_resolver(
     "/attack",
     resolver=combat.attack,
     slots=combat.attack_slots,
+    work=budget.attack_work,
     request_model=AttackRequest,
     response_model=AttackResult,
     summary="One attack, melee or ranged, resolved completely",
@@ -188,6 +195,7 @@ add_resolver(
     "/damage",
     resolver=combat.damage,
     slots=combat.damage_slots,
+    work=budget.damage_work,
     request_model=DamageRequest,
     response_model=DamageResult,
     summary="Damage by weapon or GM-set, applied to a target",
@@ -203,6 +211,7 @@ add_resolver(
     "/maneuver",
     resolver=combat.maneuver,
     slots=combat.maneuver_slots,
+    work=budget.maneuver_work,
     request_model=ManeuverRequest,
     response_model=ManeuverResult,
     summary="Grab, break free, push: opposed maneuvers",
@@ -222,6 +231,7 @@ add_resolver(
     "/turn",
     resolver=turn.turn,
     slots=turn.turn_slots,
+    work=budget.turn_work,
     request_model=TurnRequest,
     response_model=TurnResult,
     summary="A whole combat turn",

@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from rules.dragon import battle
+from rules.dragon import battle, budget
 from rules.dragon.models import BattleRequest, BattleResult
 from service.routing import add_resolver
 
@@ -13,6 +13,7 @@ add_resolver(
     "/battle",
     resolver=battle.battle,
     slots=battle.battle_slots,
+    work=budget.battle_work,
     request_model=BattleRequest,
     response_model=BattleResult,
     summary="Resolve one round of a dragon's violent conflict",
@@ -24,14 +25,16 @@ add_resolver(
         "(DRG-6, DRG-T1), plus the dragon die if used (DRG-7, DRG-T2); an entity rolls "
         "`prosperity` dice of its level's size (DRG-5, DRG-T3), an individual dragonslayer one "
         "more die a step higher (DRG-8). The higher single die wins; successes are the winner's "
-        "dice strictly above the loser's highest; equal highest dice interrupt (DRG-9, DRG-10). "
+        "dice strictly above the loser's highest; equal highest dice interrupt the pair, whose "
+        "parties then suffer nothing, not even the dragon die's extra point (DRG-9, DRG-10). "
         "A dragon die showing the dragon's highest result may sweep its opponent and the weakest "
         "other entities (DRG-11). Losers lose prosperity; the dragon's win gives the player a "
         "change at its DRG-T4 level; the dragon die costs every party and the location 1 more "
         "prosperity and gives a destruction change (DRG-12, DRG-13). A dragon's loss reveals a "
         "dragonslayer and wounds it; wounds >= battle defeat it (DRG-14, DRG-15). The battle ends "
-        "after this round unless `continues` (DRG-16); hoard is the strongest enemy's level - 1, "
-        "a dragonslayer counting one level higher (DRG-17). `next_state` is the next round's "
+        "after this round unless `continues` (DRG-16); hoard is the strongest enemy's level - 1 (by "
+        "default the first enemy in the strength order), a dragonslayer counting one level "
+        "higher (DRG-17). `next_state` is the next round's "
         "request body (without seed or dice)."
     ),
     system="dragon",

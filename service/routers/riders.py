@@ -2,7 +2,7 @@
 
 from fastapi import APIRouter
 
-from rules.riders import combat
+from rules.riders import budget, combat
 from rules.riders.models import CombatRequest, CombatResult
 from service.routing import add_resolver
 
@@ -13,6 +13,7 @@ add_resolver(
     "/combat",
     resolver=combat.resolve_combat,
     slots=combat.combat_slots,
+    work=budget.combat_work,
     request_model=CombatRequest,
     response_model=CombatResult,
     summary="Combat, step by step or automatic",

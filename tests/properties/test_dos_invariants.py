@@ -66,11 +66,11 @@ def check_pool(pool: PoolRoll, size: int) -> None:
 @given(size=skills, seed=seeds)
 def test_pool_invariants(size: int, seed: str | int) -> None:
     result = resolve(checks.roll, checks.roll_slots, PoolRequest, {"pool": size, "seed": seed})
-    check_pool(result.roll, size)
-    assert [r["value"] for r in result.rolls] == [
-        d["value"] for d in result.roll["dice"]
+    check_pool(result["roll"], size)
+    assert [r["value"] for r in result["rolls"]] == [
+        d["value"] for d in result["roll"]["dice"]
     ]  # DOS-7 order
-    assert {r["slot"] for r in result.rolls} <= {"roll"}
+    assert {r["slot"] for r in result["rolls"]} <= {"roll"}
 
 
 @PROFILE
@@ -80,20 +80,22 @@ def test_simple_test_invariants(
 ) -> None:
     body = {"stat": stat, "skill": skill, "dc": dc, "seed": seed, **mod}
     r = resolve(checks.test, checks.test_slots, TestRequest, body)
-    check_pool(r.roll, skill)
-    assert r.total == (stat + r.roll["result"]) * (100 + r.modifier_percent) // 100  # DOS-8
-    assert r.margin == r.total - dc
+    check_pool(r["roll"], skill)
+    assert (
+        r["total"] == (stat + r["roll"]["result"]) * (100 + r["modifier_percent"]) // 100
+    )  # DOS-8
+    assert r["margin"] == r["total"] - dc
     expected = (
         "luck"
-        if r.roll["luck"]
+        if r["roll"]["luck"]
         else "bad_luck"
-        if r.roll["bad_luck"]
+        if r["roll"]["bad_luck"]
         else "success"
-        if r.total > dc
+        if r["total"] > dc
         else "failure"
     )
-    assert r.outcome == expected  # DOS-11
-    assert r.success == (r.outcome in ("success", "luck"))
+    assert r["outcome"] == expected  # DOS-11
+    assert r["success"] == (r["outcome"] in ("success", "luck"))
 
 
 @PROFILE
@@ -106,16 +108,16 @@ def test_opposed_invariants(a: dict[str, int], b: dict[str, int], seed: str | in
     r = resolve(
         checks.opposed, checks.opposed_slots, OpposedRequest, {"a": a, "b": b, "seed": seed}
     )
-    check_pool(r.a.roll, a["skill"])
-    check_pool(r.b.roll, b["skill"])
-    if r.a.roll["luck"] != r.b.roll["luck"]:  # DOS-12
-        assert r.winner == ("a" if r.a.roll["luck"] else "b")
-    elif r.a.roll["bad_luck"] != r.b.roll["bad_luck"]:
-        assert r.winner == ("b" if r.a.roll["bad_luck"] else "a")
-    elif r.a.total == r.b.total:
-        assert r.winner is None
+    check_pool(r["a"]["roll"], a["skill"])
+    check_pool(r["b"]["roll"], b["skill"])
+    if r["a"]["roll"]["luck"] != r["b"]["roll"]["luck"]:  # DOS-12
+        assert r["winner"] == ("a" if r["a"]["roll"]["luck"] else "b")
+    elif r["a"]["roll"]["bad_luck"] != r["b"]["roll"]["bad_luck"]:
+        assert r["winner"] == ("b" if r["a"]["roll"]["bad_luck"] else "a")
+    elif r["a"]["total"] == r["b"]["total"]:
+        assert r["winner"] is None
     else:
-        assert r.winner == ("a" if r.a.total > r.b.total else "b")
+        assert r["winner"] == ("a" if r["a"]["total"] > r["b"]["total"] else "b")
 
 
 @PROFILE
@@ -140,13 +142,13 @@ def test_complex_test_invariants(
         "seed": seed,
     }
     r = resolve(checks.complex_test, checks.complex_slots, ComplexRequest, body)
-    assert 1 <= len(r.attempts) <= attempts
-    assert [a.n for a in r.attempts] == list(range(1, len(r.attempts) + 1))
-    assert r.successes == sum(a.success for a in r.attempts)
-    assert r.success == (r.successes >= needed)
-    if r.success:  # DOS-13: stops at the success that completes the test
-        assert r.attempts[-1].success and r.successes == needed
+    assert 1 <= len(r["attempts"]) <= attempts
+    assert [a["n"] for a in r["attempts"]] == list(range(1, len(r["attempts"]) + 1))
+    assert r["successes"] == sum(a["success"] for a in r["attempts"])
+    assert r["success"] == (r["successes"] >= needed)
+    if r["success"]:  # DOS-13: stops at the success that completes the test
+        assert r["attempts"][-1]["success"] and r["successes"] == needed
     else:
-        assert len(r.attempts) == attempts
-    assert r.partial == (not r.success and r.successes > 0)
-    assert all(roll["slot"].startswith("attempt.") for roll in r.rolls)
+        assert len(r["attempts"]) == attempts
+    assert r["partial"] == (not r["success"] and r["successes"] > 0)
+    assert all(roll["slot"].startswith("attempt.") for roll in r["rolls"])

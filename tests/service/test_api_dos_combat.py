@@ -139,7 +139,13 @@ def test_damage_contract_example_7(api: Api) -> None:
         },
     )
     assert (body["die"], body["percent"], body["amount"], body["kind"]) == (5, 90, 20, "serious")
-    assert body["target"] == {"hp": 0, "max_hp": 12, "incapacitated": True, "critical": False}
+    assert body["target"] == {
+        "hp": 0,
+        "max_hp": 12,
+        "incapacitated": True,
+        "critical": False,
+        "beaten": False,
+    }
     gm = ok(api, "/dos/damage", {"amount": 4, "kind": "light", "target": {"hp": 0}})
     assert (gm["die"], gm["applied_as"], gm["target"]["incapacitated"]) == (None, "serious", True)
 

@@ -67,7 +67,7 @@ def test_scripted_sweep_over_http(api: Api) -> None:
     # 15 > 6 + 3 (hero, prosperity 1) = 9, 15 > 9 + 4 (wolves) = 13: both swept
     assert body["sweep"] == ["tribe", "hero", "wolves"]
     assert body["pairs"][0] == {**body["pairs"][0], "winner": "dragon", "successes": 1}
-    assert body["hoard_gained"] == 3  # hero: level 3 + 1 (dragonslayer) - 1
+    assert body["hoard_gained"] == 1  # tribe, first in strength order: level 2 - 1 (DRG-17)
     assert body["dragon_defeated"] is False
     assert body["unused_dice"] == {}
 

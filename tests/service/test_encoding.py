@@ -39,10 +39,17 @@ def test_integers_beyond_64_bits_fall_back_to_pydantic() -> None:
     )
 
 
-def test_a_128_digit_integer_seed_is_answered_and_returned(api: Api) -> None:
-    seed = 10**127
+def test_an_integer_seed_is_a_safe_javascript_integer(api: Api) -> None:
+    """Integer seeds stay within +-(2^53 - 1), what JSON.stringify writes exactly; larger ones are
+    sent as their decimal text, which seeds the same stream."""
+    seed = 2**53 - 1
     r = api.post("/dos/roll", json={"pool": 3, "seed": seed})
     assert r.status_code == 200, r.text
     assert r.json()["seed"] == seed
     again = api.post("/dos/roll", json={"pool": 3, "seed": str(seed)})
     assert again.json()["rolls"] == r.json()["rolls"]  # an integer seed is its decimal text
+    for beyond in (seed + 1, -seed - 1, 10**127):
+        refused = api.post("/dos/roll", json={"pool": 3, "seed": beyond})
+        assert refused.status_code == 422, refused.text
+        assert any(e["loc"][:2] == ["body", "seed"] for e in refused.json()["errors"]), refused.text
+    assert api.post("/dos/roll", json={"pool": 3, "seed": str(10**127)}).status_code == 200

@@ -15,6 +15,7 @@ import pytest
 from fastapi import APIRouter, FastAPI
 from pydantic import ValidationError
 
+from rules.dos.budget import roll_work
 from rules.dos.checks import roll_slots
 from rules.dos.models import PoolRequest, RollResult
 from service import health
@@ -203,6 +204,7 @@ def failing_app(**settings: Any) -> Api:
         "/roll",
         resolver=broken,
         slots=roll_slots,
+        work=roll_work,
         request_model=PoolRequest,
         response_model=RollResult,
         summary="broken",
@@ -256,6 +258,44 @@ def test_preflight_from_a_self_hosted_foundry(api: Api) -> None:
     assert "content-type" in allowed and "x-request-id" in allowed
     assert int(r.headers["access-control-max-age"]) >= 600
     assert r.headers["x-request-id"]
+
+
+#: What Chrome sends before a page served from the internet (a hosted Foundry, Owlbear Rodeo) may call
+#: a service on a private address (Private Network Access): the usual preflight plus one header.
+CHROME_PNA_PREFLIGHT = {
+    "Origin": "https://owlbear.example",
+    "Access-Control-Request-Method": "POST",
+    "Access-Control-Request-Headers": "content-type,accept-language",
+    "Access-Control-Request-Private-Network": "true",
+}
+
+
+def test_chromes_private_network_preflight_is_allowed(api: Api) -> None:
+    r = api.request("OPTIONS", "/dos/test", headers=CHROME_PNA_PREFLIGHT)
+    assert r.status_code == 200, r.text
+    assert r.headers["access-control-allow-private-network"] == "true"
+    assert r.headers["access-control-allow-origin"] == "*"
+    assert "accept-language" in r.headers["access-control-allow-headers"].lower()
+    # The POST that follows is an ordinary cross-origin request.
+    post = api.post("/dos/roll", ROLL, headers={"Origin": CHROME_PNA_PREFLIGHT["Origin"]})
+    assert post.status_code == 200
+    assert post.headers["access-control-allow-origin"] == "*"
+
+
+def test_private_network_preflights_can_be_turned_off() -> None:
+    api = Api(cors_private_network=False)
+    r = api.request("OPTIONS", "/dos/test", headers=CHROME_PNA_PREFLIGHT)
+    assert r.status_code == 400
+    assert "access-control-allow-private-network" not in r.headers
+    plain = {k: v for k, v in CHROME_PNA_PREFLIGHT.items() if "Private" not in k}
+    assert api.request("OPTIONS", "/dos/test", headers=plain).status_code == 200
+
+
+def test_private_network_preflight_from_an_origin_not_allowed() -> None:
+    api = Api(cors_origins="https://vtt.example.org")
+    r = api.request("OPTIONS", "/dos/test", headers=CHROME_PNA_PREFLIGHT)
+    assert r.status_code == 400
+    assert "access-control-allow-origin" not in r.headers
 
 
 def test_cross_origin_post_exposes_the_request_id(api: Api) -> None:

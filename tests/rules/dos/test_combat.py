@@ -26,7 +26,7 @@ from tests.rules.dos.helpers import build, source
 def run_actions(combatants: list[dict[str, Any]]) -> dict[str, int]:
     req = build(ActionsRequest, combatants=combatants)
     res = combat.actions(req, source(req, combat.actions_slots))
-    return {e.id: e.actions for e in res.actions}
+    return {e["id"]: e["actions"] for e in res["actions"]}
 
 
 def run_initiative(**fields: Any) -> Any:
@@ -126,22 +126,22 @@ EXAMPLE_5 = {
 
 def test_example_5_initiative_order() -> None:
     res = run_initiative(combatants=PARTY, dice=EXAMPLE_5)
-    assert res.order == ["Sarathi", "k2", "Lethi", "k1", "k3"]
-    totals = {e.id: e.total for e in res.entries}
+    assert res["order"] == ["Sarathi", "k2", "Lethi", "k1", "k3"]
+    totals = {e["id"]: e["total"] for e in res["entries"]}
     assert totals == {"Sarathi": 20, "Lethi": 14, "k1": 14, "k2": 17, "k3": 12}
-    rerolls = {e.id: [(r.roll, r.total) for r in e.rerolls] for e in res.entries}
+    rerolls = {e["id"]: [(r["roll"], r["total"]) for r in e["rerolls"]] for e in res["entries"]}
     assert rerolls == {"Sarathi": [], "Lethi": [(10, 19)], "k1": [(3, 12)], "k2": [], "k3": []}
-    assert res.unused_dice == {}
+    assert res["unused_dice"] == {}
 
 
 def test_example_5_hidden_hunter_goes_first() -> None:
     res = run_initiative(
         combatants=[{"id": "Baltir", "speed": 10}, *PARTY], first=["Baltir"], dice=EXAMPLE_5
     )
-    assert res.order == ["Baltir", "Sarathi", "k2", "Lethi", "k1", "k3"]
-    baltir = res.entries[0]
-    assert (baltir.placed, baltir.roll, baltir.total) == (True, None, None)
-    assert not any(r["slot"] == "initiative.Baltir" for r in res.rolls)
+    assert res["order"] == ["Baltir", "Sarathi", "k2", "Lethi", "k1", "k3"]
+    baltir = res["entries"][0]
+    assert (baltir["placed"], baltir["roll"], baltir["total"]) == (True, None, None)
+    assert not any(r["slot"] == "initiative.Baltir" for r in res["rolls"])
 
 
 def test_dos15_reroll_only_orders_the_tied() -> None:
@@ -151,7 +151,7 @@ def test_dos15_reroll_only_orders_the_tied() -> None:
         combatants=[{"id": "a", "speed": 5}, {"id": "b", "speed": 5}, {"id": "c", "speed": 2}],
         dice={"initiative.a": [10, 2], "initiative.b": [10, 1], "initiative.c": [10]},
     )
-    assert res.order == ["a", "b", "c"]
+    assert res["order"] == ["a", "b", "c"]
 
 
 def test_dos15_ties_among_rerolls_roll_again() -> None:
@@ -159,8 +159,8 @@ def test_dos15_ties_among_rerolls_roll_again() -> None:
         combatants=[{"id": "a", "speed": 1}, {"id": "b", "speed": 1}, {"id": "c", "speed": 1}],
         dice={"initiative.a": [4, 6, 2], "initiative.b": [4, 6, 9], "initiative.c": [4, 7]},
     )
-    assert res.order == ["c", "b", "a"]
-    assert [len(e.rerolls) for e in res.entries] == [2, 2, 1]
+    assert res["order"] == ["c", "b", "a"]
+    assert [len(e["rerolls"]) for e in res["entries"]] == [2, 2, 1]
 
 
 def test_dos15_endless_ties_are_a_limit() -> None:
@@ -179,7 +179,7 @@ def test_dos15_first_must_be_combatants() -> None:
 
 def test_dos15_initiative_die_never_explodes() -> None:
     res = run_initiative(combatants=[{"id": "a", "speed": 3}], dice={"initiative.a": [10]})
-    assert (res.entries[0].total, len(res.rolls)) == (13, 1)
+    assert (res["entries"][0]["total"], len(res["rolls"])) == (13, 1)
 
 
 # ---------------------------------------------------------------- DOS-17..20, worked example 6
@@ -189,27 +189,31 @@ def test_example_6_three_attacks_on_the_kobold() -> None:
     first = run_attack(
         attacker=IGNATIUS, defender=KOBOLD, dice={"attack": [6, 8], "defense": [10, 8]}
     )
-    assert (first.attack["total"], first.defense["kind"], first.defense["total"]) == (
+    assert (first["attack"]["total"], first["defense"]["kind"], first["defense"]["total"]) == (
         39,
         "block",
         27,
     )
-    assert first.defense["roll"]["luck"]
-    assert (first.hit, first.reason, first.defender["blocks_used"]) == (False, "luck", 1)
-    assert first.damage is None and first.location is None
+    assert first["defense"]["roll"]["luck"]
+    assert (first["hit"], first["reason"], first["defender"]["blocks_used"]) == (False, "luck", 1)
+    assert first["damage"] is None and first["location"] is None
 
     second = run_attack(
         attacker=IGNATIUS,
-        defender=first.defender,
+        defender=first["defender"],
         dice={"attack": [4, 9], "defense": [4], "location": [6], "damage": [5]},
     )
-    assert (second.attack["total"], second.defense["total"]) == (38, 13)
-    assert (second.hit, second.reason, second.defender["blocks_used"]) == (True, "total", 2)
+    assert (second["attack"]["total"], second["defense"]["total"]) == (38, 13)
+    assert (second["hit"], second["reason"], second["defender"]["blocks_used"]) == (
+        True,
+        "total",
+        2,
+    )
 
-    third = run_attack(attacker=IGNATIUS, defender=second.defender, dice={"attack": [1, 1]})
-    assert third.attack["roll"]["bad_luck"] and third.attack["total"] == 25
-    assert third.defense is None  # no block left: auto defends with nothing
-    assert (third.hit, third.reason) == (False, "bad_luck")
+    third = run_attack(attacker=IGNATIUS, defender=second["defender"], dice={"attack": [1, 1]})
+    assert third["attack"]["roll"]["bad_luck"] and third["attack"]["total"] == 25
+    assert third["defense"] is None  # no block left: auto defends with nothing
+    assert (third["hit"], third["reason"]) == (False, "bad_luck")
 
 
 def test_example_7_damage_20_incapacitates_the_kobold() -> None:
@@ -218,7 +222,7 @@ def test_example_7_damage_20_incapacitates_the_kobold() -> None:
         defender=KOBOLD,
         dice={"attack": [4, 9], "defense": [4], "location": [6], "damage": [5]},
     )
-    dmg = res.damage
+    dmg = res["damage"]
     assert (dmg["die"], dmg["percent"], dmg["base"], dmg["amount"], dmg["kind"]) == (
         5,
         90,
@@ -226,8 +230,12 @@ def test_example_7_damage_20_incapacitates_the_kobold() -> None:
         20,
         "serious",
     )
-    assert res.location == "torso"
-    assert (res.defender["hp"], res.defender["incapacitated"], res.defender["critical"]) == (
+    assert res["location"] == "torso"
+    assert (
+        res["defender"]["hp"],
+        res["defender"]["incapacitated"],
+        res["defender"]["critical"],
+    ) == (
         0,
         True,
         False,
@@ -241,20 +249,20 @@ def test_dos17_attack_modifier_applies_to_the_attack() -> None:
         difficulty="hard",
         dice={"attack": [5, 5], "defense": [5], "location": [1], "damage": [6]},
     )
-    assert (res.attack["modifier_percent"], res.attack["total"]) == (-20, 28)
+    assert (res["attack"]["modifier_percent"], res["attack"]["total"]) == (-20, 28)
 
 
 def test_dos18_dodge_and_auto_choice() -> None:
     d = {"dexterity": 9, "block": 1, "dodge": 3, "hp": 10}
     res = run_attack(attacker=IGNATIUS, defender=d, dice={"attack": [2, 2], "defense": [5, 5, 5]})
-    assert res.defense["kind"] == "dodge"  # auto: higher skill
-    assert (res.defender["dodges_used"], res.defender["blocks_used"]) == (1, 0)
+    assert res["defense"]["kind"] == "dodge"  # auto: higher skill
+    assert (res["defender"]["dodges_used"], res["defender"]["blocks_used"]) == (1, 0)
     tie = run_attack(
         attacker=IGNATIUS,
         defender={"dexterity": 9, "block": 2, "dodge": 2, "hp": 10},
         dice={"attack": [2, 2], "defense": [5, 5]},
     )
-    assert tie.defense["kind"] == "block"  # auto: equal skill -> block
+    assert tie["defense"]["kind"] == "block"  # auto: equal skill -> block
 
 
 def test_dos18_uses_per_turn_are_bounded_by_the_model() -> None:
@@ -279,8 +287,13 @@ def test_dos19_no_defense_hits_unless_bad_luck() -> None:
         defense="none",
         dice={"attack": [2, 2], "location": [10], "damage": [6]},
     )
-    assert (res.hit, res.reason, res.defense, res.location) == (True, "no_defense", None, "head")
-    assert res.defender["blocks_used"] == 0
+    assert (res["hit"], res["reason"], res["defense"], res["location"]) == (
+        True,
+        "no_defense",
+        None,
+        "head",
+    )
+    assert res["defender"]["blocks_used"] == 0
 
 
 def test_dos20_equal_totals_the_defender_holds() -> None:
@@ -289,7 +302,7 @@ def test_dos20_equal_totals_the_defender_holds() -> None:
         defender={**KOBOLD, "dexterity": 14},
         dice={"attack": [4, 4], "defense": [4]},
     )
-    assert (res.attack["total"], res.defense["total"], res.hit, res.reason) == (
+    assert (res["attack"]["total"], res["defense"]["total"], res["hit"], res["reason"]) == (
         18,
         18,
         False,
@@ -309,16 +322,19 @@ def test_dos21_ranged_is_a_simple_test_without_defense() -> None:
         ranged={"dc": 30},
         dice={"attack": [6, 5], "location": [9], "damage": [7]},
     )
-    assert (res.attack["total"], res.attack["outcome"], res.hit, res.reason) == (
+    assert (res["attack"]["total"], res["attack"]["outcome"], res["hit"], res["reason"]) == (
         31,
         "success",
         True,
         "dc",
     )
-    assert res.defense is None and res.location == "right_arm"
-    assert (res.damage["base"], res.damage["amount"]) == (12, 12)  # shooting: weapon damage alone
+    assert res["defense"] is None and res["location"] == "right_arm"
+    assert (res["damage"]["base"], res["damage"]["amount"]) == (
+        12,
+        12,
+    )  # shooting: weapon damage alone
     miss = run_attack(attacker=ARCHER, defender=KOBOLD, ranged={"dc": 31}, dice={"attack": [6, 5]})
-    assert (miss.hit, miss.reason, miss.damage) == (False, "dc", None)
+    assert (miss["hit"], miss["reason"], miss["damage"]) == (False, "dc", None)
 
 
 def test_dos21_gm_allowed_defense_with_penalty() -> None:
@@ -330,9 +346,9 @@ def test_dos21_gm_allowed_defense_with_penalty() -> None:
         defense_difficulty="very_hard",
         dice={"attack": [6, 5], "defense": [9, 9]},
     )
-    assert res.defense["modifier_percent"] == -50
-    assert res.defense["total"] == (9 + 18) // 2
-    assert res.hit and res.defender["dodges_used"] == 1
+    assert res["defense"]["modifier_percent"] == -50
+    assert res["defense"]["total"] == (9 + 18) // 2
+    assert res["hit"] and res["defender"]["dodges_used"] == 1
 
 
 def test_dos21_ranged_needs_a_dc_and_melee_refuses_one() -> None:
@@ -351,8 +367,8 @@ def test_dos21_aim_skips_the_location_roll() -> None:
         aim="head",
         dice={"attack": [5, 5], "damage": [6]},
     )
-    assert (res.location, res.aimed) == ("head", True)
-    assert not any(r["slot"] == "location" for r in res.rolls)
+    assert (res["location"], res["aimed"]) == ("head", True)
+    assert not any(r["slot"] == "location" for r in res["rolls"])
 
 
 # ---------------------------------------------------------------- DOS-22 running defender
@@ -365,16 +381,16 @@ def test_dos22_runner_defends_very_hard_and_may_stop() -> None:
         defender=runner,
         dice={"attack": [2, 2], "defense": [8], "run_stop": [5]},
     )
-    assert res.defense["modifier_percent"] == -50 and res.defense["total"] == (9 + 8) // 2
-    assert not res.hit
-    assert (res.run_stop["die"], res.run_stop["stopped"]) == (5, True)
-    assert (res.defender["running"], res.defender["stopped"]) == (False, True)
+    assert res["defense"]["modifier_percent"] == -50 and res["defense"]["total"] == (9 + 8) // 2
+    assert not res["hit"]
+    assert (res["run_stop"]["die"], res["run_stop"]["stopped"]) == (5, True)
+    assert (res["defender"]["running"], res["defender"]["stopped"]) == (False, True)
     keeps = run_attack(
         attacker={**IGNATIUS, "dexterity": 0},
         defender=runner,
         dice={"attack": [2, 2], "defense": [8], "run_stop": [6]},
     )
-    assert (keeps.run_stop["stopped"], keeps.defender["running"]) == (False, True)
+    assert (keeps["run_stop"]["stopped"], keeps["defender"]["running"]) == (False, True)
 
 
 def test_dos22_no_stop_roll_when_the_defense_fails() -> None:
@@ -383,7 +399,7 @@ def test_dos22_no_stop_roll_when_the_defense_fails() -> None:
         defender={**KOBOLD, "running": True},
         dice={"attack": [5, 5], "defense": [8], "location": [5], "damage": [2]},
     )
-    assert res.hit and res.run_stop is None and res.defender["running"]
+    assert res["hit"] and res["run_stop"] is None and res["defender"]["running"]
 
 
 # ---------------------------------------------------------------- DOS-23..25 maneuvers
@@ -402,7 +418,12 @@ SIDE = {"dexterity": 10, "strength": 20, "unarmed": 1, "weapon": 2, "dodge": 1}
 )
 def test_dos24_dos25_maneuvers_use_the_right_stats(kind: str, a_total: int, b_total: int) -> None:
     res = run_maneuver(kind=kind, a=SIDE, b=SIDE, dice={"a": [4, 4], "b": [3, 3]})
-    assert (res.a.total, res.b.total, res.winner, res.success) == (a_total, b_total, "a", True)
+    assert (res["a"]["total"], res["b"]["total"], res["winner"], res["success"]) == (
+        a_total,
+        b_total,
+        "a",
+        True,
+    )
 
 
 def test_dos24_overrides_and_ties() -> None:
@@ -412,17 +433,17 @@ def test_dos24_overrides_and_ties() -> None:
         b={**SIDE, "strength": 14},
         dice={"a": [4], "b": [10, 2]},
     )
-    assert res.a.stat == "dexterity"
-    assert res.b.roll["luck"] and res.winner == "b"
+    assert res["a"]["stat"] == "dexterity"
+    assert res["b"]["roll"]["luck"] and res["winner"] == "b"
     tie = run_maneuver(kind="push", a=SIDE, b=SIDE, dice={"a": [5], "b": [5]})
-    assert (tie.winner, tie.success) == (None, False)
+    assert (tie["winner"], tie["success"]) == (None, False)
 
 
 def test_dos25_push_with_weapon_skill() -> None:
     res = run_maneuver(
         kind="push", a={**SIDE, "skill": "weapon"}, b=SIDE, dice={"a": [3, 3], "b": [9]}
     )
-    assert (res.a.skill, res.a.total, res.b.total) == ("weapon", 26, 29)
+    assert (res["a"]["skill"], res["a"]["total"], res["b"]["total"]) == ("weapon", 26, 29)
 
 
 # ---------------------------------------------------------------- DOS-26..29 damage
@@ -450,39 +471,42 @@ def test_dos26_damage_table(die: int, percent: int | None, amount: int) -> None:
         target={"hp": 100},
         dice={"damage": [die]},
     )
-    assert (res.percent, res.amount, res.kind) == (percent, amount, "serious")
+    assert (res["percent"], res["amount"], res["kind"]) == (percent, amount, "serious")
 
 
 def test_dos26_kinds_of_base_damage() -> None:
     unarmed = run_damage(
         strength=18, weapon={"kind": "unarmed"}, target={"hp": 50}, dice={"damage": [6]}
     )
-    assert (unarmed.base, unarmed.amount, unarmed.kind) == (18, 18, "light")
+    assert (unarmed["base"], unarmed["amount"], unarmed["kind"]) == (18, 18, "light")
     thrown = run_damage(
-        strength=18, weapon={"kind": "thrown", "damage": 5}, target={"hp": 50}, dice={"damage": [5]}
-    )
-    assert (thrown.halved, thrown.amount) == (True, 23 * 90 // 200)  # one floor: 10
-    made = run_damage(
         strength=18,
-        weapon={"kind": "thrown", "damage": 5, "made_for_throwing": True},
+        weapon={"kind": "thrown", "damage": 5, "made_for_throwing": False},
         target={"hp": 50},
         dice={"damage": [5]},
     )
-    assert (made.halved, made.amount) == (False, 20)
+    assert (thrown["halved"], thrown["amount"]) == (True, 23 * 90 // 200)  # one floor: 10
+    made = run_damage(
+        strength=18,
+        weapon={"kind": "thrown", "damage": 5},
+        target={"hp": 50},
+        dice={"damage": [5]},
+    )
+    assert (made["halved"], made["amount"]) == (False, 20)
     shot = run_damage(
         strength=18,
         weapon={"kind": "shooting", "damage": 9},
         target={"hp": 50},
         dice={"damage": [10]},
     )
-    assert (shot.base, shot.amount) == (9, 10)
+    assert (shot["base"], shot["amount"]) == (9, 10)
     club = run_damage(
         strength=4,
         weapon={"kind": "melee", "damage": 2, "damage_kind": "light"},
         target={"hp": 50},
         dice={"damage": [6]},
     )
-    assert club.kind == "light"
+    assert club["kind"] == "light"
 
 
 def test_dos26_armor_after_the_table_never_below_zero() -> None:
@@ -493,11 +517,11 @@ def test_dos26_armor_after_the_table_never_below_zero() -> None:
         target={"hp": 30},
         dice={"damage": [5]},
     )
-    assert (res.amount, res.target.hp) == (16, 14)
+    assert (res["amount"], res["target"]["hp"]) == (16, 14)
     soaked = run_damage(
         strength=1, weapon={"kind": "unarmed"}, armor=9, target={"hp": 3}, dice={"damage": [10]}
     )
-    assert (soaked.amount, soaked.applied_as, soaked.target.hp) == (0, "none", 3)
+    assert (soaked["amount"], soaked["applied_as"], soaked["target"]["hp"]) == (0, "none", 3)
 
 
 def test_dos26_unarmed_weapon_damage_is_rejected() -> None:
@@ -514,7 +538,7 @@ def test_dos27_location_table() -> None:
             defense="none",
             dice={"attack": [5, 5], "location": [die], "damage": [6]},
         )
-        got.append(res.location)
+        got.append(res["location"])
     assert got == [
         "left_leg",
         "left_leg",
@@ -533,35 +557,48 @@ def test_dos28_light_damage_stops_at_zero_without_status() -> None:
     res = run_damage(
         strength=10, weapon={"kind": "unarmed"}, target={"hp": 4}, dice={"damage": [6]}
     )
-    assert (res.applied_as, res.target.hp, res.target.incapacitated) == ("light", 0, False)
+    assert (res["applied_as"], res["target"]["hp"], res["target"]["incapacitated"]) == (
+        "light",
+        0,
+        False,
+    )
 
 
-def test_dos28_light_damage_at_zero_counts_as_serious() -> None:
+def test_dos28_light_damage_at_zero_counts_as_serious_with_no_refill() -> None:
     res = run_damage(
         strength=10,
         weapon={"kind": "unarmed"},
         target={"hp": 0, "max_hp": 12},
         dice={"damage": [6]},
+        options={"light_at_zero": "no_refill"},
     )
-    assert (res.kind, res.applied_as) == ("light", "serious")
-    assert (res.target.hp, res.target.incapacitated) == (0, True)  # the bar is not refilled
+    assert (res["kind"], res["applied_as"]) == ("light", "serious")
+    assert (res["target"]["hp"], res["target"]["incapacitated"]) == (
+        0,
+        True,
+    )  # the bar is not refilled
 
 
 def test_dos28_serious_damage_to_zero_incapacitates() -> None:
     res = run_damage(amount=5, kind="serious", target={"hp": 5})
-    assert (res.target.hp, res.target.incapacitated, res.target.critical) == (0, True, False)
+    assert (res["target"]["hp"], res["target"]["incapacitated"], res["target"]["critical"]) == (
+        0,
+        True,
+        False,
+    )
     above = run_damage(amount=4, kind="serious", target={"hp": 5})
-    assert (above.target.hp, above.target.incapacitated) == (1, False)
+    assert (above["target"]["hp"], above["target"]["incapacitated"]) == (1, False)
 
 
-def test_dos28_damage_while_incapacitated_is_critical() -> None:
+def test_dos28_damage_while_incapacitated_is_critical_as_an_option() -> None:
     res = run_damage(
         strength=3,
         weapon={"kind": "unarmed"},
         target={"hp": 0, "incapacitated": True},
         dice={"damage": [6]},
+        options={"critical_wounds": "while_incapacitated"},
     )
-    assert (res.kind, res.applied_as, res.target.critical, res.target.hp) == (
+    assert (res["kind"], res["applied_as"], res["target"]["critical"], res["target"]["hp"]) == (
         "light",
         "critical",
         True,
@@ -571,9 +608,15 @@ def test_dos28_damage_while_incapacitated_is_critical() -> None:
 
 def test_dos29_gm_set_damage_has_no_die_and_no_armor() -> None:
     res = run_damage(amount=7, kind="serious", armor=5, target={"hp": 10})
-    assert (res.die, res.percent, res.amount, res.target.hp, res.rolls) == (None, None, 7, 3, [])
+    assert (res["die"], res["percent"], res["amount"], res["target"]["hp"], res["rolls"]) == (
+        None,
+        None,
+        7,
+        3,
+        [],
+    )
     crit = run_damage(amount=2, kind="critical", target={"hp": 10})
-    assert (crit.applied_as, crit.target.critical, crit.target.incapacitated) == (
+    assert (crit["applied_as"], crit["target"]["critical"], crit["target"]["incapacitated"]) == (
         "critical",
         True,
         False,
@@ -604,16 +647,16 @@ def test_initiative_order_is_by_total_with_first_ahead(
     combatants = [{"id": f"c{i}", "speed": s} for i, s in enumerate(speeds)]
     first = [c["id"] for c in combatants[:placed]][::-1]
     res = run_initiative(combatants=combatants, first=first, seed=seed)
-    assert sorted(res.order) == sorted(c["id"] for c in combatants)
-    assert res.order[: len(first)] == first
-    entry = {e.id: e for e in res.entries}
-    rolled = res.order[len(first) :]
+    assert sorted(res["order"]) == sorted(c["id"] for c in combatants)
+    assert res["order"][: len(first)] == first
+    entry = {e["id"]: e for e in res["entries"]}
+    rolled = res["order"][len(first) :]
     for a, b in itertools.pairwise(rolled):
         ea, eb = entry[a], entry[b]
-        assert ea.total is not None and eb.total is not None
-        assert ea.total >= eb.total
-        if ea.total == eb.total:  # tied: the rerolls decided, so both rerolled
-            assert ea.rerolls and eb.rerolls
+        assert ea["total"] is not None and eb["total"] is not None
+        assert ea["total"] >= eb["total"]
+        if ea["total"] == eb["total"]:  # tied: the rerolls decided, so both rerolled
+            assert ea["rerolls"] and eb["rerolls"]
     assert to_json(res) == to_json(run_initiative(combatants=combatants, first=first, seed=seed))
 
 
@@ -643,11 +686,15 @@ def test_damage_never_negative_never_heals_critical_sticks(case: dict[str, Any])
         target={"hp": hp, "incapacitated": incapacitated, "critical": critical},
         dice={"damage": [die]},
     )
-    t = res.target
-    assert 0 <= t.hp <= hp and t.hp == max(0, hp - res.amount)
-    assert res.amount >= 0
-    assert t.critical >= critical and t.incapacitated >= incapacitated
-    if incapacitated and res.amount > 0:
-        assert res.applied_as == "critical" and t.critical
+    t = res["target"]
+    assert 0 <= t["hp"] <= hp and t["hp"] == max(0, hp - res["amount"])
+    assert res["amount"] >= 0
+    assert t["critical"] >= critical and t["incapacitated"] >= incapacitated
+    if (
+        res["amount"] > 0 and hp == 0 and res["kind"] == "serious"
+    ):  # DOS-28: wounded with no hp left
+        assert res["applied_as"] == "critical" and t["critical"]
+    if res["applied_as"] == "critical":
+        assert t["critical"]
     if die == 1:
-        assert res.amount == max(0, 1 - armor)
+        assert res["amount"] == max(0, 1 - armor)

@@ -71,8 +71,8 @@ def test_examples_6_and_7_as_one_turn() -> None:
         order=["ignatius", "k1"],
         dice=EXAMPLE_6_DICE,
     )
-    assert [(a.id, a.actions) for a in res.actions] == [("ignatius", 3), ("k1", 1)]
-    attacks = [r.attack for r in res.results if r.actor == "ignatius"]
+    assert [(a["id"], a["actions"]) for a in res["actions"]] == [("ignatius", 3), ("k1", 1)]
+    attacks = [r["attack"] for r in res["results"] if r["actor"] == "ignatius"]
     assert [(a["hit"], a["reason"]) for a in attacks] == [
         (False, "luck"),
         (True, "total"),
@@ -82,12 +82,12 @@ def test_examples_6_and_7_as_one_turn() -> None:
     assert attacks[0]["defense"]["total"] == 27 and attacks[1]["defense"]["total"] == 13
     assert attacks[2]["defense"] is None  # no block left
     assert attacks[1]["damage"]["amount"] == 20
-    k1 = res.combatants[1]
-    assert (k1.hp, k1.incapacitated, k1.blocks_used) == (0, True, 2)
+    k1 = res["combatants"][1]
+    assert (k1["hp"], k1["incapacitated"], k1["blocks_used"]) == (0, True, 2)
     # the incapacitated kobold takes no action
-    assert [r.skipped for r in res.results if r.actor == "k1"] == ["incapacitated"]
-    assert k1.actions_used == 0
-    assert not any(r["slot"].startswith("k1.") for r in res.rolls)
+    assert [r["skipped"] for r in res["results"] if r["actor"] == "k1"] == ["incapacitated"]
+    assert k1["actions_used"] == 0
+    assert not any(r["slot"].startswith("k1.") for r in res["rolls"])
 
 
 def test_dos28_damage_to_the_fallen_is_critical_when_not_stopped() -> None:
@@ -107,9 +107,9 @@ def test_dos28_damage_to_the_fallen_is_critical_when_not_stopped() -> None:
         order=["ignatius", "k1"],
         dice=dice,
     )
-    third = res.results[2].attack
+    third = res["results"][2]["attack"]
     assert (third["reason"], third["damage"]["applied_as"]) == ("no_defense", "critical")
-    assert res.combatants[1].critical
+    assert res["combatants"][1]["critical"]
 
 
 def test_remaining_attacks_on_a_fallen_target_are_skipped_by_default() -> None:
@@ -122,12 +122,12 @@ def test_remaining_attacks_on_a_fallen_target_are_skipped_by_default() -> None:
         order=["ignatius", "k1"],
         dice=dice,
     )
-    assert [(r.n, r.skipped) for r in res.results] == [
+    assert [(r["n"], r["skipped"]) for r in res["results"]] == [
         (1, None),
         (2, None),
         (3, "target_incapacitated"),
     ]
-    assert res.combatants[0].actions_used == 2
+    assert res["combatants"][0]["actions_used"] == 2
 
 
 def test_example_5_initiative_inside_the_turn() -> None:
@@ -146,8 +146,8 @@ def test_example_5_initiative_inside_the_turn() -> None:
             "initiative.Lethi": [5, 10],
         },
     )
-    assert res.order == ["Sarathi", "k2", "Lethi", "k1", "k3"]
-    assert [c.initiative for c in res.combatants] == [1, 3, 4, 2, 5]
+    assert res["order"] == ["Sarathi", "k2", "Lethi", "k1", "k3"]
+    assert [c["initiative"] for c in res["combatants"]] == [1, 3, 4, 2, 5]
 
 
 def test_dos22_runner_takes_all_actions_and_defends_very_hard() -> None:
@@ -159,18 +159,18 @@ def test_dos22_runner_takes_all_actions_and_defends_very_hard() -> None:
         order=["ignatius", "k1"],
         dice={"ignatius.1.attack": [1, 1], "ignatius.1.defense": [9], "ignatius.1.run_stop": [3]},
     )
-    att = res.results[0].attack
+    att = res["results"][0]["attack"]
     assert att["defense"]["modifier_percent"] == -50 and not att["hit"]
     assert att["run_stop"]["stopped"]
-    k1 = res.combatants[1]
-    assert (k1.running, k1.stopped, k1.moved) == (False, True, 0)
-    assert res.results[1].skipped == "stopped"
+    k1 = res["combatants"][1]
+    assert (k1["running"], k1["stopped"], k1["moved"]) == (False, True, 0)
+    assert res["results"][1]["skipped"] == "stopped"
 
 
 def test_dos22_runner_not_stopped_moves_its_speed() -> None:
     res = run_turn(combatants=[kobold(declare=[{"action": "run"}])], order=["k1"])
-    assert (res.combatants[0].moved, res.combatants[0].running) == (9, True)
-    assert res.combatants[0].actions_used == 1
+    assert (res["combatants"][0]["moved"], res["combatants"][0]["running"]) == (9, True)
+    assert res["combatants"][0]["actions_used"] == 1
 
 
 def test_dos23_step_a_quarter_of_speed_once() -> None:
@@ -182,7 +182,7 @@ def test_dos23_step_a_quarter_of_speed_once() -> None:
         order=["ignatius", "k1"],
         dice={"ignatius.2.attack": [1, 1], "ignatius.2.defense": [5]},
     )
-    assert res.combatants[0].moved == 8 and res.results[1].n == 2
+    assert res["combatants"][0]["moved"] == 8 and res["results"][1]["n"] == 2
     with pytest.raises(InvalidRequest, match="one step"):
         run_turn(combatants=[ignatius(declare=[{"action": "step"}, {"action": "step"}]), kobold()])
     with pytest.raises(InvalidRequest, match="floor"):
@@ -198,9 +198,9 @@ def test_dos24_grab_in_a_turn_uses_the_target_dodge() -> None:
         order=["k1", "ignatius"],
         dice={"k1.1.a": [7], "k1.1.b": [2]},
     )
-    m = res.results[0].maneuver
-    assert (m.a.total, m.b.total, m.success) == (16, 27, False)
-    assert (m.b.stat, m.b.skill) == ("dexterity", "dodge")
+    m = res["results"][0]["maneuver"]
+    assert (m["a"]["total"], m["b"]["total"], m["success"]) == (16, 27, False)
+    assert (m["b"]["stat"], m["b"]["skill"]) == ("dexterity", "dodge")
 
 
 def test_dos25_push_uses_weapon_combat_when_armed() -> None:
@@ -209,8 +209,8 @@ def test_dos25_push_uses_weapon_combat_when_armed() -> None:
         order=["ignatius", "k1"],
         dice={"ignatius.1.a": [3, 3], "ignatius.1.b": [4]},
     )
-    m = res.results[0].maneuver
-    assert (m.a.skill, m.a.total, m.b.skill, m.b.total, m.winner) == (
+    m = res["results"][0]["maneuver"]
+    assert (m["a"]["skill"], m["a"]["total"], m["b"]["skill"], m["b"]["total"], m["winner"]) == (
         "weapon",
         24,
         "unarmed",
@@ -223,7 +223,7 @@ def test_wait_marks_the_combatant() -> None:
     res = run_turn(
         combatants=[ignatius(declare=[{"action": "wait"}]), kobold()], order=["k1", "ignatius"]
     )
-    assert res.combatants[0].waited and res.combatants[0].actions_used == 0
+    assert res["combatants"][0]["waited"] and res["combatants"][0]["actions_used"] == 0
 
 
 @pytest.mark.parametrize(
@@ -367,8 +367,8 @@ def big_turn(seed: int, n: int = 100) -> dict[str, Any]:
 def test_a_turn_of_100_combatants_resolves() -> None:
     # Its speed is measured by `make bench` (timed assertions in tests only measure the machine).
     res = run_turn(**big_turn(1))
-    assert len(res.combatants) == 100
-    assert len(res.order) == 100
+    assert len(res["combatants"]) == 100
+    assert len(res["order"]) == 100
 
 
 # ---------------------------------------------------------------- properties
@@ -425,16 +425,16 @@ def test_turn_invariants(raw: list[dict[str, Any]], seed: int) -> None:
     except InvalidRequest:
         return  # e.g. more actions declared than the speeds allow
     by_id = {c["id"]: c for c in fields["combatants"]}
-    for state in res.combatants:
-        skills = by_id[state.id]["skills"]
-        assert state.blocks_used <= skills["block"] + 1
-        assert state.dodges_used <= skills["dodge"]
-        assert state.hp >= 0
-        if by_id[state.id]["incapacitated"]:
-            assert state.actions_used == 0
-    for r in res.results:
-        if by_id[r.actor]["incapacitated"]:
-            assert r.skipped == "incapacitated"
+    for state in res["combatants"]:
+        skills = by_id[state["id"]]["skills"]
+        assert state["blocks_used"] <= skills["block"] + 1
+        assert state["dodges_used"] <= skills["dodge"]
+        assert state["hp"] >= 0
+        if by_id[state["id"]]["incapacitated"]:
+            assert state["actions_used"] == 0
+    for r in res["results"]:
+        if by_id[r["actor"]]["incapacitated"]:
+            assert r["skipped"] == "incapacitated"
     again = run_turn(**fields)
     assert to_json(again) == to_json(res)
 
@@ -444,14 +444,14 @@ def test_turn_invariants(raw: list[dict[str, Any]], seed: int) -> None:
 def test_fallen_mid_turn_take_no_action(seed: int) -> None:
     res = run_turn(**big_turn(seed, 20))
     fell_at: dict[str, int] = {}
-    for i, r in enumerate(res.results):
-        if r.attack and r.attack["damage"] and r.target and r.target not in fell_at:
-            state = next(c for c in res.combatants if c.id == r.target)
-            if state.incapacitated:
-                fell_at.setdefault(r.target, i)
-    for i, r in enumerate(res.results):
-        if r.actor in fell_at and i > fell_at[r.actor]:
-            assert r.skipped == "incapacitated"
+    for i, r in enumerate(res["results"]):
+        if r["attack"] and r["attack"]["damage"] and r["target"] and r["target"] not in fell_at:
+            state = next(c for c in res["combatants"] if c["id"] == r["target"])
+            if state["incapacitated"]:
+                fell_at.setdefault(r["target"], i)
+    for i, r in enumerate(res["results"]):
+        if r["actor"] in fell_at and i > fell_at[r["actor"]]:
+            assert r["skipped"] == "incapacitated"
     json.loads(to_json(res))
 
 
@@ -465,6 +465,6 @@ def test_dos16_everyone_acts_in_initiative_order() -> None:
         first=["k2"],
         dice={"initiative.ignatius": [1], "initiative.k1": [10]},
     )
-    assert res.order == ["k2", "ignatius", "k1"]  # 32 + 1 = 33 > 9 + 10 = 19
-    assert [r.actor for r in res.results] == res.order
-    assert res.initiative is not None and res.initiative[2].placed
+    assert res["order"] == ["k2", "ignatius", "k1"]  # 32 + 1 = 33 > 9 + 10 = 19
+    assert [r["actor"] for r in res["results"]] == res["order"]
+    assert res["initiative"] is not None and res["initiative"][2]["placed"]

@@ -42,4 +42,4 @@ def dragon(target: str, age: int = 1, battle: int = 2, **more: Any) -> dict[str,
 
 
 def prosperity(res: BattleResult) -> dict[str, int]:
-    return {e["id"]: e["prosperity"] for e in res.next_state["entities"]}
+    return {e["id"]: e["prosperity"] for e in res["next_state"]["entities"]}

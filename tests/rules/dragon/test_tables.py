@@ -12,7 +12,7 @@ from tests.rules.dragon.helpers import dragon, ent, request, run
 @pytest.mark.parametrize(("age", "sides"), [(1, 8), (2, 10), (3, 12), (4, 12), (5, 20), (6, 20)])
 def test_drg_t1_dragon_dice_by_age(age: int, sides: int) -> None:
     res = run(dragon=dragon("g", age=age, battle=1), entities=[ent("g", prosperity=0)], seed=1)
-    pool = res.pools[0]
+    pool = res["pools"][0]
     assert (pool["slot"], pool["sides"], len(pool["dice"])) == ("pool.dragon", sides, 1)
 
 
@@ -23,7 +23,7 @@ def test_drg_t2_dragon_die_by_age(age: int, sides: int) -> None:
     )
     assert battle.battle_slots(req)["dragon_die"] == sides
     res = run(**req.model_dump(exclude_none=True, exclude={"dice"}), seed=2)
-    assert [(p["slot"], p["sides"]) for p in res.pools] == [
+    assert [(p["slot"], p["sides"]) for p in res["pools"]] == [
         ("pool.dragon", [8, 10, 12, 12, 20, 20][age - 1]),
         ("dragon_die", sides),
     ]
@@ -69,7 +69,7 @@ def test_drg_t3_explicit_die_size_replaces_the_table() -> None:
         **req.model_dump(exclude_none=True, exclude={"dice"}),
         dice={"pool.g": [7, 1], "pool.dragon": [1, 1]},
     )
-    assert res.pools[1]["sides"] == 7 and res.pools[1]["dice"] == [7, 1]
+    assert res["pools"][1]["sides"] == 7 and res["pools"][1]["dice"] == [7, 1]
 
 
 @pytest.mark.parametrize(
@@ -130,8 +130,8 @@ def test_scripted_dice_of_a_waiting_entity_come_back_unused() -> None:
         entities=[ent("g1", prosperity=1, target="dragon"), ent("g2", prosperity=1)],
         dice={"pool.dragon": [3, 3], "pool.g1": [1], "pool.g2": [4]},
     )
-    assert res.unused_dice == {"pool.g2": [4]}
-    assert [(r["slot"], r["value"], r["source"]) for r in res.rolls] == [
+    assert res["unused_dice"] == {"pool.g2": [4]}
+    assert [(r["slot"], r["value"], r["source"]) for r in res["rolls"]] == [
         ("pool.dragon", 3, "dice"),
         ("pool.dragon", 3, "dice"),
         ("pool.g1", 1, "dice"),
