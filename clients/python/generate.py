@@ -8,6 +8,7 @@ changes; ``tests/clients/test_python_client.py`` fails while the committed file 
 from __future__ import annotations
 
 import json
+import keyword
 import subprocess
 import sys
 from pathlib import Path
@@ -61,12 +62,20 @@ def type_of(schema: dict[str, Any]) -> str:
 
 def typed_dict(schema_name: str, schema: dict[str, Any]) -> str:
     required = set(schema.get("required", []))
-    lines = [f"class {class_name(schema_name)}(TypedDict):"]
+    fields = [
+        (field, kind if field in required else f"NotRequired[{kind}]")
+        for field, field_schema in schema.get("properties", {}).items()
+        for kind in [type_of(field_schema)]
+    ]
+    name = class_name(schema_name)
+    if any(keyword.iskeyword(field) or not field.isidentifier() for field, _ in fields):
+        # A key that is not a Python name (Foundry's "class") needs the functional syntax.
+        body = "".join(f"        {json.dumps(field)}: {kind},\n" for field, kind in fields)
+        return f"{name} = TypedDict(\n    {json.dumps(name)},\n    {{\n{body}    }},\n)"
+    lines = [f"class {name}(TypedDict):"]
     doc = schema.get("description") or schema.get("title") or schema_name
     lines.append(f"    {json.dumps(doc.splitlines()[0])}")
-    for field, field_schema in schema.get("properties", {}).items():
-        kind = type_of(field_schema)
-        lines.append(f"    {field}: {kind if field in required else f'NotRequired[{kind}]'}")
+    lines += [f"    {field}: {kind}" for field, kind in fields]
     return "\n".join(lines)
 
 

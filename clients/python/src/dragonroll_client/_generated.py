@@ -68,6 +68,7 @@ class ActionsRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     combatants: list[ActionsCombatant]
 
 
@@ -80,6 +81,7 @@ class ActionsResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     actions: list[ActionsEntry]
 
 
@@ -146,6 +148,7 @@ class BattleOddsRequest(TypedDict):
     location: NotRequired[Location | None]
     round: NotRequired[int]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     continues: NotRequired[bool]
     options: NotRequired[BattleOptions]
 
@@ -167,6 +170,7 @@ class BattleRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     continues: NotRequired[bool]
     options: NotRequired[BattleOptions]
 
@@ -180,6 +184,7 @@ class BattleResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     round: int
     order: list[str]
     pools: list[Pool]
@@ -209,6 +214,7 @@ class BattleSimulateRequest(TypedDict):
     round: NotRequired[int]
     seed: NotRequired[str | int | None]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     continues: NotRequired[bool]
     options: NotRequired[BattleOptions]
     runs: int
@@ -277,6 +283,7 @@ class CheckOddsRequest(TypedDict):
     "The `/dnd5e/check` request without `seed` and `dice`."
 
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     modifier: NotRequired[int]
     dc: int
     advantage: NotRequired[bool | int]
@@ -289,6 +296,7 @@ class CheckRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     modifier: NotRequired[int]
     dc: int
     advantage: NotRequired[bool | int]
@@ -304,6 +312,7 @@ class CheckResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     d20s: list[int]
     natural: int
     mode: Literal["normal", "advantage", "disadvantage"]
@@ -326,6 +335,7 @@ class CombatOddsRequest(TypedDict):
     "The `/riders/combat` request without `seed` and `dice`."
 
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     initiator: SideInput
     defender: SideInput
     attack: NotRequired[Attack]
@@ -339,6 +349,7 @@ class CombatRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     initiator: SideInput
     defender: SideInput
     attack: NotRequired[Attack]
@@ -355,6 +366,7 @@ class CombatResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     finished: bool
     winner: Literal["initiator", "defender"] | None
     loser: Literal["initiator", "defender"] | None
@@ -378,6 +390,7 @@ class CombatSimulateRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     initiator: SideInput
     defender: SideInput
     attack: NotRequired[Attack]
@@ -433,6 +446,7 @@ class ComplexRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     stat: int
     skill: int
     dc: int
@@ -450,6 +464,7 @@ class ComplexResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     modifier_percent: int
     attempts: list[Attempt]
     successes: int
@@ -544,6 +559,7 @@ class DamageRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     strength: NotRequired[int]
     weapon: NotRequired[Weapon | None]
     armor: NotRequired[int]
@@ -562,6 +578,7 @@ class DamageResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     die: int | None
     percent: int | None
     base: int | None
@@ -590,6 +607,7 @@ class DeathSaveRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     successes: NotRequired[int]
     failures: NotRequired[int]
     modifier: NotRequired[int]
@@ -606,6 +624,7 @@ class DeathSaveResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     d20s: list[int]
     natural: int
     total: int
@@ -754,6 +773,26 @@ class FatigueDamage(TypedDict):
     rage: int
 
 
+FoundryRoll = TypedDict(
+    "FoundryRoll",
+    {
+        "class": Literal["Roll"],
+        "options": dict[str, Any],
+        "dice": list[Any],
+        "formula": str,
+        "terms": list[dict[str, Any]],
+        "total": int,
+        "evaluated": bool,
+    },
+)
+
+
+class FoundryRolls(TypedDict):
+    "FoundryRolls"
+
+    rolls: list[FoundryRoll]
+
+
 class Hiding(TypedDict):
     "A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."
 
@@ -883,6 +922,7 @@ class ManeuverRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     kind: Literal["grab", "break_free", "push", "feint_push"]
     a: ManeuverSide
     b: ManeuverSide
@@ -897,6 +937,7 @@ class ManeuverResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     kind: Literal["grab", "break_free", "push", "feint_push"]
     winner: Literal["a", "b"] | None
     success: bool
@@ -953,6 +994,7 @@ class OpposedOddsRequest(TypedDict):
     "The `/dos/opposed` request without `seed` and `dice`."
 
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     a: OpposedSide
     b: OpposedSide
 
@@ -963,6 +1005,7 @@ class OpposedRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     a: OpposedSide
     b: OpposedSide
 
@@ -976,6 +1019,7 @@ class OpposedResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     a: SideResult
     b: SideResult
     winner: Literal["a", "b"] | None
@@ -1103,6 +1147,7 @@ class PoolRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     pool: int
 
 
@@ -1209,6 +1254,7 @@ class RollResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     roll: PoolRoll
 
 
@@ -1443,6 +1489,7 @@ class TestOddsRequest(TypedDict):
     ]
     modifier_percent: NotRequired[int | None]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     stat: int
     skill: int
     dc: int
@@ -1474,6 +1521,7 @@ class TestRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     stat: int
     skill: int
     dc: int
@@ -1489,6 +1537,7 @@ class TestResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     roll: PoolRoll
     modifier_percent: int
     total: int
@@ -1553,6 +1602,7 @@ class TurnSimulateRequest(TypedDict):
 
     seed: NotRequired[str | int | None]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     combatants: list[TurnCombatant]
     order: NotRequired[list[str] | None]
     first: NotRequired[list[str]]
@@ -1609,6 +1659,7 @@ class Dnd5eAttackRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     attack_bonus: int
     advantage: NotRequired[bool | int]
     disadvantage: NotRequired[bool | int]
@@ -1625,6 +1676,7 @@ class Dnd5eAttackResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     hit: bool
     critical: bool
     attack: Dnd5eAttackRoll
@@ -1650,6 +1702,7 @@ class Dnd5eInitiativeRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     combatants: list[Combatant]
     tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
     tie_order: NotRequired[list[str]]
@@ -1665,6 +1718,7 @@ class Dnd5eInitiativeResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     round_seconds: int
     order: list[OrderEntry]
     surprised: list[str]
@@ -1678,6 +1732,7 @@ class Dnd5eTurnRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     speed: int
     steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
     surprised: NotRequired[bool]
@@ -1695,6 +1750,7 @@ class Dnd5eTurnResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     valid: bool
     violations: list[Violation]
     budget: Budget
@@ -1715,6 +1771,7 @@ class Dnd5eAttackOddsRequest(TypedDict):
     "The `/dnd5e/attack` request without `seed` and `dice`."
 
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     attack_bonus: int
     advantage: NotRequired[bool | int]
     disadvantage: NotRequired[bool | int]
@@ -1736,6 +1793,7 @@ class DosAttackRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     attacker: Attacker
     defender: Defender
     defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
@@ -1755,6 +1813,7 @@ class DosAttackResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     hit: bool
     reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
     attack: DosAttackRoll
@@ -1782,6 +1841,7 @@ class DosInitiativeRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     combatants: list[InitiativeCombatant]
     first: NotRequired[list[str]]
 
@@ -1795,6 +1855,7 @@ class DosInitiativeResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     order: list[str]
     entries: list[InitiativeEntry]
 
@@ -1805,6 +1866,7 @@ class DosTurnRequest(TypedDict):
     seed: NotRequired[str | int | None]
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     combatants: list[TurnCombatant]
     order: NotRequired[list[str] | None]
     first: NotRequired[list[str]]
@@ -1820,6 +1882,7 @@ class DosTurnResult(TypedDict):
     rolls: list[Roll]
     unused_dice: dict[str, list[int]]
     events: list[Event]
+    foundry: NotRequired[FoundryRolls]
     order: list[str]
     initiative: list[InitiativeEntry] | None
     actions: list[ActionsEntry]
@@ -1853,6 +1916,7 @@ class DosAttackOddsRequest(TypedDict):
     ]
     modifier_percent: NotRequired[int | None]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
     attacker: Attacker
     defender: Defender
     defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
