@@ -5,7 +5,6 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
 from pydantic import (
@@ -19,9 +18,6 @@ from pydantic import (
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 from typing_extensions import TypedDict
-
-from rules.dice import RNG
-from rules.record import Record
 
 #: Bumped whenever a resolution could change for the same request and seed (a rule, a draw order,
 #: an event). The same request + seed + rules version gives the same bytes, forever.
@@ -206,28 +202,6 @@ class Roll(TypedDict):
     ]
 
 
-@dataclass(kw_only=True)
-class Resolution(Record):
-    """What every resolving endpoint returns besides its system's own fields."""
-
-    seed: Annotated[
-        str | int, Field(description="The seed used (the request's, or the one the service made).")
-    ]
-    rng: Annotated[str, Field(description='The dice stream algorithm, "sha256-v1".')] = RNG
-    rules_version: Annotated[
-        str,
-        Field(
-            description="Version of the rules; the same request and seed replay byte for byte within it."
-        ),
-    ] = RULES_VERSION
-    rolls: Annotated[list[Roll], Field(description="Every die drawn, in draw order.")]
-    unused_dice: Annotated[
-        dict[str, list[int]],
-        Field(description="Scripted values the resolution did not need, by slot."),
-    ]
-    events: Annotated[list[Event], Field(description="What happened, in order.")]
-
-
 #: A Foundry VTT ``Roll`` as ``Roll.fromData()`` takes it (docs/foundry.md); its terms are checked
 #: against ``schemas/foundry-roll.schema.json`` by the tests, not described again here.
 FoundryRoll = TypedDict(
@@ -258,7 +232,7 @@ class Envelope(TypedDict):
 
     Results are typed dicts built as dict literals (STYLE 17: one shape per direction): a result type
     derives from this one, and a resolver returns ``{**trace(dice, log), "field": ...}`` with its own
-    keys in declaration order. It replaces the :class:`Resolution` dataclass, system by system.
+    keys in declaration order.
     """
 
     seed: Annotated[

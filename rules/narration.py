@@ -298,9 +298,8 @@ def _shower(
 
 
 def tell(result: Any, request: BaseModel, lang: str) -> None:
-    """Narrate a resolver's result (a typed dict or a dataclass with ``events``) for ``request``."""
-    events = result["events"] if isinstance(result, dict) else result.events
-    narrate(events, lang, names(request))
+    """Narrate a resolver's result (a typed dict with ``events``) for ``request``."""
+    narrate(result["events"], lang, names(request))
 
 
 def narrate(events: list[Any], lang: str, names: Mapping[str, str]) -> None:

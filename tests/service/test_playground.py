@@ -12,9 +12,8 @@ from typing import Any
 import pytest
 
 from service.examples import EXAMPLES
-from service.odds import OddsRoute
-from service.routing import resolver_paths
 from tests.conftest import Api
+from tests.properties.strategies import RESOLVING
 
 
 def test_the_page_is_served_at_the_root_with_a_strict_csp(api: Api) -> None:
@@ -56,17 +55,8 @@ def test_a_missing_asset_is_a_404(api: Api) -> None:
     assert api.get("/static/playground/nope.js").status_code == 404
 
 
-def _resolver_paths(api: Api) -> list[str]:
-    """The resolving endpoints (odds and simulations carry examples of their own)."""
-    return sorted(
-        path
-        for path, route in resolver_paths(api.app.router.routes)
-        if not isinstance(route, OddsRoute)
-    )
-
-
-def test_every_resolver_has_an_example(api: Api) -> None:
-    assert set(EXAMPLES) == set(_resolver_paths(api))
+def test_every_resolver_has_an_example() -> None:
+    assert set(EXAMPLES) == set(RESOLVING)  # odds and simulations carry examples of their own
 
 
 @pytest.mark.parametrize("path", sorted(EXAMPLES))
