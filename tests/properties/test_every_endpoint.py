@@ -207,7 +207,7 @@ def test_the_shortcut_answers_like_the_router(api: Api, router_only: Api, path: 
 
 @pytest.mark.parametrize("path", RESOLVING)
 def test_the_encoder_writes_what_the_response_schema_writes(api: Api, path: str) -> None:
-    """Results are dataclasses written by orjson (``service.encoding``): the bytes must validate
+    """Results are typed dicts written by orjson (``service.encoding``): the bytes must validate
     against the documented response model, and be exactly the bytes pydantic writes for the value
     they validate to (every field, in the schema's order, written as pydantic writes it).
 
@@ -236,7 +236,6 @@ def test_the_encoder_writes_what_the_response_schema_writes(api: Api, path: str)
         body_bytes = encode(result)
         documented = adapter.validate_json(body_bytes)
         assert adapter.dump_json(documented) == body_bytes
-        assert encode(documented) == body_bytes
 
     run()
     assert resolved, f"nothing resolved on {path}: {HINT}"

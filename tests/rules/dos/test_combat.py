@@ -19,7 +19,7 @@ from rules.dos.models import (
     ManeuverRequest,
 )
 from rules.errors import InvalidRequest, LimitExceeded
-from rules.record import to_json
+from service.encoding import encode as to_json
 from tests.rules.dos.helpers import build, source
 
 

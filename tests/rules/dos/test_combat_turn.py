@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rules.dos import turn
 from rules.dos.models import TurnRequest
 from rules.errors import InvalidRequest, LimitExceeded
-from rules.record import to_json
+from service.encoding import encode as to_json
 from tests.rules.dos.helpers import build, source
 
 
