@@ -1,5 +1,5 @@
 """Record golden responses: for every ``tests/golden/<system>/<name>.request.json`` write the exact
-response body beside it as ``<name>.response.json`` (``make golden``). ``tests/service/test_golden.py``
+response body beside it as ``<name>.response.json`` (``make golden``). ``tests/golden/test_golden.py``
 replays every request and compares bytes, so any change of behaviour shows up as a diff to review.
 
 A request file is ``{"path": "/dos/test", "body": {...}}``; its body must carry a ``seed`` (or script
