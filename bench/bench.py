@@ -147,6 +147,19 @@ ENDPOINTS: list[tuple[str, dict[str, Any]]] = [
         },
     ),
 ]
+#: The same requests with an option that costs more: a row's name is ``<path>#<what>`` (issue 16:
+#: narration in any language; issue 17: Foundry rolls on ``/dos/test``).
+ENDPOINTS += [
+    ("/dos/test#foundry", {**dict(ENDPOINTS)["/dos/test"], "foundry": True}),
+    ("/dragon/battle#ar", {**dict(ENDPOINTS)["/dragon/battle"], "lang": "ar"}),
+    ("/dos/attack#pl", {**dict(ENDPOINTS)["/dos/attack"], "lang": "pl"}),
+]
+
+
+def url_path(row: str) -> str:
+    """The path a row of ``ENDPOINTS`` posts to (its name without ``#<what>``)."""
+    return row.split("#", 1)[0]
+
 
 #: The endpoints issue 8 sets the target for (the others are measured and shown too).
 TARGETED = ("/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dnd5e/attack")
@@ -350,7 +363,7 @@ def micro(paths: list[str], number: int) -> dict[str, float]:
     app = create_app()
     routes = {r.path: r for r in iter_resolver_routes(app.router.routes, ResolverRoute)}
     for path in paths:
-        route = routes.get(path)
+        route = routes.get(url_path(path))
         if route is None or path not in bodies:
             continue
         # 64 seeds in turn: one fixed seed would time one path through the rules (a miss, say).
@@ -419,7 +432,7 @@ def main(argv: list[str] | None = None) -> int:
         assert status == 200, (status, text)
         live: list[tuple[str, str]] = []
         for path, body in ENDPOINTS:
-            status, text = post(svc.base + path, body_text(body, "bench"))
+            status, text = post(svc.base + url_path(path), body_text(body, "bench"))
             if status == 404:
                 msg = "404 on this app (its system is not merged here): skipped"
                 print(f"  {path}: {msg}")
@@ -430,10 +443,11 @@ def main(argv: list[str] | None = None) -> int:
                 report["skipped"][path] = msg
             else:
                 live.append((path, body_text(body)))
+        live_urls = {path: svc.base + url_path(path) for path, _ in live}
         # warm both up
         wrk(bare_url, bare_body, 2, CONNECTIONS)
         for path, payload in live:
-            wrk(svc.base + path, payload, 1, CONNECTIONS)
+            wrk(live_urls[path], payload, 1, CONNECTIONS)
 
         report["bare"] = {"rps": [], "p50_ms": [], "p99_ms": []}
         for path, payload in live:
@@ -442,9 +456,9 @@ def main(argv: list[str] | None = None) -> int:
             failures = 0
             for _ in range(rounds):  # each round: bare then service, load then one connection
                 b = wrk(bare_url, bare_body, seconds, CONNECTIONS)
-                s = wrk(svc.base + path, payload, seconds, CONNECTIONS)
+                s = wrk(live_urls[path], payload, seconds, CONNECTIONS)
                 bl = wrk(bare_url, bare_body, lat_seconds, 1, latency=True)
-                sl = wrk(svc.base + path, payload, lat_seconds, 1, latency=True)
+                sl = wrk(live_urls[path], payload, lat_seconds, 1, latency=True)
                 failures += sum(r.non_2xx + r.errors for r in (b, s, bl, sl))
                 pairs.append((b.rps, s.rps))
                 lat["b50"].append(bl.p50_ms or 0)
@@ -470,7 +484,7 @@ def main(argv: list[str] | None = None) -> int:
             }
             report["endpoints"][path] = entry
             print(
-                f"  {path:<16} {entry['rps']:7.0f} req/s {ratio:5.2f}x"
+                f"  {path:<19} {entry['rps']:7.0f} req/s {ratio:5.2f}x"
                 f" | p50 {med['s50']:.3f} ms {entry['p50_ratio']:5.2f}x"
                 f" | p99 {med['s99']:.3f} ms {entry['p99_ratio']:5.2f}x"
                 f" | bare {entry['bare_rps']:.0f} req/s, p50 {med['b50']:.3f}, p99 {med['b99']:.3f}"
@@ -496,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     ns = micro([p for p, _ in ENDPOINTS], number=300 if args.quick else 2000)
     report["micro_ns"] = ns
     for path, value in ns.items():
-        print(f"  in-process {path:<16} {value / 1000:8.1f} us per call (validate+resolve+dump)")
+        print(f"  in-process {path:<19} {value / 1000:8.1f} us per call (validate+resolve+dump)")
 
     if args.json:
         args.json.write_text(json.dumps(report, indent=2) + "\n")

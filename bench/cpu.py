@@ -18,7 +18,17 @@ import os
 import statistics
 import sys
 
-from bench.bench import BARE, CONNECTIONS, ENDPOINTS, Server, body_text, ensure_wrk, serve, wrk
+from bench.bench import (
+    BARE,
+    CONNECTIONS,
+    ENDPOINTS,
+    Server,
+    body_text,
+    ensure_wrk,
+    serve,
+    url_path,
+    wrk,
+)
 
 NAMED = ["/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dnd5e/attack"]
 
@@ -48,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         serve("service", ["service.app:create_app", "--factory"]) as svc,
         serve("bare", ["bench.bare_app:app"]) as bare,
     ):
-        targets = {p: (svc, p, body_text(bodies[p])) for p in args.paths}
+        targets = {p: (svc, url_path(p), body_text(bodies[p])) for p in args.paths}
         baseline = (bare, BARE[0], body_text(BARE[1]))
         for server, path, body in [baseline, *targets.values()]:  # warm up
             wrk(server.base + path, body, 1, CONNECTIONS)

@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
     # so an installed dragonroll (the compiled wheel) is the one measured.
     sys.path.append(str(ROOT))
 
-from bench.bench import BARE, ENDPOINTS, body_text, scope_for  # noqa: E402
+from bench.bench import BARE, ENDPOINTS, body_text, scope_for, url_path  # noqa: E402
 
 
 async def _drive(app: Any, path: str, bodies: list[bytes]) -> tuple[float, int]:
@@ -63,11 +63,11 @@ def measure(requests: int, rounds: int, stack: bool) -> dict[str, dict[str, floa
 
     service = create_app(Settings(log_format="json"))
     targets = [(f"bare {BARE[0]}", bare, BARE[0], BARE[1])]
-    targets += [(path, service, path, body) for path, body in ENDPOINTS]
+    targets += [(path, service, url_path(path), body) for path, body in ENDPOINTS]
     if stack:
         without = create_app(Settings(log_format="json"))
         without._routes = {}  # every request through FastAPI's stack and router
-        targets += [(f"{path} (stack)", without, path, body) for path, body in ENDPOINTS]
+        targets += [(f"{path} (stack)", without, url_path(path), body) for path, body in ENDPOINTS]
     times: dict[str, list[float]] = {name: [] for name, *_ in targets}
     for r in range(rounds + 1):  # round 0 warms up (builds the stacks, fills the caches)
         for name, app, path, body in targets:

@@ -17,7 +17,7 @@ from typing import Any
 
 from pyinstrument import Profiler
 
-from bench.bench import BARE, ENDPOINTS, ROOT, body_text, scope_for
+from bench.bench import BARE, ENDPOINTS, ROOT, body_text, scope_for, url_path
 
 LAYERS = {
     "service": [
@@ -85,11 +85,15 @@ def main(argv: list[str] | None = None) -> int:
 
     svc = create_app()
     routes = dict(resolver_paths(svc.router.routes))
-    route: ResolverRoute = routes[args.path]
+    route: ResolverRoute = routes[url_path(args.path)]
     body = dict(ENDPOINTS)[args.path]
     runs = {
         "bare": (bare, BARE[0], [body_text(BARE[1], f"p{i}").encode() for i in range(n)]),
-        "service": (svc, args.path, [body_text(body, f"p{i}").encode() for i in range(n)]),
+        "service": (
+            svc,
+            url_path(args.path),
+            [body_text(body, f"p{i}").encode() for i in range(n)],
+        ),
     }
     for name, (app, path, bodies) in runs.items():
         asyncio.run(drive(app, path, bodies[:200]))  # warm up (builds the middleware stack)
