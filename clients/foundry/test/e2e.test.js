@@ -8,7 +8,8 @@ import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import Ajv2020 from "ajv/dist/2020.js";
 import { CALCULATORS, chatContent, createApi, DragonrollError, RESOLVERS } from "../dragonroll.mjs";
-import { ROOT, startServer } from "./server.js";
+// The TypeScript client's helper: `python -m service` on a free loopback port, stopped after.
+import { ROOT, startServer } from "../../typescript/test/server.js";
 
 const DOCUMENT = JSON.parse(readFileSync(`${ROOT}openapi/openapi.json`, "utf8"));
 const SCHEMA = JSON.parse(readFileSync(`${ROOT}schemas/foundry-roll.schema.json`, "utf8"));
