@@ -31,7 +31,6 @@ TOTALS: dict[str, str] = {
 }
 #: The flavors of the rolls no event totals, and of luck and bad luck (around another flavor).
 OTHERS: dict[str, str] = {
-    "dos.pool.result": "pool",
     "dos.initiative.rolled": "initiative",
     "dos.initiative.reroll": "initiative_reroll",
     "dos.luck": "luck",
@@ -72,6 +71,8 @@ def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
     chains: dict[int, list[int]] = {}
     luck: str | None = None
     open_pool: Pool | None = None
+    # Pools told only if no event totals them (a bare /dos/roll): one flavor rendered per pool.
+    untold: list[tuple[Pool, str | None, Mapping[str, Any]]] = []
     for event in res["events"]:
         code, p = event["code"], event["params"]
         if code == "dos.pool.rolled":
@@ -87,9 +88,9 @@ def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
         elif code == "dos.pool.result":
             claims = list(rolled["dice"]) + [v for c in chains.values() for v in c]
             term = pool_term(rolled, cancelled, chains)
-            text = flavor(say, OTHERS[code], luck, rolled)
-            open_pool = Pool(p["slot"], [term], p["result"], text, claims)
+            open_pool = Pool(p["slot"], [term], p["result"], "", claims)
             out.append(open_pool)
+            untold.append((open_pool, luck, rolled))
         elif code in TOTALS and open_pool is not None:
             stat = p.get("value", p.get("stat"))
             if not isinstance(stat, int):  # a complex attempt names no stat: the request's
@@ -102,4 +103,7 @@ def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
             terms = [plain(10, [p["roll"]]), *plus(p["speed"])]
             text = flavor(say, OTHERS[code], None, p)
             out.append(Pool(f"initiative.{p['id']}", terms, p["total"], text, [p["roll"]]))
+    for pool, pool_luck, params in untold:
+        if not pool.flavor:
+            pool.flavor = flavor(say, "pool", pool_luck, params)
     return out
