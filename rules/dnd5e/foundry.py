@@ -14,6 +14,8 @@ from typing import Any
 from rules.foundry import Json, Pool, Say, die, operator, plus, result
 
 KEEP = {"advantage": "kh", "disadvantage": "kl"}
+#: The d20 rolls an event records, by their flavor's key (and slot: ``initiative.<id>``).
+ROLLED = {"dnd5e.initiative.rolled": "initiative", "dnd5e.stealth.rolled": "stealth"}
 
 
 def d20_pool(slot: str, flavor: str, d20s: list[int], how: str, total: int) -> Pool:
@@ -64,8 +66,8 @@ def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
         out.append(d20_pool("d20", say(kind, res), res["d20s"], how, res["total"]))
     for event in res["events"]:
         code, p = event["code"], event["params"]
-        if code in ("dnd5e.initiative.rolled", "dnd5e.stealth.rolled"):
-            kind = code.split(".")[1]
-            text = say(kind, p)
-            out.append(d20_pool(f"{kind}.{p['id']}", text, p["d20s"], p["mode"], p["total"]))
+        rolled = ROLLED.get(code)
+        if rolled is not None:
+            text = say(rolled, p)
+            out.append(d20_pool(f"{rolled}.{p['id']}", text, p["d20s"], p["mode"], p["total"]))
     return out

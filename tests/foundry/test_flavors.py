@@ -4,17 +4,40 @@ languages, and every flavor is a translated, filled-in text."""
 
 from __future__ import annotations
 
+import ast
+import importlib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from rules.narration import LANGUAGES, catalog
+from rules.narration import LANGUAGES, SYSTEMS, catalog
 from tests.conftest import Api
 from tests.foundry.checks import check_answer
 from tests.foundry.test_rolls import OK, foundry
 
 #: The systems' flavor messages (``<system>.foundry.<key>``), from the English catalog.
 FLAVORS = sorted(code for code in catalog("en").sentences if ".foundry." in code)
+
+
+def literals(system: str) -> set[str]:
+    """The string constants of ``rules/<system>/foundry.py`` and ``rules/foundry.py``."""
+    out: set[str] = set()
+    for name in (f"rules.{system}.foundry", "rules.foundry"):
+        source = Path(str(importlib.import_module(name).__file__)).read_text(encoding="utf-8")
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                out.add(node.value)
+    return out
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_flavor_is_a_key_the_code_names(system: str) -> None:
+    """A flavor no code names would be a message translators keep for nothing (a key the code
+    names without a message fails the golden and generated requests with a KeyError)."""
+    mine = {c.split(".foundry.", 1)[1] for c in FLAVORS if c.startswith(f"{system}.foundry.")}
+    assert mine, system
+    assert mine - literals(system) == set(), "FLAVORS no code names"
 
 
 def answers(api: Api, spec: dict[str, Any]) -> dict[str, Any]:
