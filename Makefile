@@ -137,5 +137,12 @@ clients: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## regenerate bot
 	npm run --prefix $(TS_CLIENT) --silent generate
 	$(BIN)/python clients/python/generate.py
 
-test-node: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## the TypeScript client: typecheck, drift, end to end on a real uvicorn
+# The Foundry module (clients/foundry): its tests check rolls with ajv (clients/foundry/package-lock.json).
+FOUNDRY := clients/foundry
+
+$(FOUNDRY)/node_modules/.package-lock.json: $(FOUNDRY)/package-lock.json
+	npm ci --prefix $(FOUNDRY) --no-audit --no-fund --silent
+
+test-node: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json $(FOUNDRY)/node_modules/.package-lock.json ## the TypeScript client (typecheck, drift, end to end) and the Foundry module (stand-ins, end to end), each on a real uvicorn
 	npm test --prefix $(TS_CLIENT) --silent
+	npm test --prefix $(FOUNDRY) --silent

@@ -9,6 +9,10 @@ roll per slot, so every die drawn is shown once.
 The shape, from the field list of issue 17 (``schemas/foundry-roll.schema.json``): a Roll is
 ``{class, options, dice, formula, terms, total, evaluated}``; its terms are ``Die``, ``OperatorTerm``
 and ``NumericTerm``; ``options`` holds ``flavor`` and ``dragonroll: {seed, rng, slot, rules_version}``.
+
+A flavor is in the request's language: the system's ``FLAVORS`` (``rules/<system>/text.py``, in the
+gettext catalogs as ``<system>.foundry.<key>``), rendered as event sentences are, with the names the
+request gives (``rules.narration``).
 """
 
 from __future__ import annotations
@@ -19,10 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-Json = dict[str, Any]
+from rules import narration
 
-#: What a roll no system maps was (moved to the gettext catalogs later).
-FLAVOR: dict[str, str] = {"dice": "{slot}: {count}d{sides}"}
+Json = dict[str, Any]
 
 
 @dataclass
@@ -97,8 +100,16 @@ def formula(terms: list[Json]) -> str:
     return " ".join(parts)
 
 
-def text(slot: str, count: int, sides: int) -> str:
-    return FLAVOR["dice"].format(slot=slot, count=count, sides=sides)
+@dataclass(frozen=True, slots=True)
+class Say:
+    """A system's flavors in one language: ``say(key, params)`` is ``<system>.foundry.<key>``."""
+
+    system: str
+    lang: str
+    names: Mapping[str, str]
+
+    def __call__(self, key: str, params: Mapping[str, Any]) -> str:
+        return narration.flavor(self.lang, f"{self.system}.foundry.{key}", params, self.names)
 
 
 def roll(pool: Pool, origin: Json) -> Json:
@@ -114,7 +125,7 @@ def roll(pool: Pool, origin: Json) -> Json:
     }
 
 
-def leftovers(record: list[Json], pools: list[Pool]) -> list[Pool]:
+def leftovers(record: list[Json], pools: list[Pool], say: Say) -> list[Pool]:
     """One plain roll per die of the record that no pool claimed, in draw order: such dice (a
     damage die, a hit location, a tie-break reroll) are each a roll of their own, never summed."""
     claimed: dict[str, Counter[int]] = {}
@@ -127,11 +138,12 @@ def leftovers(record: list[Json], pools: list[Pool]) -> list[Pool]:
             taken[die_["value"]] -= 1
             continue
         slot, sides, value = die_["slot"], die_["sides"], die_["value"]
-        left.append(Pool(slot, [plain(sides, [value])], value, text(slot, 1, sides), [value]))
+        text = say("dice", {"slot": slot, "count": 1, "sides": sides})
+        left.append(Pool(slot, [plain(sides, [value])], value, text, [value]))
     return left
 
 
-Mapper = Callable[[Any, Mapping[str, Any]], list[Pool]]
+Mapper = Callable[[Any, Mapping[str, Any], Say], list[Pool]]
 _MAPPERS: dict[str, Mapper] = {}
 
 
@@ -143,11 +155,14 @@ def mapper(system: str) -> Mapper:
     return found
 
 
-def rolls(system: str, req: Any, res: Mapping[str, Any]) -> list[Json]:
-    """The Foundry rolls of a result: the system's pools, then the dice they left, in the draw order
-    of each slot's first die."""
-    pools = [p for p in mapper(system)(req, res) if p.claims]  # a pool of 0 dice draws none
-    pools += leftovers(res["rolls"], pools)
+def rolls(
+    system: str, req: Any, res: Mapping[str, Any], lang: str = narration.DEFAULT
+) -> list[Json]:
+    """The Foundry rolls of a result, their flavors in ``lang``: the system's pools, then the dice
+    they left, in the draw order of each slot's first die."""
+    say = Say(system, lang, narration.names(req))
+    pools = [p for p in mapper(system)(req, res, say) if p.claims]  # a pool of 0 dice draws none
+    pools += leftovers(res["rolls"], pools, say)
     origin = {"seed": res["seed"], "rng": res["rng"], "rules_version": res["rules_version"]}
     order = {d["slot"]: i for i, d in reversed(list(enumerate(res["rolls"])))}
     pools.sort(key=lambda p: order.get(p.slot, len(order)))

@@ -110,12 +110,14 @@ def codes(messages: Iterable[Message]) -> frozenset[str]:
 
 
 def source_messages() -> dict[str, Message]:
-    """Every system's messages by context (the English source, ``rules/<system>/text.py``)."""
+    """Every system's messages by context (the English source, ``rules/<system>/text.py``): its
+    events' ``TEXTS`` and its Foundry rolls' ``FLAVORS``."""
     import importlib  # noqa: PLC0415 (the text modules are only needed to build a catalog)
 
     out: dict[str, Message] = {}
     for system in SYSTEMS:
-        for message in importlib.import_module(f"rules.{system}.text").TEXTS:
+        module = importlib.import_module(f"rules.{system}.text")
+        for message in (*module.TEXTS, *module.FLAVORS):
             if message.context in out:
                 raise ValueError(f"two messages with the context {message.context!r}")
             out[message.context] = message
@@ -316,6 +318,12 @@ def render(cat: Catalog, code: str, params: Mapping[str, Any], names: Mapping[st
         compiled = _variant(cat, code, params)
     text = _fill(compiled, params, names)
     return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+def flavor(lang: str, context: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
+    """A Foundry roll's flavor (``<system>.foundry.<key>``, a system's ``FLAVORS``) in ``lang``,
+    rendered as an event's sentence is (``rules.foundry``)."""
+    return render(catalog(lang), context, params, names)
 
 
 def _variant(cat: Catalog, code: str, params: Mapping[str, Any]) -> Compiled:

@@ -129,7 +129,7 @@ class ResolverRoute(APIRoute):
         lang = req.lang or negotiate(accept_language)
         tell(result, req, lang)
         if req.foundry:
-            result = {**result, "foundry": {"rolls": foundry.rolls(self.system, req, result)}}
+            result = {**result, "foundry": {"rolls": foundry.rolls(self.system, req, result, lang)}}
         return encode(result), lang
 
 

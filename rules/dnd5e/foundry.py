@@ -11,20 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.foundry import Json, Pool, die, operator, plus, result
-
-#: What each roll was (moved to the gettext catalogs later).
-FLAVOR: dict[str, str] = {
-    "check": "Ability check",
-    "attack": "Attack roll",
-    "damage": "Damage ({dice}, {type})",
-    "damage.critical": "Critical damage ({dice}, {type})",
-    "death_save": "Death saving throw",
-    "initiative": "{id}: initiative",
-    "stealth": "{id}: Stealth",
-}
+from rules.foundry import Json, Pool, Say, die, operator, plus, result
 
 KEEP = {"advantage": "kh", "disadvantage": "kl"}
+#: The d20 rolls an event records, by their flavor's key (and slot: ``initiative.<id>``).
+ROLLED = {"dnd5e.initiative.rolled": "initiative", "dnd5e.stealth.rolled": "stealth"}
 
 
 def d20_pool(slot: str, flavor: str, d20s: list[int], how: str, total: int) -> Pool:
@@ -42,7 +33,7 @@ def d20_pool(slot: str, flavor: str, d20s: list[int], how: str, total: int) -> P
     return Pool(slot, [term, *plus(total - natural)], total, flavor, list(d20s))
 
 
-def damage_pool(req: Any, n: int, part: Mapping[str, Any]) -> Pool:
+def damage_pool(req: Any, n: int, part: Mapping[str, Any], say: Say) -> Pool:
     """A damage part's dice as written, each term's critical dice in the same ``Die``."""
     terms: list[Json] = []
     rolls, crit = iter(part["rolls"]), iter(part["critical_rolls"])
@@ -58,25 +49,25 @@ def damage_pool(req: Any, n: int, part: Mapping[str, Any]) -> Pool:
         terms.append(die(t.sides, [result(v) for v in values]))
     raw = sum(part["rolls"]) + sum(part["critical_rolls"]) + part["modifier"]
     terms += plus(part["modifier"], part["total"] - raw)
-    key = "damage.critical" if critical else "damage"
-    return Pool(f"damage.{n}", terms, part["total"], FLAVOR[key].format(**part), claims)
+    key = "damage_critical" if critical else "damage"
+    return Pool(f"damage.{n}", terms, part["total"], say(key, part), claims)
 
 
-def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
+def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
     """The d20 rolls and damage parts of a 5e result."""
     out: list[Pool] = []
     if "attack" in res:
         a = res["attack"]
-        out.append(d20_pool("attack", FLAVOR["attack"], a["d20s"], a["mode"], a["total"]))
-        out += [damage_pool(req, n, part) for n, part in enumerate(res["damage"])]
+        out.append(d20_pool("attack", say("attack", a), a["d20s"], a["mode"], a["total"]))
+        out += [damage_pool(req, n, part, say) for n, part in enumerate(res["damage"])]
     elif "d20s" in res:  # a check or a death save
         kind = "check" if "dc" in res else "death_save"
         how = res.get("mode") or ("advantage" if req.advantage else "disadvantage")
-        out.append(d20_pool("d20", FLAVOR[kind], res["d20s"], how, res["total"]))
+        out.append(d20_pool("d20", say(kind, res), res["d20s"], how, res["total"]))
     for event in res["events"]:
         code, p = event["code"], event["params"]
-        if code in ("dnd5e.initiative.rolled", "dnd5e.stealth.rolled"):
-            kind = code.split(".")[1]
-            text = FLAVOR[kind].format(**p)
-            out.append(d20_pool(f"{kind}.{p['id']}", text, p["d20s"], p["mode"], p["total"]))
+        rolled = ROLLED.get(code)
+        if rolled is not None:
+            text = say(rolled, p)
+            out.append(d20_pool(f"{rolled}.{p['id']}", text, p["d20s"], p["mode"], p["total"]))
     return out

@@ -176,3 +176,15 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ who, when the request names none
     term("dnd5e.role=target", "the target"),
 )
+
+#: What each Foundry roll was (``options.flavor``, rules/dnd5e/foundry.py): ``dnd5e.foundry.<key>``.
+FLAVORS: tuple[Message, ...] = (
+    sentence("dnd5e.foundry.dice", "{slot}: {count}d{sides}"),
+    sentence("dnd5e.foundry.check", "Ability check"),
+    sentence("dnd5e.foundry.attack", "Attack roll"),
+    sentence("dnd5e.foundry.damage", "Damage ({dice}, {type})"),
+    sentence("dnd5e.foundry.damage_critical", "Critical damage ({dice}, {type})"),
+    sentence("dnd5e.foundry.death_save", "Death saving throw"),
+    sentence("dnd5e.foundry.initiative", "{id}: initiative"),
+    sentence("dnd5e.foundry.stealth", "{id}: Stealth"),
+)

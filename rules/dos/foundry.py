@@ -13,44 +13,34 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.foundry import Json, Pool, die, plain, plus, result
-
-#: What each roll was (moved to the gettext catalogs later): format templates over the parameters
-#: of the event that totals the pool (``dos.test.*`` share one), or of the pool itself.
-FLAVOR: dict[str, str] = {
-    "dos.pool.result": "{slot}: {size}d10",
-    "dos.test": "Test against DC {dc}",
-    "dos.opposed.total": "Opposed test, side {side}",
-    "dos.complex.attempt": "Complex test, attempt {n} against DC {dc}",
-    "dos.attack.total": "{attacker} attacks",
-    "dos.attack.ranged": "{attacker} shoots against DC {dc}",
-    "dos.defense.total": "{defender}: {kind}",
-    "dos.maneuver.side": "{who}: {kind} ({stat} + {skill})",
-    "dos.initiative.rolled": "{id}: initiative",
-    "dos.initiative.reroll": "{id}: initiative tie-break",
-    "dos.luck": "{what}: luck!",
-    "dos.bad_luck": "{what}: bad luck!",
-}
+from rules.foundry import Json, Pool, Say, die, plain, plus, result
 
 #: Events that total the pool just rolled (the stat is under ``value`` for a maneuver side), by the
-#: key of their flavor.
+#: key of their flavor (``dos.foundry.<key>``, rules/dos/text.py).
 TOTALS: dict[str, str] = {
-    "dos.test.success": "dos.test",
-    "dos.test.failure": "dos.test",
-    "dos.test.luck": "dos.test",
-    "dos.test.bad_luck": "dos.test",
-    "dos.opposed.total": "dos.opposed.total",
-    "dos.complex.attempt": "dos.complex.attempt",
-    "dos.attack.total": "dos.attack.total",
-    "dos.attack.ranged": "dos.attack.ranged",
-    "dos.defense.total": "dos.defense.total",
-    "dos.maneuver.side": "dos.maneuver.side",
+    "dos.test.success": "test",
+    "dos.test.failure": "test",
+    "dos.test.luck": "test",
+    "dos.test.bad_luck": "test",
+    "dos.opposed.total": "opposed",
+    "dos.complex.attempt": "complex",
+    "dos.attack.total": "attack",
+    "dos.attack.ranged": "ranged",
+    "dos.defense.total": "defense",
+    "dos.maneuver.side": "maneuver",
+}
+#: The flavors of the rolls no event totals, and of luck and bad luck (around another flavor).
+OTHERS: dict[str, str] = {
+    "dos.initiative.rolled": "initiative",
+    "dos.initiative.reroll": "initiative_reroll",
+    "dos.luck": "luck",
+    "dos.bad_luck": "bad_luck",
 }
 
 
-def flavor(key: str, luck: str | None, params: Mapping[str, Any]) -> str:
-    what = FLAVOR[key].format(**params)
-    return what if luck is None else FLAVOR[luck].format(what=what)
+def flavor(say: Say, key: str, luck: str | None, params: Mapping[str, Any]) -> str:
+    what = say(key, params)
+    return what if luck is None else say(OTHERS[luck], {"what": what})
 
 
 def pool_term(rolled: Mapping[str, Any], cancelled: set[int], chains: dict[int, list[int]]) -> Json:
@@ -73,7 +63,7 @@ def pool_term(rolled: Mapping[str, Any], cancelled: set[int], chains: dict[int, 
     return die(10, results, number=rolled["size"])
 
 
-def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
+def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
     """The pools and initiative rolls of a DoS result, in event order."""
     out: list[Pool] = []
     rolled: Mapping[str, Any] = {}
@@ -81,6 +71,8 @@ def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
     chains: dict[int, list[int]] = {}
     luck: str | None = None
     open_pool: Pool | None = None
+    # Pools told only if no event totals them (a bare /dos/roll): one flavor rendered per pool.
+    untold: list[tuple[Pool, str | None, Mapping[str, Any]]] = []
     for event in res["events"]:
         code, p = event["code"], event["params"]
         if code == "dos.pool.rolled":
@@ -96,19 +88,22 @@ def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
         elif code == "dos.pool.result":
             claims = list(rolled["dice"]) + [v for c in chains.values() for v in c]
             term = pool_term(rolled, cancelled, chains)
-            text = flavor(code, luck, rolled)
-            open_pool = Pool(p["slot"], [term], p["result"], text, claims)
+            open_pool = Pool(p["slot"], [term], p["result"], "", claims)
             out.append(open_pool)
+            untold.append((open_pool, luck, rolled))
         elif code in TOTALS and open_pool is not None:
             stat = p.get("value", p.get("stat"))
             if not isinstance(stat, int):  # a complex attempt names no stat: the request's
                 stat = req.stat
             open_pool.terms += plus(stat, p["total"] - (stat + open_pool.total))
             open_pool.total = p["total"]
-            open_pool.flavor = flavor(TOTALS[code], luck, p)
+            open_pool.flavor = flavor(say, TOTALS[code], luck, p)
             open_pool = None
         elif code in ("dos.initiative.rolled", "dos.initiative.reroll"):
             terms = [plain(10, [p["roll"]]), *plus(p["speed"])]
-            text = flavor(code, None, p)
+            text = flavor(say, OTHERS[code], None, p)
             out.append(Pool(f"initiative.{p['id']}", terms, p["total"], text, [p["roll"]]))
+    for pool, pool_luck, params in untold:
+        if not pool.flavor:
+            pool.flavor = flavor(say, "pool", pool_luck, params)
     return out

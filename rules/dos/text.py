@@ -239,3 +239,21 @@ TEXTS: tuple[Message, ...] = (
     term("dos.role=a", "side A"),
     term("dos.role=b", "side B"),
 )
+
+#: What each Foundry roll was (``options.flavor``, rules/dos/foundry.py): ``dos.foundry.<key>``,
+#: rendered as a sentence is, over the parameters of the event that totals the roll.
+FLAVORS: tuple[Message, ...] = (
+    sentence("dos.foundry.dice", "{slot}: {count}d{sides}"),
+    sentence("dos.foundry.pool", "Dice roll: {size}d10"),
+    sentence("dos.foundry.test", "Test against DC {dc}"),
+    sentence("dos.foundry.opposed", "Opposed test: {side}"),
+    sentence("dos.foundry.complex", "Complex test, attempt {n} against DC {dc}"),
+    sentence("dos.foundry.attack", "{attacker} attacks"),
+    sentence("dos.foundry.ranged", "{attacker} shoots against DC {dc}"),
+    sentence("dos.foundry.defense", "{defender} defends: {kind}"),
+    sentence("dos.foundry.maneuver", "{who}: {stat} + {skill}"),
+    sentence("dos.foundry.initiative", "{id}: initiative"),
+    sentence("dos.foundry.initiative_reroll", "{id}: initiative tie-break"),
+    sentence("dos.foundry.luck", "{what}: luck!"),
+    sentence("dos.foundry.bad_luck", "{what}: bad luck!"),
+)

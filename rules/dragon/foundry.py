@@ -8,27 +8,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.foundry import Json, Pool, die, result
-
-#: What each roll was (moved to the gettext catalogs later).
-FLAVOR: dict[str, str] = {
-    "won": "{owner}: {count}d{sides} against a highest {against}, {successes} successes",
-    "none": "{owner}: {count}d{sides}, no successes",
-}
+from rules.foundry import Json, Pool, Say, die, result
 
 
-def counted(p: Mapping[str, Any], against: int | None) -> Pool:
+def counted(p: Mapping[str, Any], against: int | None, say: Say) -> Pool:
     """The pool's ``Die`` counting the dice above ``against`` (its own highest: none)."""
     bar = max(p["dice"]) if against is None else against
     results: list[Json] = [result(v, success=v > bar, count=int(v > bar)) for v in p["dice"]]
     successes = sum(r["count"] for r in results)
     key = "none" if against is None else "won"
-    text = FLAVOR[key].format(**p, against=bar, successes=successes)
+    text = say(key, {**p, "against": bar, "successes": successes})
     term = die(p["sides"], results, modifiers=[f"cs>{bar}"])
     return Pool(p["slot"], [term], successes, text, list(p["dice"]))
 
 
-def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
+def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
     """One pool per ``dragon.pool.rolled``, counted when its owner's pair (or sweep) is resolved."""
     pending: dict[str, list[tuple[int, Mapping[str, Any]]]] = {}
     out: list[tuple[int, Pool]] = []
@@ -40,7 +34,7 @@ def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
     def settle(owner: str, against: int | None) -> None:
         for who in [owner, *(j for j, ally in joined.items() if ally == owner)]:
             for index, p in pending.pop(who, []):
-                out.append((index, counted(p, against)))
+                out.append((index, counted(p, against, say)))
 
     for event in res["events"]:
         code, p = event["code"], event["params"]

@@ -173,3 +173,13 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ who, when the request names none
     term("dragon.role=dragon", "the dragon"),
 )
+
+#: What each Foundry roll was (``options.flavor``, rules/dragon/foundry.py): ``dragon.foundry.<key>``.
+FLAVORS: tuple[Message, ...] = (
+    sentence("dragon.foundry.dice", "{slot}: {count}d{sides}"),
+    sentence(
+        "dragon.foundry.won",
+        "{owner}: {count}d{sides} against a highest {against}, successes: {successes}",
+    ),
+    sentence("dragon.foundry.none", "{owner}: {count}d{sides}, no successes"),
+)

@@ -6,18 +6,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.foundry import Pool, plain, plus
-
-#: What each roll was (moved to the gettext catalogs later).
-FLAVOR: dict[str, str] = {
-    "rolloff": "The {side}'s roll-off",
-    "item": "The {side} uses {name}",
-}
+from rules.foundry import Pool, Say, plain, plus
 
 ITEMS = ("riders.item.pre", "riders.counter.item")
 
 
-def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
+def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
     """The roll-offs and the items' dice, in event order."""
     sides = {d["slot"]: d["sides"] for d in res["rolls"]}
     out: list[Pool] = []
@@ -25,10 +19,10 @@ def pools(req: Any, res: Mapping[str, Any]) -> list[Pool]:
         code, p = event["code"], event["params"]
         if code == "riders.rolloff":
             terms = [plain(6, p["dice"]), *plus(p["bonus"])]
-            text = FLAVOR["rolloff"].format(**p)
+            text = say("rolloff", p)
             out.append(Pool(f"rolloff.{p['side']}", terms, p["total"], text, list(p["dice"])))
         elif code in ITEMS and p["dice"]:
             slot = f"item.{p['item']}"
             terms = [plain(sides[slot], p["dice"]), *plus(p["value"] - sum(p["dice"]))]
-            out.append(Pool(slot, terms, p["value"], FLAVOR["item"].format(**p), list(p["dice"])))
+            out.append(Pool(slot, terms, p["value"], say("item", p), list(p["dice"])))
     return out

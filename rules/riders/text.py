@@ -95,3 +95,10 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ lists with nothing in them
     term("riders.list=empty", "none"),
 )
+
+#: What each Foundry roll was (``options.flavor``, rules/riders/foundry.py): ``riders.foundry.<key>``.
+FLAVORS: tuple[Message, ...] = (
+    sentence("riders.foundry.dice", "{slot}: {count}d{sides}"),
+    sentence("riders.foundry.rolloff", "Roll-off: {side}"),
+    sentence("riders.foundry.item", "{side} uses {name}"),
+)

@@ -120,7 +120,7 @@ def test_the_dragon_winner_counts_its_successes(api: Api) -> None:
     rolls = check_answer(answer)
     won = [e["params"] for e in answer["events"] if e["code"] == "dragon.pair.won"]
     for p in won:
-        mine = [r for r in rolls if r["options"]["flavor"].startswith(p["winner"] + ":")]
+        mine = [r for r in rolls if r["options"]["dragonroll"]["slot"] == f"pool.{p['winner']}"]
         assert sum(r["total"] for r in mine) == p["successes"]
 
 

@@ -1,0 +1,109 @@
+// End to end: a real uvicorn, every POST of openapi/openapi.json called through the module's own
+// api (createApi with buildRequest and send, real fetch) with the document's request example, in
+// each of the service's languages; every roll the module would post to chat passes
+// schemas/foundry-roll.schema.json (ajv), its terms add up to its total, and that total is the
+// service's own where the plain answer states one.
+import { readFileSync } from "node:fs";
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import Ajv2020 from "ajv/dist/2020.js";
+import { CALCULATORS, chatContent, createApi, DragonrollError, RESOLVERS } from "../dragonroll.mjs";
+// The TypeScript client's helper: `python -m service` on a free loopback port, stopped after.
+import { ROOT, startServer } from "../../typescript/test/server.js";
+
+const DOCUMENT = JSON.parse(readFileSync(`${ROOT}openapi/openapi.json`, "utf8"));
+const SCHEMA = JSON.parse(readFileSync(`${ROOT}schemas/foundry-roll.schema.json`, "utf8"));
+const validate = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(SCHEMA);
+const LANGUAGES = ["en", "pl", "fi", "ar"];
+
+/** Our own number for a roll, by endpoint, where the plain answer states one (tests/foundry). */
+const OURS = {
+  "/dos/test": (a) => a.total,
+  "/dos/roll": (a) => a.roll.result,
+  "/dos/opposed": (a, slot) => a[slot].total,
+  "/dos/complex": (a, slot) => a.attempts[Number(slot.split(".")[1]) - 1].total,
+  "/dnd5e/check": (a) => a.total,
+  "/dnd5e/death-save": (a) => a.total,
+  "/dnd5e/attack": (a, slot) => (slot === "attack" ? a.attack.total : a.damage[Number(slot.slice(7))].total),
+};
+
+function example(path) {
+  const media = DOCUMENT.paths[path].post.requestBody.content["application/json"];
+  return media.example ?? Object.values(media.examples ?? {})[0]?.value;
+}
+
+/** A Die's value as Foundry counts it (active results, by `count` where set); then the terms. */
+function arithmetic(terms) {
+  let total = 0;
+  let sign = 1;
+  for (const term of terms) {
+    if (term.class === "OperatorTerm") sign = term.operator === "+" ? 1 : -1;
+    else if (term.class === "NumericTerm") total += sign * term.number;
+    else total += sign * term.results.filter((r) => r.active).reduce((s, r) => s + (r.count ?? r.result), 0);
+  }
+  return total;
+}
+
+let server;
+let lang = "en";
+const posted = [];
+let api;
+before(async () => {
+  server = await startServer();
+  api = createApi({
+    url: () => server.baseUrl,
+    lang: () => lang,
+    fetch: (url, init) => fetch(url, init),
+    post: async (answer) => posted.push({ rolls: answer.foundry.rolls, content: chatContent(answer) }),
+    fail: () => {},
+  });
+});
+after(() => server?.stop());
+
+for (const [name, path] of Object.entries(RESOLVERS)) {
+  test(`api.${name} (${path}) posts rolls that pass the schema and add up, in every language`, async () => {
+    const body = example(path);
+    assert.ok(body, `${path} has no request example`);
+    const flavors = {};
+    for (const language of LANGUAGES) {
+      lang = language;
+      posted.length = 0;
+      const answer = await api[name](body);
+      assert.equal(posted.length, 1, "one chat message per call");
+      const { rolls, content } = posted[0];
+      assert.equal(Boolean(rolls.length), Boolean(answer.rolls.length), "dice drawn but no rolls");
+      assert.match(content, /class="dragonroll-outcome"/);
+      for (const roll of rolls) {
+        assert.ok(validate(roll), JSON.stringify(validate.errors));
+        assert.equal(arithmetic(roll.terms), roll.total, roll.formula);
+        const slot = roll.options.dragonroll.slot;
+        if (OURS[path]) assert.equal(roll.total, OURS[path](answer, slot), `${path} ${slot}`);
+      }
+      flavors[language] = rolls.map((r) => r.options.flavor);
+    }
+    if (flavors.en.length) {
+      for (const language of LANGUAGES.slice(1)) {
+        assert.notDeepEqual(flavors[language], flavors.en, `${language} flavors are English`);
+      }
+    }
+  });
+}
+
+for (const [name, path] of Object.entries(CALCULATORS)) {
+  test(`api.${name} (${path}) answers without a chat message`, async () => {
+    posted.length = 0;
+    const answer = await api[name](example(path));
+    assert.equal(typeof answer, "object");
+    assert.equal("foundry" in answer, false);
+    assert.equal(posted.length, 0);
+  });
+}
+
+test("a request the service refuses is a DragonrollError with its problem+json", async () => {
+  await assert.rejects(api.dosTest({ stat: "many", skill: 3, dc: 43 }), (error) => {
+    assert.ok(error instanceof DragonrollError);
+    assert.equal(error.problem.status, 422);
+    assert.equal(typeof error.problem.title, "string");
+    return true;
+  });
+});
