@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -103,6 +103,10 @@ lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 
 bench: $(STAMP) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
 	$(BIN)/python -m bench.bench $(BENCH_ARGS)
+
+bench-compiled: $(STAMP) ## make bench with the service from the compiled build (run `make test-compiled` first)
+	@test -x $(COMPILED)/bin/python || { echo "no compiled build: run make test-compiled first"; exit 2; }
+	$(BIN)/python -m bench.bench --service-python $(abspath $(COMPILED))/bin/python $(BENCH_ARGS)
 
 bench-cpu: $(STAMP) ## the worker's CPU time per request under load, against the bare app (not a test)
 	$(BIN)/python -m bench.cpu $(BENCH_CPU_ARGS)

@@ -216,11 +216,17 @@ class Server:
 
 
 @contextmanager
-def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
-    """Run uvicorn on a free loopback port until the block ends; wait (bounded) until it answers."""
+def serve(
+    name: str, target: list[str], workers: int = 1, python: str | None = None
+) -> Iterator[Server]:
+    """Run uvicorn on a free loopback port until the block ends; wait (bounded) until it answers.
+
+    ``python``: another interpreter for the service (the compiled build's, ``make bench-compiled``),
+    run outside the source tree so that it imports its installed packages, not the source.
+    """
     port = free_port()
     cmd = [
-        sys.executable,
+        python or sys.executable,
         "-m",
         "uvicorn",
         *target,
@@ -238,7 +244,8 @@ def serve(name: str, target: list[str], workers: int = 1) -> Iterator[Server]:
     # format, which would measure the terminal): to a file, like a container's log, dropped after.
     log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
     env = {**os.environ, "DRAGONROLL_LOG_FORMAT": "json"}
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=log, env=env)
+    cwd = tempfile.gettempdir() if python else ROOT
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=log, env=env)
     server = Server(name, port, proc)
     try:
         deadline = time.monotonic() + 30
@@ -403,6 +410,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--latency-seconds", type=float, default=5.0, help="one-connection run")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--quick", action="store_true", help="2 s runs, 1 round (smoke test)")
+    parser.add_argument(
+        "--service-python",
+        help="the interpreter that runs the service (default: this one, the source tree); "
+        "`make bench-compiled` gives the compiled build's",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.duration, args.rounds, args.latency_seconds = 2.0, 1, 2.0
@@ -420,11 +432,17 @@ def main(argv: list[str] | None = None) -> int:
         "endpoints": {},
         "skipped": {},
     }
-    print(f"dragonroll bench {report['date']}: wrk -c{CONNECTIONS} {seconds:g}s x {rounds} rounds")
+    py = args.service_python
+    report["service_python"] = py or sys.executable
+    build = "the compiled build" if py else "the source (pure Python)"
+    print(
+        f"dragonroll bench {report['date']}: wrk -c{CONNECTIONS} {seconds:g}s x {rounds} rounds,"
+        f" service from {build}"
+    )
 
     with (
         serve("bare", ["bench.bare_app:app"]) as bare,
-        serve("dragonroll", ["service.app:create_app", "--factory"]) as svc,
+        serve("dragonroll", ["service.app:create_app", "--factory"], python=py) as svc,
     ):
         bare_url = bare.base + BARE[0]
         bare_body = body_text(BARE[1])
@@ -495,10 +513,10 @@ def main(argv: list[str] | None = None) -> int:
     scale_path, scale_body = "/dos/test", body_text(ENDPOINTS[0][1])
     one: list[float] = []
     two: list[float] = []
-    with serve("dragonroll-1", ["service.app:create_app", "--factory"], workers=1) as s1:
+    with serve("dragonroll-1", ["service.app:create_app", "--factory"], 1, py) as s1:
         wrk(s1.base + scale_path, scale_body, 1, CONNECTIONS)
         one.append(wrk(s1.base + scale_path, scale_body, seconds, CONNECTIONS).rps)
-    with serve("dragonroll-2", ["service.app:create_app", "--factory"], workers=2) as s2:
+    with serve("dragonroll-2", ["service.app:create_app", "--factory"], 2, py) as s2:
         wrk(s2.base + scale_path, scale_body, 1, CONNECTIONS)
         two.append(wrk(s2.base + scale_path, scale_body, seconds, CONNECTIONS).rps)
     report["scaling"] = {"path": scale_path, "1": one[0], "2": two[0], "ratio": two[0] / one[0]}
@@ -507,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
         f"({two[0] / one[0]:.2f}x; wrk shares the same {os.cpu_count()} cores)"
     )
 
+    # In this process: the source, whichever build served above.
     ns = micro([p for p, _ in ENDPOINTS], number=300 if args.quick else 2000)
     report["micro_ns"] = ns
     for path, value in ns.items():
