@@ -198,7 +198,7 @@ def test_http_contract(api: Api) -> None:
         r = api.post("/dos/odds/test", json={"stat": 1, "skill": 2, "dc": 3, **extra})
         assert r.status_code == 422
         assert r.json()["errors"][0]["loc"] == ["body", next(iter(extra))]
-    r = api.post("/dos/odds/test", json={"stat": 1, "skill": 51, "dc": 3})
+    r = api.post("/dos/odds/test", json={"stat": 1, "skill": 71, "dc": 3})
     assert r.status_code == 422
     assert r.json()["type"].endswith("/limit-exceeded")
     r = api.post("/dos/odds/attack", json={**ATTACK, "ranged": {"dc": 3}})
