@@ -84,7 +84,10 @@ def cases(r: dict[str, ResolverRoute]) -> list[tuple[str, Callable[[], Any]]]:
         ("/dos/odds/test, 30 dice", post(r, "/dos/odds/test", TEST)),
         ("/dos/odds/attack, 30 dice vs a 20-dice block", post(r, "/dos/odds/attack", ATTACK)),
         ("/dragon/odds, 100 pairs of 20 d20 vs 20 d20", lambda: [d() for d in dragon]),
-        ("/dos/odds/opposed, 70 dice vs 70 dice (the limit)", post(r, "/dos/odds/opposed", OPPOSED)),
+        (
+            "/dos/odds/opposed, 70 dice vs 70 dice (the limit)",
+            post(r, "/dos/odds/opposed", OPPOSED),
+        ),
     ]
 
 
