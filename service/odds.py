@@ -14,9 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
 
-import orjson
 from fastapi import APIRouter
-from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError, from_json
 
 from rules import budget
 from rules.models import RollRequest
@@ -141,11 +140,11 @@ class ShapedOddsRoute(OddsRoute):
 
     def shape_of(self, body: bytes) -> Shape:
         try:
-            parsed = orjson.loads(body)
-        except orjson.JSONDecodeError:
+            parsed = from_json(body)  # the validators' own JSON parser
+        except ValueError:
             # Any shape's validator says why the JSON is broken, as every route does (a 400).
             self.shapes[0].model.__pydantic_validator__.validate_json(body)
-            raise  # pragma: no cover - the validator has raised
+            parsed = None  # pragma: no cover - the same parser has refused it
         keys = parsed.keys() if isinstance(parsed, dict) else set()
         found = [shape for shape in self.shapes if shape.keys & keys]
         if len(found) == 1:
