@@ -4,14 +4,18 @@ An odds endpoint (``/<system>/odds/...``) answers from its request alone, drawin
 endpoint (``/<system>/simulate``) makes its own dice sources, one per run. Either is an
 :class:`OddsRoute`: a :class:`~service.routing.ResolverRoute` whose :meth:`resolve` calls
 ``answer(request)``, so it is served, limited, logged and measured exactly as the resolvers are.
+``POST /dos/odds`` and ``/dnd5e/odds`` take any of their system's questions: a
+:class:`ShapedOddsRoute` picks the question by the body's keys.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Union
 
 from fastapi import APIRouter
+from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError, from_json
 
 from rules import budget
 from rules.models import RollRequest
@@ -92,16 +96,94 @@ def add_odds(
         slot_doc=slot_doc,
         answer=answer,
         seeded=seeded,
-        openapi_extra={
-            "requestBody": {
-                "content": {
-                    "application/json": {
-                        "examples": {
-                            name: {"summary": name, "value": body}
-                            for name, body in examples.items()
-                        }
-                    }
-                }
-            }
-        },
+        openapi_extra=_examples(examples),
+    )
+
+
+def _examples(examples: dict[str, Any]) -> dict[str, Any]:
+    """The request body's named examples, as the OpenAPI document lists them."""
+    named = {name: {"summary": name, "value": body} for name, body in examples.items()}
+    return {"requestBody": {"content": {"application/json": {"examples": named}}}}
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One question a :class:`ShapedOddsRoute` answers: a body with any of ``keys`` (and none of
+    another shape's) is a ``model``, answered by ``answer``."""
+
+    name: str
+    keys: frozenset[str]
+    model: type[RollRequest]
+    answer: Callable[[Any], Any]
+
+
+class ShapedOddsRoute(OddsRoute):
+    """Odds of several questions on one path (issue 18's ``POST /dos/odds``): the body's keys pick
+    the shape, whose model validates it exactly as its own path's does (the same errors, at the
+    same places); a body that fits no shape, or more than one, is a 422 naming the shapes."""
+
+    def __init__(
+        self, path: str, endpoint: Callable[..., Any], *, shapes: Sequence[Shape], **kwargs: Any
+    ) -> None:
+        self.shapes = shapes
+        super().__init__(path, endpoint, answer=self.answer_shape, seeded=False, **kwargs)
+
+    def resolve(
+        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
+    ) -> tuple[bytes, str | None]:
+        req = self.shape_of(body).model.__pydantic_validator__.validate_json(body)
+        return encode(self.answer(req)), None
+
+    def answer_shape(self, req: Any) -> Any:
+        """The answer of the shape whose model ``req`` is."""
+        return next(s.answer for s in self.shapes if isinstance(req, s.model))(req)
+
+    def shape_of(self, body: bytes) -> Shape:
+        try:
+            parsed = from_json(body)  # the validators' own JSON parser
+        except ValueError:
+            # Any shape's validator says why the JSON is broken, as every route does (a 400).
+            self.shapes[0].model.__pydantic_validator__.validate_json(body)
+            parsed = None  # pragma: no cover - the same parser has refused it
+        keys = parsed.keys() if isinstance(parsed, dict) else set()
+        found = [shape for shape in self.shapes if shape.keys & keys]
+        if len(found) == 1:
+            return found[0]
+        accepted = "; ".join(
+            f"{s.name} (with {' or '.join(f'`{k}`' for k in sorted(s.keys))})" for s in self.shapes
+        )
+        error = PydanticCustomError(
+            "odds_shape",
+            "the body fits none of this endpoint's questions, or more than one: it takes {accepted}",
+            {"accepted": accepted},
+        )
+        details: list[InitErrorDetails] = [{"type": error, "loc": (), "input": parsed}]
+        raise ValidationError.from_exception_data(self.path, details)
+
+
+def add_shaped_odds(
+    router: APIRouter,
+    path: str,
+    *,
+    shapes: Sequence[Shape],
+    response_model: Any,
+    summary: str,
+    description: str,
+    system: str,
+    examples: dict[str, Any],
+) -> None:
+    """Register ``POST <path>`` answering whichever of ``shapes`` the body is; the OpenAPI document
+    shows the body as one of the shapes' models, with ``examples`` (name -> body)."""
+    add_post(
+        router,
+        path,
+        ShapedOddsRoute,
+        system=system,
+        request_model=Union[tuple(shape.model for shape in shapes)],  # type: ignore[arg-type]  # noqa: UP007
+        response_model=response_model,
+        summary=summary,
+        description=description,
+        slot_doc="none: odds draw no dice (`seed` and `dice` are refused).",
+        shapes=shapes,
+        openapi_extra=_examples(examples),
     )

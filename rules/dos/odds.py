@@ -45,8 +45,10 @@ from rules.odds import (
     prob,
 )
 
-#: Pools larger than this are refused (a 50-dice pool takes about a second the first time).
-MAX_ODDS_POOL = 50
+#: Pools larger than this are refused with a 422 naming the field: the first call for a pool size
+#: costs about n^4 (docs/odds.md: 70 dice take about 0.35 s of CPU, 100 dice 1.4 s), and a worker
+#: answering one request at a time should not spend seconds on one.
+MAX_ODDS_POOL = 70
 
 Flag = Literal["none", "luck", "bad_luck"]
 FLAGS: tuple[Flag, ...] = ("none", "luck", "bad_luck")

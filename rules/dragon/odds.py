@@ -21,8 +21,9 @@ opponent's highest, which wins the pair anyway).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from math import comb, prod
 from typing import Annotated
 
@@ -33,7 +34,7 @@ from rules.dice import DiceSource
 from rules.dragon.battle import battle
 from rules.dragon.models import DRAGON, BattleRequest, BattleResult
 from rules.errors import FieldError, LimitExceeded
-from rules.odds import NoDice, Prob, ValueProb, prob
+from rules.odds import NoDice, Prob, ValueProb, prob, prob_of
 
 #: The sweep's work: dragon-die sides x the sum over candidates of (dragon-die sides x their die).
 MAX_SWEEP_WORK = 2_000_000
@@ -145,21 +146,23 @@ def _at_most(dice: Dice, m: int) -> int:
     return prod(min(max(m, 0), s) ** c for s, c in dice)
 
 
-def _above(dice: Dice, m: int) -> list[int]:
+def _above(dice: Dice, m: int) -> Sequence[int]:
     """Rolls by the number of dice above ``m``: independent binomials per die size, convolved."""
-    out: list[int] | None = None
+    out: Sequence[int] | None = None
     for s, c in dice:
         group = _binomial(c, max(s - m, 0), min(m, s))
         out = group if out is None else _convolve(out, group)
     return out if out is not None else [1]
 
 
-def _binomial(count: int, high: int, low: int) -> list[int]:
-    """Ways for k of ``count`` dice to be among ``high`` faces (the rest among ``low``), by k."""
+@lru_cache(maxsize=4096)
+def _binomial(count: int, high: int, low: int) -> tuple[int, ...]:
+    """Ways for k of ``count`` dice to be among ``high`` faces (the rest among ``low``), by k
+    (kept per process: a round of many like pairs asks for the same few)."""
     if high == 0:
-        return [low**count]
+        return (low**count,)
     highs, lows = _powers(high, count), _powers(low, count)
-    return [comb(count, k) * highs[k] * lows[count - k] for k in range(count + 1)]
+    return tuple(comb(count, k) * highs[k] * lows[count - k] for k in range(count + 1))
 
 
 def _powers(base: int, n: int) -> list[int]:
@@ -169,7 +172,7 @@ def _powers(base: int, n: int) -> list[int]:
     return out
 
 
-def _convolve(a: list[int], b: list[int]) -> list[int]:
+def _convolve(a: Sequence[int], b: Sequence[int]) -> list[int]:
     out = [0] * (len(a) + len(b) - 1)
     for i, x in enumerate(a):
         if x:
@@ -180,33 +183,45 @@ def _convolve(a: list[int], b: list[int]) -> list[int]:
 
 def pair_odds(a: Dice, b: Dice) -> PairChances:
     """P(a wins), P(b wins), P(interrupted), and the successes of each winner (DRG-9, DRG-10)."""
+    total, tied, a_row, b_row = _pair_counts(tuple(a), tuple(b))
+
+    def successes(row: tuple[int, ...]) -> list[ValueProb]:
+        return [{"value": k, "p": prob_of(c, total)} for k, c in enumerate(row) if c]
+
+    return {
+        "a_wins": prob_of(sum(a_row), total),
+        "b_wins": prob_of(sum(b_row), total),
+        "interrupted": prob_of(tied, total),
+        "a_successes": successes(a_row),
+        "b_successes": successes(b_row),
+    }
+
+
+@lru_cache(maxsize=1024)
+def _pair_counts(
+    a: tuple[tuple[int, int], ...], b: tuple[tuple[int, int], ...]
+) -> tuple[int, int, tuple[int, ...], tuple[int, ...]]:
+    """(all rolls, tied rolls, rolls a wins by successes, rolls b wins by successes), by
+    conditioning on the loser's highest die ``m`` (kept per process: a round's pairs are often
+    alike, 100 pairs of 20 d20 against 20 d20 cost one)."""
+    sides = {"a": list(a), "b": list(b)}
     total = prod(s**c for s, c in a) * prod(s**c for s, c in b)
     top = max([s for s, _ in a + b], default=0)
-    wins = {"a": [0], "b": [0]}
+    wins: dict[str, list[int]] = {"a": [0], "b": [0]}
     tied = 0
     for m in range(0, top + 1):
-        pa = _at_most(a, m) - _at_most(a, m - 1)
-        pb = _at_most(b, m) - _at_most(b, m - 1)
+        pa = _at_most(sides["a"], m) - _at_most(sides["a"], m - 1)
+        pb = _at_most(sides["b"], m) - _at_most(sides["b"], m - 1)
         tied += pa * pb
-        for winner, dice, loser_at_m in (("a", a, pb), ("b", b, pa)):
+        for winner, loser_at_m in (("a", pb), ("b", pa)):
             if not loser_at_m:
                 continue
-            counts = _above(dice, m)
+            counts = _above(sides[winner], m)
             row = wins[winner]
             row.extend([0] * (len(counts) - len(row)))
             for k in range(1, len(counts)):
                 row[k] += loser_at_m * counts[k]
-
-    def successes(row: list[int]) -> list[ValueProb]:
-        return [{"value": k, "p": prob(Fraction(c, total))} for k, c in enumerate(row) if c]
-
-    return {
-        "a_wins": prob(Fraction(sum(wins["a"]), total)),
-        "b_wins": prob(Fraction(sum(wins["b"]), total)),
-        "interrupted": prob(Fraction(tied, total)),
-        "a_successes": successes(wins["a"]),
-        "b_successes": successes(wins["b"]),
-    }
+    return total, tied, tuple(wins["a"]), tuple(wins["b"])
 
 
 # ---------------------------------------------------------------- the sweep (DRG-11)

@@ -13,7 +13,7 @@ from rules.dragon import simulate as dragon_simulate
 from rules.odds import Simulation
 from rules.riders import odds as riders_odds
 from rules.riders import simulate as riders_simulate
-from service.odds import add_odds
+from service.odds import Shape, add_odds, add_shaped_odds
 
 _ODDS = (
     "Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and "
@@ -38,6 +38,8 @@ IGNATIUS = {
     },
     "defender": {"dexterity": 9, "block": 1, "hp": 12},
 }
+SARATHAEL = {"stat": 24, "skill": 3, "dc": 43}
+EVEN = {"a": {"stat": 30, "skill": 4}, "b": {"stat": 32, "skill": 3}}
 
 add_odds(
     dos,
@@ -52,7 +54,7 @@ add_odds(
         "total with their mean and 5/25/50/75/95 percentiles. " + _ODDS + _CHAINS
     ),
     system="dos",
-    examples={"Sarathael": {"stat": 24, "skill": 3, "dc": 43}},
+    examples={"Sarathael": SARATHAEL},
 )
 add_odds(
     dos,
@@ -66,7 +68,7 @@ add_odds(
         "then the higher total) and each side's total. " + _ODDS + _CHAINS
     ),
     system="dos",
-    examples={"even": {"a": {"stat": 30, "skill": 4}, "b": {"stat": 32, "skill": 3}}},
+    examples={"even": EVEN},
 )
 add_odds(
     dos,
@@ -84,8 +86,54 @@ add_odds(
     system="dos",
     examples={"Ignatius on the kobold": IGNATIUS},
 )
+add_shaped_odds(
+    dos,
+    "/odds",
+    shapes=[
+        Shape(
+            "a /dos/test request",
+            frozenset({"stat", "skill", "dc"}),
+            dos_odds.TestOddsRequest,
+            dos_odds.test_odds,
+        ),
+        Shape(
+            "a /dos/opposed request",
+            frozenset({"a", "b"}),
+            dos_odds.OpposedOddsRequest,
+            dos_odds.opposed_odds,
+        ),
+        Shape(
+            "a /dos/attack request",
+            frozenset({"attacker", "defender"}),
+            dos_odds.AttackOddsRequest,
+            dos_odds.attack_odds,
+        ),
+    ],
+    response_model=dos_odds.TestOdds | dos_odds.OpposedOdds | dos_odds.AttackOdds,
+    summary="Odds of a test, an opposed test or an attack (the request says which)",
+    description=(
+        "Takes a `/dos/test`, `/dos/opposed` or `/dos/attack` request and answers as "
+        "`/dos/odds/test`, `/dos/odds/opposed` or `/dos/odds/attack` does. The body's keys say "
+        "which: `a` or `b` is an opposed test, `attacker` or `defender` an attack, `stat`, "
+        "`skill` or `dc` a test; a body with none of them, or of two kinds, is a 422 that lists "
+        "the shapes accepted. " + _ODDS + _CHAINS
+    ),
+    system="dos",
+    examples={
+        "a test: Sarathael": SARATHAEL,
+        "an opposed test": EVEN,
+        "an attack: Ignatius on the kobold": IGNATIUS,
+    },
+)
 
 dnd5e = APIRouter(prefix="/dnd5e", tags=["Fifth-edition SRD combat"])
+
+CHECK = {"modifier": 3, "dc": 15, "advantage": True}
+LONGSWORD = {
+    "attack_bonus": 5,
+    "damage": [{"dice": "1d8+3", "type": "slashing"}],
+    "target": {"ac": 15, "hp": 7, "max_hp": 7, "monster": True},
+}
 
 add_odds(
     dnd5e,
@@ -99,7 +147,7 @@ add_odds(
         "and the distribution of the d20 kept. " + _ODDS
     ),
     system="dnd5e",
-    examples={"DC 15 with advantage": {"modifier": 3, "dc": 15, "advantage": True}},
+    examples={"DC 15 with advantage": CHECK},
 )
 add_odds(
     dnd5e,
@@ -115,12 +163,37 @@ add_odds(
         "dice are limited to 1000 dice x sides (doubled for a critical). " + _ODDS
     ),
     system="dnd5e",
+    examples={"a longsword on a goblin": LONGSWORD},
+)
+add_shaped_odds(
+    dnd5e,
+    "/odds",
+    shapes=[
+        Shape(
+            "a /dnd5e/check request",
+            frozenset({"modifier", "dc"}),
+            dnd5e_odds.CheckOddsRequest,
+            dnd5e_odds.check_odds,
+        ),
+        Shape(
+            "a /dnd5e/attack request",
+            frozenset({"attack_bonus", "damage", "target"}),
+            dnd5e_odds.AttackOddsRequest,
+            dnd5e_odds.attack_odds,
+        ),
+    ],
+    response_model=dnd5e_odds.CheckOdds | dnd5e_odds.AttackOdds,
+    summary="Odds of a check or an attack (the request says which)",
+    description=(
+        "Takes a `/dnd5e/check` or `/dnd5e/attack` request and answers as `/dnd5e/odds/check` "
+        "or `/dnd5e/odds/attack` does. The body's keys say which: `attack_bonus`, `damage` or "
+        "`target` is an attack, `modifier` or `dc` a check; a body with none of them, or of "
+        "both kinds, is a 422 that lists the shapes accepted. " + _ODDS
+    ),
+    system="dnd5e",
     examples={
-        "a longsword on a goblin": {
-            "attack_bonus": 5,
-            "damage": [{"dice": "1d8+3", "type": "slashing"}],
-            "target": {"ac": 15, "hp": 7, "max_hp": 7, "monster": True},
-        }
+        "a check: DC 15 with advantage": CHECK,
+        "an attack: a longsword on a goblin": LONGSWORD,
     },
 )
 

@@ -78,11 +78,11 @@ KNOWN: list[tuple[str, str]] = [
         "at a time",
     ),
     (
-        r"at most 50 dice for odds|the simulation would roll about \d+ dice|"
+        r"at most \d+ dice for odds|the simulation would roll about \d+ dice|"
         r"too many for odds|the sweep's odds would take|too many allies joined in the dragon's "
         r"pair for the sweep's odds",
         "odds and simulations take the resolving endpoint's request as it is (issue 18), so its "
-        "schema allows what exact odds or a simulation cannot afford: a pool over 50 dice, runs x "
+        "schema allows what exact odds or a simulation cannot afford: a pool over 70 dice, runs x "
         "the fight's dice over the simulation's work budget; the service names the field",
     ),
     (

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import os
+from collections import Counter
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any
+
+from rules.dice import DiceSource
 
 #: Seeded Monte Carlo resolutions per check; DRAGONROLL_ODDS_RUNS=1000000 for the full oracle
 #: (``make bench-odds`` prints nothing of it: it is a test setting).
 RUNS = int(os.environ.get("DRAGONROLL_ODDS_RUNS", "1500"))
+#: Resolutions of the one full Monte Carlo oracle per system (tests/odds/test_monte_carlo.py, issue
+#: 18: 10^6); DRAGONROLL_ODDS_FULL_RUNS lowers it for a quick local run.
+FULL_RUNS = int(os.environ.get("DRAGONROLL_ODDS_FULL_RUNS", "1000000"))
 
 
 def exact(p: dict[str, Any]) -> Fraction:
@@ -25,3 +32,17 @@ def within(p: Fraction, hits: int, runs: int, sigmas: float = 4.0) -> bool:
     count of slack, for probabilities near 0 or 1)."""
     se = (float(p) * (1 - float(p)) / runs) ** 0.5
     return abs(hits / runs - float(p)) <= sigmas * se + 1 / runs
+
+
+def tally(resolve: Callable[[DiceSource], Hashable], runs: int, seed: str) -> Counter[Any]:
+    """What ``resolve`` (a resolver of the engine, its request bound) gives over ``runs`` seeded
+    resolutions, run i seeded ``{seed}/{i}`` as a simulation's run i is."""
+    found: Counter[Any] = Counter()
+    for i in range(runs):
+        found[resolve(DiceSource(f"{seed}/{i}", None, None))] += 1
+    return found
+
+
+def marginal(found: Counter[Any], keep: Callable[[Any], bool]) -> int:
+    """How many tallied resolutions ``keep`` holds for."""
+    return sum(n for key, n in found.items() if keep(key))

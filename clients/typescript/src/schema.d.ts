@@ -444,6 +444,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dos/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of a test, an opposed test or an attack (the request says which)
+         * @description Takes a `/dos/test`, `/dos/opposed` or `/dos/attack` request and answers as `/dos/odds/test`, `/dos/odds/opposed` or `/dos/odds/attack` does. The body's keys say which: `a` or `b` is an opposed test, `attacker` or `defender` an attack, `stat`, `skill` or `dc` a test; a body with none of them, or of two kinds, is a 422 that lists the shapes accepted. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1. Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens explode in chains, luck and bad luck: DOS-1..7). The chains are cut where the mass beyond is below `truncation.tail_below` (1e-15); that mass is `tail`, and counts as the result `tail_from` (the smallest a cut roll can have), so an outcome decided below it is exact.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dos_odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dos/simulate": {
         parameters: {
             query?: never;
@@ -592,6 +614,28 @@ export interface paths {
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
         post: operations["dnd5e_odds_attack"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dnd5e/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Odds of a check or an attack (the request says which)
+         * @description Takes a `/dnd5e/check` or `/dnd5e/attack` request and answers as `/dnd5e/odds/check` or `/dnd5e/odds/attack` does. The body's keys say which: `attack_bonus`, `damage` or `target` is an attack, `modifier` or `dc` a check; a body with none of them, or of both kinds, is a 422 that lists the shapes accepted. Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, `exact` in lowest terms; the outcomes of one question sum to exactly 1.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dnd5e_odds"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10574,6 +10618,66 @@ export interface operations {
             };
         };
     };
+    dos_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TestOddsRequest"] | components["schemas"]["OpposedOddsRequest"] | components["schemas"]["rules__dos__odds__AttackOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["rules__dos__odds__AttackOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     dos_simulate: {
         parameters: {
             query?: never;
@@ -10954,6 +11058,66 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["rules__dnd5e__odds__AttackOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dnd5e_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CheckOddsRequest"] | components["schemas"]["rules__dnd5e__odds__AttackOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["rules__dnd5e__odds__AttackOdds"];
                 };
             };
             /** @description Problem: malformed-json */

@@ -28,6 +28,7 @@ OPERATIONS: dict[str, str] = {
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
+    "dos_odds": "/dos/odds",
     "dos_simulate": "/dos/simulate",
     "dragon_odds": "/dragon/odds",
     "dragon_simulate": "/dragon/simulate",
@@ -35,6 +36,7 @@ OPERATIONS: dict[str, str] = {
     "riders_simulate": "/riders/simulate",
     "dnd5e_odds_check": "/dnd5e/odds/check",
     "dnd5e_odds_attack": "/dnd5e/odds/attack",
+    "dnd5e_odds": "/dnd5e/odds",
 }
 
 
@@ -2093,6 +2095,15 @@ class Client(SyncTransport):
         "Odds of one attack (the /dos/attack request) (POST /dos/odds/attack)."
         return cast(DosAttackOdds, self._post("/dos/odds/attack", body, headers))
 
+    def dos_odds(
+        self,
+        body: TestOddsRequest | OpposedOddsRequest | DosAttackOddsRequest,
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> TestOdds | OpposedOdds | DosAttackOdds:
+        "Odds of a test, an opposed test or an attack (the request says which) (POST /dos/odds)."
+        return cast(TestOdds | OpposedOdds | DosAttackOdds, self._post("/dos/odds", body, headers))
+
     def dos_simulate(
         self, body: TurnSimulateRequest, *, headers: Mapping[str, str] | None = None
     ) -> Simulation:
@@ -2134,6 +2145,15 @@ class Client(SyncTransport):
     ) -> Dnd5eAttackOdds:
         "Odds of an attack and its damage (the /dnd5e/attack request) (POST /dnd5e/odds/attack)."
         return cast(Dnd5eAttackOdds, self._post("/dnd5e/odds/attack", body, headers))
+
+    def dnd5e_odds(
+        self,
+        body: CheckOddsRequest | Dnd5eAttackOddsRequest,
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> CheckOdds | Dnd5eAttackOdds:
+        "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
+        return cast(CheckOdds | Dnd5eAttackOdds, self._post("/dnd5e/odds", body, headers))
 
 
 class AsyncClient(AsyncTransport):
@@ -2259,6 +2279,17 @@ class AsyncClient(AsyncTransport):
         "Odds of one attack (the /dos/attack request) (POST /dos/odds/attack)."
         return cast(DosAttackOdds, await self._post("/dos/odds/attack", body, headers))
 
+    async def dos_odds(
+        self,
+        body: TestOddsRequest | OpposedOddsRequest | DosAttackOddsRequest,
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> TestOdds | OpposedOdds | DosAttackOdds:
+        "Odds of a test, an opposed test or an attack (the request says which) (POST /dos/odds)."
+        return cast(
+            TestOdds | OpposedOdds | DosAttackOdds, await self._post("/dos/odds", body, headers)
+        )
+
     async def dos_simulate(
         self, body: TurnSimulateRequest, *, headers: Mapping[str, str] | None = None
     ) -> Simulation:
@@ -2300,3 +2331,12 @@ class AsyncClient(AsyncTransport):
     ) -> Dnd5eAttackOdds:
         "Odds of an attack and its damage (the /dnd5e/attack request) (POST /dnd5e/odds/attack)."
         return cast(Dnd5eAttackOdds, await self._post("/dnd5e/odds/attack", body, headers))
+
+    async def dnd5e_odds(
+        self,
+        body: CheckOddsRequest | Dnd5eAttackOddsRequest,
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> CheckOdds | Dnd5eAttackOdds:
+        "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
+        return cast(CheckOdds | Dnd5eAttackOdds, await self._post("/dnd5e/odds", body, headers))
