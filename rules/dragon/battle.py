@@ -284,8 +284,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     pair_ids, paired = form_pairs(order, by_id, d.target, log)
     left_over = left_over_parties(order, paired, by_id, log)
     joined = _joined(left_over)
-    joiners = {p for js in joined.values() for p in js}
-    in_battle = [p for p in order if p in paired or p in joiners]
+    in_battle = _in_battle(order, paired, joined)
     # Pools (DRG-5..8) and each pair's two sides.
     pools, own = roll_pools(req, pair_ids, joined, by_id, dice=dice, log=log)
     sides = [(_side(a, joined, own), _side(b, joined, own)) for a, b in pair_ids]
@@ -458,6 +457,14 @@ def _left_over_record(
         "against": against,
         "note": note,
     }
+
+
+def _in_battle(order: list[str], paired: set[str], joined: dict[str, list[str]]) -> list[str]:
+    """The parties in a pair or joined to one, in strength order."""
+    if not joined:
+        return [p for p in order if p in paired]
+    joiners = {p for js in joined.values() for p in js}
+    return [p for p in order if p in paired or p in joiners]
 
 
 def _joined(left_over: list[LeftOverParty]) -> dict[str, list[str]]:
@@ -645,7 +652,7 @@ def dragon_pair(
         defeated: list[Defeat] = []
         for p in sweep:
             bar = sb["highest"] if p == b else _highest(own[p])
-            successes = len([v for v in sa["dice"] if v > bar])
+            successes = _successes(sa["dice"], bar)
             defeated.append({"id": p, "successes": successes})
             ledger.lose(p, successes, "swept")
         first = defeated[0]["successes"]
@@ -671,7 +678,7 @@ def other_pairs(
     winner's successes (DRG-12)."""
     pairs: list[Pair] = []
     for (a, b), (sa, sb) in zip(pair_ids, sides, strict=True):
-        gone = [p for p in sweep if p in sa["members"] or p in sb["members"]]
+        gone = [p for p in sweep if p in sa["members"] or p in sb["members"]] if sweep else []
         if gone:
             log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
             pairs.append(_pair(a, b, sa, sb, resolved=False))
@@ -692,7 +699,7 @@ def _fight(a: str, b: str, sa: Side, sb: Side, log: EventLog) -> Pair:
         return _pair(a, b, sa, sb, interrupted=True)
     win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
     bar = sl["highest"]
-    successes = len([v for v in sw["dice"] if v > bar])
+    successes = _successes(sw["dice"], bar)
     log.add(
         "dragon.pair.won",
         winner=win,
@@ -702,6 +709,15 @@ def _fight(a: str, b: str, sa: Side, sb: Side, log: EventLog) -> Pair:
         successes=successes,
     )
     return _pair(a, b, sa, sb, winner=win, loser=loser, successes=successes)
+
+
+def _successes(dice: list[int], bar: int) -> int:
+    """DRG-9, DRG-11: one success per die strictly above the loser's highest."""
+    count = 0
+    for v in dice:
+        if v > bar:
+            count += 1
+    return count
 
 
 def _pair(

@@ -406,12 +406,12 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
     """
     name = me.name
     element = foe.side.element
-    riders: list[RiderBonus] = [
-        {"id": r.id, "current": r.current, "bonus": r.bonuses.get(element, 0)} for r in me.riders
-    ]
+    riders: list[RiderBonus] = []
     elemental = 0
-    for r in riders:
-        elemental += r["bonus"]
+    for r in me.riders:
+        bonus = r.bonuses.get(element, 0)
+        riders.append({"id": r.id, "current": r.current, "bonus": bonus})
+        elemental += bonus
     counted = me.fatigue < MAX_FATIGUE
     if not counted:
         c.log.add("riders.bonus.fatigued", side=name, elemental=elemental)
