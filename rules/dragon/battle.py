@@ -96,19 +96,22 @@ def check(req: BattleRequest) -> dict[str, Entity]:
     entities = req.entities
     errors, by_id = _id_errors(req)
     later: list[FieldError] = []  # targets and joins, reported after the cycles
+    parents = False
     for i, e in enumerate(entities):
         if e.parent is not None or e.slayer_prosperity is not None:
+            parents = parents or e.parent is not None
             errors += _family_errors(i, e, by_id)
         if e.aside:
             continue
-        msg = None if e.target is None else _target_error(e, e.target, by_id)
+        target = e.target
+        msg = None if target is None else _target_error(e, target, by_id)
         if msg is not None:
             later.append(FieldError(("entities", i, "target"), msg))
         join = e.if_left_over
         msg = _join_error(e, join[5:], by_id) if join.startswith("join:") else None
         if msg is not None:
             later.append(FieldError(("entities", i, "if_left_over"), msg))
-    if any(e.parent is not None for e in entities):
+    if parents:
         errors += _cycles(entities, by_id)
     target_error = _dragon_target_error(req.dragon.target, by_id)
     if target_error is not None:
@@ -138,7 +141,12 @@ def _check_going_on(req: BattleRequest) -> None:
 def _id_errors(req: BattleRequest) -> tuple[list[FieldError], dict[str, Entity]]:
     """Each id once, none of them `dragon`; the errors and the first entity of each id."""
     errors: list[FieldError] = []
-    by_id: dict[str, Entity] = {}
+    by_id = {e.id: e for e in req.entities}
+    location = req.location
+    unique = len(by_id) == len(req.entities) and DRAGON not in by_id
+    if unique and (location is None or location.id != DRAGON):
+        return errors, by_id
+    by_id = {}
     for i, e in enumerate(req.entities):
         if e.id == DRAGON:
             errors.append(
@@ -276,8 +284,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     pair_ids, paired = form_pairs(order, by_id, d.target, log)
     left_over = left_over_parties(order, paired, by_id, log)
     joined = _joined(left_over)
-    joiners = {p for js in joined.values() for p in js}
-    in_battle = [p for p in order if p in paired or p in joiners]
+    in_battle = _in_battle(order, paired, joined)
     # Pools (DRG-5..8) and each pair's two sides.
     pools, own = roll_pools(req, pair_ids, joined, by_id, dice=dice, log=log)
     sides = [(_side(a, joined, own), _side(b, joined, own)) for a, b in pair_ids]
@@ -368,15 +375,17 @@ class Ledger:
 def strength_order(req: BattleRequest, log: EventLog) -> list[str]:
     """DRG-2, DRG-4: the dragon, then the entities taking part by prosperity, highest first; on equal
     prosperity free (gm) entities first, then request order. Entities aside take no part."""
-    taking_part: list[Entity] = []
-    for e in req.entities:
+    ranked: list[tuple[int, bool, int, str]] = []
+    for i, e in enumerate(req.entities):
         if e.aside:
             log.add("dragon.aside", id=e.id)
         else:
-            taking_part.append(e)
+            ranked.append((-e.prosperity, e.controller != "gm", i, e.id))
     # Sorted as plain tuples (no key function to call); the index keeps equal keys in request order.
-    ranked = sorted([(-e.prosperity, e.controller != "gm", i) for i, e in enumerate(taking_part)])
-    order = [DRAGON, *[taking_part[i].id for _, _, i in ranked]]
+    ranked.sort()
+    order = [DRAGON]
+    for *_, p in ranked:
+        order.append(p)
     log.add("dragon.order", order=order, names=", ".join(order))
     return order
 
@@ -450,6 +459,14 @@ def _left_over_record(
     }
 
 
+def _in_battle(order: list[str], paired: set[str], joined: dict[str, list[str]]) -> list[str]:
+    """The parties in a pair or joined to one, in strength order."""
+    if not joined:
+        return [p for p in order if p in paired]
+    joiners = {p for js in joined.values() for p in js}
+    return [p for p in order if p in paired or p in joiners]
+
+
 def _joined(left_over: list[LeftOverParty]) -> dict[str, list[str]]:
     """DRG-3: the parties joined to each pair member, in strength order."""
     joined: dict[str, list[str]] = {}
@@ -479,45 +496,57 @@ def roll_pools(
     own: dict[str, list[int]] = {}
     for pair in pair_ids:
         for member in pair:
-            for p in (member, *joined[member]) if member in joined else (member,):
-                party = _party_pools(p, req, by_id, dice, log)
-                pools += party
-                own[p] = values = []
-                for pool in party:
-                    values += pool["dice"]
+            own[member] = _roll_party(member, req, by_id, dice=dice, log=log, pools=pools)
+            for p in joined.get(member, ()):
+                own[p] = _roll_party(p, req, by_id, dice=dice, log=log, pools=pools)
     return pools, own
 
 
-def _party_pools(
-    p: str, req: BattleRequest, by_id: dict[str, Entity], dice: DiceSource, log: EventLog
-) -> list[Pool]:
-    """One party's pools: the dragon's battle dice plus one per feature used (DRG-6) and its dragon
-    die if used (DRG-7); an entity's prosperity in dice of its level (DRG-5), an individual
-    dragonslayer one more die a step higher (DRG-8); prosperity 0 rolls nothing at all."""
+def _roll_party(
+    p: str,
+    req: BattleRequest,
+    by_id: dict[str, Entity],
+    *,
+    dice: DiceSource,
+    log: EventLog,
+    pools: list[Pool],
+) -> list[int]:
+    """One party's pools, added to ``pools``: the dragon's battle dice plus one per feature used
+    (DRG-6) and its dragon die if used (DRG-7); an entity's prosperity in dice of its level (DRG-5),
+    an individual dragonslayer one more die a step higher (DRG-8); prosperity 0 rolls nothing at
+    all. Returns all the party's dice."""
     if p == DRAGON:
         d = req.dragon
-        count = d.battle + d.features_used
-        pools = [_roll(p, "pool.dragon", DRAGON_DICE[d.age], count, dice=dice, log=log)]
-        if d.dragon_die:
-            pools.append(_roll(p, "dragon_die", DRAGON_DIE[d.age], 1, dice=dice, log=log))
-        return pools
+        count, age = d.battle + d.features_used, d.age
+        values = _roll(p, "pool.dragon", DRAGON_DICE[age], count, dice=dice, log=log, pools=pools)
+        if not d.dragon_die:
+            return values
+        return values + _roll(p, "dragon_die", DRAGON_DIE[age], 1, dice=dice, log=log, pools=pools)
     e = by_id[p]
     if e.prosperity == 0:
         log.add("dragon.pool.empty", owner=p)
         return []
     sides = entity_die(e)
-    pools = [_roll(p, "pool." + p, sides, e.prosperity, dice=dice, log=log)]
+    values = _roll(p, "pool." + p, sides, e.prosperity, dice=dice, log=log, pools=pools)
     if e.dragonslayer and e.kind == "individual":
-        pools.append(_roll(p, "slayer." + p, step_up(sides), 1, dice=dice, log=log))
-    return pools
+        return values + _roll(p, "slayer." + p, step_up(sides), 1, dice=dice, log=log, pools=pools)
+    return values
 
 
 def _roll(
-    owner: str, slot: str, sides: int, count: int, *, dice: DiceSource, log: EventLog
-) -> Pool:
+    owner: str,
+    slot: str,
+    sides: int,
+    count: int,
+    *,
+    dice: DiceSource,
+    log: EventLog,
+    pools: list[Pool],
+) -> list[int]:
     values = dice.roll_many(slot, sides, count)
     log.add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
-    return {"owner": owner, "slot": slot, "sides": sides, "dice": values}
+    pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
+    return values
 
 
 def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:
@@ -623,7 +652,7 @@ def dragon_pair(
         defeated: list[Defeat] = []
         for p in sweep:
             bar = sb["highest"] if p == b else _highest(own[p])
-            successes = len([v for v in sa["dice"] if v > bar])
+            successes = _successes(sa["dice"], bar)
             defeated.append({"id": p, "successes": successes})
             ledger.lose(p, successes, "swept")
         first = defeated[0]["successes"]
@@ -649,7 +678,7 @@ def other_pairs(
     winner's successes (DRG-12)."""
     pairs: list[Pair] = []
     for (a, b), (sa, sb) in zip(pair_ids, sides, strict=True):
-        gone = [p for p in sweep if p in sa["members"] or p in sb["members"]]
+        gone = [p for p in sweep if p in sa["members"] or p in sb["members"]] if sweep else []
         if gone:
             log.add("dragon.pair.unresolved", a=a, b=b, swept=gone, names=", ".join(gone))
             pairs.append(_pair(a, b, sa, sb, resolved=False))
@@ -670,7 +699,7 @@ def _fight(a: str, b: str, sa: Side, sb: Side, log: EventLog) -> Pair:
         return _pair(a, b, sa, sb, interrupted=True)
     win, loser, sw, sl = (a, b, sa, sb) if sa["highest"] > sb["highest"] else (b, a, sb, sa)
     bar = sl["highest"]
-    successes = len([v for v in sw["dice"] if v > bar])
+    successes = _successes(sw["dice"], bar)
     log.add(
         "dragon.pair.won",
         winner=win,
@@ -680,6 +709,15 @@ def _fight(a: str, b: str, sa: Side, sb: Side, log: EventLog) -> Pair:
         successes=successes,
     )
     return _pair(a, b, sa, sb, winner=win, loser=loser, successes=successes)
+
+
+def _successes(dice: list[int], bar: int) -> int:
+    """DRG-9, DRG-11: one success per die strictly above the loser's highest."""
+    count = 0
+    for v in dice:
+        if v > bar:
+            count += 1
+    return count
 
 
 def _pair(
@@ -910,17 +948,22 @@ def count_hoard(
     strongest is the first of them in the strength order (``strength_order``, the default) or the
     first of the highest level (``highest_level``). ``on_win`` pays only when the dragon won."""
     slayer = first["winner"] if first["loser"] == DRAGON else None
-    fought = [p for p in in_battle if p != DRAGON and by_id[p].controller == "gm"]
-    level = {p: by_id[p].level + (1 if by_id[p].dragonslayer or p == slayer else 0) for p in fought}
+    # Every enemy that fought with its level, in strength order (`in_battle`'s).
+    level: dict[str, int] = {}
+    for p in in_battle:
+        e = by_id[p] if p != DRAGON else None
+        if e is not None and e.controller == "gm":
+            level[p] = e.level + 1 if e.dragonslayer or p == slayer else e.level
     enemies = [e.id for e in req.entities if e.id in level]  # request order
-    by_strength = req.options.strongest_enemy == "strength_order"
-    # Never empty: the dragon's target fights it. `in_battle` is in strength order.
-    strongest = fought[0] if by_strength else max(enemies, key=level.__getitem__)
+    options = req.options
+    by_strength = options.strongest_enemy == "strength_order"
+    # Never empty: the dragon's target fights it.
+    strongest = next(iter(level)) if by_strength else max(enemies, key=level.__getitem__)
     top = level[strongest]
     dragon_won = first["winner"] == DRAGON
-    amount = 0 if req.options.hoard == "on_win" and not dragon_won else max(top - 1, 0)
+    amount = 0 if options.hoard == "on_win" and not dragon_won else max(top - 1, 0)
+    e = by_id[strongest]
     if ended:
-        e = by_id[strongest]
         if by_strength:
             log.add(
                 "dragon.hoard.by_strength", id=strongest, prosperity=e.prosperity, level=e.level
@@ -934,13 +977,25 @@ def count_hoard(
         "enemies": enemies,
         "strongest": strongest,
         "level": top,
-        "dragonslayer": top > by_id[strongest].level,
+        "dragonslayer": top > e.level,
         "amount": amount,
         "dragon_won": dragon_won,
     }
 
 
 # ---------------------------------------------------------------- next state
+
+
+def _move_to_minorities(state: dict[str, Any], moved: dict[str, str]) -> None:
+    """DRG-14: a group that revealed a dragonslayer minority stands aside; whoever targeted it or
+    joined it targets or joins the minority."""
+    target, join = state["target"], state["if_left_over"]
+    if target in moved:
+        state["target"] = moved[target]
+    if join.startswith("join:") and join[5:] in moved:
+        state["if_left_over"] = "join:" + moved[join[5:]]
+    if state["id"] in moved:
+        state["aside"] = True
 
 
 def next_state(
@@ -957,26 +1012,20 @@ def next_state(
     declaration order, what its serialiser writes) with the changed fields set in place.
     """
     prosperity = ledger.prosperity
-    slayers = {r["id"] for r in revealed if r["kind"] == "individual"}
+    slayers = [r["id"] for r in revealed if r["kind"] == "individual"]
     moved = {parent: child.id for parent, child in new_entities.items()}
     entities: list[dict[str, Any]] = []
     for e in req.entities:
-        state = dict(e.__dict__)
-        eid = e.id
-        if prosperity[eid] != e.prosperity:
-            state["prosperity"] = prosperity[eid]
+        state = e.__dict__.copy()
+        eid = state["id"]
+        state["prosperity"] = prosperity[eid]
         if moved:
-            if e.target in moved:
-                state["target"] = moved[e.target]
-            if e.if_left_over.startswith("join:") and e.if_left_over[5:] in moved:
-                state["if_left_over"] = "join:" + moved[e.if_left_over[5:]]
-            if eid in new_entities:
-                state["aside"] = True
+            _move_to_minorities(state, moved)
         if eid in slayers:
             state["dragonslayer"] = True
         entities.append(state)
         if eid in new_entities:
-            entities.append(dict(new_entities[eid].__dict__))
+            entities.append(new_entities[eid].__dict__.copy())
     d = req.dragon
     dragon = dict(d.__dict__)
     dragon["wounds"] = wounds

@@ -406,12 +406,12 @@ def _bonuses(c: _Combat, me: _Fighter, foe: _Fighter) -> Bonuses:
     """
     name = me.name
     element = foe.side.element
-    riders: list[RiderBonus] = [
-        {"id": r.id, "current": r.current, "bonus": r.bonuses.get(element, 0)} for r in me.riders
-    ]
+    riders: list[RiderBonus] = []
     elemental = 0
-    for r in riders:
-        elemental += r["bonus"]
+    for r in me.riders:
+        bonus = r.bonuses.get(element, 0)
+        riders.append({"id": r.id, "current": r.current, "bonus": bonus})
+        elemental += bonus
     counted = me.fatigue < MAX_FATIGUE
     if not counted:
         c.log.add("riders.bonus.fatigued", side=name, elemental=elemental)
@@ -674,20 +674,17 @@ def _damage_item(c: _Combat, me: _Fighter, item_id: str | None, index: int, n: i
 
 def _check_ids(req: CombatRequest) -> None:
     """Item ids name slots (``item.<id>``), so they must be unique across both sides."""
-    ids = [i.id for i in req.initiator.items] + [i.id for i in req.defender.items]
-    if len(set(ids)) == len(ids):
-        return
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[SideName, int]] = {}
     for side in SIDES:
         for j, item in enumerate(getattr(req, side).items):
-            where = f"{side}.items[{j}]"
             if item.id in seen:
+                first, k = seen[item.id]
                 raise InvalidRequest.at(
                     (side, "items", j, "id"),
-                    f"item id '{item.id}' is already used by {seen[item.id]}: item ids must be "
+                    f"item id '{item.id}' is already used by {first}.items[{k}]: item ids must be "
                     f"unique across both sides (each rolls in slot item.<id>)",
                 )
-            seen[item.id] = where
+            seen[item.id] = (side, j)
 
 
 def _describe(o: Option) -> str:

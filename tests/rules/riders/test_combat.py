@@ -624,6 +624,11 @@ def test_item_ids_are_unique_across_both_sides() -> None:
     with pytest.raises(InvalidRequest) as info:
         run(initiator=red(items=[item("lance")]), defender=blue(items=[item("lance")]))
     assert info.value.errors[0].loc == ("defender", "items", 0, "id")
+    assert "already used by initiator.items[0]" in str(info.value)
+    with pytest.raises(InvalidRequest) as info:
+        run(defender=blue(items=[item("a"), item("b"), item("a")]))
+    assert info.value.errors[0].loc == ("defender", "items", 2, "id")
+    assert "already used by defender.items[0]" in str(info.value)
 
 
 def test_items_are_checked_for_consistency() -> None:
