@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients test-node run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -25,12 +25,14 @@ test: lint typecheck lint-deploy docs unit test-node ## set up and run every che
 # The wheel as the image builds it, the engine compiled with mypyc (needs a C compiler and the Python
 # headers), in its own virtualenv; then every golden request answered by it and by the source, compared.
 COMPILED := .venv-compiled
-test-compiled: $(STAMP) ## build the compiled wheel and check it answers byte for byte as the source
+compiled: $(STAMP) ## build the compiled wheel (the image's engine) and install it into .venv-compiled
 	rm -rf $(COMPILED) build  # a stale build/ would put old files in the wheel
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements/runtime.txt
 	DRAGONROLL_COMPILE=1 $(BIN)/python -m pip wheel --quiet --no-deps --no-build-isolation -w build/wheels .
 	$(COMPILED)/bin/python -m pip install --quiet --no-deps build/wheels/dragonroll-*.whl
+
+test-compiled: compiled ## build the compiled wheel and check it answers byte for byte as the source
 	DRAGONROLL_COMPILED_PYTHON=$(abspath $(COMPILED))/bin/python $(BIN)/python -m pytest -q -p no:cacheprovider tests/compiled
 
 lint: $(STAMP)
@@ -104,8 +106,7 @@ lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 bench: $(STAMP) ## throughput and latency against a bare FastAPI app, as ratios (not a test)
 	$(BIN)/python -m bench.bench $(BENCH_ARGS)
 
-bench-compiled: $(STAMP) ## make bench with the service from the compiled build (run `make test-compiled` first)
-	@test -x $(COMPILED)/bin/python || { echo "no compiled build: run make test-compiled first"; exit 2; }
+bench-compiled: compiled ## make bench with the service from the compiled build (what the image runs)
 	$(BIN)/python -m bench.bench --service-python $(abspath $(COMPILED))/bin/python $(BENCH_ARGS)
 
 bench-cpu: $(STAMP) ## the worker's CPU time per request under load, against the bare app (not a test)
