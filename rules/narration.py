@@ -144,27 +144,13 @@ MISSING: Final = object()
 
 
 @dataclass(frozen=True, slots=True)
-class Variants:
-    """The sentences of a code with variants, by the values of the parameters that choose."""
-
-    #: The parameters that choose, in the order of a key.
-    params: tuple[str, ...]
-    #: Their values (``_key``) -> the sentence.
-    exact: Mapping[tuple[str, ...], Render]
-    #: The variants with ``*`` somewhere, in catalog order: (key pattern, sentence).
-    wild: tuple[tuple[tuple[str, ...], Render], ...]
-
-
-@dataclass(frozen=True, slots=True)
 class Catalog:
     """One language's sentences, compiled."""
 
     lang: str
     rtl: bool
-    #: code -> its sentence, for codes with one sentence.
+    #: code -> its sentence (for a code with variants: the one its parameters choose).
     sentences: Mapping[str, Render]
-    #: code -> its variants, for codes with variants.
-    variants: Mapping[str, Variants]
     #: The compiled catalog (``.mo``) the sentences were read from.
     translations: gettext.GNUTranslations
 
@@ -205,18 +191,34 @@ def catalog(lang: str) -> Catalog:
         if known[0] != params:
             raise ValueError(f"{context}: the variants of {code} choose on {known[0]}")
         known[1][tuple(value for _, value in pairs)] = compiled
-    return Catalog(
-        lang,
-        lang in RTL,
-        sentences,
-        {code: _variants(params, choices) for code, (params, choices) in variants.items()},
-        tr,
-    )
+    for code, (params, chosen) in variants.items():
+        sentences[code] = _choice(code, params, chosen)
+    return Catalog(lang, lang in RTL, sentences, tr)
 
 
-def _variants(params: tuple[str, ...], choices: Mapping[tuple[str, ...], Render]) -> Variants:
-    wild = tuple((key, render) for key, render in choices.items() if "*" in key)
-    return Variants(params, dict(choices), wild)
+def _choice(
+    code: str, params: tuple[str, ...], variants: Mapping[tuple[str, ...], Render]
+) -> Render:
+    """A code's variants as one generated function that renders the one its parameters choose:
+    the exact one (each parameter's key, :func:`_key`, is the variant's value), else the first
+    with ``*`` where the key differs."""
+    namespace: dict[str, Any] = {"key": _key}
+    lines = ["def render(p, n):"]
+    for i, param in enumerate(params):
+        lines.append(f"    k{i} = p.get({param!r})")
+        lines.append(f"    k{i} = k{i} if k{i}.__class__ is str else key(k{i})")
+    exact = [(values, v) for values, v in variants.items() if "*" not in values]
+    wild = [(values, v) for values, v in variants.items() if "*" in values]
+    for j, (values, sentence) in enumerate(exact + wild):
+        namespace[f"r{j}"] = sentence
+        test = [f"k{i} == {value!r}" for i, value in enumerate(values) if value != "*"]
+        lines.append(f"    if {' and '.join(test) or 'True'}:")
+        lines.append(f"        return r{j}(p, n)")
+    keys = ", ".join(f"k{i}" for i in range(len(params)))
+    lines.append(f"    raise KeyError({code + ': no variant for'!r}, {params!r}, ({keys},))")
+    exec(compile("\n".join(lines), f"<{code}>", "exec"), namespace)
+    render: Render = namespace["render"]
+    return render
 
 
 @dataclass(frozen=True, slots=True)
@@ -399,33 +401,14 @@ def tell(result: Any, request: BaseModel, lang: str) -> None:
 
 def narrate(events: list[Any], lang: str, names: Mapping[str, str]) -> None:
     """Fill in the ``text`` of each event (``{"code", "params", "text"}``), in ``lang``."""
-    cat = catalog(lang)
-    sentences = cat.sentences
+    sentences = catalog(lang).sentences
     for event in events:
-        params = event["params"]
-        sentence = sentences.get(event["code"]) or _variant(cat, event["code"], params)
-        event["text"] = sentence(params, names)
+        event["text"] = sentences[event["code"]](event["params"], names)
 
 
 def render(cat: Catalog, code: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """The sentence of one event."""
-    return (cat.sentences.get(code) or _variant(cat, code, params))(params, names)
-
-
-def _variant(cat: Catalog, code: str, params: Mapping[str, Any]) -> Render:
-    """The variant of ``code`` its parameters choose: the exact one, else one with ``*`` there."""
-    variants = cat.variants[code]
-    key = tuple([_key(params.get(param)) for param in variants.params])
-    exact = variants.exact.get(key)
-    if exact is not None:
-        return exact
-    for pattern, sentence in variants.wild:
-        for chosen, value in zip(pattern, key, strict=True):
-            if chosen != "*" and chosen != value:  # noqa: PLR1714 (no set built per event)
-                break
-        else:
-            return sentence
-    raise KeyError(f"{code}: no variant for {dict(zip(variants.params, key, strict=True))}")
+    return cat.sentences[code](params, names)
 
 
 def _role(field: str, names: Mapping[str, str], words: Words, rtl: bool) -> str:
@@ -469,26 +452,32 @@ def _collect(value: Any, key: str | None, out: dict[str, str]) -> None:
     """Add what ``value`` (a model, or a list or dict of them) names to ``out``; ``key``: the
     field it sits in alone (``None`` in a list or a dict). Only the fields that may name someone
     are visited (:func:`_plan`)."""
-    if isinstance(value, BaseModel):
-        has_id, has_name, nested = _plan(type(value))
-        name = value.name if has_name else None  # type: ignore[attr-defined]
-        id_ = value.id if has_id else None  # type: ignore[attr-defined]
-        if name and id_ is not None:
-            out[id_] = name
-        label = name or id_
-        if key is not None and label is not None:
-            out[key] = label
-        for field in nested:
-            _collect(getattr(value, field), field, out)
-    elif isinstance(value, list | tuple | dict):
-        for item in value.values() if isinstance(value, dict) else value:
+    kind = value.__class__
+    if kind is list or kind is tuple or kind is dict:
+        for item in value.values() if kind is dict else value:
             _collect(item, None, out)
+        return
+    plan = _plan(kind)  # not isinstance(value, BaseModel): an ABC check, the most of the cost
+    if plan is None:
+        return
+    has_id, has_name, nested = plan
+    name = value.name if has_name else None
+    id_ = value.id if has_id else None
+    if name and id_ is not None:
+        out[id_] = name
+    label = name or id_
+    if key is not None and label is not None:
+        out[key] = label
+    for field in nested:
+        _collect(getattr(value, field), field, out)
 
 
 @cache
-def _plan(cls: type[BaseModel]) -> tuple[bool, bool, tuple[str, ...]]:
-    """Whether ``cls`` has an ``id`` and a ``name``, and its fields that may hold a model that
-    names anyone (worked out once per class)."""
+def _plan(cls: type) -> tuple[bool, bool, tuple[str, ...]] | None:
+    """For a model class: whether it has an ``id`` and a ``name``, and its fields that may hold a
+    model that names anyone (worked out once per class); ``None`` for any other class."""
+    if not issubclass(cls, BaseModel):
+        return None
     fields = cls.model_fields
     nested = tuple(
         name
