@@ -26,8 +26,14 @@ items joined by ", ". In Arabic every value shown (not a term) is wrapped in Uni
 (FSI ... PDI), so numbers and Latin names read left to right inside the right-to-left sentence. The
 first letter of a sentence is made upper case.
 
-Each language's catalog is compiled once per process into pieces per message (:class:`Catalog`),
-so rendering an event is one pass over its fields.
+Each language's catalog is compiled once per process (:func:`catalog`) into one Python function
+per event code, generated from the compiled catalog (``.mo``) and compiled with ``compile()``: one
+line per field that computes its text, then one f-string of the literals and the texts; a code
+with variants is one more function, an ``if`` per variant. Nothing generated is written anywhere:
+the catalogs stay the one source of the texts. A field's common values (a string: a name, a term or
+itself; an int) are shown inline; lists, flags, roles and terms of another table by
+:meth:`Field.show`, the rules above written once. Rendering an event is a dict lookup and a call.
+``tests/narration/reference.py`` reads the same rules the slow way; the tests compare every text.
 """
 
 from __future__ import annotations
@@ -136,9 +142,6 @@ class Words:
 #: One event's sentence, compiled for one language: (the event's parameters, the request's names)
 #: -> its text.
 Render = Callable[[Mapping[str, Any], Mapping[str, str]], str]
-#: Shows one field of an event: (its value, or ``MISSING`` for a role, the event's parameters, the
-#: request's names) -> text.
-Show = Callable[[Any, Mapping[str, Any], Mapping[str, str]], str]
 #: The value of a field no parameter fills (a role: ``{target}``).
 MISSING: Final = object()
 
@@ -264,20 +267,29 @@ class _Compiler:
         return out
 
 
-#: How the generated function shows a plain field ``i`` (no spec) from its value ``v``: a string as
-#: its name in the request (``n``), else its word (``w{i}``: the field's term table over the
-#: system's roles), else itself; an int as itself; anything else by its :meth:`Field.show`
+#: How the generated function shows field ``i`` from its value ``v``: a string as its name in the
+#: request (``n``), else its word (``w{i}``: the field's term table over the system's roles), else
+#: itself; an int as ``{number}`` (:func:`_number`); anything else by its :meth:`Field.show`
 #: (``s{i}``). The same as :meth:`Field.show` (``tests/narration/test_compiled.py`` compares them);
 #: names and words are never empty, so ``or`` picks the first found.
-_PLAIN = (
+_FIELD = (
     "(n.get(v) or w{i}.get(v) or v) if v.__class__ is str"
-    " else str(v) if v.__class__ is int else s{i}(v, p, n)"
+    " else {number} if v.__class__ is int else s{i}(v, p, n)"
 )
 #: The same in a right-to-left language: a name or a value in isolates, a word as it is.
-_PLAIN_RTL = (
+_FIELD_RTL = (
     "(FSI + n[v] + PDI if v in n else w{i}.get(v) or FSI + v + PDI) if v.__class__ is str"
-    " else FSI + str(v) + PDI if v.__class__ is int else s{i}(v, p, n)"
+    " else FSI + {number} + PDI if v.__class__ is int else s{i}(v, p, n)"
 )
+
+
+def _number(spec: str) -> str | None:
+    """The source of an int's text from ``v`` by its field's spec; ``None`` for a term (``@``)."""
+    if not spec:
+        return "str(v)"
+    if spec == "pos":
+        return "str(v + 1)"
+    return None if spec[0] == "@" else f"format(v, {spec!r})"
 
 
 def _generate(
@@ -308,13 +320,16 @@ def _generate(
             field.forms,
         )
         get = f"p.get({field.name!r}, M)"
+        number = _number(field.spec)
         if field.forms is not None:
             lines.append(f"    t{i} = c{i}[P({get})](p, n)")
-        elif field.spec:
+        elif number is None:
             lines.append(f"    t{i} = s{i}({get}, p, n)")
         else:
             lines.append(f"    v = {get}")
-            lines.append(f"    t{i} = " + (_PLAIN_RTL if rtl else _PLAIN).format(i=i))
+            lines.append(
+                f"    t{i} = " + (_FIELD_RTL if rtl else _FIELD).format(i=i, number=number)
+            )
     pieces: list[str] = []
     shown = 0
     for literal, name, _ in parse(template):
