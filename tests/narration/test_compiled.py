@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules.narration import FSI, LANGUAGES, catalog, render
+from rules.dragon.models import BattleRequest
+from rules.narration import FSI, LANGUAGES, catalog, names, render
 from tests.narration.reference import reference
 from tests.narration.samples import all_samples
 
@@ -18,14 +19,31 @@ NAMES = ({}, {"x1": "Sir Aldo", "1": "One", "target": "Kobold", "dragon": "Smaug
 def test_every_message_renders_as_the_reference_does(lang: str) -> None:
     cat, slow = catalog(lang), reference(lang)
     for code, params in all_samples():
-        for names in NAMES:
-            assert render(cat, code, params, names) == slow.render(code, params, names), code
+        for named in NAMES:
+            assert render(cat, code, params, named) == slow.render(code, params, named), code
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize(
     "value",
-    [0, 7, -3, "x1", "dragon", "", "lower", True, False, None, [], [1, 2], ["x1", "dragon", 3]],
+    [
+        0,
+        7,
+        99,
+        100,
+        150,
+        -3,
+        "x1",
+        "dragon",
+        "",
+        "lower",
+        True,
+        False,
+        None,
+        [],
+        [1, 2],
+        ["x1", "dragon", 3],
+    ],
     ids=repr,
 )
 def test_any_value_in_any_field_renders_as_the_reference_does(lang: str, value: object) -> None:
@@ -47,3 +65,36 @@ def test_the_reference_isolates_in_arabic() -> None:
     params = {"die": 8, "location": "left_arm"}
     assert FSI in reference("ar").render("dos.location.rolled", params, {})
     assert FSI not in reference("en").render("dos.location.rolled", params, {})
+
+
+def test_an_empty_name_is_no_name() -> None:
+    """The generated functions take a name as found when it is not empty (``or``): ``names`` never
+    holds an empty one, so an entity named ``""`` is told by its id."""
+    battle = {
+        "seed": 1,
+        "dragon": {"age": 3, "battle": 3, "target": "village"},
+        "entities": [
+            {
+                "id": "village",
+                "name": "",
+                "controller": "gm",
+                "kind": "group",
+                "prosperity": 5,
+                "level": 2,
+            },
+            {
+                "id": "hero",
+                "name": "Sir Aldo",
+                "controller": "gm",
+                "kind": "individual",
+                "prosperity": 1,
+                "level": 3,
+            },
+        ],
+        "location": {"id": "vale", "prosperity": 5},
+    }
+    told = names(BattleRequest.model_validate(battle))
+    assert told == {"hero": "Sir Aldo", "location": "vale"}
+    assert render(catalog("en"), "dragon.pair.formed", {"a": "village", "b": "hero"}, told) == (
+        "Village takes on Sir Aldo: they form a battle pair."
+    )
