@@ -26,15 +26,21 @@ items joined by ", ". In Arabic every value shown (not a term) is wrapped in Uni
 (FSI ... PDI), so numbers and Latin names read left to right inside the right-to-left sentence. The
 first letter of a sentence is made upper case.
 
-Each language's catalog is compiled once per process into pieces per message (:class:`Catalog`),
-so rendering an event is one pass over its fields.
+Each language's catalog is compiled once per process (:func:`catalog`) into one Python function
+per event code, generated from the compiled catalog (``.mo``) and compiled with ``compile()``: one
+line per field that computes its text, then one f-string of the literals and the texts; a code
+with variants is one more function, an ``if`` per variant. Nothing generated is written anywhere:
+the catalogs stay the one source of the texts. A field's common values (a string: a name, a term or
+itself; an int) are shown inline; lists, flags, roles and terms of another table by
+:meth:`Field.show`, the rules above written once. Rendering an event is a dict lookup and a call.
+``tests/narration/reference.py`` reads the same rules the slow way; the tests compare every text.
 """
 
 from __future__ import annotations
 
 import gettext
 import string
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -135,12 +141,9 @@ class Words:
     empty: str
 
 
-#: Shows one field of an event: (its value, or ``MISSING`` for a role, the event's parameters, the
-#: request's names) -> text.
-Show = Callable[[Any, Mapping[str, Any], Mapping[str, str]], str]
-#: A template compiled for one language: a ``str.format`` string with one ``{}`` per field, and
-#: each field's name and how it is shown (chosen once, when the catalog is built).
-Compiled = tuple[str, tuple[tuple[str, Show], ...]]
+#: One event's sentence, compiled for one language: (the event's parameters, the request's names)
+#: -> its text.
+Render = Callable[[Mapping[str, Any], Mapping[str, str]], str]
 #: The value of a field no parameter fills (a role: ``{target}``).
 MISSING: Final = object()
 
@@ -151,10 +154,8 @@ class Catalog:
 
     lang: str
     rtl: bool
-    #: code -> its compiled sentence, for codes with one sentence.
-    sentences: Mapping[str, Compiled]
-    #: code -> (the params that choose, {their values: compiled sentence}), for codes with variants.
-    variants: Mapping[str, tuple[tuple[str, ...], Mapping[tuple[str, ...], Compiled]]]
+    #: code -> its sentence (for a code with variants: the one its parameters choose).
+    sentences: Mapping[str, Render]
     #: The compiled catalog (``.mo``) the sentences were read from.
     translations: gettext.GNUTranslations
 
@@ -179,8 +180,8 @@ def catalog(lang: str) -> Catalog:
             value = context.split("=", 1)[1]
             terms.setdefault((system, table), {})[value] = tr.pgettext(context, message.text)
     build = _Compiler(tr, source, terms, lang in RTL)
-    sentences: dict[str, Compiled] = {}
-    variants: dict[str, tuple[tuple[str, ...], dict[tuple[str, ...], Compiled]]] = {}
+    sentences: dict[str, Render] = {}
+    variants: dict[str, tuple[tuple[str, ...], dict[tuple[str, ...], Render]]] = {}
     for context, message in source.items():
         if message.plural is not None or ("=" in context and "|" not in context):
             continue
@@ -195,105 +196,232 @@ def catalog(lang: str) -> Catalog:
         if known[0] != params:
             raise ValueError(f"{context}: the variants of {code} choose on {known[0]}")
         known[1][tuple(value for _, value in pairs)] = compiled
-    return Catalog(lang, lang in RTL, sentences, variants, tr)
+    for code, (params, chosen) in variants.items():
+        sentences[code] = _choice(code, params, chosen)
+    return Catalog(lang, lang in RTL, sentences, tr)
+
+
+def _choice(
+    code: str, params: tuple[str, ...], variants: Mapping[tuple[str, ...], Render]
+) -> Render:
+    """A code's variants as one generated function that renders the one its parameters choose:
+    the exact one (each parameter's key, :func:`_key`, is the variant's value), else the first
+    with ``*`` where the key differs."""
+    namespace: dict[str, Any] = {"key": _key}
+    lines = ["def render(p, n):"]
+    for i, param in enumerate(params):
+        lines.append(f"    k{i} = p.get({param!r})")
+        lines.append(f"    k{i} = k{i} if k{i}.__class__ is str else key(k{i})")
+    exact = [(values, v) for values, v in variants.items() if "*" not in values]
+    wild = [(values, v) for values, v in variants.items() if "*" in values]
+    for j, (values, sentence) in enumerate(exact + wild):
+        namespace[f"r{j}"] = sentence
+        test = [f"k{i} == {value!r}" for i, value in enumerate(values) if value != "*"]
+        lines.append(f"    if {' and '.join(test) or 'True'}:")
+        lines.append(f"        return r{j}(p, n)")
+    keys = ", ".join(f"k{i}" for i in range(len(params)))
+    lines.append(f"    raise KeyError({code + ': no variant for'!r}, {params!r}, ({keys},))")
+    exec(compile("\n".join(lines), f"<{code}>", "exec"), namespace)
+    render: Render = namespace["render"]
+    return render
 
 
 @dataclass(frozen=True, slots=True)
 class _Compiler:
-    """Compiles one language's templates (see :data:`Compiled`)."""
+    """Compiles one language's templates into :data:`Render` functions."""
 
     tr: gettext.GNUTranslations
     source: Mapping[str, Message]
     terms: Mapping[tuple[str, str], Mapping[str, str]]
     rtl: bool
 
-    def sentence(self, code: str, template: str) -> Compiled:
-        return self.compile(code, template, counted=True)
+    def sentence(self, code: str, template: str) -> Render:
+        return self.compile(code, template, whole=True)
 
-    def compile(self, code: str, template: str, *, counted: bool) -> Compiled:
+    def compile(self, code: str, template: str, *, whole: bool) -> Render:
+        """``template`` as the source of one Python function, compiled (:func:`_generate`).
+
+        ``whole``: a sentence, not a counted phrase's form (its counted fields are looked up, its
+        first letter made upper case)."""
         system = code.split(".", 1)[0]
         words = Words(
             self.terms.get((system, "role"), {}),
             self.terms.get((system, "list"), {}).get("empty", ""),
         )
-        form: list[str] = []
-        shows: list[tuple[str, Show]] = []
-        for literal, field, spec in parse(template):
-            form.append(literal.replace("{", "{{").replace("}", "}}"))
-            if field is None:
-                continue
-            form.append("{}")
-            phrase = self.source.get(f"{code}#{field}") if counted else None
-            if phrase is not None:
-                shows.append((field, _counted(self.forms(code, f"{code}#{field}", phrase), self)))
-            else:
-                table = self.terms.get((system, spec[1:] if spec[:1] == "@" else field))
-                shows.append((field, _shower(field, spec, table, words, self.rtl)))
-        return "".join(form), tuple(shows)
+        fields: list[Field] = []
+        for field, spec in [(f, s) for _, f, s in parse(template) if f is not None]:
+            phrase = self.source.get(f"{code}#{field}") if whole else None
+            forms, counts = self.forms(code, field, phrase) if phrase is not None else (None, ())
+            table = self.terms.get((system, spec[1:] if spec[:1] == "@" else field))
+            lookup = {**words.roles, **(table or {})}
+            fields.append(Field(field, spec, table, lookup, words, self.rtl, forms, counts))
+        return _generate(code, template, fields, self.tr, whole=whole, rtl=self.rtl)
 
-    def forms(self, code: str, context: str, phrase: Message) -> dict[int, Compiled]:
-        """A counted phrase's forms, compiled, by the plural index of the language."""
+    def forms(
+        self, code: str, field: str, phrase: Message
+    ) -> tuple[dict[int, Render], tuple[str, ...]]:
+        """A counted phrase's forms, compiled, by the plural index of the language; and its texts
+        for the counts 0 to 99 when it shows nothing but its count (else none)."""
         plural = self.tr.plural  # type: ignore[attr-defined]
-        out: dict[int, Compiled] = {}
+        context = f"{code}#{field}"
+        out: dict[int, Render] = {}
+        shown: set[str] = set()
         for n in range(1000):
             index = plural(n)
             if index not in out:
                 form = self.tr.npgettext(context, phrase.text, phrase.plural or phrase.text, n)
-                out[index] = self.compile(code, form, counted=False)
-        return out
+                out[index] = self.compile(code, form, whole=False)
+                shown |= fields(form)
+        if shown - {field}:
+            return out, ()
+        return out, tuple(out[plural(n)]({field: n}, {}) for n in range(100))
 
 
-def _counted(forms: Mapping[int, Compiled], compiler: _Compiler) -> Show:
-    """A counted field: its phrase in the form its number takes."""
-    plural = compiler.tr.plural  # type: ignore[attr-defined]
+#: How the generated function shows field ``i`` from its value ``v``: a string as its name in the
+#: request (``n``), else its word (``w{i}``: the field's term table over the system's roles), else
+#: itself; an int as ``{number}`` (:func:`_number`); anything else by its :meth:`Field.show`
+#: (``s{i}``). The same as :meth:`Field.show` (``tests/narration/test_compiled.py`` compares them);
+#: names and words are never empty, so ``or`` picks the first found.
+_FIELD = (
+    "(n.get(v) or w{i}.get(v) or v) if v.__class__ is str"
+    " else {number} if v.__class__ is int else s{i}(v, p, n)"
+)
+#: The same in a right-to-left language: a name or a value in isolates, a word as it is.
+_FIELD_RTL = (
+    "(FSI + n[v] + PDI if v in n else w{i}.get(v) or FSI + v + PDI) if v.__class__ is str"
+    " else FSI + {number} + PDI if v.__class__ is int else s{i}(v, p, n)"
+)
 
-    def show(value: Any, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
-        return _fill(forms[plural(value)], params, names)
 
-    return show
+def _number(spec: str) -> str | None:
+    """The source of an int's text from ``v`` by its field's spec; ``None`` for a term (``@``)."""
+    if not spec:
+        return "str(v)"
+    if spec == "pos":
+        return "str(v + 1)"
+    return None if spec[0] == "@" else f"format(v, {spec!r})"
 
 
-def _shower(
-    field: str, spec: str, table: Mapping[str, str] | None, words: Words, rtl: bool
-) -> Show:
-    """How ``field`` with ``spec`` and term ``table`` is shown (module docstring), chosen once.
+def _generate(
+    code: str,
+    template: str,
+    fields: list[Field],
+    tr: gettext.GNUTranslations,
+    *,
+    whole: bool,
+    rtl: bool,
+) -> Render:
+    """The function that renders ``template``, as Python source, compiled: one line per field
+    that computes its text ``t{i}`` from the event's params ``p`` and the request's names ``n``,
+    then one f-string of the literals and the texts. A plain field's common values (a string, an
+    int, a format spec) are shown inline, a counted field picks its phrase's form by the plural
+    index (``P``), anything else calls its :meth:`Field.show`.
 
-    A closure per field, made when the catalog is built, so that rendering an event is one call per
-    field. (Its speed against deciding per field per event was only timed on a loaded machine;
-    docs/narration.md has the instruction counts of the whole.)
+    Against one closure call per field and ``str.format``, narrating /dragon/battle (names
+    included) takes 197 k instructions a request instead of 506 k (callgrind, docs/narration.md).
     """
+    namespace: dict[str, Any] = {"M": MISSING, "FSI": FSI, "PDI": PDI, "capital": capital}
+    namespace["P"] = tr.plural  # type: ignore[attr-defined]
+    lines = ["def render(p, n):"]
+    for i, field in enumerate(fields):
+        namespace[f"s{i}"], namespace[f"w{i}"], namespace[f"c{i}"] = (
+            field.show,
+            field.lookup,
+            field.forms,
+        )
+        get = f"p.get({field.name!r}, M)"
+        number = _number(field.spec)
+        if field.forms is not None:
+            # A small count's text is precomputed: narrating /dos/complex, 21% fewer instructions.
+            namespace[f"C{i}"] = field.counts
+            lines.append(f"    v = {get}")
+            lines.append(
+                f"    t{i} = C{i}[v] if v.__class__ is int and 0 <= v < {len(field.counts)}"
+                f" else c{i}[P(v)](p, n)"
+            )
+        elif number is None:
+            lines.append(f"    t{i} = s{i}({get}, p, n)")
+        else:
+            lines.append(f"    v = {get}")
+            lines.append(
+                f"    t{i} = " + (_FIELD_RTL if rtl else _FIELD).format(i=i, number=number)
+            )
+    pieces: list[str] = []
+    shown = 0
+    for literal, name, _ in parse(template):
+        if literal:
+            pieces.append(repr(capital(literal) if whole and not pieces else literal))
+        if name is not None:
+            pieces.append(f"f'{{t{shown}}}'")
+            shown += 1
+    text = " ".join(pieces) or "''"
+    if whole and pieces[:1] == ["f'{t0}'"]:  # a sentence that starts with a value
+        text = f"capital({text})"
+    lines.append(f"    return {text}")
+    exec(compile("\n".join(lines), f"<{code}>", "exec"), namespace)
+    render: Render = namespace["render"]
+    return render
 
-    def isolate(text: str) -> str:
-        return f"{FSI}{text}{PDI}" if rtl else text
 
-    def show(value: Any, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def capital(text: str) -> str:
+    """``text`` with its first letter made upper case."""
+    return text[0].upper() + text[1:] if text and text[0].islower() else text
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """One field of a template: how any value of it is shown (the module docstring)."""
+
+    name: str
+    spec: str
+    table: Mapping[str, str] | None
+    #: The table's terms over the system's roles: a string's word.
+    lookup: Mapping[str, str]
+    words: Words
+    rtl: bool
+    #: A counted field's phrase: its forms by the language's plural index.
+    forms: Mapping[int, Render] | None = None
+    #: A counted field's text for the counts 0 .. 99, when its phrase shows only its count.
+    counts: tuple[str, ...] = ()
+
+    def isolate(self, text: str) -> str:
+        return f"{FSI}{text}{PDI}" if self.rtl else text
+
+    def show(self, value: Any, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
         kind = type(value)
         if kind is int:
+            spec = self.spec
             if not spec:
-                return f"{FSI}{value}{PDI}" if rtl else str(value)
+                return self.isolate(str(value))
             if spec == "pos":
-                return isolate(str(value + 1))
+                return self.isolate(str(value + 1))
             if spec[0] == "@":
-                word = table.get(str(value)) if table is not None else None
-                return word if word is not None else isolate(str(value))
-            return isolate(format(value, spec))
+                word = self.table.get(str(value)) if self.table is not None else None
+                return word if word is not None else self.isolate(str(value))
+            return self.isolate(format(value, spec))
         if kind is str:
             name = names.get(value)
             if name is not None:
-                return isolate(name)
-            word = _word(value, table, words)
-            return word if word is not None else isolate(value)  # a word: no isolates
+                return self.isolate(name)
+            word = self.lookup.get(value)
+            return word if word is not None else self.isolate(value)  # a word: no isolates
         if kind is list or kind is tuple:
             if not value:
-                return words.empty
-            return isolate(", ".join([_item(v, names, words) for v in value]))
+                return self.words.empty
+            roles = self.words.roles
+            return self.isolate(
+                ", ".join(
+                    [
+                        (names.get(v) or roles.get(v) or v) if v.__class__ is str else str(v)
+                        for v in value
+                    ]
+                )
+            )
         if value is MISSING:
-            return _role(field, names, words, rtl)
+            return _role(self.name, names, self.words, self.rtl)
         key = _key(value)  # a flag or null: only ever a variant's key or a term
-        word = _word(key, table, words)
-        return word if word is not None else isolate(key)
-
-    return show
+        word = self.lookup.get(key)
+        return word if word is not None else self.isolate(key)
 
 
 # ---------------------------------------------------------------- rendering
@@ -306,57 +434,20 @@ def tell(result: Any, request: BaseModel, lang: str) -> None:
 
 def narrate(events: list[Any], lang: str, names: Mapping[str, str]) -> None:
     """Fill in the ``text`` of each event (``{"code", "params", "text"}``), in ``lang``."""
-    cat = catalog(lang)
+    sentences = catalog(lang).sentences
     for event in events:
-        event["text"] = render(cat, event["code"], event["params"], names)
+        event["text"] = sentences[event["code"]](event["params"], names)
 
 
 def render(cat: Catalog, code: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """The sentence of one event."""
-    compiled = cat.sentences.get(code)
-    if compiled is None:
-        compiled = _variant(cat, code, params)
-    text = _fill(compiled, params, names)
-    return text[:1].upper() + text[1:] if text[:1].islower() else text
+    return cat.sentences[code](params, names)
 
 
 def flavor(lang: str, context: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
     """A Foundry roll's flavor (``<system>.foundry.<key>``, a system's ``FLAVORS``) in ``lang``,
     rendered as an event's sentence is (``rules.foundry``)."""
     return render(catalog(lang), context, params, names)
-
-
-def _variant(cat: Catalog, code: str, params: Mapping[str, Any]) -> Compiled:
-    """The variant of ``code`` its parameters choose: the exact one, else one with ``*`` there."""
-    chosen, choices = cat.variants[code]
-    key = tuple([_key(params.get(param)) for param in chosen])
-    exact = choices.get(key)
-    if exact is not None:
-        return exact
-    for pattern, compiled in choices.items():
-        if all(p in {k, "*"} for p, k in zip(pattern, key, strict=True)):
-            return compiled
-    raise KeyError(f"{code}: no variant for {dict(zip(chosen, key, strict=True))}")
-
-
-def _fill(compiled: Compiled, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    form, shows = compiled
-    return form.format(*[show(params.get(field, MISSING), params, names) for field, show in shows])
-
-
-def _item(value: Any, names: Mapping[str, str], words: Words) -> str:
-    """An item of a list: a number, or an id as its name, else its role's word, else itself."""
-    if type(value) is str:
-        return names.get(value) or words.roles.get(value) or value
-    return str(value)
-
-
-def _word(value: str, table: Mapping[str, str] | None, words: Words) -> str | None:
-    if table is not None:
-        word = table.get(value)
-        if word is not None:
-            return word
-    return words.roles.get(value)
 
 
 def _role(field: str, names: Mapping[str, str], words: Words, rtl: bool) -> str:
@@ -373,6 +464,8 @@ def _role(field: str, names: Mapping[str, str], words: Words, rtl: bool) -> str:
 
 def _key(value: Any) -> str:
     """A parameter's value as a variant or term key: flags as ``true``/``false``."""
+    if value.__class__ is str:
+        return value
     if value is True:
         return "true"
     if value is False:
@@ -387,57 +480,66 @@ def _key(value: Any) -> str:
 
 def names(request: BaseModel) -> dict[str, str]:
     """id -> name for everyone the request names, and role -> name (or id) for a model that sits
-    in a field of its own: ``attacker`` (no id), the riders' ``initiator`` (an id, maybe a name)."""
+    in a field of its own: ``attacker`` (no id), the riders' ``initiator`` (an id, maybe a name).
+    An empty name is no name."""
     out: dict[str, str] = {}
-    if not _names_anyone(type(request)):
-        return out
-    for key, model in _models(request, None):
-        has_id, has_name, _ = _shape(type(model))
-        name = model.name if has_name else None  # type: ignore[attr-defined]
-        id_ = model.id if has_id else None  # type: ignore[attr-defined]
-        if name is not None and id_ is not None:
-            out[id_] = name
-        label = name or id_
-        if key is not None and label is not None:
-            out[key] = label
+    _collect(request, None, out)
     return out
 
 
-def _models(value: Any, key: str | None) -> Iterator[tuple[str | None, BaseModel]]:
-    """Every model inside ``value`` that may name someone, with the field it sits in alone
-    (``None`` in a list or a dict)."""
-    if isinstance(value, BaseModel):
-        cls = type(value)
-        if not _names_anyone(cls):
-            return
-        yield key, value
-        for field in _shape(cls)[2]:
-            yield from _models(getattr(value, field), field)
-    elif isinstance(value, list | tuple | dict):
-        for item in value.values() if isinstance(value, dict) else value:
-            yield from _models(item, None)
+def _collect(value: Any, key: str | None, out: dict[str, str]) -> None:
+    """Add what ``value`` (a model, or a list or dict of them) names to ``out``; ``key``: the
+    field it sits in alone (``None`` in a list or a dict). Only the fields that may name someone
+    are visited (:func:`_plan`)."""
+    kind = value.__class__
+    if kind is list or kind is tuple or kind is dict:
+        for item in value.values() if kind is dict else value:
+            _collect(item, None, out)
+        return
+    plan = _plan(kind)  # not isinstance(value, BaseModel): an ABC check, the most of the cost
+    if plan is None:
+        return
+    has_id, has_name, nested = plan
+    name = value.name if has_name else None
+    id_ = value.id if has_id else None
+    if name and id_ is not None:
+        out[id_] = name
+    label = name or id_
+    if key is not None and label is not None:
+        out[key] = label
+    for field in nested:
+        _collect(getattr(value, field), field, out)
 
 
 @cache
-def _shape(cls: type[BaseModel]) -> tuple[bool, bool, tuple[str, ...]]:
-    """Whether ``cls`` has an ``id`` and a ``name``, and its fields that may hold models."""
+def _plan(cls: type) -> tuple[bool, bool, tuple[str, ...]] | None:
+    """For a model class: whether it has an ``id`` and a ``name``, and its fields that may hold a
+    model that names anyone (worked out once per class); ``None`` for any other class."""
+    if not issubclass(cls, BaseModel):
+        return None
     fields = cls.model_fields
     nested = tuple(
         name
         for name, info in fields.items()
-        if name not in {"dice", "seed"} and _models_in(info.annotation)
+        if name not in {"dice", "seed"} and any(map(_names_anyone, _models_in(info.annotation)))
     )
     return "id" in fields, "name" in fields, nested
 
 
 @cache
 def _names_anyone(cls: type[BaseModel]) -> bool:
-    """Whether a ``cls`` may name anyone: it has a ``name``, or a model inside it may."""
-    has_id, has_name, nested = _shape(cls)
+    """Whether a ``cls`` may name anyone: it has an ``id`` or a ``name``, or a model inside it
+    may."""
+    fields = cls.model_fields
     return (
-        has_name
-        or has_id
-        or any(_names_anyone(c) for f in nested for c in _models_in(cls.model_fields[f].annotation))
+        "id" in fields
+        or "name" in fields
+        or any(
+            _names_anyone(c)
+            for name, info in fields.items()
+            if name not in {"dice", "seed"}
+            for c in _models_in(info.annotation)
+        )
     )
 
 

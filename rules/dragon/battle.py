@@ -810,7 +810,7 @@ def _minority(winner: Entity, req: BattleRequest) -> Entity:
         )
     return Entity(
         id=new_id,
-        name=None if winner.name is None else f"dragonslayer of {winner.name}"[:200],
+        name=None,  # no English in the state: the texts tell it by its id (rules.narration)
         controller=winner.controller,
         kind="group",
         prosperity=(

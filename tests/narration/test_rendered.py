@@ -1,6 +1,7 @@
 """What a player reads: every rendered text, in every language, over every message, the golden
 requests and property-generated requests, is a sentence with no Python value, internal identifier,
-slot id or rule id in it; Arabic keeps numbers and Latin names in Unicode isolates.
+slot id or rule id in it, and is what the slow reference renders (``reference.py``); Arabic keeps
+numbers and Latin names in Unicode isolates.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.narration import FSI, LANGUAGES, PDI, catalog, render
+from rules.narration import FSI, LANGUAGES, PDI, catalog, names, render
 from service.routing import ResolverRoute, resolver_paths
 from tests.conftest import Api
 from tests.narration.catalogs import languages
+from tests.narration.reference import reference
 from tests.narration.samples import all_samples
 from tests.properties.strategies import PROFILE, RESOLVING, bodies, seeded, seeds
 
@@ -107,15 +109,19 @@ def _answer(path: str, body: dict[str, Any], lang: str) -> dict[str, Any] | None
 
 
 def _check(path: str, body: dict[str, Any]) -> int:
-    """Check every text of ``body``'s answer in every language; the number of texts checked."""
+    """Check every text of ``body``'s answer in every language, and that it is what the slow
+    reference renders (``reference.py``); the number of texts checked."""
     own = strings(body)
     checked = 0
     for lang in LANGUAGES:
         answer = _answer(path, body, lang)
         if answer is None:
             return 0
+        named = names(_routes()[path].request_model.model_validate_json(json.dumps(body)))
         for event in answer["events"]:
-            assert problems(event["text"], own) == [], f"{lang} {path} {event['code']}"
+            text, code = event["text"], event["code"]
+            assert problems(text, own) == [], f"{lang} {path} {code}"
+            assert text == reference(lang).render(code, event["params"], named), code
             checked += 1
     return checked
 
