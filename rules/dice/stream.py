@@ -17,7 +17,6 @@ from typing import Any, Final
 
 RNG = "sha256-v1"
 MAX_SIDES = 2**32 - 1
-_SEP = b"\x1f"
 _WORDS = struct.Struct(">8I")
 _COUNTER = struct.Struct(">Q")
 _SPAN = 2**32
@@ -50,7 +49,7 @@ class SlotStream:
     __slots__ = ("_block", "_next", "_prefix", "_words")
 
     def __init__(self, seed: str, slot: str) -> None:
-        self._prefix = seed.encode("ascii") + _SEP + slot.encode("ascii") + _SEP
+        self._prefix = f"{seed}\x1f{slot}\x1f".encode("ascii")
         self._block = 0
         self._words: tuple[int, ...] = ()
         self._next = 0
@@ -70,7 +69,13 @@ class SlotStream:
         return w
 
     def die(self, sides: int) -> int:
-        return self.dice(sides, 1)[0]
+        """The next die of ``sides`` sides: the next word under the limit (a word at or over it is
+        discarded, once in about 4e8 words for a d10)."""
+        limit = _limit(sides)
+        while True:
+            w = self.word()
+            if w < limit:
+                return 1 + w % sides
 
     def dice(self, sides: int, count: int) -> list[int]:
         """The next ``count`` dice of ``sides`` sides (one call for a whole pool: the hot path)."""
@@ -88,6 +93,13 @@ class SlotStream:
                 out.append(1 + w % sides)
         self._next = i
         return out
+
+
+def _limit(sides: int) -> int:
+    """The first word a die of ``sides`` sides discards: 2**32 - (2**32 mod sides)."""
+    if not 2 <= sides <= MAX_SIDES:
+        raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
+    return _SPAN - _SPAN % sides
 
 
 def stream_values(seed: str | int, slot: str, sides: int, count: int) -> list[int]:
