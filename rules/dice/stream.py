@@ -19,6 +19,7 @@ RNG = "sha256-v1"
 MAX_SIDES = 2**32 - 1
 _WORDS = struct.Struct(">8I")
 _COUNTER = struct.Struct(">Q")
+_FIRST = _COUNTER.pack(0)
 _SPAN = 2**32
 
 
@@ -49,9 +50,10 @@ class SlotStream:
     __slots__ = ("_block", "_next", "_prefix", "_words")
 
     def __init__(self, seed: str, slot: str) -> None:
+        """A stream is opened for its first die: block 0 at once."""
         self._prefix = f"{seed}\x1f{slot}\x1f".encode("ascii")
-        self._block = 0
-        self._words: tuple[int, ...] = ()
+        self._block = 1
+        self._words = _WORDS.unpack(_SHA256(self._prefix + _FIRST).digest())
         self._next = 0
 
     def _refill(self) -> tuple[int, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Sequence
 from typing import Literal
 
 from rules.dice import DiceSource
@@ -20,18 +20,16 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
     Draw order (DOS-7): the base dice, then for each surviving 10 in base order its whole chain.
     """
     base = dice.roll_many(slot, D10, size)
-    log.add("dos.pool.rolled", slot=slot, size=size, dice=list(base))
+    log.add("dos.pool.rolled", slot=slot, size=size, dice=base)  # nothing changes ``base`` after
     ones, tens = base.count(1), base.count(D10)
-    cancelled = _cancel(base, ones, slot, log) if ones else ()
-    pool: list[PoolDie] = []
-    result = 0
-    for i, v in enumerate(base):
-        off = i in cancelled
-        pool.append({"value": v, "cancelled": off, "extra": False})
-        if not off:
-            result += v
+    pool: list[PoolDie] = [{"value": v, "cancelled": False, "extra": False} for v in base]
+    result = sum(base)
+    if ones:
+        for i in _cancel(base, ones, slot, log):
+            pool[i]["cancelled"] = True
+            result -= base[i]
     if tens:
-        extra = _explode(dice, slot, base, cancelled, log)
+        extra = _explode(dice, slot, pool, log)
         pool += [{"value": e, "cancelled": False, "extra": True} for e in extra]
         result += sum(extra)
     luck = tens > size - tens
@@ -44,7 +42,7 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
     return {"slot": slot, "dice": pool, "result": result, "luck": luck, "bad_luck": bad_luck}
 
 
-def _cancel(base: list[int], ones: int, slot: str, log: EventLog) -> Collection[int]:
+def _cancel(base: list[int], ones: int, slot: str, log: EventLog) -> Sequence[int]:
     """DOS-2: the indices of the base dice the ones cancel.
 
     Each one cancels the highest other base die, the first rolled first among equals; with more
@@ -55,21 +53,20 @@ def _cancel(base: list[int], ones: int, slot: str, log: EventLog) -> Collection[
         log.add("dos.pool.all_cancelled", slot=slot, ones=ones, others=others)
         return range(len(base))
     # Highest first; a reverse sort keeps the first rolled first among equals, so the ones come
-    # last in the order they were rolled, and the first ``ones`` dice are the ones they cancel.
+    # last in the order they were rolled: the k-th one, order[others + k], cancels order[k].
     order = sorted(range(len(base)), key=base.__getitem__, reverse=True)
-    for one, i in zip(order[others:], order[:ones], strict=True):
-        log.add("dos.die.cancelled", slot=slot, index=i, value=base[i], by=one)
-    return set(order[:ones])
+    for k in range(ones):
+        i = order[k]
+        log.add("dos.die.cancelled", slot=slot, index=i, value=base[i], by=order[others + k])
+    return order[:ones]
 
 
-def _explode(
-    dice: DiceSource, slot: str, base: list[int], cancelled: Collection[int], log: EventLog
-) -> list[int]:
-    """DOS-3: each surviving 10, in base order, adds a d10, and another while a 10 comes up (at
-    most ``MAX_CHAIN``). Returns the extra dice in draw order."""
+def _explode(dice: DiceSource, slot: str, pool: list[PoolDie], log: EventLog) -> list[int]:
+    """DOS-3: each base die that is a surviving 10, in base order, adds a d10, and another while a
+    10 comes up (at most ``MAX_CHAIN``). Returns the extra dice in draw order."""
     extra: list[int] = []
-    for i, v in enumerate(base):
-        if v != D10 or i in cancelled:
+    for i, die in enumerate(pool):
+        if die["value"] != D10 or die["cancelled"]:
             continue
         chain = [dice.roll(slot, D10)]
         while chain[-1] == D10 and len(chain) < MAX_CHAIN:
