@@ -22,7 +22,9 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
     base = dice.roll_many(slot, D10, size)
     log.add("dos.pool.rolled", slot=slot, size=size, dice=base)  # nothing changes ``base`` after
     ones, tens = base.count(1), base.count(D10)
-    pool: list[PoolDie] = [{"value": v, "cancelled": False, "extra": False} for v in base]
+    pool: list[PoolDie] = []
+    for v in base:
+        pool.append({"value": v, "cancelled": False, "extra": False})
     result = sum(base)
     if ones:
         for i in _cancel(base, ones, slot, log):
@@ -30,7 +32,8 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
             result -= base[i]
     if tens:
         extra = _explode(dice, slot, pool, log)
-        pool += [{"value": e, "cancelled": False, "extra": True} for e in extra]
+        for e in extra:
+            pool.append({"value": e, "cancelled": False, "extra": True})
         result += sum(extra)
     luck = tens > size - tens
     bad_luck = ones > size - ones
