@@ -72,7 +72,7 @@ class SlotStream:
 
     def die(self, sides: int) -> int:
         """The next die of ``sides`` sides: the next word under the limit (a word at or over it is
-        discarded, once in about 4e8 words for a d10)."""
+        discarded: for a d10, once in about 7e8 words)."""
         limit = _limit(sides)
         while True:
             w = self.word()
@@ -81,9 +81,7 @@ class SlotStream:
 
     def dice(self, sides: int, count: int) -> list[int]:
         """The next ``count`` dice of ``sides`` sides (one call for a whole pool: the hot path)."""
-        if not 2 <= sides <= MAX_SIDES:
-            raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
-        limit = _SPAN - _SPAN % sides
+        limit = _limit(sides)
         words, i = self._words, self._next
         out: list[int] = []
         while len(out) < count:
