@@ -17,9 +17,9 @@ from typing import Any, Final
 
 RNG = "sha256-v1"
 MAX_SIDES = 2**32 - 1
-_SEP = b"\x1f"
 _WORDS = struct.Struct(">8I")
 _COUNTER = struct.Struct(">Q")
+_FIRST = _COUNTER.pack(0)
 _SPAN = 2**32
 
 
@@ -50,9 +50,10 @@ class SlotStream:
     __slots__ = ("_block", "_next", "_prefix", "_words")
 
     def __init__(self, seed: str, slot: str) -> None:
-        self._prefix = seed.encode("ascii") + _SEP + slot.encode("ascii") + _SEP
-        self._block = 0
-        self._words: tuple[int, ...] = ()
+        """A stream is opened for its first die: block 0 at once."""
+        self._prefix = f"{seed}\x1f{slot}\x1f".encode("ascii")
+        self._block = 1
+        self._words = _WORDS.unpack(_SHA256(self._prefix + _FIRST).digest())
         self._next = 0
 
     def _refill(self) -> tuple[int, ...]:
@@ -70,13 +71,17 @@ class SlotStream:
         return w
 
     def die(self, sides: int) -> int:
-        return self.dice(sides, 1)[0]
+        """The next die of ``sides`` sides: the next word under the limit (a word at or over it is
+        discarded: for a d10, once in about 7e8 words)."""
+        limit = _limit(sides)
+        while True:
+            w = self.word()
+            if w < limit:
+                return 1 + w % sides
 
     def dice(self, sides: int, count: int) -> list[int]:
         """The next ``count`` dice of ``sides`` sides (one call for a whole pool: the hot path)."""
-        if not 2 <= sides <= MAX_SIDES:
-            raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
-        limit = _SPAN - _SPAN % sides
+        limit = _limit(sides)
         words, i = self._words, self._next
         out: list[int] = []
         while len(out) < count:
@@ -88,6 +93,13 @@ class SlotStream:
                 out.append(1 + w % sides)
         self._next = i
         return out
+
+
+def _limit(sides: int) -> int:
+    """The first word a die of ``sides`` sides discards: 2**32 - (2**32 mod sides)."""
+    if not 2 <= sides <= MAX_SIDES:
+        raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
+    return _SPAN - _SPAN % sides
 
 
 def stream_values(seed: str | int, slot: str, sides: int, count: int) -> list[int]:

@@ -65,9 +65,11 @@ def attack_slots(req: AttackRequest) -> SlotSpec:
 
 
 def _roll_terms(dice: DiceSource, slot: str, terms: tuple[DiceTerm, ...]) -> list[int]:
+    """D5E-12: each term's dice in order, signed by the term."""
     out: list[int] = []
     for t in terms:
-        out.extend(t.sign * v for v in dice.roll_many(slot, t.sides, t.count))
+        values = dice.roll_many(slot, t.sides, t.count)
+        out += values if t.sign > 0 else [-v for v in values]
     return out
 
 
@@ -83,7 +85,7 @@ def roll_part(
     log.add(
         "dnd5e.damage.critical" if critical else "dnd5e.damage.part",
         n=n,
-        dice=str(formula),
+        dice=formula.text,
         type=part.type,
         rolls=rolls,
         critical_rolls=crit,
@@ -91,7 +93,7 @@ def roll_part(
         total=total,
     )
     return {
-        "dice": str(formula),
+        "dice": formula.text,
         "type": part.type,
         "rolls": rolls,
         "critical_rolls": crit,

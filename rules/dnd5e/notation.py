@@ -75,16 +75,25 @@ Term = DiceTerm | Constant
 
 @dataclass(frozen=True, slots=True)
 class Formula:
+    """A parsed formula. Its dice terms, flat modifier and text are worked out once, by
+    :meth:`of` (a formula is parsed once per text and read by every roll of every request)."""
+
     terms: tuple[Term, ...]
+    #: The dice terms, in order.
+    dice_terms: tuple[DiceTerm, ...]
+    #: The sum of the flat modifiers.
+    modifier: int
+    #: The formula as parsed, normalised (``2d6+3``, ``1d8-1d4``).
+    text: str
 
-    @property
-    def dice_terms(self) -> tuple[DiceTerm, ...]:
-        return tuple(t for t in self.terms if isinstance(t, DiceTerm))
-
-    @property
-    def modifier(self) -> int:
-        """The sum of the flat modifiers."""
-        return sum(t.value for t in self.terms if isinstance(t, Constant))
+    @classmethod
+    def of(cls, terms: tuple[Term, ...]) -> Formula:
+        return cls(
+            terms,
+            tuple(t for t in terms if isinstance(t, DiceTerm)),
+            sum(t.value for t in terms if isinstance(t, Constant)),
+            "".join(str(t) for t in terms).removeprefix("+"),
+        )
 
     @property
     def dice_count(self) -> int:
@@ -97,8 +106,7 @@ class Formula:
         return sizes.pop() if len(sizes) == 1 else None
 
     def __str__(self) -> str:
-        text = "".join(str(t) for t in self.terms)
-        return text.removeprefix("+")
+        return self.text
 
 
 def tokenize(text: str) -> list[Token]:
@@ -165,7 +173,7 @@ class _Parser:
             if len(terms) >= MAX_TERMS:
                 raise NotationError(tok.position, f"a formula has at most {MAX_TERMS} terms")
             terms.append(self.term(-1 if tok.kind == "-" else 1))
-        formula = Formula(tuple(terms))
+        formula = Formula.of(tuple(terms))
         if formula.dice_count > MAX_DICE:
             raise NotationError(
                 1, f"the formula rolls {formula.dice_count} dice; at most {MAX_DICE} in all"
@@ -227,6 +235,6 @@ def parse(text: str) -> Formula:
         if MIN_SIDES <= int(sides) <= MAX_SIDES and (number is None or int(number) <= MAX_MODIFIER):
             dice = DiceTerm(1, int(count) if count else 1, int(sides))
             if number is None:
-                return Formula((dice,))
-            return Formula((dice, Constant(-int(number) if sign == "-" else int(number))))
+                return Formula.of((dice,))
+            return Formula.of((dice, Constant(-int(number) if sign == "-" else int(number))))
     return _Parser(tokenize(text)).formula()

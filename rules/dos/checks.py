@@ -73,16 +73,17 @@ def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
     sides: dict[str, SideResult] = {}
     for name, side in (("a", req.a), ("b", req.b)):
         pool = roll_pool(dice, name, side.skill, log)
-        tot = total(side.stat, pool["result"], side.percent)
+        percent = side.percent
+        tot = total(side.stat, pool["result"], percent)
         log.add(
             "dos.opposed.total",
             side=name,
             stat=side.stat,
             result=pool["result"],
-            percent=side.percent,
+            percent=percent,
             total=tot,
         )
-        sides[name] = {"roll": pool, "modifier_percent": side.percent, "total": tot}
+        sides[name] = {"roll": pool, "modifier_percent": percent, "total": tot}
     a, b = sides["a"], sides["b"]
     winner = opposed_winner(a["roll"], a["total"], b["roll"], b["total"])
     if winner is None:

@@ -42,7 +42,6 @@ from rules.dos.models import (
     ManeuverResult,
     ManeuverSide,
     ManeuverSideResult,
-    Outcome,
     PoolRoll,
     Ranged,
     Reroll,
@@ -494,12 +493,10 @@ def choose_defense(
     if choice == "auto":
         if ranged or d.incapacitated:
             return None
-        usable: list[DefenseKind] = [k for k in ("block", "dodge") if left[k] > 0]
-        if not usable:
-            return None
-        if len(usable) == 1:
-            return usable[0]
-        return "block" if d.block >= d.dodge else "dodge"
+        block, dodge = left["block"] > 0, left["dodge"] > 0
+        if block and dodge:
+            return "block" if d.block >= d.dodge else "dodge"
+        return "block" if block else "dodge" if dodge else None
     problem = None
     if d.incapacitated:
         problem = f"an incapacitated defender cannot {choice} (DOS-28)"
@@ -547,21 +544,30 @@ def _attack_roll(
 ) -> AttackRoll:
     """DOS-17, DOS-21: the attacker's pool and total; a ranged attack is a simple test on its DC."""
     pool = roll_pool(dice, slot_, attacker.skill, log)
-    tot = total(attacker.dexterity, pool["result"], percent)
-    params = {
-        "attacker": who,
-        "stat": attacker.dexterity,
-        "result": pool["result"],
-        "percent": percent,
-        "total": tot,
-    }
-    dc: int | None = None
-    out: Outcome | None = None
+    stat, result = attacker.dexterity, pool["result"]
+    tot = total(stat, result, percent)
     if ranged is None:
-        log.add("dos.attack.total", **params)
-    else:
-        dc, out = ranged.dc, outcome(pool, tot, ranged.dc, ranged.ties)
-        log.add("dos.attack.ranged", **params, dc=dc, outcome=out)
+        log.add(
+            "dos.attack.total", attacker=who, stat=stat, result=result, percent=percent, total=tot
+        )
+        return {
+            "roll": pool,
+            "modifier_percent": percent,
+            "total": tot,
+            "dc": None,
+            "outcome": None,
+        }
+    dc, out = ranged.dc, outcome(pool, tot, ranged.dc, ranged.ties)
+    log.add(
+        "dos.attack.ranged",
+        attacker=who,
+        stat=stat,
+        result=result,
+        percent=percent,
+        total=tot,
+        dc=dc,
+        outcome=out,
+    )
     return {"roll": pool, "modifier_percent": percent, "total": tot, "dc": dc, "outcome": out}
 
 

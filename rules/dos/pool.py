@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from rules.dice import DiceSource
@@ -17,50 +18,65 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
     """Roll ``size`` d10 in ``slot`` with ones, tens, luck and bad luck (DOS-1..7).
 
     Draw order (DOS-7): the base dice, then for each surviving 10 in base order its whole chain.
-    Ones cancel the highest other base dice, the first rolled first among equals (DOS-2).
     """
     base = dice.roll_many(slot, D10, size)
-    ones = [i for i, v in enumerate(base) if v == 1]
-    others = [i for i, v in enumerate(base) if v != 1]
-    tens = sum(1 for v in base if v == D10)
-    luck = tens > size - tens
-    bad_luck = len(ones) > size - len(ones)
-    log.add("dos.pool.rolled", slot=slot, size=size, dice=list(base))
-
-    cancelled: set[int] = set()
-    if ones and len(ones) > len(others):
-        cancelled = set(range(size))
-        log.add("dos.pool.all_cancelled", slot=slot, ones=len(ones), others=len(others))
-    elif ones:
-        highest = sorted(others, key=lambda i: (-base[i], i))[: len(ones)]
-        for one, i in zip(ones, highest, strict=True):
-            cancelled.add(i)
-            log.add("dos.die.cancelled", slot=slot, index=i, value=base[i], by=one)
-
-    pool: list[PoolDie] = [
-        {"value": v, "cancelled": i in cancelled, "extra": False} for i, v in enumerate(base)
-    ]
-    result = sum(v for i, v in enumerate(base) if i not in cancelled)
-    for i, v in enumerate(base):
-        if v != D10 or i in cancelled:
-            continue
-        chain: list[int] = []
-        while len(chain) < MAX_CHAIN:
-            extra = dice.roll(slot, D10)
-            chain.append(extra)
-            if extra != D10:
-                break
-        for e in chain:
+    log.add("dos.pool.rolled", slot=slot, size=size, dice=base)  # nothing changes ``base`` after
+    ones, tens = base.count(1), base.count(D10)
+    pool: list[PoolDie] = []
+    for v in base:
+        pool.append({"value": v, "cancelled": False, "extra": False})
+    result = sum(base)
+    if ones:
+        for i in _cancel(base, ones, slot, log):
+            pool[i]["cancelled"] = True
+            result -= base[i]
+    if tens:
+        extra = _explode(dice, slot, pool, log)
+        for e in extra:
             pool.append({"value": e, "cancelled": False, "extra": True})
-        result += sum(chain)
-        log.add("dos.die.exploded", slot=slot, index=i, extra=chain)
-
+        result += sum(extra)
+    luck = tens > size - tens
+    bad_luck = ones > size - ones
     if luck:
         log.add("dos.luck", slot=slot, tens=tens, others=size - tens)
     if bad_luck:
-        log.add("dos.bad_luck", slot=slot, ones=len(ones), others=size - len(ones))
+        log.add("dos.bad_luck", slot=slot, ones=ones, others=size - ones)
     log.add("dos.pool.result", slot=slot, result=result)
     return {"slot": slot, "dice": pool, "result": result, "luck": luck, "bad_luck": bad_luck}
+
+
+def _cancel(base: list[int], ones: int, slot: str, log: EventLog) -> Sequence[int]:
+    """DOS-2: the indices of the base dice the ones cancel.
+
+    Each one cancels the highest other base die, the first rolled first among equals; with more
+    ones than other dice, every die is cancelled.
+    """
+    others = len(base) - ones
+    if ones > others:
+        log.add("dos.pool.all_cancelled", slot=slot, ones=ones, others=others)
+        return range(len(base))
+    # Highest first; a reverse sort keeps the first rolled first among equals, so the ones come
+    # last in the order they were rolled: the k-th one, order[others + k], cancels order[k].
+    order = sorted(range(len(base)), key=base.__getitem__, reverse=True)
+    for k in range(ones):
+        i = order[k]
+        log.add("dos.die.cancelled", slot=slot, index=i, value=base[i], by=order[others + k])
+    return order[:ones]
+
+
+def _explode(dice: DiceSource, slot: str, pool: list[PoolDie], log: EventLog) -> list[int]:
+    """DOS-3: each base die that is a surviving 10, in base order, adds a d10, and another while a
+    10 comes up (at most ``MAX_CHAIN``). Returns the extra dice in draw order."""
+    extra: list[int] = []
+    for i, die in enumerate(pool):
+        if die["value"] != D10 or die["cancelled"]:
+            continue
+        chain = [dice.roll(slot, D10)]
+        while chain[-1] == D10 and len(chain) < MAX_CHAIN:
+            chain.append(dice.roll(slot, D10))
+        extra += chain
+        log.add("dos.die.exploded", slot=slot, index=i, extra=chain)
+    return extra
 
 
 def total(stat: int, result: int, percent: int) -> int:
