@@ -23,20 +23,21 @@ class EventLog:
 
     def __init__(self, codes: Collection[str]) -> None:
         self._codes = codes
-        self._events: list[tuple[str, dict[str, Any]]] = []
+        self._events: list[Event] = []
 
     def add(self, code: str, **params: Any) -> None:
+        """Record an event as the response shows it, its ``text`` empty until it is narrated."""
         if code not in self._codes:
             raise KeyError(f"no text for event code {code!r}")
-        self._events.append((code, params))
+        self._events.append({"code": code, "params": params, "text": ""})
 
     def render(self) -> list[Event]:
         """The events, in order, each with an empty ``text`` (``rules.narration.narrate`` fills it)."""
-        return [{"code": code, "params": params, "text": ""} for code, params in self._events]
+        return self._events
 
     @property
     def codes(self) -> list[str]:
-        return [code for code, _ in self._events]
+        return [event["code"] for event in self._events]
 
 
 def trace(dice: DiceSource, log: EventLog) -> Envelope:
