@@ -35,8 +35,8 @@ def roll_pool(dice: DiceSource, slot: str, size: int, log: EventLog) -> PoolRoll
         for e in extra:
             pool.append({"value": e, "cancelled": False, "extra": True})
         result += sum(extra)
-    luck = tens > size - tens
-    bad_luck = ones > size - ones
+    luck = tens > size - tens  # DOS-6: more base 10s than other base dice (before cancelling)
+    bad_luck = ones > size - ones  # DOS-5: more base 1s than other base dice
     if luck:
         log.add("dos.luck", slot=slot, tens=tens, others=size - tens)
     if bad_luck:
