@@ -35,6 +35,7 @@ export const RESOLVERS = Object.freeze({
 
 /** Odds and simulations: answered, never posted to chat. */
 export const CALCULATORS = Object.freeze({
+  dosOdds: "/dos/odds",
   dosOddsTest: "/dos/odds/test",
   dosOddsOpposed: "/dos/odds/opposed",
   dosOddsAttack: "/dos/odds/attack",
@@ -43,6 +44,7 @@ export const CALCULATORS = Object.freeze({
   dragonSimulate: "/dragon/simulate",
   ridersOdds: "/riders/odds",
   ridersSimulate: "/riders/simulate",
+  dnd5eOdds: "/dnd5e/odds",
   dnd5eOddsCheck: "/dnd5e/odds/check",
   dnd5eOddsAttack: "/dnd5e/odds/attack",
 });
