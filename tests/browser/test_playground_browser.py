@@ -264,3 +264,33 @@ def test_odds_show_before_rolling_and_follow_the_request(browser: Any, server: S
         page.shot("odds-dos-test")
     finally:
         page.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "odds"),
+    [
+        ("/dos/attack", "/dos/odds/attack"),  # its own path, though /dos/odds takes it too
+        ("/dragon/battle", "/dragon/odds"),  # the system's one odds path
+        ("/dos/complex", None),  # /dos/odds takes tests, opposed tests and attacks: not this
+        ("/dnd5e/turn", None),
+    ],
+)
+def test_each_endpoint_asks_its_own_odds_or_none(
+    browser: Any, server: Server, path: str, odds: str | None
+) -> None:
+    """An endpoint with no odds asks none (``/dos/odds`` would refuse a complex test with a 422)."""
+    page = Page(browser, server)
+    asked: list[str] = []
+    page.page.on("request", lambda r: asked.append(r.url) if "/odds" in r.url else None)
+    try:
+        page.open(path)
+        if odds is None:
+            page.page.wait_for_timeout(1000)  # the page asks 300 ms after a change
+            assert asked == []
+            assert page.page.locator("#odds").is_hidden()
+        else:
+            page.page.wait_for_selector("#odds:not([hidden]) table")
+            assert [url.removeprefix(server.url("")) for url in asked] == [odds]
+        assert page.errors == []
+    finally:
+        page.close()

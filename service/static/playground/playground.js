@@ -488,14 +488,19 @@ function narration(body, language) {
 }
 
 // ------------------------------------------------------------------ odds (when the service has them)
+// The odds of an endpoint: `/<system>/odds/<kind>` (a DoS test, a 5e attack), else `/<system>/odds`
+// when that takes one question only (the dragon battle, the riders' combat). A `/<system>/odds` that
+// takes several (its body is `anyOf` their requests) has each at its own path, tried first; the
+// system's other endpoints (a DoS roll, a 5e turn) have no odds.
 function oddsPath() {
   const system = state.path.split("/")[1];
   const doc = state.doc.paths;
   const kind = state.path.split("/")[2];
-  for (const candidate of [`/${system}/odds/${kind}`, `/${system}/odds`]) {
-    if (doc[candidate] && doc[candidate].post) return candidate;
-  }
-  return null;
+  const own = doc[`/${system}/odds/${kind}`];
+  if (own && own.post) return `/${system}/odds/${kind}`;
+  const shared = doc[`/${system}/odds`] && doc[`/${system}/odds`].post;
+  const schema = shared && shared.requestBody && shared.requestBody.content["application/json"].schema;
+  return schema && !schema.anyOf ? `/${system}/odds` : null;
 }
 
 function scheduleOdds() {
