@@ -31,7 +31,7 @@ def _no_work(req: Any) -> budget.Work:
     return budget.NO_DICE
 
 
-def _refused(req: Any, dice: Any) -> Any:  # pragma: no cover - answered by ``resolve``
+def _refused(*_: Any) -> Any:  # pragma: no cover - answered by ``resolve``
     raise NotImplementedError
 
 
@@ -126,17 +126,15 @@ class ShapedOddsRoute(OddsRoute):
         self, path: str, endpoint: Callable[..., Any], *, shapes: Sequence[Shape], **kwargs: Any
     ) -> None:
         self.shapes = shapes
-        super().__init__(path, endpoint, answer=self.answer_shape, seeded=False, **kwargs)
+        # Each shape answers its own requests (``resolve``): the route has no answer of its own.
+        super().__init__(path, endpoint, answer=_refused, seeded=False, **kwargs)
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
     ) -> tuple[bytes, str | None]:
-        req = self.shape_of(body).model.__pydantic_validator__.validate_json(body)
-        return encode(self.answer(req)), None
-
-    def answer_shape(self, req: Any) -> Any:
-        """The answer of the shape whose model ``req`` is."""
-        return next(s.answer for s in self.shapes if isinstance(req, s.model))(req)
+        shape = self.shape_of(body)
+        req = shape.model.__pydantic_validator__.validate_json(body)
+        return encode(shape.answer(req)), None
 
     def shape_of(self, body: bytes) -> Shape:
         try:
