@@ -156,11 +156,12 @@ def mapper(system: str) -> Mapper:
 
 
 def rolls(
-    system: str, req: Any, res: Mapping[str, Any], lang: str = narration.DEFAULT
+    system: str, req: Any, res: Mapping[str, Any], lang: str, names: Mapping[str, str]
 ) -> list[Json]:
-    """The Foundry rolls of a result, their flavors in ``lang``: the system's pools, then the dice
+    """The Foundry rolls of a result, their flavors in ``lang`` with the request's ``names``
+    (``rules.narration.names``, as its events' texts have them): the system's pools, then the dice
     they left, in the draw order of each slot's first die."""
-    say = Say(system, lang, narration.names(req))
+    say = Say(system, lang, names)
     pools = [p for p in mapper(system)(req, res, say) if p.claims]  # a pool of 0 dice draws none
     pools += leftovers(res["rolls"], pools, say)
     origin = {"seed": res["seed"], "rng": res["rng"], "rules_version": res["rules_version"]}

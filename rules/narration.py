@@ -427,11 +427,6 @@ class Field:
 # ---------------------------------------------------------------- rendering
 
 
-def tell(result: Any, request: BaseModel, lang: str) -> None:
-    """Narrate a resolver's result (a typed dict with ``events``) for ``request``."""
-    narrate(result["events"], lang, names(request))
-
-
 def narrate(events: list[Any], lang: str, names: Mapping[str, str]) -> None:
     """Fill in the ``text`` of each event (``{"code", "params", "text"}``), in ``lang``."""
     sentences = catalog(lang).sentences

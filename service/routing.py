@@ -27,7 +27,7 @@ from starlette.types import Message, Receive, Scope, Send
 from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
-from rules.narration import tell
+from rules.narration import names, narrate
 from service.encoding import encode
 from service.language import HEADERS, negotiate
 from service.problems import KINDS, PROBLEM_JSON
@@ -127,9 +127,11 @@ class ResolverRoute(APIRoute):
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         result = self.resolver(req, dice)
         lang = req.lang or negotiate(accept_language)
-        tell(result, req, lang)
+        named = names(req)  # the request's names: for the events' texts and the rolls' flavors
+        narrate(result["events"], lang, named)
         if req.foundry:
-            result = {**result, "foundry": {"rolls": foundry.rolls(self.system, req, result, lang)}}
+            rolls = foundry.rolls(self.system, req, result, lang, named)
+            result = {**result, "foundry": {"rolls": rolls}}
         return encode(result), lang
 
 
