@@ -958,7 +958,7 @@ def count_hoard(
         e = by_id[p]
         if e.controller == "gm":
             level[p] = e.level + 1 if e.dragonslayer or p == slayer else e.level
-    enemies = [e.id for e in req.entities if e.id in level]  # request order
+    enemies = [p for p in by_id if p in level]  # request order (each id once: `check`)
     options = req.options
     by_strength = options.strongest_enemy == "strength_order"
     # Never empty: the dragon's target fights it.
