@@ -282,9 +282,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     # Order and pairs (DRG-2, DRG-4), then the left-over parties (DRG-3).
     order = strength_order(req, log)
     pair_ids, paired = form_pairs(order, by_id, d.target, log)
-    left_over = left_over_parties(order, paired, by_id, log)
-    joined = _joined(left_over)
-    in_battle = _in_battle(order, paired, joined)
+    left_over, joined, in_battle = left_over_parties(order, paired, by_id, log)
     # Pools (DRG-5..8) and each pair's two sides.
     pools, own = roll_pools(req, pair_ids, joined, by_id, dice=dice, log=log)
     sides = [(_side(a, joined, own), _side(b, joined, own)) for a, b in pair_ids]
@@ -384,7 +382,7 @@ def strength_order(req: BattleRequest, log: EventLog) -> list[str]:
     # Sorted as plain tuples (no key function to call); the index keeps equal keys in request order.
     ranked.sort()
     order = [DRAGON]
-    for *_, p in ranked:
+    for _, _, _, p in ranked:
         order.append(p)
     log.add("dragon.order", order=order, names=", ".join(order))
     return order
@@ -413,11 +411,18 @@ def form_pairs(
 
 def left_over_parties(
     order: list[str], paired: set[str], by_id: dict[str, Entity], log: EventLog
-) -> list[LeftOverParty]:
+) -> tuple[list[LeftOverParty], dict[str, list[str]], list[str]]:
     """DRG-3: what each party left over does, in strength order. A party passed over at its turn
     but then taken as a weaker party's target (its target was "still unpaired") fights in that pair
-    and is not left over (DRG-2)."""
-    return [_left_over(by_id[p], paired, log) for p in order if p not in paired]
+    and is not left over (DRG-2).
+
+    Returns the left-over parties, the parties joined to each pair member and the parties in the
+    battle (in a pair or joined to one), in strength order."""
+    if len(paired) == len(order):  # every party is in a pair: none is left over
+        return [], {}, order
+    left_over = [_left_over(by_id[p], paired, log) for p in order if p not in paired]
+    joined = _joined(left_over)
+    return left_over, joined, _in_battle(order, paired, joined)
 
 
 def _left_over(e: Entity, paired: set[str], log: EventLog) -> LeftOverParty:
@@ -492,61 +497,58 @@ def roll_pools(
     """DRG-5..8: every pool, pair by pair, each member before the parties joined to it.
 
     Returns the pools in draw order and each party's dice (the dragon's dragon die last)."""
-    pools: list[Pool] = []
+    draw = PoolDraw(dice, log)
     own: dict[str, list[int]] = {}
     for pair in pair_ids:
         for member in pair:
-            own[member] = _roll_party(member, req, by_id, dice=dice, log=log, pools=pools)
-            for p in joined.get(member, ()):
-                own[p] = _roll_party(p, req, by_id, dice=dice, log=log, pools=pools)
-    return pools, own
+            own[member] = _roll_party(member, req, by_id, draw)
+            if member in joined:
+                for p in joined[member]:
+                    own[p] = _roll_party(p, req, by_id, draw)
+    return draw.pools, own
 
 
-def _roll_party(
-    p: str,
-    req: BattleRequest,
-    by_id: dict[str, Entity],
-    *,
-    dice: DiceSource,
-    log: EventLog,
-    pools: list[Pool],
-) -> list[int]:
-    """One party's pools, added to ``pools``: the dragon's battle dice plus one per feature used
-    (DRG-6) and its dragon die if used (DRG-7); an entity's prosperity in dice of its level (DRG-5),
-    an individual dragonslayer one more die a step higher (DRG-8); prosperity 0 rolls nothing at
-    all. Returns all the party's dice."""
+def _roll_party(p: str, req: BattleRequest, by_id: dict[str, Entity], draw: PoolDraw) -> list[int]:
+    """One party's pools: the dragon's battle dice plus one per feature used (DRG-6) and its dragon
+    die if used (DRG-7); an entity's prosperity in dice of its level (DRG-5), an individual
+    dragonslayer one more die a step higher (DRG-8); prosperity 0 rolls nothing at all. Returns
+    all the party's dice."""
     if p == DRAGON:
         d = req.dragon
-        count, age = d.battle + d.features_used, d.age
-        values = _roll(p, "pool.dragon", DRAGON_DICE[age], count, dice=dice, log=log, pools=pools)
+        values = draw.roll(p, "pool.dragon", DRAGON_DICE[d.age], d.battle + d.features_used)
         if not d.dragon_die:
             return values
-        return values + _roll(p, "dragon_die", DRAGON_DIE[age], 1, dice=dice, log=log, pools=pools)
+        return values + draw.roll(p, "dragon_die", DRAGON_DIE[d.age], 1)
     e = by_id[p]
     if e.prosperity == 0:
-        log.add("dragon.pool.empty", owner=p)
+        draw.log.add("dragon.pool.empty", owner=p)
         return []
     sides = entity_die(e)
-    values = _roll(p, "pool." + p, sides, e.prosperity, dice=dice, log=log, pools=pools)
+    values = draw.roll(p, "pool." + p, sides, e.prosperity)
     if e.dragonslayer and e.kind == "individual":
-        return values + _roll(p, "slayer." + p, step_up(sides), 1, dice=dice, log=log, pools=pools)
+        return values + draw.roll(p, "slayer." + p, step_up(sides), 1)
     return values
 
 
-def _roll(
-    owner: str,
-    slot: str,
-    sides: int,
-    count: int,
-    *,
-    dice: DiceSource,
-    log: EventLog,
-    pools: list[Pool],
-) -> list[int]:
-    values = dice.roll_many(slot, sides, count)
-    log.add("dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values)
-    pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
-    return values
+class PoolDraw:
+    """DRG-5..8: the pools as they are drawn, each from the dice source, with its event and its
+    record in ``pools`` (draw order)."""
+
+    __slots__ = ("dice", "log", "pools")
+
+    def __init__(self, dice: DiceSource, log: EventLog) -> None:
+        self.dice = dice
+        self.log = log
+        self.pools: list[Pool] = []
+
+    def roll(self, owner: str, slot: str, sides: int, count: int) -> list[int]:
+        """One pool of ``count`` dice of ``sides`` sides in ``slot``: its dice."""
+        values = self.dice.roll_many(slot, sides, count)
+        self.log.add(
+            "dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values
+        )
+        self.pools.append({"owner": owner, "slot": slot, "sides": sides, "dice": values})
+        return values
 
 
 def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:
@@ -951,10 +953,12 @@ def count_hoard(
     # Every enemy that fought with its level, in strength order (`in_battle`'s).
     level: dict[str, int] = {}
     for p in in_battle:
-        e = by_id[p] if p != DRAGON else None
-        if e is not None and e.controller == "gm":
+        if p == DRAGON:
+            continue
+        e = by_id[p]
+        if e.controller == "gm":
             level[p] = e.level + 1 if e.dragonslayer or p == slayer else e.level
-    enemies = [e.id for e in req.entities if e.id in level]  # request order
+    enemies = [p for p in by_id if p in level]  # request order (each id once: `check`)
     options = req.options
     by_strength = options.strongest_enemy == "strength_order"
     # Never empty: the dragon's target fights it.
@@ -1012,28 +1016,24 @@ def next_state(
     declaration order, what its serialiser writes) with the changed fields set in place.
     """
     prosperity = ledger.prosperity
-    slayers = [r["id"] for r in revealed if r["kind"] == "individual"]
-    moved = {parent: child.id for parent, child in new_entities.items()}
+    slayers = [r["id"] for r in revealed if r["kind"] == "individual"] if revealed else []
+    moved = {parent: child.id for parent, child in new_entities.items()} if new_entities else {}
     entities: list[dict[str, Any]] = []
     for e in req.entities:
-        state = e.__dict__.copy()
-        eid = state["id"]
-        state["prosperity"] = prosperity[eid]
-        if moved:
-            _move_to_minorities(state, moved)
-        if eid in slayers:
-            state["dragonslayer"] = True
+        eid = e.id
+        state = {**e.__dict__, "prosperity": prosperity[eid]}
         entities.append(state)
-        if eid in new_entities:
-            entities.append(new_entities[eid].__dict__.copy())
+        if revealed:  # DRG-14: a dragonslayer, or a group and its new minority after it
+            _move_to_minorities(state, moved)
+            if eid in slayers:
+                state["dragonslayer"] = True
+            if eid in new_entities:
+                entities.append(new_entities[eid].__dict__.copy())
     d = req.dragon
-    dragon = dict(d.__dict__)
-    dragon["wounds"] = wounds
-    dragon["target"] = moved.get(d.target, d.target)
+    dragon = {**d.__dict__, "wounds": wounds, "target": moved.get(d.target, d.target)}
     location: dict[str, Any] | None = None
     if req.location is not None:
-        location = dict(req.location.__dict__)
-        location["prosperity"] = ledger.location[req.location.id]
+        location = {**req.location.__dict__, "prosperity": ledger.location[req.location.id]}
     return {
         "dragon": dragon,
         "entities": entities,
