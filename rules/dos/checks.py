@@ -116,20 +116,23 @@ def complex_slots(req: ComplexRequest) -> SlotSpec:
 def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
     """A complex test (DOS-13): attempt n rolls in slot ``attempt.n`` until enough successes."""
     log = EventLog(SENTENCES)
+    # What every attempt shares, read once: the pool, the stat, the DC and its reading (DOS-11).
     percent = req.percent
+    skill, stat, dc, needed = req.skill, req.stat, req.dc, req.successes_needed
+    ties = req.options.ties
     attempts: list[Attempt] = []
     successes = 0
     for n in range(1, req.attempts + 1):
-        pool = roll_pool(dice, f"attempt.{n}", req.skill, log)
-        tot = total(req.stat, pool["result"], percent)
-        out = outcome(pool, tot, req.dc, req.options.ties)
+        pool = roll_pool(dice, f"attempt.{n}", skill, log)
+        tot = total(stat, pool["result"], percent)
+        out = outcome(pool, tot, dc, ties)
         ok = out in ("success", "luck")
         successes += ok
         attempts.append({"n": n, "roll": pool, "total": tot, "success": ok, "outcome": out})
-        log.add("dos.complex.attempt", n=n, total=tot, dc=req.dc, outcome=out, successes=successes)
-        if successes >= req.successes_needed:
+        log.add("dos.complex.attempt", n=n, total=tot, dc=dc, outcome=out, successes=successes)
+        if successes >= needed:
             break
-    success = successes >= req.successes_needed
+    success = successes >= needed
     partial = not success and successes > 0
     if success:
         log.add("dos.complex.success", attempts=len(attempts), successes=successes)
@@ -138,7 +141,7 @@ def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
             "dos.complex.failure",
             attempts=len(attempts),
             successes=successes,
-            needed=req.successes_needed,
+            needed=needed,
             partial=partial,
         )
     return {

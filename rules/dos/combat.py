@@ -586,9 +586,9 @@ def _undefended(
 def _defend(
     dice: DiceSource,
     log: EventLog,
-    *,
-    prefix: str,
+    slot_: str,
     whom: str,
+    *,
     attack_roll: AttackRoll,
     defender: Defender,
     defense: DefenseKind,
@@ -596,8 +596,10 @@ def _defend(
 ) -> tuple[bool, Reason, DefenseRoll, dict[str, object]]:
     """DOS-18, DOS-20, DOS-22: the defender's block or dodge against the attack, an opposed test
     (equal totals: the defender holds). -> (hit, reason, defense roll, the defender's changes)."""
-    percent = clamp_percent(defense_percent + (RUNNING_PERCENT if defender.running else 0))
-    pool = roll_pool(dice, slot(prefix, "defense"), getattr(defender, defense), log)
+    percent = defense_percent  # within -100..+100 already; a runner's penalty may leave it
+    if defender.running:
+        percent = clamp_percent(percent + RUNNING_PERCENT)
+    pool = roll_pool(dice, slot_, getattr(defender, defense), log)
     tot = total(defender.dexterity, pool["result"], percent)
     changes: dict[str, object]
     if defense == "block":
@@ -689,7 +691,7 @@ def _wound(
 def _meet(
     dice: DiceSource,
     log: EventLog,
-    prefix: str,
+    slots: Sequence[str],
     names: tuple[str, str],
     *,
     attack_roll: AttackRoll,
@@ -699,7 +701,8 @@ def _meet(
 ) -> tuple[bool, Reason, DefenseRoll | None, RunStop | None, dict[str, object]]:
     """DOS-18..22: whether the attack hits -> (hit, reason, defense roll, run stop, the changes to
     the defender's state). A ranged attack short of its DC misses; with no defense see
-    :func:`_undefended`; a defense is an opposed test, and a runner who defends may stop."""
+    :func:`_undefended`; a defense is an opposed test, and a runner who defends may stop.
+    ``slots`` are the attack's slots (:func:`attack_slot_names`)."""
     if attack_roll["outcome"] in ("failure", "bad_luck"):  # a ranged attack short of its DC
         return False, "dc", None, None, {}
     if defense is None:
@@ -708,8 +711,8 @@ def _meet(
     hit, reason, defense_roll, changes = _defend(
         dice,
         log,
-        prefix=prefix,
-        whom=whom,
+        slots[1],
+        whom,
         attack_roll=attack_roll,
         defender=defender,
         defense=defense,
@@ -717,7 +720,7 @@ def _meet(
     )
     run_stop: RunStop | None = None
     if not hit and defender.running:
-        run_stop, stop = _run_stop(dice, log, slot(prefix, "run_stop"), whom, defense)
+        run_stop, stop = _run_stop(dice, log, slots[2], whom, defense)
         changes.update(stop)
     return hit, reason, defense_roll, run_stop, changes
 
@@ -743,13 +746,14 @@ def attack_core(
     Phases: the attack roll, the defense (or none) and run stop, the location, the damage. Slots
     under ``prefix``: ``attack``, ``defense``, ``run_stop``, ``location``, ``damage``."""
     who, whom = names
+    slots = attack_slot_names(prefix)
     attack_roll = _attack_roll(
-        dice, log, slot(prefix, "attack"), who, attacker=attacker, percent=percent, ranged=ranged
+        dice, log, slots[0], who, attacker=attacker, percent=percent, ranged=ranged
     )
     hit, reason, defense_roll, run_stop, changes = _meet(
         dice,
         log,
-        prefix,
+        slots,
         names,
         attack_roll=attack_roll,
         defender=defender,
@@ -760,15 +764,9 @@ def attack_core(
     location: Location | None = None
     damage: Damage | None = None
     if hit:
-        location = _location(dice, log, slot(prefix, "location"), aim)
+        location = _location(dice, log, slots[3], aim)
         damage, life = _wound(
-            dice,
-            log,
-            slot(prefix, "damage"),
-            whom,
-            attacker=attacker,
-            defender=defender,
-            options=options,
+            dice, log, slots[4], whom, attacker=attacker, defender=defender, options=options
         )
         changes.update(life)
     part: AttackResultPart = {
@@ -784,7 +782,15 @@ def attack_core(
     return part, changes
 
 
+#: An attack's slots, in this order (``attack_core`` reads them by position).
 ATTACK_SLOTS = ("attack", "defense", "run_stop", "location", "damage")
+
+
+def attack_slot_names(prefix: str) -> Sequence[str]:
+    """The attack's slots under ``prefix`` (a turn's ``<actor>.<n>``), or bare (/dos/attack)."""
+    if not prefix:
+        return ATTACK_SLOTS
+    return [f"{prefix}.{name}" for name in ATTACK_SLOTS]
 
 
 def attack_slots(req: AttackRequest) -> SlotSpec:
