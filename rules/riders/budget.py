@@ -7,14 +7,24 @@ item counted once (an item is used at most once a combat).
 from __future__ import annotations
 
 from rules.budget import Work
-from rules.riders.models import BASE_ROLLOFF_DICE, CombatRequest, parse_dice
+from rules.riders.models import BASE_ROLLOFF_DICE, CombatRequest, Side, parse_dice
 
 
 def combat_work(req: CombatRequest) -> Work:
+    ini_rolloff, ini_items = _side_dice(req.initiator)
+    dfd_rolloff, dfd_items = _side_dice(req.defender)
+    most = "defender" if dfd_items > ini_items else "initiator"  # the initiator on a tie
+    dice = ini_rolloff + ini_items + dfd_rolloff + dfd_items
+    return Work(dice, (most, "items"), "both roll-offs + the items' dice")
+
+
+def _side_dice(side: Side) -> tuple[int, int]:
+    """A side's roll-off dice (RDR-3) and its items' dice, in one pass over its items."""
+    rolloff = BASE_ROLLOFF_DICE + side.rage
     dice = 0
-    items: dict[str, int] = {}
-    for name, side in (("initiator", req.initiator), ("defender", req.defender)):
-        dice += BASE_ROLLOFF_DICE + side.rage + side.extra_rolloff_dice
-        items[name] = sum(parse_dice(i.dice)[0] for i in side.items if i.dice is not None)
-    most = max(items, key=lambda name: items[name])
-    return Work(dice + sum(items.values()), (most, "items"), "both roll-offs + the items' dice")
+    for item in side.items:
+        if item.timing == "pre":
+            rolloff += item.extra_rolloff_dice
+        if item.dice is not None:
+            dice += parse_dice(item.dice)[0]
+    return rolloff, dice

@@ -26,12 +26,15 @@ from rules.riders.models import (
     MAX_FATIGUE,
     Awaiting,
     Bonuses,
+    Choice,
     CombatRequest,
     CombatResult,
     Concession,
     CounterStep,
     Damage,
+    DamageKind,
     Decision,
+    DecisionState,
     Direction,
     Item,
     ItemUse,
@@ -58,17 +61,8 @@ PHASE_CHOICES: dict[str, tuple[str, ...]] = {
     "counterattack": ("use_item", "concede"),
     "damage": ("damage",),
 }
-#: RDR-9's fixed default decisions. Decisions are frozen models, so these constants are shared
-#: values, never state: building a pydantic model per auto-filled decision costs more than the rule.
-_ROLL = Decision(by="defender", choice="roll")
-_CONCEDE: dict[SideName, Decision] = {s: Decision(by=s, choice="concede") for s in SIDES}
-_FATIGUE: dict[SideName, Decision] = {
-    s: Decision(by=s, choice="damage", damage="fatigue") for s in SIDES
-}
-
-
-def other(side: SideName) -> SideName:
-    return "defender" if side == "initiator" else "initiator"
+#: The other side of each.
+OTHER: dict[SideName, SideName] = {"initiator": "defender", "defender": "initiator"}
 
 
 def combat_slots(req: CombatRequest) -> SlotSpec:
@@ -157,25 +151,28 @@ class _Combat:
         self.dice = dice
         self.log = log
         self.fighters: dict[SideName, _Fighter] = {"initiator": ini, "defender": dfd}
-        self.taken: list[Decision] = []
+        #: The decisions taken, as the result lists them (the caller's copied, the defaults built).
+        self.taken: list[DecisionState] = []
         self.auto_filled: list[int] = []
 
     # ------------------------------------------------------------ decisions (RDR-8..10)
 
-    def take(self, by: SideName, phase: Phase) -> Decision:
+    def take(self, by: SideName, phase: Phase) -> DecisionState:
         """The next decision: the caller's, the default (``auto``), or stop and await it."""
         index = len(self.taken)
         decisions = self.decisions
         if index < len(decisions):
-            decision = decisions[index]
+            given = decisions[index]
             _check(
-                decision,
+                given,
                 index,
                 by=by,
                 phase=phase,
                 options=self.options(by, phase),
                 side=self.fighters[by].side,
             )
+            # the dict of its fields (a request-shaped model: no alias, serialiser or computed field)
+            decision = dict(given.__dict__)
         elif self.auto:
             decision = self.default(by, phase)
             self.auto_filled.append(index)
@@ -203,7 +200,7 @@ class _Combat:
             ]
             options.append({"choice": "concede", "item": None, "damage": None, "directions": None})
             return options
-        foe = self.fighters[other(by)]
+        foe = self.fighters[OTHER[by]]
         options = [{"choice": "damage", "item": None, "damage": "fatigue", "directions": None}]
         if foe.position is not None:
             directions = _knockback_directions(foe.position)
@@ -225,17 +222,22 @@ class _Combat:
                 )
         return options
 
-    def default(self, by: SideName, phase: Phase) -> Decision:
+    def default(self, by: SideName, phase: Phase) -> DecisionState:
         """RDR-9: roll; play the first counter item left, else concede; damage by fatigue."""
-        if phase == "rolloff":
-            return _ROLL
+        choice: Choice = "roll"
+        item: str | None = None
+        damage: DamageKind | None = None
         if phase == "damage":
-            return _FATIGUE[by]
-        me = self.fighters[by]
-        for i in me.items:
-            if i.timing == "counter" and i.id not in me.used_ids:
-                return Decision(by=by, choice="use_item", item=i.id)
-        return _CONCEDE[by]
+            choice, damage = "damage", "fatigue"
+        elif phase == "counterattack":
+            me = self.fighters[by]
+            choice = "concede"
+            for i in me.items:
+                if i.timing == "counter" and i.id not in me.used_ids:
+                    choice, item = "use_item", i.id
+                    break
+        # Decision's fields, in their order
+        return {"by": by, "choice": choice, "item": item, "damage": damage, "direction": None}
 
     # ------------------------------------------------------------ items
 
@@ -305,7 +307,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         **trace(dice, log),
         "finished": out.awaiting is None,
         "winner": winner,
-        "loser": other(winner) if winner is not None else None,
+        "loser": OTHER[winner] if winner is not None else None,
         "bonuses": bonuses,
         "rolloff": out.rolloffs,
         "presumptive_loser": out.presumptive,
@@ -317,9 +319,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
         "damage_skipped": out.skipped,
         "state": {"initiator": ini.state(), "defender": dfd.state()},
         "awaiting": out.awaiting,
-        # As the dicts of their fields (decisions are request-shaped models: no alias, serialiser or
-        # computed field), which orjson writes without pydantic.
-        "decisions": [dict(d.__dict__) for d in c.taken],
+        "decisions": c.taken,
         "auto_filled": c.auto_filled,
     }
 
@@ -332,7 +332,7 @@ def _contest(c: _Combat, bonuses: dict[SideName, Bonuses], out: _Outcome) -> Sid
     rolloffs = out.rolloffs
     rolloffs["initiator"] = _rolloff(c, ini, bonuses["initiator"])
     d = c.take("defender", "rolloff")
-    if d.choice == "concede":
+    if d["choice"] == "concede":
         out.winner = "initiator"
         out.instances = 2
         index = len(c.taken) - 1
@@ -356,14 +356,14 @@ def _contest(c: _Combat, bonuses: dict[SideName, Bonuses], out: _Outcome) -> Sid
         )
         out.winner, out.conceded = _counterattack(c, presumptive, out.counter)
     winner = out.winner
-    c.log.add("riders.winner", winner=winner, loser=other(winner))
+    c.log.add("riders.winner", winner=winner, loser=OTHER[winner])
     return winner
 
 
 def _deal_damage(c: _Combat, winner: SideName, out: _Outcome) -> None:
     """RDR-6: damage, skipped for the winner's Hide Shield or the loser's ranged attack; RDR-7:
     twice after a concession without rolling."""
-    loser = other(winner)
+    loser = OTHER[winner]
     out.skipped = _skip_reason(c, c.fighters[winner], c.fighters[loser])
     if out.skipped is not None:
         c.log.add(f"riders.damage.skipped.{out.skipped}", winner=winner, loser=loser)
@@ -496,8 +496,8 @@ def _counterattack(
     while True:
         d = c.take(behind, "counterattack")
         index = len(c.taken) - 1
-        if d.choice == "concede":
-            winner = other(behind)
+        if d["choice"] == "concede":
+            winner = OTHER[behind]
             c.log.add("riders.conceded", side=behind, winner=winner, decision=index)
             return winner, {
                 "by": behind,
@@ -505,8 +505,8 @@ def _counterattack(
                 "decision": index,
                 "without_rolling": False,
             }
-        me, them = c.fighters[behind], c.fighters[other(behind)]
-        item = next(i for i in me.items if i.id == d.item)
+        me, them = c.fighters[behind], c.fighters[OTHER[behind]]
+        item = next(i for i in me.items if i.id == d["item"])
         use = c.use_item(me, item)
         mine, theirs = me.total, them.total
         assert mine is not None and theirs is not None
@@ -536,12 +536,12 @@ def _counterattack(
                     "initiator": c.fighters["initiator"].total,
                     "defender": c.fighters["defender"].total,
                 },
-                "leader": behind if changed else other(behind),
+                "leader": behind if changed else OTHER[behind],
                 "lead_changed": changed,
             }
         )
         if changed:
-            behind = other(behind)
+            behind = OTHER[behind]
 
 
 def _skip_reason(c: _Combat, winner: _Fighter, loser: _Fighter) -> Skip | None:
@@ -571,14 +571,14 @@ def _damage(c: _Combat, me: _Fighter, foe: _Fighter, n: int) -> Damage:
     """RDR-6: the winner picks one damage: fatigue, knockback, swap or a damage item."""
     d = c.take(me.name, "damage")
     index = len(c.taken) - 1
-    if d.damage == "fatigue":
+    damage = d["damage"]
+    if damage == "fatigue":
         return _fatigue(c, foe, index, n)
-    if d.damage == "knockback":
-        assert d.direction is not None
-        return _knockback(c, foe, d.direction, index, n)
-    if d.damage == "swap":
+    if damage == "knockback":
+        return _knockback(c, foe, d["direction"], index, n)
+    if damage == "swap":
         return _swap(c, me, foe, index, n)
-    return _damage_item(c, me, d.item, index, n)
+    return _damage_item(c, me, d["item"], index, n)
 
 
 def _fatigue(c: _Combat, foe: _Fighter, index: int, n: int) -> Damage:
@@ -655,7 +655,7 @@ def _damage_item(c: _Combat, me: _Fighter, item_id: str | None, index: int, n: i
     c.log.add(
         "riders.damage.item",
         winner=me.name,
-        loser=other(me.name),
+        loser=OTHER[me.name],
         name=item.name,
         effect=item.damage,
         n=n,

@@ -170,10 +170,10 @@ class Item(Model):
         ),
     )
 
+    # `dice` needs no check here: its pattern is exactly what parse_dice reads (count 1-100, sides
+    # 2-1000; tests/rules/riders/test_combat.py compares them)
     @model_validator(mode="after")
     def _consistent(self) -> Item:
-        if self.dice is not None:
-            parse_dice(self.dice)
         if self.extra_rolloff_dice and self.timing != "pre":
             raise ValueError("extra_rolloff_dice only applies to pre items")
         if self.timing == "damage" and self.damage is None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 
 from rules.errors import IllegalDecision, InvalidRequest
-from rules.riders.models import parse_dice
+from rules.riders.models import DiceNotation, parse_dice
 from tests.rules.riders.helpers import ROLL, blue, dec, item, red, request, rolled, run
 
 CONCEDE_D = dec("defender", "concede")
@@ -618,6 +618,27 @@ def test_dice_notation_is_strict(text: str) -> None:
         parse_dice(text)
     with pytest.raises(ValidationError):
         request(initiator=red(items=[item("x", dice=text)]))
+
+
+def test_dice_notation_pattern_is_what_parse_dice_reads() -> None:
+    """Item's `dice` is checked by its schema pattern alone: it accepts exactly what parse_dice does."""
+    notation = TypeAdapter(DiceNotation)
+    counts = [*range(0, 120), 999, 1000, 1001, 9999]
+    sides = [*range(0, 30), 99, 100, 101, 999, 1000, 1001, 1010, 9999]
+    texts = [f"{c}d{s}" for c in counts for s in sides]
+    texts += ["01d6", "1d06", "d6", "1d", "1d6\n", "1d6 ", "+1d6", "1d6+1", "1e2d6", "１d6"]
+    for text in texts:
+        try:
+            parse_dice(text)
+            parses = True
+        except ValueError:
+            parses = False
+        try:
+            notation.validate_python(text, strict=True)
+            valid = True
+        except ValidationError:
+            valid = False
+        assert valid == parses, text
 
 
 def test_item_ids_are_unique_across_both_sides() -> None:
