@@ -46,7 +46,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, get_origin
 
 from pydantic import BaseModel
 
@@ -519,64 +519,77 @@ def names(request: BaseModel) -> dict[str, str]:
     return out
 
 
-def _collect(value: Any, key: str | None, out: dict[str, str]) -> None:
-    """Add what ``value`` (a model, or a list or dict of them) names to ``out``; ``key``: the
-    field it sits in alone (``None`` in a list or a dict). Only the fields that may name someone
-    are visited (:func:`_plan`)."""
-    kind = value.__class__
-    if kind is list or kind is tuple or kind is dict:
-        for item in value.values() if kind is dict else value:
-            _collect(item, None, out)
-        return
-    plan = _plan(kind)  # not isinstance(value, BaseModel): an ABC check, the most of the cost
+def _collect(model: Any, key: str | None, out: dict[str, str]) -> None:
+    """Add what ``model`` (and the models in it) names to ``out``; ``key``: the field it sits in
+    alone (``None`` in a list or a dict). Only the fields that may hold a model naming someone are
+    visited (:func:`_plan`)."""
+    plan = _plan(model.__class__)  # not isinstance(model, BaseModel): an ABC check, the most cost
     if plan is None:
         return
     has_id, has_name, nested = plan
-    name = value.name if has_name else None
-    id_ = value.id if has_id else None
+    name = model.name if has_name else None
+    id_ = model.id if has_id else None
     if name and id_ is not None:
         out[id_] = name
     label = name or id_
     if key is not None and label is not None:
         out[key] = label
     for field in nested:
-        _collect(getattr(value, field), field, out)
+        value = getattr(model, field)
+        kind = value.__class__
+        if kind is list or kind is tuple:
+            for item in value:
+                _collect(item, None, out)
+        elif kind is dict:
+            for item in value.values():
+                _collect(item, None, out)
+        elif value is not None:
+            _collect(value, field, out)
 
 
 @cache
 def _plan(cls: type) -> tuple[bool, bool, tuple[str, ...]] | None:
     """For a model class: whether it has an ``id`` and a ``name``, and its fields that may hold a
-    model that names anyone (worked out once per class); ``None`` for any other class."""
+    model that names anyone where it sits (worked out once per class); ``None`` for any other
+    class."""
     if not issubclass(cls, BaseModel):
         return None
     fields = cls.model_fields
     nested = tuple(
         name
         for name, info in fields.items()
-        if name not in {"dice", "seed"} and any(map(_names_anyone, _models_in(info.annotation)))
+        if name not in {"dice", "seed"}
+        and any(_names_anyone(*m) for m in _models_in(info.annotation))
     )
     return "id" in fields, "name" in fields, nested
 
 
 @cache
-def _names_anyone(cls: type[BaseModel]) -> bool:
-    """Whether a ``cls`` may name anyone: it has an ``id`` or a ``name``, or a model inside it
-    may."""
+def _names_anyone(cls: type[BaseModel], alone: bool) -> bool:
+    """Whether a ``cls`` may name anyone: in a field of its own (``alone``) when it has an ``id``
+    or a ``name``; in a list or a dict only when it has both; or when a model inside it may."""
     fields = cls.model_fields
+    own = {"id", "name"} & fields.keys()
     return (
-        "id" in fields
-        or "name" in fields
+        len(own) == 2
+        or (alone and bool(own))
         or any(
-            _names_anyone(c)
+            _names_anyone(*m)
             for name, info in fields.items()
             if name not in {"dice", "seed"}
-            for c in _models_in(info.annotation)
+            for m in _models_in(info.annotation)
         )
     )
 
 
-def _models_in(annotation: Any) -> tuple[type[BaseModel], ...]:
-    """The model classes an annotation may hold (``list[Side] | None`` -> ``(Side,)``)."""
+#: The annotations whose models sit in a collection, not in a field of their own.
+_COLLECTIONS: Final = frozenset({list, tuple, dict, set, frozenset})
+
+
+def _models_in(annotation: Any, alone: bool = True) -> tuple[tuple[type[BaseModel], bool], ...]:
+    """The model classes an annotation may hold, each with whether it sits alone in the field
+    (``list[Side] | Side | None`` -> ``((Side, False), (Side, True))``)."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return (annotation,)
-    return tuple(c for arg in getattr(annotation, "__args__", ()) for c in _models_in(arg))
+        return ((annotation, alone),)
+    inside = alone and get_origin(annotation) not in _COLLECTIONS
+    return tuple(m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg, inside))
