@@ -30,9 +30,11 @@ Each language's catalog is compiled once per process (:func:`catalog`) into one 
 per event code, generated from the compiled catalog (``.mo``) and compiled with ``compile()``: one
 line per field that computes its text, then one f-string of the literals and the texts; a code
 with variants is one more function, an ``if`` per variant. Nothing generated is written anywhere:
-the catalogs stay the one source of the texts. A field's common values (a string: a name, a term or
-itself; an int) are shown inline; lists, flags, roles and terms of another table by
-:meth:`Field.show`, the rules above written once. Rendering an event is a dict lookup and a call.
+the catalogs stay the one source of the texts. A field's common values (an int, a string: a name,
+a term or itself, a list of them) are shown inline, a branch per kind; an empty list, a flag, a
+role and a term of another table by :meth:`Field.show`, the rules above written once. A sentence's
+first letter is made upper case where it can come from: its literal's when compiled, its first
+field's where that is shown. Rendering an event is a dict lookup and a call.
 ``tests/narration/reference.py`` reads the same rules the slow way; the tests compare every text.
 """
 
@@ -44,7 +46,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, get_origin
 
 from pydantic import BaseModel
 
@@ -277,20 +279,31 @@ class _Compiler:
         return out, tuple(out[plural(n)]({field: n}, {}) for n in range(100))
 
 
-#: How the generated function shows field ``i`` from its value ``v``: a string as its name in the
-#: request (``n``), else its word (``w{i}``: the field's term table over the system's roles), else
-#: itself; an int as ``{number}`` (:func:`_number`); anything else by its :meth:`Field.show`
-#: (``s{i}``). The same as :meth:`Field.show` (``tests/narration/test_compiled.py`` compares them);
-#: names and words are never empty, so ``or`` picks the first found.
-_FIELD = (
-    "(n.get(v) or w{i}.get(v) or v) if v.__class__ is str"
-    " else {number} if v.__class__ is int else s{i}(v, p, n)"
-)
-#: The same in a right-to-left language: a name or a value in isolates, a word as it is.
-_FIELD_RTL = (
-    "(FSI + n[v] + PDI if v in n else w{i}.get(v) or FSI + v + PDI) if v.__class__ is str"
-    " else FSI + {number} + PDI if v.__class__ is int else s{i}(v, p, n)"
-)
+#: How the generated function shows a field ``i`` that is not counted, from its value ``v``: one
+#: branch per kind of value, the rules of the module docstring written straight (names and words
+#: are never empty, so ``or`` picks the first found). An int is its number (:func:`_number`); a
+#: string its name in the request (``n``), else its word (``w{i}``: the field's terms over the
+#: system's roles), else itself; a list its items joined, each a name, a role's word (``R``) or a
+#: number; anything else (an empty list, a flag, null, a field no parameter fills) its
+#: :meth:`Field.show` (``s{i}``), the same rules in one place. ``tests/narration/test_compiled.py``
+#: compares every branch with the reference.
+_PLAIN = """\
+    v = {get}
+    if v.__class__ is int:
+        t{i} = {number}
+    elif v.__class__ is str:
+        t{i} = {string}
+    elif v.__class__ is list and v:
+        t{i} = {items}
+    else:
+        t{i} = {other}"""
+#: A list's items joined: /dragon/battle's dice, a third of its narration when Field.show did it.
+_ITEMS = "', '.join([(n.get(x) or R.get(x) or x) if x.__class__ is str else str(x) for x in v])"
+#: A counted field: a small count's text precomputed (narrating /dos/complex, 21% fewer
+#: instructions), any other count's phrase in the form its plural index (``P``) takes.
+_COUNTED = """\
+    v = {get}
+    t{i} = C{i}[v] if v.__class__ is int and 0 <= v < {size} else {form}"""
 
 
 def _number(spec: str) -> str | None:
@@ -302,6 +315,41 @@ def _number(spec: str) -> str | None:
     return None if spec[0] == "@" else f"format(v, {spec!r})"
 
 
+def _upper(source: str, first: bool) -> str:
+    """``source``, its text made upper case at run time if it is the sentence's first."""
+    return f"capital({source})" if first else source
+
+
+def _field(i: int, field: Field, *, rtl: bool, first: bool) -> tuple[str, dict[str, Any]]:
+    """The source that computes field ``i``'s text ``t{i}``, and the names it uses.
+
+    ``first``: the sentence starts with this text, so its first letter is made upper case here,
+    and only where it may be lower case: a word's table and a count's texts are made so once
+    (here); digits, and in a right-to-left language a value in isolates, never are."""
+    get = f"p.get({field.name!r}, M)" if field.name in field.words.roles else f"p[{field.name!r}]"
+    if field.forms is not None:
+        counts = tuple(map(capital, field.counts)) if first else field.counts
+        form = _upper(f"c{i}[P(v)](p, n)", first)
+        source = _COUNTED.format(get=get, i=i, size=len(counts), form=form)
+        return source, {f"c{i}": field.forms, f"C{i}": counts}
+    other = _upper(f"s{i}(v, p, n)", first)
+    number = _number(field.spec)
+    if rtl:
+        number = other if number is None else f"FSI + {number} + PDI"
+        string = f"FSI + n[v] + PDI if v in n else w{i}.get(v) or FSI + v + PDI"
+        items = f"FSI + {_ITEMS} + PDI"
+    else:
+        digits = field.spec in ("", "pos")  # a format spec (``+d``, ``x``) may give a letter
+        number = other if number is None else _upper(number, first and not digits)
+        string = _upper(f"n.get(v) or w{i}.get(v) or v", first)
+        items = _upper(_ITEMS, first)
+    source = _PLAIN.format(get=get, i=i, number=number, string=string, items=items, other=other)
+    words = (
+        {value: capital(word) for value, word in field.lookup.items()} if first else field.lookup
+    )
+    return source, {f"s{i}": field.show, f"w{i}": words}
+
+
 def _generate(
     code: str,
     template: str,
@@ -311,51 +359,40 @@ def _generate(
     whole: bool,
     rtl: bool,
 ) -> Render:
-    """The function that renders ``template``, as Python source, compiled: one line per field
-    that computes its text ``t{i}`` from the event's params ``p`` and the request's names ``n``,
-    then one f-string of the literals and the texts. A plain field's common values (a string, an
-    int, a format spec) are shown inline, a counted field picks its phrase's form by the plural
-    index (``P``), anything else calls its :meth:`Field.show`.
+    """The function that renders ``template``, as Python source, compiled: for each field the
+    lines that compute its text ``t{i}`` (:func:`_field`) from the event's params ``p`` and the
+    request's names ``n``, then one f-string of the literals and the texts.
+
+    A sentence's first letter is made upper case when it is compiled: a literal's now, a first
+    field's where its text is computed (:func:`_field`), or, when that text could be empty with a
+    lower-case letter or another field after it, the whole sentence's at run time.
 
     Against one closure call per field and ``str.format``, narrating /dragon/battle (names
     included) takes 197 k instructions a request instead of 506 k (callgrind, docs/narration.md).
     """
+    pieces = parse(template)
+    opens = whole and pieces[0][0] == "" and pieces[0][1] is not None  # with a field's text
+    # what follows that field, should its text be empty: nothing, another field ("") or a literal
+    follows = pieces[1][0][:1] if len(pieces) > 1 else None
+    upper_first = opens and (follows is None or (follows != "" and not follows.islower()))
     namespace: dict[str, Any] = {"M": MISSING, "FSI": FSI, "PDI": PDI, "capital": capital}
     namespace["P"] = tr.plural  # type: ignore[attr-defined]
+    namespace["R"] = fields[0].words.roles if fields else {}
     lines = ["def render(p, n):"]
     for i, field in enumerate(fields):
-        namespace[f"s{i}"], namespace[f"w{i}"], namespace[f"c{i}"] = (
-            field.show,
-            field.lookup,
-            field.forms,
-        )
-        get = f"p.get({field.name!r}, M)"
-        number = _number(field.spec)
-        if field.forms is not None:
-            # A small count's text is precomputed: narrating /dos/complex, 21% fewer instructions.
-            namespace[f"C{i}"] = field.counts
-            lines.append(f"    v = {get}")
-            lines.append(
-                f"    t{i} = C{i}[v] if v.__class__ is int and 0 <= v < {len(field.counts)}"
-                f" else c{i}[P(v)](p, n)"
-            )
-        elif number is None:
-            lines.append(f"    t{i} = s{i}({get}, p, n)")
-        else:
-            lines.append(f"    v = {get}")
-            lines.append(
-                f"    t{i} = " + (_FIELD_RTL if rtl else _FIELD).format(i=i, number=number)
-            )
-    pieces: list[str] = []
+        source, names = _field(i, field, rtl=rtl, first=upper_first and i == 0)
+        lines.append(source)
+        namespace.update(names)
+    texts: list[str] = []
     shown = 0
-    for literal, name, _ in parse(template):
+    for literal, name, _ in pieces:
         if literal:
-            pieces.append(repr(capital(literal) if whole and not pieces else literal))
+            texts.append(repr(capital(literal) if whole and not texts else literal))
         if name is not None:
-            pieces.append(f"f'{{t{shown}}}'")
+            texts.append(f"f'{{t{shown}}}'")
             shown += 1
-    text = " ".join(pieces) or "''"
-    if whole and pieces[:1] == ["f'{t0}'"]:  # a sentence that starts with a value
+    text = " ".join(texts) or "''"
+    if opens and not upper_first:
         text = f"capital({text})"
     lines.append(f"    return {text}")
     exec(compile("\n".join(lines), f"<{code}>", "exec"), namespace)
@@ -482,64 +519,77 @@ def names(request: BaseModel) -> dict[str, str]:
     return out
 
 
-def _collect(value: Any, key: str | None, out: dict[str, str]) -> None:
-    """Add what ``value`` (a model, or a list or dict of them) names to ``out``; ``key``: the
-    field it sits in alone (``None`` in a list or a dict). Only the fields that may name someone
-    are visited (:func:`_plan`)."""
-    kind = value.__class__
-    if kind is list or kind is tuple or kind is dict:
-        for item in value.values() if kind is dict else value:
-            _collect(item, None, out)
-        return
-    plan = _plan(kind)  # not isinstance(value, BaseModel): an ABC check, the most of the cost
+def _collect(model: Any, key: str | None, out: dict[str, str]) -> None:
+    """Add what ``model`` (and the models in it) names to ``out``; ``key``: the field it sits in
+    alone (``None`` in a list or a dict). Only the fields that may hold a model naming someone are
+    visited (:func:`_plan`)."""
+    plan = _plan(model.__class__)  # not isinstance(model, BaseModel): an ABC check, the most cost
     if plan is None:
         return
     has_id, has_name, nested = plan
-    name = value.name if has_name else None
-    id_ = value.id if has_id else None
+    name = model.name if has_name else None
+    id_ = model.id if has_id else None
     if name and id_ is not None:
         out[id_] = name
     label = name or id_
     if key is not None and label is not None:
         out[key] = label
     for field in nested:
-        _collect(getattr(value, field), field, out)
+        value = getattr(model, field)
+        kind = value.__class__
+        if kind is list or kind is tuple:
+            for item in value:
+                _collect(item, None, out)
+        elif kind is dict:
+            for item in value.values():
+                _collect(item, None, out)
+        elif value is not None:
+            _collect(value, field, out)
 
 
 @cache
 def _plan(cls: type) -> tuple[bool, bool, tuple[str, ...]] | None:
     """For a model class: whether it has an ``id`` and a ``name``, and its fields that may hold a
-    model that names anyone (worked out once per class); ``None`` for any other class."""
+    model that names anyone where it sits (worked out once per class); ``None`` for any other
+    class."""
     if not issubclass(cls, BaseModel):
         return None
     fields = cls.model_fields
     nested = tuple(
         name
         for name, info in fields.items()
-        if name not in {"dice", "seed"} and any(map(_names_anyone, _models_in(info.annotation)))
+        if name not in {"dice", "seed"}
+        and any(_names_anyone(*m) for m in _models_in(info.annotation))
     )
     return "id" in fields, "name" in fields, nested
 
 
 @cache
-def _names_anyone(cls: type[BaseModel]) -> bool:
-    """Whether a ``cls`` may name anyone: it has an ``id`` or a ``name``, or a model inside it
-    may."""
+def _names_anyone(cls: type[BaseModel], alone: bool) -> bool:
+    """Whether a ``cls`` may name anyone: in a field of its own (``alone``) when it has an ``id``
+    or a ``name``; in a list or a dict only when it has both; or when a model inside it may."""
     fields = cls.model_fields
+    own = {"id", "name"} & fields.keys()
     return (
-        "id" in fields
-        or "name" in fields
+        len(own) == 2
+        or (alone and bool(own))
         or any(
-            _names_anyone(c)
+            _names_anyone(*m)
             for name, info in fields.items()
             if name not in {"dice", "seed"}
-            for c in _models_in(info.annotation)
+            for m in _models_in(info.annotation)
         )
     )
 
 
-def _models_in(annotation: Any) -> tuple[type[BaseModel], ...]:
-    """The model classes an annotation may hold (``list[Side] | None`` -> ``(Side,)``)."""
+#: The annotations whose models sit in a collection, not in a field of their own.
+_COLLECTIONS: Final = frozenset({list, tuple, dict, set, frozenset})
+
+
+def _models_in(annotation: Any, alone: bool = True) -> tuple[tuple[type[BaseModel], bool], ...]:
+    """The model classes an annotation may hold, each with whether it sits alone in the field
+    (``list[Side] | Side | None`` -> ``((Side, False), (Side, True))``)."""
     if isinstance(annotation, type) and issubclass(annotation, BaseModel):
-        return (annotation,)
-    return tuple(c for arg in getattr(annotation, "__args__", ()) for c in _models_in(arg))
+        return ((annotation, alone),)
+    inside = alone and get_origin(annotation) not in _COLLECTIONS
+    return tuple(m for arg in getattr(annotation, "__args__", ()) for m in _models_in(arg, inside))

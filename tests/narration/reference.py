@@ -9,6 +9,8 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from pydantic import BaseModel
+
 from rules.narration import FSI, PDI, RTL, Message, parse, source_messages, translations
 
 MISSING = object()
@@ -116,3 +118,27 @@ def key(value: Any) -> str:
     if value is False:
         return "false"
     return "none" if value is None else str(value)
+
+
+def reference_names(
+    value: Any, key: str | None = None, out: dict[str, str] | None = None
+) -> dict[str, str]:
+    """What ``rules.narration.names`` gathers, read the slow way: every field of every model in the
+    request is walked (no plan), an id with a non-empty name is that name, and a model alone in a
+    field is that field's name or id."""
+    out = {} if out is None else out
+    if isinstance(value, BaseModel):
+        fields = type(value).model_fields
+        name = value.name if "name" in fields else None
+        id_ = value.id if "id" in fields else None
+        if name and id_ is not None:
+            out[id_] = name
+        if key is not None and (name or id_) is not None:
+            out[key] = name or id_
+        for field in fields:
+            if field not in {"dice", "seed"}:
+                reference_names(getattr(value, field), field, out)
+    elif isinstance(value, (list, tuple, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            reference_names(item, None, out)
+    return out

@@ -8,11 +8,25 @@ from __future__ import annotations
 import pytest
 
 from rules.dragon.models import BattleRequest
-from rules.narration import FSI, LANGUAGES, catalog, names, render
+from rules.narration import (
+    FSI,
+    LANGUAGES,
+    _Compiler,
+    catalog,
+    names,
+    render,
+    source_messages,
+    translations,
+)
 from tests.narration.reference import reference
 from tests.narration.samples import all_samples
 
-NAMES = ({}, {"x1": "Sir Aldo", "1": "One", "target": "Kobold", "dragon": "Smaug"})
+NAMES = (
+    {},
+    {"x1": "Sir Aldo", "1": "One", "target": "Kobold", "dragon": "Smaug"},
+    # lower-case names: a sentence that starts with one makes it upper case
+    {"x1": "sir aldo", "lower": "ser lower", "target": "kobold", "dragon": "smaug"},
+)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -42,7 +56,13 @@ def test_every_message_renders_as_the_reference_does(lang: str) -> None:
         None,
         [],
         [1, 2],
+        [7],
         ["x1", "dragon", 3],
+        [3, "x1", "lower"],
+        ["dragon", "target", "lower"],
+        [True, None, 2],
+        (4, "x1"),
+        ["", 5],
     ],
     ids=repr,
 )
@@ -53,11 +73,12 @@ def test_any_value_in_any_field_renders_as_the_reference_does(lang: str, value: 
     for code, params in all_samples():
         for field in params:
             changed = {**params, field: value}
-            try:
-                expected = slow.render(code, changed, NAMES[1])
-            except (KeyError, TypeError, ValueError, AssertionError):
-                continue  # not a value this field can take (a count, a variant's choice)
-            assert render(cat, code, changed, NAMES[1]) == expected, (code, field)
+            for named in NAMES[1:]:
+                try:
+                    expected = slow.render(code, changed, named)
+                except (KeyError, TypeError, ValueError, AssertionError):
+                    continue  # not a value this field can take (a count, a variant's choice)
+                assert render(cat, code, changed, named) == expected, (code, field)
 
 
 def test_the_reference_isolates_in_arabic() -> None:
@@ -98,3 +119,25 @@ def test_an_empty_name_is_no_name() -> None:
     assert render(catalog("en"), "dragon.pair.formed", {"a": "village", "b": "hero"}, told) == (
         "Village takes on Sir Aldo: they form a battle pair."
     )
+
+
+@pytest.mark.parametrize(
+    ("template", "params", "text"),
+    [
+        ("{a}{b} rolls.", {"a": "", "b": "lower"}, "Lower rolls."),
+        ("{a}rolls {b}.", {"a": "", "b": 3}, "Rolls 3."),
+        ("{a}, then {b}.", {"a": "", "b": "lower"}, ", then lower."),
+        ("{a}, then {b}.", {"a": "lower", "b": "x1"}, "Lower, then x1."),
+        ("{a} rolls.", {"a": [2, 3]}, "2, 3 rolls."),
+        ("{a} rolls.", {"a": ["lower", 3]}, "Lower, 3 rolls."),
+        ("{a} rolls.", {"a": True}, "True rolls."),
+    ],
+)
+def test_a_sentence_is_made_upper_case_wherever_its_first_letter_comes_from(
+    template: str, params: dict[str, object], text: str
+) -> None:
+    """A sentence's first letter is made upper case where its first field is shown, unless that
+    field's text may be empty with a lower-case letter or another field after it (no catalog has
+    one): then the whole sentence is, as the reference does."""
+    compiler = _Compiler(translations("en"), source_messages(), {}, rtl=False)
+    assert compiler.compile("dos.made_up", template, whole=True)(params, {}) == text

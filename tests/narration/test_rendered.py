@@ -20,7 +20,7 @@ from rules.narration import FSI, LANGUAGES, PDI, catalog, names, render
 from service.routing import ResolverRoute, resolver_paths
 from tests.conftest import Api
 from tests.narration.catalogs import languages
-from tests.narration.reference import reference
+from tests.narration.reference import reference, reference_names
 from tests.narration.samples import all_samples
 from tests.properties.strategies import PROFILE, RESOLVING, bodies, seeded, seeds
 
@@ -110,14 +110,17 @@ def _answer(path: str, body: dict[str, Any], lang: str) -> dict[str, Any] | None
 
 def _check(path: str, body: dict[str, Any]) -> int:
     """Check every text of ``body``'s answer in every language, and that it is what the slow
-    reference renders (``reference.py``); the number of texts checked."""
+    reference renders (``reference.py``) with the names a plain walk of the request gathers; the
+    number of texts checked."""
     own = strings(body)
     checked = 0
     for lang in LANGUAGES:
         answer = _answer(path, body, lang)
         if answer is None:
             return 0
-        named = names(_routes()[path].request_model.model_validate_json(json.dumps(body)))
+        request = _routes()[path].request_model.model_validate_json(json.dumps(body))
+        named = names(request)
+        assert named == reference_names(request)
         for event in answer["events"]:
             text, code = event["text"], event["code"]
             assert problems(text, own) == [], f"{lang} {path} {code}"
