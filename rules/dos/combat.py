@@ -8,7 +8,7 @@ code under per-action slots (``<actor>.<n>.attack`` ...).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from typing_extensions import TypedDict
 
@@ -691,7 +691,7 @@ def _wound(
 def _meet(
     dice: DiceSource,
     log: EventLog,
-    slots: Sequence[str],
+    slots: AttackSlots,
     names: tuple[str, str],
     *,
     attack_roll: AttackRoll,
@@ -711,7 +711,7 @@ def _meet(
     hit, reason, defense_roll, changes = _defend(
         dice,
         log,
-        slots[1],
+        slots.defense,
         whom,
         attack_roll=attack_roll,
         defender=defender,
@@ -720,7 +720,7 @@ def _meet(
     )
     run_stop: RunStop | None = None
     if not hit and defender.running:
-        run_stop, stop = _run_stop(dice, log, slots[2], whom, defense)
+        run_stop, stop = _run_stop(dice, log, slots.run_stop, whom, defense)
         changes.update(stop)
     return hit, reason, defense_roll, run_stop, changes
 
@@ -748,7 +748,7 @@ def attack_core(
     who, whom = names
     slots = attack_slot_names(prefix)
     attack_roll = _attack_roll(
-        dice, log, slots[0], who, attacker=attacker, percent=percent, ranged=ranged
+        dice, log, slots.attack, who, attacker=attacker, percent=percent, ranged=ranged
     )
     hit, reason, defense_roll, run_stop, changes = _meet(
         dice,
@@ -764,9 +764,9 @@ def attack_core(
     location: Location | None = None
     damage: Damage | None = None
     if hit:
-        location = _location(dice, log, slots[3], aim)
+        location = _location(dice, log, slots.location, aim)
         damage, life = _wound(
-            dice, log, slots[4], whom, attacker=attacker, defender=defender, options=options
+            dice, log, slots.damage, whom, attacker=attacker, defender=defender, options=options
         )
         changes.update(life)
     part: AttackResultPart = {
@@ -783,14 +783,24 @@ def attack_core(
 
 
 #: An attack's slots, in this order (``attack_core`` reads them by position).
-ATTACK_SLOTS = ("attack", "defense", "run_stop", "location", "damage")
+class AttackSlots(NamedTuple):
+    """The slots of one attack's dice, one per phase (DOS-17..22)."""
+
+    attack: str
+    defense: str
+    run_stop: str
+    location: str
+    damage: str
 
 
-def attack_slot_names(prefix: str) -> Sequence[str]:
+ATTACK_SLOTS = AttackSlots("attack", "defense", "run_stop", "location", "damage")
+
+
+def attack_slot_names(prefix: str) -> AttackSlots:
     """The attack's slots under ``prefix`` (a turn's ``<actor>.<n>``), or bare (/dos/attack)."""
     if not prefix:
         return ATTACK_SLOTS
-    return [f"{prefix}.{name}" for name in ATTACK_SLOTS]
+    return AttackSlots(*[f"{prefix}.{name}" for name in ATTACK_SLOTS])
 
 
 def attack_slots(req: AttackRequest) -> SlotSpec:
