@@ -15,7 +15,7 @@ from rules.dos.models import (
     TestRequest,
     TestResult,
 )
-from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
+from rules.dos.pool import D10, opposed_reason, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
 from rules.events import EventLog, trace
 
@@ -96,17 +96,9 @@ def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
             loser=loser,
             winner_total=sides[winner]["total"],
             loser_total=sides[loser]["total"],
-            reason=_reason(sides[winner], sides[loser]),
+            reason=opposed_reason(winner, a["roll"], b["roll"]),
         )
     return {**trace(dice, log), "a": a, "b": b, "winner": winner}
-
-
-def _reason(winner: SideResult, loser: SideResult) -> str:
-    if winner["roll"]["luck"] and not loser["roll"]["luck"]:
-        return "luck"
-    if loser["roll"]["bad_luck"] and not winner["roll"]["bad_luck"]:
-        return "bad_luck"
-    return "total"
 
 
 def complex_slots(req: ComplexRequest) -> SlotSpec:

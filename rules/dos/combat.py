@@ -42,7 +42,6 @@ from rules.dos.models import (
     ManeuverResult,
     ManeuverSide,
     ManeuverSideResult,
-    PoolRoll,
     Ranged,
     Reroll,
     RunStop,
@@ -51,7 +50,7 @@ from rules.dos.models import (
     Target,
     Weapon,
 )
-from rules.dos.pool import D10, opposed_winner, outcome, roll_pool, total
+from rules.dos.pool import D10, opposed_reason, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
 from rules.events import EventLog, trace
@@ -515,20 +514,6 @@ def choose_defense(
     return None
 
 
-def _opposed_reason(
-    winner: Literal["a", "b"] | None, a: PoolRoll, b: PoolRoll
-) -> Literal["total", "luck", "bad_luck", "tie"]:
-    """DOS-12: why the opposed test went as it did."""
-    if winner is None:
-        return "tie"
-    w, lo = (a, b) if winner == "a" else (b, a)
-    if w["luck"] and not lo["luck"]:
-        return "luck"
-    if lo["bad_luck"] and not w["bad_luck"]:
-        return "bad_luck"
-    return "total"
-
-
 Reason = Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
 
 
@@ -627,7 +612,7 @@ def _defend(
         "total": tot,
     }
     winner = opposed_winner(attack_roll["roll"], attack_roll["total"], pool, tot)
-    return winner == "a", _opposed_reason(winner, attack_roll["roll"], pool), defense_roll, changes
+    return winner == "a", opposed_reason(winner, attack_roll["roll"], pool), defense_roll, changes
 
 
 def _run_stop(
@@ -896,7 +881,7 @@ def maneuver_core(
         f"dos.maneuver.{kind}.{'success' if success else 'failure'}",
         a=names[0],
         b=names[1],
-        reason=_opposed_reason(winner, a["roll"], b["roll"]),
+        reason=opposed_reason(winner, a["roll"], b["roll"]),
     )
     return {"winner": winner, "success": success, "a": a, "b": b}
 

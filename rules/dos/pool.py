@@ -106,3 +106,17 @@ def opposed_winner(
     if a_total == b_total:
         return None
     return "a" if a_total > b_total else "b"
+
+
+def opposed_reason(
+    winner: Literal["a", "b"] | None, a: PoolRoll, b: PoolRoll
+) -> Literal["total", "luck", "bad_luck", "tie"]:
+    """DOS-12: why an opposed test went as it did (``opposed_winner``'s answer, told)."""
+    if winner is None:
+        return "tie"
+    w, lo = (a, b) if winner == "a" else (b, a)
+    if w["luck"] and not lo["luck"]:
+        return "luck"
+    if lo["bad_luck"] and not w["bad_luck"]:
+        return "bad_luck"
+    return "total"

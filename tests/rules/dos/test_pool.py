@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.dice import DiceSource
-from rules.dos.pool import MAX_CHAIN, roll_pool
+from rules.dos.pool import MAX_CHAIN, opposed_reason, opposed_winner, roll_pool
 from rules.dos.sentences import SENTENCES
 from rules.events import EventLog
 
@@ -157,3 +157,22 @@ def test_pool_properties(size: int, seed: str) -> None:
     extras = [d["value"] for d in roll["dice"] if d["extra"]]
     assert roll["result"] <= non_extra_max + sum(extras)
     assert roll["result"] == sum(d["value"] for d in roll["dice"] if not d["cancelled"])
+
+
+def test_dos12_opposed_winner_and_reason() -> None:
+    plain, _, _ = pool([5, 6])
+    lucky, _, _ = pool([10, 10, 3, 4, 5], size=3)  # two 10s of three: luck (DOS-6), 2 extra dice
+    unlucky, _, _ = pool([1, 1, 4])  # more 1s than others: bad luck (DOS-5)
+    assert lucky["luck"] and unlucky["bad_luck"]
+    # Luck beats a higher total; bad luck loses to a lower one; otherwise the higher total wins.
+    assert opposed_winner(lucky, 10, plain, 90) == "a"
+    assert opposed_reason("a", lucky, plain) == "luck"
+    assert opposed_winner(plain, 5, unlucky, 50) == "a"
+    assert opposed_reason("a", plain, unlucky) == "bad_luck"
+    assert opposed_winner(plain, 30, plain, 31) == "b"
+    assert opposed_reason("b", plain, plain) == "total"
+    assert opposed_winner(plain, 30, plain, 30) is None
+    assert opposed_reason(None, plain, plain) == "tie"
+    # Both lucky: luck decides nothing, the totals do.
+    assert opposed_winner(lucky, 40, lucky, 20) == "a"
+    assert opposed_reason("a", lucky, lucky) == "total"
