@@ -528,6 +528,7 @@ def main(argv: list[str] | None = None) -> int:
     # In this process: the source, whichever build served above.
     ns = micro([p for p, _ in ENDPOINTS], number=300 if args.quick else 2000)
     report["micro_ns"] = ns
+    print("  in this process, the source (pure Python) whichever build served above:")
     for path, value in ns.items():
         print(f"  in-process {path:<19} {value / 1000:8.1f} us per call (validate+resolve+dump)")
 
