@@ -12,6 +12,7 @@ from pydantic import (
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
+    GetPydanticSchema,
     StringConstraints,
     with_config,
 )
@@ -52,7 +53,34 @@ SeedInt = Annotated[
         ),
     ),
 ]
-Seed = SeedText | SeedInt
+
+
+def one_error(kind: str, message: str) -> GetPydanticSchema:
+    """A union of scalars refused with one error at its own place: ``message``, of type ``kind``.
+
+    Left to itself pydantic refuses a value that fits no member of a union with one error per member,
+    each placed under the member's internal label (``seed.constrained-str``, ``seed.constrained-int``),
+    and the first is often the one that does not apply (a too-large integer seed first reads "Input
+    should be a valid string"). The message says what the field takes; the JSON schema is unchanged.
+    """
+
+    def schema(source: Any, handler: Any) -> CoreSchema:
+        core = handler(source)
+        if core["type"] != "union":
+            raise TypeError(f"one_error is for unions, not {core['type']}")
+        return {**core, "custom_error_type": kind, "custom_error_message": message}
+
+    return GetPydanticSchema(schema)
+
+
+Seed = Annotated[
+    SeedText | SeedInt,
+    one_error(
+        "seed_invalid",
+        "a seed is 1-128 printable ASCII characters (space included) or an integer within "
+        "+-9007199254740991; send a larger integer as a string",
+    ),
+]
 
 SLOT_PATTERN = r"^[A-Za-z0-9_\-]+(\.[A-Za-z0-9_\-]+)*$"
 #: A slot name: what a roll is for (`check`, `attempt.3`, `initiative.k1`). ASCII letters, digits,

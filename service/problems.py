@@ -97,7 +97,7 @@ def from_rules_error(exc: RulesError) -> dict[str, Any]:
 
 def from_validation_error(exc: ValidationError) -> dict[str, Any]:
     """A pydantic error of a request body: 400 for broken JSON, 422 for a body off its schema."""
-    details = exc.errors(include_url=False, include_context=False, include_input=False)
+    details = exc.errors(include_url=False, include_input=False)
     for err in details:
         if err["type"] == "json_invalid":
             return problem(
@@ -120,4 +120,12 @@ def _message(err: Any) -> str:
         return "unknown field: it is not part of this request's schema"
     if err["type"] == "missing":
         return "required field is missing"
+    # A union told apart by a field (a 5e turn's steps by `kind`): pydantic's words are its own.
+    if err["type"] == "union_tag_not_found":
+        return f"the field {err['ctx']['discriminator']} is missing: it says which kind this is"
+    if err["type"] == "union_tag_invalid":
+        ctx = err["ctx"]
+        return (
+            f"{ctx['discriminator']} is '{ctx['tag']}', which is not one of {ctx['expected_tags']}"
+        )
     return msg.removeprefix("Value error, ")

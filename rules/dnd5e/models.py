@@ -20,12 +20,14 @@ from rules.models import (
     RollRequest,
     Stat,
     exactly_one,
+    one_error,
 )
 
 #: D5E-10: advantage or disadvantage, given as a flag or as a count of sources. Any source of
 #: each (count >= 1 or true) cancels the other, whatever the counts.
 Edge = Annotated[
     bool | Annotated[int, Field(ge=0, le=100)],
+    one_error("edge_invalid", "true, false, or a number of sources from 0 to 100"),
     Field(
         description=(
             "true/false, or the number of sources (0-100). Advantage and disadvantage together "
