@@ -120,6 +120,8 @@ def _message(err: Any) -> str:
         return "unknown field: it is not part of this request's schema"
     if err["type"] == "missing":
         return "required field is missing"
+    if err["type"] in ("model_type", "dict_type"):  # not "... or instance of Weapon": JSON's word
+        return "Input should be an object"
     # A union told apart by a field (a 5e turn's steps by `kind`): pydantic's words are its own.
     if err["type"] == "union_tag_not_found":
         return f"the field {err['ctx']['discriminator']} is missing: it says which kind this is"

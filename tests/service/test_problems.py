@@ -61,3 +61,10 @@ def test_unknown_and_missing_fields(api: Api) -> None:
     assert errors == [
         {"loc": ["body", "dc"], "msg": "required field is missing", "type": "missing"}
     ]
+
+
+def test_a_non_object_where_an_object_goes_is_told_in_json_words(api: Api) -> None:
+    weapon = {"dexterity": 30, "strength": 25, "skill": 5, "weapon": 6}
+    body = {"attacker": weapon, "defender": {"dexterity": 20, "hp": 30, "max_hp": 30}}
+    detail, _ = refused(api, "/dos/attack", body)
+    assert detail == "attacker.weapon: Input should be an object"  # not "instance of Weapon"
