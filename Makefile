@@ -89,7 +89,7 @@ catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot
 
 catalogs-update: $(STAMP) ## the template's messages into every language's .po
 	$(BIN)/pybabel -q update -i $(LOCALE)/dragonroll.pot -d $(LOCALE) -D dragonroll \
-		--ignore-obsolete
+		--ignore-obsolete --ignore-pot-creation-date
 
 catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads)
 	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
