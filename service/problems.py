@@ -9,6 +9,7 @@ process.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -114,20 +115,34 @@ def from_validation_error(exc: ValidationError) -> dict[str, Any]:
     return problem("validation-error", f"{where}: {first['msg']}{more}", errors=errors)
 
 
+#: pydantic's words for a kind of error, and ours: what a JSON caller reads. Replaced inside the
+#: message, so a prefix a model adds ("combatant 'k1': ", ``rules.dos.models.NamedCombatant``) stays.
+_WORDS: dict[str, tuple[re.Pattern[str], str]] = {
+    "extra_forbidden": (
+        re.compile("Extra inputs are not permitted"),
+        "unknown field: it is not part of this request's schema",
+    ),
+    "missing": (re.compile("Field required"), "required field is missing"),
+    # not "Input should be a valid dictionary or instance of Weapon": JSON's word, no class name
+    "model_type": (
+        re.compile(r"Input should be a valid dictionary( or instance of \w+)?"),
+        "Input should be an object",
+    ),
+    "dict_type": (re.compile("Input should be a valid dictionary"), "Input should be an object"),
+}
+
+
 def _message(err: Any) -> str:
-    msg = str(err["msg"])
-    if err["type"] == "extra_forbidden":
-        return "unknown field: it is not part of this request's schema"
-    if err["type"] == "missing":
-        return "required field is missing"
-    if err["type"] in ("model_type", "dict_type"):  # not "... or instance of Weapon": JSON's word
-        return "Input should be an object"
+    msg = str(err["msg"]).removeprefix("Value error, ")
+    kind, ctx = err["type"], err.get("ctx")
+    if kind in _WORDS:
+        pydantic_words, ours = _WORDS[kind]
+        return pydantic_words.sub(ours, msg, count=1)
     # A union told apart by a field (a 5e turn's steps by `kind`): pydantic's words are its own.
-    if err["type"] == "union_tag_not_found":
-        return f"the field {err['ctx']['discriminator']} is missing: it says which kind this is"
-    if err["type"] == "union_tag_invalid":
-        ctx = err["ctx"]
+    if kind == "union_tag_not_found" and ctx:
+        return f"the field {ctx['discriminator']} is missing: it says which kind this is"
+    if kind == "union_tag_invalid" and ctx:
         return (
             f"{ctx['discriminator']} is '{ctx['tag']}', which is not one of {ctx['expected_tags']}"
         )
-    return msg.removeprefix("Value error, ")
+    return msg

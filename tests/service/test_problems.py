@@ -68,3 +68,17 @@ def test_a_non_object_where_an_object_goes_is_told_in_json_words(api: Api) -> No
     body = {"attacker": weapon, "defender": {"dexterity": 20, "hp": 30, "max_hp": 30}}
     detail, _ = refused(api, "/dos/attack", body)
     assert detail == "attacker.weapon: Input should be an object"  # not "instance of Weapon"
+
+
+def test_a_named_combatant_keeps_its_name_in_our_words(api: Api) -> None:
+    """``NamedCombatant`` puts "combatant '<id>': " before pydantic's message; the wording we put
+    in place of pydantic's keeps it."""
+    fighter = {"id": "k1", "speed": 3, "opponents": ["k2"]}
+    body = {"combatants": [{**fighter, "sped": 1}, {"id": "k2", "speed": 2}]}
+    _, errors = refused(api, "/dos/actions", body)
+    assert (
+        errors[0]["msg"] == "combatant 'k1': unknown field: it is not part of this request's schema"
+    )
+    body = {"combatants": [{"id": "k1", "opponents": ["k2"]}, {"id": "k2", "speed": 2}]}
+    _, errors = refused(api, "/dos/actions", body)
+    assert errors[0]["msg"] == "combatant 'k1': required field is missing"
