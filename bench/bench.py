@@ -161,6 +161,37 @@ def url_path(row: str) -> str:
     return row.split("#", 1)[0]
 
 
+@dataclass(frozen=True)
+class PairedRun:
+    """The command line of a benchmark that runs two servers in alternation per endpoint
+    (``bench.cpu``, ``bench.shortcut``): which rows, how many rounds, how long each wrk run."""
+
+    paths: list[str]
+    rounds: int
+    seconds: float
+
+
+def paired_run(doc: str, paths: list[str], seconds: float, argv: list[str] | None) -> PairedRun:
+    """Parse ``[--rounds N] [--duration S] [path ...]`` (rows of ``ENDPOINTS``, default ``paths``),
+    bound them (1-20 rounds, 1-60 s) and make sure wrk is there."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", maxsplit=1)[0])
+    parser.add_argument("paths", nargs="*", default=paths)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--duration", type=float, default=seconds, help="seconds per wrk run")
+    args = parser.parse_args(argv)
+    bodies = dict(ENDPOINTS)
+    unknown = [p for p in args.paths if p not in bodies]
+    if unknown:
+        parser.error(f"no benchmark body for {', '.join(unknown)}; known: {', '.join(bodies)}")
+    ensure_wrk()
+    return PairedRun(args.paths, max(1, min(args.rounds, 20)), max(1.0, min(args.duration, 60.0)))
+
+
+def ratio_summary(ratios: list[float]) -> str:
+    """The median of a ratio over the rounds, and each round's: ``1.30x (rounds: 1.18, 1.37)``."""
+    return f"{statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
+
+
 #: The endpoints issue 8 sets the target for (the others are measured and shown too).
 TARGETED = ("/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dnd5e/attack")
 

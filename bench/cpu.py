@@ -13,7 +13,6 @@ the issue names). Loopback only; both servers are stopped at the end.
 
 from __future__ import annotations
 
-import argparse
 import os
 import statistics
 import sys
@@ -24,7 +23,8 @@ from bench.bench import (
     ENDPOINTS,
     Server,
     body_text,
-    ensure_wrk,
+    paired_run,
+    ratio_summary,
     serve,
     url_path,
     wrk,
@@ -41,24 +41,14 @@ def cpu_seconds(pid: int) -> float:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("paths", nargs="*", default=NAMED)
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--duration", type=float, default=4.0, help="seconds per wrk run")
-    args = parser.parse_args(argv)
+    run = paired_run(__doc__, NAMED, 4.0, argv)
     bodies = dict(ENDPOINTS)
-    unknown = [p for p in args.paths if p not in bodies]
-    if unknown:
-        parser.error(f"no benchmark body for {', '.join(unknown)}; known: {', '.join(bodies)}")
-    rounds = max(1, min(args.rounds, 20))
-    seconds = max(1.0, min(args.duration, 60.0))
-    ensure_wrk()
     runs: dict[str, list[tuple[float, float]]] = {}  # path -> (bare us, endpoint us) per round
     with (
         serve("service", ["service.app:create_app", "--factory"]) as svc,
         serve("bare", ["bench.bare_app:app"]) as bare,
     ):
-        targets = {p: (svc, url_path(p), body_text(bodies[p])) for p in args.paths}
+        targets = {p: (svc, url_path(p), body_text(bodies[p])) for p in run.paths}
         baseline = (bare, BARE[0], body_text(BARE[1]))
         for server, path, body in [baseline, *targets.values()]:  # warm up
             wrk(server.base + path, body, 1, CONNECTIONS)
@@ -66,19 +56,18 @@ def main(argv: list[str] | None = None) -> int:
         def per_request(target: tuple[Server, str, str]) -> float:
             server, path, body = target
             before = cpu_seconds(server.proc.pid)
-            result = wrk(server.base + path, body, seconds, CONNECTIONS)
+            result = wrk(server.base + path, body, run.seconds, CONNECTIONS)
             return 1e6 * (cpu_seconds(server.proc.pid) - before) / max(result.requests, 1)
 
-        for _ in range(rounds):
+        for _ in range(run.rounds):
             for path, target in targets.items():
                 runs.setdefault(path, []).append((per_request(baseline), per_request(target)))
-    print(f"worker CPU per request, wrk -c{CONNECTIONS} {seconds:g}s x {rounds} rounds")
+    print(f"worker CPU per request, wrk -c{CONNECTIONS} {run.seconds:g}s x {run.rounds} rounds")
     for path, pairs in runs.items():
-        ratios = [b / s for b, s in pairs]
         print(
             f"  {path:<16} {statistics.median(s for _, s in pairs):6.1f} us"
             f" | bare {statistics.median(b for b, _ in pairs):6.1f} us"
-            f" | {statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
+            f" | {ratio_summary([b / s for b, s in pairs])}"
         )
     return 0
 
