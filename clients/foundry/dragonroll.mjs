@@ -116,6 +116,7 @@ export function addressSpace(hostname) {
  *   mixed content, which every browser blocks; a shared service needs an https:// address;
  * - `permission`: a service nearer than the game (this machine or the local network, a game on the
  *   internet), which Chrome (142+) and Edge (143+) reach only with the player's permission;
+ * - `insecure`: the same from an http:// game, which cannot be given that permission at all;
  * - `down`: nothing answered there (not running, a wrong address or port, or CORS refused).
  */
 export function unreachableCause(url, { pageUrl, permission = null } = {}) {
@@ -136,7 +137,11 @@ export function unreachableCause(url, { pageUrl, permission = null } = {}) {
   if (page?.protocol === "https:" && target.protocol === "http:" && to !== "loopback") return "https";
   if (permission === "denied") return "permission";
   const from = page ? addressSpace(page.hostname) : "public";
-  if (RANK[to] > RANK[from] && permission !== "granted") return "permission";
+  if (RANK[to] > RANK[from]) {
+    // Only a secure (https://) page may ask for the permission at all.
+    if (page && page.protocol !== "https:") return "insecure";
+    if (permission !== "granted") return "permission";
+  }
   return "down";
 }
 

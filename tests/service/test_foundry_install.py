@@ -8,6 +8,8 @@ import asyncio
 import io
 import json
 import re
+import shutil
+import subprocess
 import tomllib
 import zipfile
 from pathlib import Path
@@ -168,3 +170,38 @@ def test_the_files_come_from_clients_foundry_and_ship_in_the_wheel() -> None:
         kept = f"!clients/foundry/{pattern.removesuffix('*.json')}"
         assert kept in dockerignore, kept
         assert f"clients/foundry/{pattern.removesuffix('*.json')}" in dockerfile, pattern
+
+
+#: Run by node in the unzipped module's folder: the stand-ins of Foundry's globals, the module as
+#: Foundry loads it (its esmodules), its init hook; prints the api's functions.
+LOAD = """
+import { installStandIns } from %(standins)s;
+installStandIns({ lang: "en" });
+await import(%(entry)s);
+Hooks.callAll("init");
+console.log(JSON.stringify(Object.keys(game.modules.get("dragonroll").api).sort()));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node on this machine")
+def test_the_unzipped_module_loads_as_foundry_would_load_it(api: Api, tmp_path: Path) -> None:
+    with zipfile.ZipFile(io.BytesIO(api.get(ZIP).content)) as archive:
+        archive.extractall(tmp_path)
+    [entry] = json.loads((tmp_path / "module.json").read_text(encoding="utf-8"))["esmodules"]
+    script = LOAD % {
+        "standins": json.dumps((MODULE / "test" / "standins.js").as_uri()),
+        "entry": json.dumps((tmp_path / entry).as_uri()),
+    }
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    document = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
+    posts = [item["post"]["operationId"] for item in document["paths"].values() if "post" in item]
+    camel = sorted(re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), op) for op in posts)
+    assert json.loads(done.stdout) == camel

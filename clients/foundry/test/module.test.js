@@ -292,6 +292,9 @@ test("the browser's own word on local-network access decides between permission 
   assert.equal(mod.unreachableCause("http://127.0.0.1:8000/x", { ...page, permission: "granted" }), "down");
   assert.equal(mod.unreachableCause("http://127.0.0.1:8000/x", { ...page, permission: "denied" }), "permission");
   assert.equal(mod.unreachableCause("http://192.168.1.9/x", { pageUrl: "http://192.168.1.2/" }), "down");
+  // An http:// game on the local network cannot be allowed to reach the player's own machine.
+  assert.equal(mod.unreachableCause("http://127.0.0.1:8000/x", { pageUrl: "http://192.168.1.2:30000/" }), "insecure");
+  assert.equal(mod.unreachableCause("http://127.0.0.1:8000/x", { pageUrl: "http://localhost:30000/" }), "down");
   assert.equal(mod.unreachableCause("https://nas.local/x", page), "permission");
   assert.equal(mod.unreachableCause("ftp://127.0.0.1/x", page), "address");
   const permissions = (answers) => ({
