@@ -21,6 +21,9 @@ WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY rules/ rules/
 COPY service/ service/
+# The Foundry module, which service/foundry_module links to: the wheel carries its files (service.foundry).
+COPY clients/foundry/module.json clients/foundry/*.mjs clients/foundry/
+COPY clients/foundry/lang/ clients/foundry/lang/
 RUN /opt/tools/bin/pip wheel --no-cache-dir --no-deps --no-build-isolation -w /tmp/wheels . \
     && /opt/venv/bin/pip install --no-cache-dir --no-deps /tmp/wheels/dragonroll-*.whl
 

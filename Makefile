@@ -141,9 +141,10 @@ TS_CLIENT := clients/typescript
 $(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json
 	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --silent
 
-clients: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## regenerate both clients' generated code from openapi/openapi.json
+clients: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## regenerate the clients' generated code (and the Foundry module's endpoints) from openapi/openapi.json
 	npm run --prefix $(TS_CLIENT) --silent generate
 	$(BIN)/python clients/python/generate.py
+	node clients/foundry/tools/generate.mjs
 
 # The Foundry module (clients/foundry): its tests check rolls with ajv (clients/foundry/package-lock.json).
 FOUNDRY := clients/foundry

@@ -11,7 +11,7 @@
    mounted (``podman image mount``) and its ``CMD`` runs there under ``chroot --userspec=10001:10001``
    with the image's ``ENV`` and ``WORKDIR`` (host and port overridden: 127.0.0.1:8115).
 4. Checks: ``/livez`` and ``/readyz``; one seeded golden request per system answers the same bytes as
-   the in-process app built from this work tree; the process runs as uid 10001 and cannot write its
+   the in-process app built from this work tree, and so do the Foundry module's manifest and zip; the process runs as uid 10001 and cannot write its
    code or venv; SIGTERM stops it cleanly (exit 0, "stopping" logged) within the graceful timeout.
 
 Needs root, ``mmdebstrap`` and ``podman`` (``apt-get install mmdebstrap podman``). Prints the time of
@@ -204,6 +204,38 @@ def in_process(requests: list[tuple[str, bytes]]) -> list[bytes]:
     return asyncio.run(answers())
 
 
+def in_process_foundry() -> tuple[bytes, bytes]:
+    """The Foundry manifest and zip as the in-process app serves them at the image's address."""
+    import httpx
+
+    from service.app import create_app
+    from service.settings import Settings
+
+    async def answers() -> tuple[bytes, bytes]:
+        app = create_app(Settings(log_level="warning"))
+        transport = httpx.ASGITransport(app=app)
+        base = f"http://127.0.0.1:{PORT}"
+        async with httpx.AsyncClient(transport=transport, base_url=base) as client:
+            manifest = await client.get("/foundry/module.json")
+            download = await client.get(manifest.json()["download"])
+            return manifest.content, download.content
+
+    return asyncio.run(answers())
+
+
+def check_foundry() -> None:
+    """The image carries the Foundry module: the same manifest and zip as the work tree's."""
+    manifest, download = in_process_foundry()
+    status, served = get("/foundry/module.json")
+    if status != 200 or served != manifest:
+        raise Failed(f"/foundry/module.json: {status}, not the in-process manifest")
+    path = json.loads(served)["download"].removeprefix(f"http://127.0.0.1:{PORT}")
+    status, served = get(path)
+    if status != 200 or served != download:
+        raise Failed(f"{path}: {status}, {len(served)} bytes, not the in-process zip")
+    print(f"image-test: GET {path}: 200, {len(served)} bytes, same as in-process")
+
+
 def check_requests() -> None:
     requests = golden_requests()
     for (path, body), expected in zip(requests, in_process(requests), strict=True):
@@ -271,6 +303,7 @@ def serve_and_check(times: dict[str, float], workdir: Path) -> None:
         with phase("checks", times):
             check_health()
             check_requests()
+            check_foundry()
             check_user(process, root, config)
             check_stop(process, log)
     finally:

@@ -55,6 +55,16 @@ class Settings(BaseSettings):
             " a private address) for the origins CORS allows; with no origins allowed it has no effect."
         ),
     )
+    public_url: Annotated[
+        str, Field(pattern=r"^(https?://[A-Za-z0-9.\-\[\]:]+(/[A-Za-z0-9._~%\-/]*)?)?$")
+    ] = Field(
+        default="",
+        description=(
+            "The address GMs and Foundry reach the service at (https://dice.example.org), written"
+            " into the Foundry module's manifest (/foundry/module.json); empty: each request's own"
+            " address (its scheme and Host header)."
+        ),
+    )
     body_limit: Annotated[int, Field(ge=1024, le=16 * 1024 * 1024)] = Field(
         default=64 * 1024, description="Largest request body accepted, in bytes."
     )

@@ -13,7 +13,15 @@ from tests.service.test_ops_deploy import render
 
 ROOT = Path(__file__).resolve().parents[2]
 API_PATHS = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))["paths"]
-PUBLIC = ["/", "/docs", "/redoc", "/openapi.json", "/static/docs/redoc.standalone.js"]
+PUBLIC = [
+    "/",
+    "/docs",
+    "/redoc",
+    "/openapi.json",
+    "/static/docs/redoc.standalone.js",
+    "/foundry/module.json",
+    "/foundry/dragonroll-0.1.0.zip",
+]
 INTERNAL = ["/metrics", "/livez", "/healthz", "/readyz"]
 
 
@@ -62,3 +70,14 @@ def test_the_backend_is_the_services_named_port(production: dict[str, dict[str, 
         backend = entry["backend"]["service"]
         assert backend["name"] == service["metadata"]["name"]
         assert backend["port"]["name"] in names
+
+
+def test_the_foundry_manifest_names_the_ingress_address(
+    production: dict[str, dict[str, Any]],
+) -> None:
+    # Behind the Ingress uvicorn sees plain HTTP under the Service's name: the manifest's URLs come
+    # from DRAGONROLL_PUBLIC_URL, the Ingress's own https address (service.foundry).
+    (rule,) = production["Ingress"]["spec"]["rules"]
+    (container,) = production["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = {item["name"]: item.get("value") for item in container["env"]}
+    assert env["DRAGONROLL_PUBLIC_URL"] == f"https://{rule['host']}"

@@ -2,12 +2,14 @@
 // api (createApi with buildRequest and send, real fetch) with the document's request example, in
 // each of the service's languages; every roll the module would post to chat passes
 // schemas/foundry-roll.schema.json (ajv), its terms add up to its total, and that total is the
-// service's own where the plain answer states one.
+// service's own where the plain answer states one; each is taken by the stand-in Roll.fromData and
+// rendered into the chat card. Then the install: the manifest and the zip it names, as served.
 import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import Ajv2020 from "ajv/dist/2020.js";
-import { CALCULATORS, chatContent, createApi, DragonrollError, RESOLVERS } from "../dragonroll.mjs";
+import { CALCULATORS, chatMessage, createApi, DragonrollError, RESOLVERS } from "../dragonroll.mjs";
+import { StandInRoll } from "./standins.js";
 // The TypeScript client's helper: `python -m service` on a free loopback port, stopped after.
 import { ROOT, startServer } from "../../typescript/test/server.js";
 
@@ -54,7 +56,10 @@ before(async () => {
     url: () => server.baseUrl,
     lang: () => lang,
     fetch: (url, init) => fetch(url, init),
-    post: async (answer) => posted.push({ rolls: answer.foundry.rolls, content: chatContent(answer) }),
+    post: async (answer) => {
+      const message = await chatMessage(answer, { Roll: StandInRoll, localize: (key) => key, speaker: {} });
+      posted.push({ rolls: answer.foundry.rolls, content: message.content, made: message.rolls });
+    },
     fail: () => {},
   });
 });
@@ -70,9 +75,11 @@ for (const [name, path] of Object.entries(RESOLVERS)) {
       posted.length = 0;
       const answer = await api[name](body);
       assert.equal(posted.length, 1, "one chat message per call");
-      const { rolls, content } = posted[0];
+      const { rolls, content, made } = posted[0];
       assert.equal(Boolean(rolls.length), Boolean(answer.rolls.length), "dice drawn but no rolls");
       assert.match(content, /class="dragonroll-outcome"/);
+      assert.equal(made.length, rolls.length);
+      assert.equal((content.match(/class="dice-roll"/g) ?? []).length, rolls.length, "a roll not in the card");
       for (const roll of rolls) {
         assert.ok(validate(roll), JSON.stringify(validate.errors));
         assert.equal(arithmetic(roll.terms), roll.total, roll.formula);
@@ -106,4 +113,19 @@ test("a request the service refuses is a DragonrollError with its problem+json",
     assert.equal(typeof error.problem.title, "string");
     return true;
   });
+});
+
+test("the module installs from the service: the manifest names the zip, which is served", async () => {
+  const response = await fetch(`${server.baseUrl}/foundry/module.json`);
+  assert.equal(response.status, 200);
+  const manifest = await response.json();
+  const module = JSON.parse(readFileSync(`${ROOT}clients/foundry/module.json`, "utf8"));
+  assert.equal(manifest.manifest, `${server.baseUrl}/foundry/module.json`);
+  assert.equal(manifest.download, `${server.baseUrl}/foundry/dragonroll-${module.version}.zip`);
+  assert.equal(manifest.version, module.version);
+  const zip = await fetch(manifest.download);
+  assert.equal(zip.status, 200);
+  assert.equal(zip.headers.get("content-type"), "application/zip");
+  const bytes = new Uint8Array(await zip.arrayBuffer());
+  assert.deepEqual([...bytes.slice(0, 4)], [0x50, 0x4b, 0x03, 0x04]); // a zip (tests/service unzips it)
 });
