@@ -1,4 +1,4 @@
-"""Prometheus metrics, recorded by the request middleware and served at ``GET /metrics``.
+"""Prometheus metrics, recorded by ``service.middleware.metrics`` and served at ``GET /metrics``.
 
 Recording is plain Python: a request adds to ints in dicts keyed by label tuples (the server is one
 event-loop thread, so nothing needs a lock) and finds its latency bucket with one ``bisect``. At scrape
@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+
+from typing import Any
 
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
@@ -33,7 +35,7 @@ STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 #: the JSON, the media type or the size), refused (the engine refused it: 422 rules errors), error (5xx).
 OUTCOMES = ("resolved", "invalid", "refused", "error")
 #: Which limit turned a request away.
-LIMITS = ("body_size", "json_depth", "json_number", "engine")
+LIMITS = ("body_size", "body_time", "json_depth", "json_number", "engine")
 ENGINE_KINDS = frozenset(
     {
         "invalid-request",
@@ -63,12 +65,25 @@ RESOLUTIONS = (
 )
 LIMIT_REJECTIONS = (
     "dragonroll_limit_rejections",
-    "Requests turned away by a limit (body_size, json_depth, json_number, engine).",
+    "Requests turned away by a limit (body_size, body_time, json_depth, json_number, engine).",
     ("limit",),
 )
 #: The upper bounds with ``+Inf`` last, and their ``le`` label values.
 _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
+
+
+def route_label(scope: Any) -> str:
+    """The ``route`` label of a request: the template of the route it reached, ``preflight`` for
+    a CORS preflight answered before routing, else ``unmatched`` (never the raw path)."""
+    route = scope.get("route")
+    if route is not None:
+        return str(route.path)
+    if scope["method"] == "OPTIONS" and any(
+        name == b"access-control-request-method" for name, _ in scope["headers"]
+    ):
+        return PREFLIGHT
+    return UNMATCHED
 
 
 def status_class(status: int) -> str:
