@@ -31,7 +31,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", help="processes, 1-64 (DRAGONROLL_WORKERS, default 1)")
     args = parser.parse_args(argv)
     given = {name: value for name in FLAGS if (value := getattr(args, name)) is not None}
-    settings = load(given, FLAGS)
+    settings = load(given, {name: FLAGS[name] for name in given})
     uvicorn.run(
         "service.app:create_app",
         factory=True,
