@@ -23,7 +23,9 @@ LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 
 #: An origin as browsers send it: scheme://host[:port], no path, no trailing slash.
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
-_HOSTNAME = re.compile(r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$")
+_HOSTNAME = re.compile(
+    r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+)
 
 
 def _default_log_format() -> LogFormat:

@@ -46,9 +46,7 @@ def test_answers_match_their_schema(api: Api, request_file: Path) -> None:
 
 def test_every_new_path_has_a_golden_request(api: Api) -> None:
     paths = {
-        p
-        for p, r in endpoints(api.app).items()
-        if isinstance(r, OddsEndpoint | ShapedOddsEndpoint)
+        p for p, r in endpoints(api.app).items() if isinstance(r, OddsEndpoint | ShapedOddsEndpoint)
     }
     golden = {json.loads(p.read_text(encoding="utf-8"))["path"] for p in REQUESTS}
     assert paths == golden

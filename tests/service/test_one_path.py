@@ -76,7 +76,12 @@ def test_no_private_name_of_fastapi_or_starlette(source: Path) -> None:
             continue
         assert not any(part.startswith("_") for part in module.split(".")), module
         assert not any(name.startswith("_") for name in names), (module, names)
-    for forbidden in ("__signature__", "effective_route_contexts", "middleware_stack", "_telemetry"):
+    for forbidden in (
+        "__signature__",
+        "effective_route_contexts",
+        "middleware_stack",
+        "_telemetry",
+    ):
         assert forbidden not in text, forbidden
     assert "type: ignore[attr-defined]" not in text
 
