@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
-
 from typing import Any
 
 from prometheus_client import CollectorRegistry

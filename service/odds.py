@@ -125,7 +125,7 @@ class ShapedOddsEndpoint(Endpoint):
     heavy = True
 
     def __init__(self, path: str, *, system: str, shapes: Sequence[Shape]) -> None:
-        request_model = Union[tuple(shape.model for shape in shapes)]  # noqa: UP007
+        request_model: Any = Union[tuple(shape.model for shape in shapes)]  # noqa: UP007
         super().__init__(path, system=system, request_model=request_model, work=_no_work)
         self.shapes = shapes
 

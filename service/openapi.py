@@ -14,7 +14,6 @@ from typing import Any
 import orjson
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-
 from pydantic import TypeAdapter
 
 from service.examples import EXAMPLES

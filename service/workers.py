@@ -16,6 +16,7 @@ joined at exit).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import queue
 import threading
 from collections.abc import Callable
@@ -60,10 +61,8 @@ class WorkerPool:
                 result, error = fn(*args), None
             except BaseException as exc:  # handed to the request's task, raised there
                 result, error = None, exc
-            try:
+            with contextlib.suppress(RuntimeError):  # a closed loop: nobody waits any more
                 loop.call_soon_threadsafe(_settle, future, result, error)
-            except RuntimeError:  # the loop is closed: nobody waits for it any more
-                pass
             del result, error
 
 

@@ -17,9 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
-from schemathesis import GenerationMode
 from typing_extensions import is_typeddict
 
 from rules.dice import DiceSource
