@@ -77,7 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     quiet = frozenset({*health.PATHS, *(["/metrics"] if metrics else [])})
     # add_middleware puts each one outside those added before it: the last is the outermost.
     app.add_middleware(LastResort, logger=log)
-    app.add_middleware(BodyLimit, limit=settings.body_limit, seconds=settings.request_timeout)
+    app.add_middleware(BodyLimit, limit=settings.body_limit)
     app.add_middleware(
         Cors, origins=settings.cors_origins, private_network=settings.cors_private_network
     )

@@ -54,7 +54,6 @@ KINDS: dict[str, tuple[int, str]] = {
     "preflight-refused": (400, "The CORS preflight is refused"),
     "not-found": (404, "No such resource"),
     "method-not-allowed": (405, "Method not allowed"),
-    "request-timeout": (408, "The request was not sent in time"),
     "payload-too-large": (413, "The request body is too large"),
     "unsupported-media-type": (415, "The body must be JSON"),
     "validation-error": (422, "The request does not match the schema"),
@@ -187,13 +186,6 @@ class BodyTooLarge(HTTPException):
         self.limit = limit
 
 
-class BodyTimeout(HTTPException):
-    """The body did not arrive in time (a 408; the connection is closed after it)."""
-
-    def __init__(self, seconds: float) -> None:
-        super().__init__(408, f"the request body did not arrive within {seconds:g} s")
-
-
 class DuplicateKey(Exception):
     """A JSON object of the body names one key twice (``service.routing.check_duplicates``)."""
 
@@ -219,8 +211,8 @@ def stamp(body: dict[str, Any], scope: Scope) -> bytes:
 
 def limit_of(kind: str, detail: str) -> str | None:
     """Which limit a problem reports, for ``dragonroll_limit_rejections_total``."""
-    if kind in ("payload-too-large", "request-timeout"):
-        return "body_size" if kind == "payload-too-large" else "body_time"
+    if kind == "payload-too-large":
+        return "body_size"
     if kind == "limit-exceeded":
         return "engine"
     if kind == "malformed-json":
@@ -300,7 +292,6 @@ async def _on_http(request: Request, exc: Exception) -> Response:
     kind = {
         404: "not-found",
         405: "method-not-allowed",
-        408: "request-timeout",
         413: "payload-too-large",
     }.get(exc.status_code)
     detail = str(exc.detail)
@@ -318,6 +309,6 @@ async def _on_http(request: Request, exc: Exception) -> Response:
         else {"type": "about:blank", "title": detail, "status": exc.status_code, "detail": detail}
     )
     headers = dict(exc.headers or {})
-    if exc.status_code in (408, 413):
+    if exc.status_code == 413:
         headers["connection"] = "close"  # the rest of the body is not read
     return response(request.scope, body, headers=headers)

@@ -5,12 +5,14 @@ with a 400 (h11 counts the bytes buffered for an unfinished request head and fai
 the bound: at most one read, 64-256 KiB, is ever held). Its httptools protocol has no such limit (a
 50 MB header was served), so the service names h11 explicitly.
 
-Neither protocol limits the time a client may take to send its headers: a connection that sends half
-a request line stays open as long as the client likes (uvicorn's keep-alive timer only runs between
-requests). :class:`H11Protocol` adds that timer: from the connection's start, and from the first byte
-of each later request, the head must be complete within ``HEADER_SECONDS`` or the connection is
-closed. The body has its own limit (``service.middleware.limits``). Everything used here is uvicorn's
-public protocol class and its attributes (``conn``, ``transport``, ``loop``); docs/operations.md.
+Neither protocol limits the time a client may take to send its headers or its body: a connection
+that sends half a request line, or half a body, stays open as long as the client likes (uvicorn's
+keep-alive timer only runs between requests). :class:`H11Protocol` adds one timer per request: from
+the connection's start (and from the first byte of each later request) the head must be complete
+within ``DRAGONROLL_REQUEST_TIMEOUT`` seconds, and from the head's arrival the body within as many
+again; else the connection is closed (the app sees the client gone: an access line with 499). The
+body's size is limited by ``service.middleware.limits``. Everything used here is uvicorn's public
+protocol class and its attributes (``conn``, ``transport``, ``loop``); docs/operations.md.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ MAX_HEADER_BYTES = 16 * 1024
 
 
 class H11Protocol(UvicornH11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose request head takes too long."""
+    """uvicorn's h11 protocol, closing a connection whose request head, or body, takes too long."""
 
     #: Seconds a request's head may take to arrive: ``DRAGONROLL_REQUEST_TIMEOUT``, read once per
     #: process (uvicorn is given the class; each worker process imports it anew).
@@ -46,11 +48,16 @@ class H11Protocol(UvicornH11Protocol):
         self.arm_head_timer()
 
     def data_received(self, data: bytes) -> None:
+        before = self.conn.their_state
         super().data_received(data)
-        if self.conn.their_state is h11.IDLE:
+        state = self.conn.their_state
+        if state is h11.IDLE:
             self.arm_head_timer()  # a request has begun and its head is not complete yet
-        else:
+        elif state is not before and state is h11.SEND_BODY:
             self.cancel_head_timer()
+            self.arm_head_timer()  # the head is in: the body has as long again
+        elif state is not h11.SEND_BODY:
+            self.cancel_head_timer()  # the whole request is in
 
     def on_response_complete(self) -> None:
         self.cancel_head_timer()  # between requests the keep-alive timer runs
@@ -71,7 +78,7 @@ class H11Protocol(UvicornH11Protocol):
 
     def head_timed_out(self) -> None:
         self.head_timer = None
-        if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
             self.transport.close()
 
 

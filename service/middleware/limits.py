@@ -1,57 +1,50 @@
-"""The request body's limits: its size, and the time it may take to arrive.
+"""The request body's size limit.
 
 ``receive`` is wrapped, never read ahead: the endpoint that reads the body meets the limit there, as
-an exception its handler answers (``service.problems``): a body announced (``Content-Length``) or
-grown (chunked) past ``limit`` bytes is a 413, one still arriving ``seconds`` after the request began
-is a 408; both close the connection. A slow client thus holds a request for at most ``seconds``
-(the server closes one that takes as long to send its headers: ``service.server``).
+an exception its handler answers (``service.problems``, a 413 that closes the connection). A body
+announced past ``limit`` bytes (``Content-Length``) is refused at the first ``receive``, unread; one
+within it is passed through untouched (the server delivers exactly the announced bytes); a chunked
+body is counted as it arrives and refused once it grows past the limit. How long a body may take to
+arrive is the server's limit (``service.server``).
 """
 
 from __future__ import annotations
 
-import asyncio
-
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.problems import BodyTimeout, BodyTooLarge
+from service.problems import BodyTooLarge
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, *, limit: int, seconds: float) -> None:
+    def __init__(self, app: ASGIApp, *, limit: int) -> None:
         self.app = app
         self.limit = limit
-        self.seconds = seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        await self.app(scope, self.limited(scope, receive), send)
+        announced = next((v for k, v in scope["headers"] if k == b"content-length"), None)
+        if announced is None:
+            receive = self.counted(receive)
+        elif not announced.isdigit() or int(announced) > self.limit:
+            receive = self.refused
+        await self.app(scope, receive, send)
 
-    def limited(self, scope: Scope, receive: Receive) -> Receive:
-        limit, seconds = self.limit, self.seconds
-        announced = next((v for k, v in scope["headers"] if k == b"content-length"), b"")
-        too_large = announced.isdigit() and int(announced) > limit
-        deadline = asyncio.get_running_loop().time() + seconds
+    async def refused(self) -> Message:
+        raise BodyTooLarge(self.limit)
+
+    def counted(self, receive: Receive) -> Receive:
+        limit = self.limit
         received = 0
-        done = False
 
-        async def limited_receive() -> Message:
-            nonlocal received, done
-            if too_large:
-                raise BodyTooLarge(limit)
-            if done:  # the body is in: what follows is a disconnect, whenever it comes
-                return await receive()
-            try:
-                async with asyncio.timeout_at(deadline):
-                    message = await receive()
-            except TimeoutError:
-                raise BodyTimeout(seconds) from None
+        async def counted_receive() -> Message:
+            nonlocal received
+            message = await receive()
             if message["type"] == "http.request":
                 received += len(message.get("body", b""))
                 if received > limit:
                     raise BodyTooLarge(limit)
-                done = not message.get("more_body", False)
             return message
 
-        return limited_receive
+        return counted_receive
