@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:
     # so an installed dragonroll (the compiled wheel) is the one measured.
     sys.path.append(str(ROOT))
 
-from bench.bench import BARE, ENDPOINTS, body_text, scope_for, url_path  # noqa: E402
+from bench.bench import BARE, ENDPOINTS, body_text, every_endpoint, scope_for, url_path  # noqa: E402
 
 
 async def _drive(app: Any, path: str, bodies: list[bytes]) -> tuple[float, int]:
@@ -53,25 +53,22 @@ async def _drive(app: Any, path: str, bodies: list[bytes]) -> tuple[float, int]:
     return (time.process_time() - start) / len(bodies), status
 
 
-def measure(requests: int, rounds: int, stack: bool) -> dict[str, dict[str, float]]:
-    """Per path: the median microseconds per request, and the ratio to the bare app's. With
-    ``stack``, each endpoint also through FastAPI's path (``service.app.Dragonroll`` without its
-    shortcut)."""
+def measure(
+    requests: int, rounds: int, rows: list[tuple[str, dict[str, Any]]] | None = None
+) -> dict[str, dict[str, float]]:
+    """Per row of ``rows`` (default ``ENDPOINTS``): the median microseconds per request, and the
+    ratio to the bare app's."""
     from bench.bare_app import app as bare
     from service.app import create_app
     from service.settings import Settings
 
     service = create_app(Settings(log_format="json"))
     targets = [(f"bare {BARE[0]}", bare, BARE[0], BARE[1])]
-    targets += [(path, service, url_path(path), body) for path, body in ENDPOINTS]
-    if stack:
-        without = create_app(Settings(log_format="json"))
-        without._routes = {}  # every request through FastAPI's stack and router
-        targets += [(f"{path} (stack)", without, url_path(path), body) for path, body in ENDPOINTS]
+    targets += [(path, service, url_path(path), body) for path, body in rows or ENDPOINTS]
     times: dict[str, list[float]] = {name: [] for name, *_ in targets}
     for r in range(rounds + 1):  # round 0 warms up (builds the stacks, fills the caches)
         for name, app, path, body in targets:
-            n = 50 if r == 0 else requests
+            n = min(50, requests) if r == 0 else requests
             bodies = [body_text(body, f"r{r}n{i}").encode() for i in range(n)]
             seconds, status = asyncio.run(_drive(app, path, bodies))
             if status != 200:
@@ -91,22 +88,31 @@ def measure(requests: int, rounds: int, stack: bool) -> dict[str, dict[str, floa
     }
 
 
+def measure_quietly(
+    requests: int, rounds: int, rows: list[tuple[str, dict[str, Any]]] | None = None
+) -> dict[str, dict[str, float]]:
+    """:func:`measure` with the service's access lines sent to ``/dev/null``."""
+    saved = sys.stderr
+    with open(os.devnull, "w") as devnull:
+        sys.stderr = devnull  # the access lines
+        try:
+            return measure(max(10, requests), max(1, rounds), rows)
+        finally:
+            sys.stderr = saved
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--json", type=Path, help="also write the figures as JSON")
     parser.add_argument(
-        "--stack", action="store_true", help="also each endpoint through FastAPI's path"
+        "--all",
+        action="store_true",
+        help="every endpoint of the app (the others with their documented example)",
     )
     args = parser.parse_args(argv)
-    saved = sys.stderr
-    with open(os.devnull, "w") as devnull:
-        sys.stderr = devnull  # the access lines
-        try:
-            figures = measure(max(10, args.requests), max(1, args.rounds), args.stack)
-        finally:
-            sys.stderr = saved
+    figures = measure_quietly(args.requests, args.rounds, every_endpoint() if args.all else None)
     from service.health import compiled_modules
 
     print(

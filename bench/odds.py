@@ -1,8 +1,8 @@
 """``make bench-odds``: exact odds, in-process, cold and warm, against one plain ``/dos/test``.
 
-Each case goes through its route's whole in-process path (``OddsRoute.resolve``: validate the body,
+Each case goes through its route's whole in-process path (``OddsEndpoint.resolve``: validate the body,
 compute, write the JSON), as does the baseline, one ``/dos/test`` resolution of a 30-dice pool
-(``ResolverRoute.resolve``, the median of many). Cold is the first call in a fresh interpreter
+(``ResolverEndpoint.resolve``, the median of many). Cold is the first call in a fresh interpreter
 (the app built, no pool computed: the median of ``--cold`` processes); warm is the median of the
 calls after it in this process. Printed: CPU milliseconds of the process (``time.process_time``:
 other processes on a shared machine slow the wall clock, not this count) and the ratio to the
@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.app import create_app
-from service.routing import ResolverRoute, resolver_paths
+from service.routing import Endpoint, endpoints
 
 TEST = {"stat": 20, "skill": 30, "dc": 200}
 ATTACK = {
@@ -68,16 +68,16 @@ def timed(call: Callable[[], Any]) -> float:
     return (time.process_time() - start) * 1000
 
 
-def routes() -> dict[str, ResolverRoute]:
-    return dict(resolver_paths(create_app().router.routes))
+def routes() -> dict[str, Endpoint]:
+    return endpoints(create_app())
 
 
-def post(routes: dict[str, ResolverRoute], path: str, body: dict[str, Any]) -> Callable[[], bytes]:
+def post(routes: dict[str, Endpoint], path: str, body: dict[str, Any]) -> Callable[[], bytes]:
     raw = json.dumps(body).encode()
     return lambda: routes[path].resolve(raw)[0]
 
 
-def cases(r: dict[str, ResolverRoute]) -> list[tuple[str, Callable[[], Any]]]:
+def cases(r: dict[str, Endpoint]) -> list[tuple[str, Callable[[], Any]]]:
     half = dragon_pairs(50)
     dragon = [post(r, "/dragon/odds", half), post(r, "/dragon/odds", half)]
     return [

@@ -21,10 +21,14 @@ from bench.bench import BARE, ENDPOINTS, ROOT, body_text, scope_for, url_path
 
 LAYERS = {
     "service": [
-        ("Dragonroll.__call__ (all)", "Dragonroll.__call__", "service/app.py"),
+        ("FastAPI.__call__ (all)", "FastAPI.__call__", "fastapi/applications.py"),
         ("  telemetry check", "NativeTelemetry.enabled", ""),
-        ("  access log + metrics", "EdgeMiddleware._record", ""),
-        ("  validate + resolve + encode", "ResolverRoute.resolve", ""),
+        ("  request id + access line", "RequestIdAndAccessLine.__call__", ""),
+        ("    metrics", "RequestMetrics.__call__", ""),
+        ("      CORS", "Cors.__call__", ""),
+        ("  router (APIRouter.app)", "APIRouter.app", ""),
+        ("    the endpoint (serve)", "serve", "service/routing.py"),
+        ("      validate + resolve + encode", "ResolverEndpoint.resolve", ""),
         ("    resolver (engine)", "{resolver}", ""),
         ("      dice (DiceSource.roll, .roll_many)", "DiceSource.roll|DiceSource.roll_many", ""),
         ("      trace(): die and event fields", "trace", "rules/events.py"),
@@ -81,11 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from bench.bare_app import app as bare
     from service.app import create_app
-    from service.routing import ResolverRoute, resolver_paths
+    from service.routing import ResolverEndpoint, endpoints
 
     svc = create_app()
-    routes = dict(resolver_paths(svc.router.routes))
-    route: ResolverRoute = routes[url_path(args.path)]
+    route = endpoints(svc)[url_path(args.path)]
+    assert isinstance(route, ResolverEndpoint), "profiles a resolver"
     body = dict(ENDPOINTS)[args.path]
     runs = {
         "bare": (bare, BARE[0], [body_text(BARE[1], f"p{i}").encode() for i in range(n)]),

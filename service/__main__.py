@@ -1,9 +1,11 @@
 """``python -m service``: serve dragonroll with uvicorn (127.0.0.1:8000 unless told otherwise).
 
 Settings come from ``DRAGONROLL_*`` variables (``service.settings``); ``--host``/``--port``/
-``--workers`` override them. A bad value stops start-up with one line naming the variable. On SIGTERM
-uvicorn stops accepting connections and gives in-flight requests ``DRAGONROLL_GRACEFUL_TIMEOUT``
-seconds to finish.
+``--workers`` override them and are validated the same way (workers 1-64, port 1-65535, a host this
+machine can listen on). A bad value stops start-up with one line naming the variable or the flag,
+before anything is bound or spawned. On SIGTERM uvicorn stops accepting connections and gives
+in-flight requests ``DRAGONROLL_GRACEFUL_TIMEOUT`` seconds to finish; the server's limits are in
+``service.server``.
 """
 
 from __future__ import annotations
@@ -13,34 +15,31 @@ import argparse
 import uvicorn
 
 from service.logs import uvicorn_log_config
+from service.server import server_options
 from service.settings import load
+
+#: setting -> its flag
+FLAGS = {"host": "--host", "port": "--port", "workers": "--workers"}
 
 
 def main(argv: list[str] | None = None) -> None:
-    settings = load()
     parser = argparse.ArgumentParser(
         prog="dragonroll", description="Serve the dragonroll rules API."
     )
-    parser.add_argument("--host", default=settings.host, help="address (DRAGONROLL_HOST)")
-    parser.add_argument("--port", type=int, default=settings.port, help="port (DRAGONROLL_PORT)")
-    parser.add_argument(
-        "--workers", type=int, default=settings.workers, help="processes (DRAGONROLL_WORKERS)"
-    )
+    parser.add_argument("--host", help="address (DRAGONROLL_HOST, default 127.0.0.1)")
+    parser.add_argument("--port", help="port, 1-65535 (DRAGONROLL_PORT, default 8000)")
+    parser.add_argument("--workers", help="processes, 1-64 (DRAGONROLL_WORKERS, default 1)")
     args = parser.parse_args(argv)
+    given = {name: value for name in FLAGS if (value := getattr(args, name)) is not None}
+    settings = load(given, {name: FLAGS[name] for name in given})
     uvicorn.run(
         "service.app:create_app",
         factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        log_config=uvicorn_log_config(settings),
+        host=settings.host,
+        port=settings.port,
+        workers=settings.workers,
         log_level=settings.log_level,
-        access_log=False,
-        server_header=False,
-        proxy_headers=False,
-        timeout_graceful_shutdown=settings.graceful_timeout,
-        timeout_keep_alive=5,
-        limit_concurrency=None,
+        **server_options(settings.graceful_timeout, uvicorn_log_config(settings)),
     )
 
 

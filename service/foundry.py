@@ -37,7 +37,6 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from service import problems
-from service.middleware import stamp_problem
 
 #: Where the module's files are: ``clients/foundry`` through the link, or the wheel's copy.
 MODULE_DIR = Path(__file__).parent / "foundry_module"
@@ -119,8 +118,7 @@ def bad_host(request: Request) -> Response | None:
         " set DRAGONROLL_PUBLIC_URL to the service's address"
     )
     body = {"type": "about:blank", "title": "Bad Request", "status": 400, "detail": detail}
-    stamp_problem(body, request.scope, request.url.path)
-    return Response(problems.encode(body), status_code=400, media_type=problems.PROBLEM_JSON)
+    return problems.response(request.scope, body)
 
 
 def mount_foundry(app: FastAPI) -> None:

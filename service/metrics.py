@@ -1,4 +1,4 @@
-"""Prometheus metrics, recorded by the request middleware and served at ``GET /metrics``.
+"""Prometheus metrics, recorded by ``service.middleware.metrics`` and served at ``GET /metrics``.
 
 Recording is plain Python: a request adds to ints in dicts keyed by label tuples (the server is one
 event-loop thread, so nothing needs a lock) and finds its latency bucket with one ``bisect``. At scrape
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from typing import Any
 
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
@@ -69,6 +70,19 @@ LIMIT_REJECTIONS = (
 #: The upper bounds with ``+Inf`` last, and their ``le`` label values.
 _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
+
+
+def route_label(scope: Any) -> str:
+    """The ``route`` label of a request: the template of the route it reached, ``preflight`` for
+    a CORS preflight answered before routing, else ``unmatched`` (never the raw path)."""
+    route = scope.get("route")
+    if route is not None:
+        return str(route.path)
+    if scope["method"] == "OPTIONS" and any(
+        name == b"access-control-request-method" for name, _ in scope["headers"]
+    ):
+        return PREFLIGHT
+    return UNMATCHED
 
 
 def status_class(status: int) -> str:

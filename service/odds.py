@@ -1,11 +1,11 @@
-"""Odds and simulation routes: the resolver routes' path, without a dice source.
+"""Odds and simulation endpoints: the resolvers' path, without a dice source.
 
 An odds endpoint (``/<system>/odds/...``) answers from its request alone, drawing no die; a simulate
 endpoint (``/<system>/simulate``) makes its own dice sources, one per run. Either is an
-:class:`OddsRoute`: a :class:`~service.routing.ResolverRoute` whose :meth:`resolve` calls
-``answer(request)``, so it is served, limited, logged and measured exactly as the resolvers are.
-``POST /dos/odds`` and ``/dnd5e/odds`` take any of their system's questions: a
-:class:`ShapedOddsRoute` picks the question by the body's keys.
+:class:`OddsEndpoint`: validated, budgeted (its ``work`` function, when it has one), served, limited,
+logged and measured exactly as the resolvers are, and answered in the app's worker threads, off the
+event loop (``service.workers``). ``POST /dos/odds`` and ``/dnd5e/odds`` take any of their system's
+questions: a :class:`ShapedOddsEndpoint` picks the question by the body's keys.
 """
 
 from __future__ import annotations
@@ -20,47 +20,41 @@ from pydantic_core import InitErrorDetails, PydanticCustomError, ValidationError
 from rules import budget
 from rules.models import RollRequest
 from service.encoding import encode
-from service.routing import ResolverRoute, add_post, new_seed
+from service.routing import Endpoint, add_endpoint, check_duplicates, new_seed
 
-
-def _no_slots(req: Any) -> dict[str, int | None]:
-    return {}
+ODDS_SLOTS = "none: odds draw no dice (`seed` and `dice` are refused)."
 
 
 def _no_work(req: Any) -> budget.Work:
     return budget.NO_DICE
 
 
-def _refused(*_: Any) -> Any:  # pragma: no cover - answered by ``resolve``
-    raise NotImplementedError
+class OddsEndpoint(Endpoint):
+    """Validates its body, checks its work, answers ``answer(request)``; no dice source."""
 
-
-class OddsRoute(ResolverRoute):
-    """A POST route that validates its body and answers ``answer(request)``; no dice source."""
+    heavy = True
 
     def __init__(
         self,
         path: str,
-        endpoint: Callable[..., Any],
         *,
+        system: str,
+        request_model: Any,
         answer: Callable[[Any], Any],
-        seeded: bool,
-        **kwargs: Any,
+        seeded: bool = False,
+        work: Callable[[Any], budget.Work] | None = None,
     ) -> None:
+        super().__init__(path, system=system, request_model=request_model, work=work or _no_work)
         self.answer = answer
         self.seeded = seeded
-        super().__init__(
-            path, endpoint, resolver=_refused, slots=_no_slots, work=_no_work, **kwargs
-        )
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
     ) -> tuple[bytes, str | None]:
-        """Validate, give a simulation without a seed a new one (DESIGN.md), answer, serialise.
-
-        Odds draw no die; a simulation bounds its own work (``runs`` x the fight, a 422 beyond),
-        so the resolvers' dice budget does not apply."""
-        req = self.request_model.__pydantic_validator__.validate_json(body)
+        """Validate, check the work (``work``, against the same budget as the resolvers'), give a
+        simulation without a seed a new one (DESIGN.md), answer, serialise."""
+        req = self.validate(body)
+        budget.check(self.work(req), dice_budget)
         if self.seeded and req.seed is None:
             req = req.model_copy(update={"seed": new_seed()})
         return encode(self.answer(req)), None  # odds tell no events: no language
@@ -75,27 +69,31 @@ def add_odds(
     response_model: type[Any],
     summary: str,
     description: str,
-    system: str,
     examples: dict[str, Any],
+    system: str | None = None,
     seeded: bool = False,
-    slot_doc: str = "none: odds draw no dice (`seed` and `dice` are refused).",
+    slot_doc: str = ODDS_SLOTS,
+    work: Callable[[Any], budget.Work] | None = None,
 ) -> None:
     """Register ``POST <path>`` answering ``request_model`` with ``answer`` (an odds or simulate
     function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
-    without a seed gets a new one, as a resolver's does."""
-
-    add_post(
-        router,
-        path,
-        OddsRoute,
-        system=system,
+    without a seed gets a new one, as a resolver's does; ``work(request)``: what the answer costs
+    (``rules.budget.Work``), checked before answering as the resolvers' is (none: no check)."""
+    endpoint = OddsEndpoint(
+        router.prefix + path,
+        system=system or router.prefix.strip("/"),
         request_model=request_model,
+        answer=answer,
+        seeded=seeded,
+        work=work,
+    )
+    add_endpoint(
+        router,
+        endpoint,
         response_model=response_model,
         summary=summary,
         description=description,
         slot_doc=slot_doc,
-        answer=answer,
-        seeded=seeded,
         openapi_extra=_examples(examples),
     )
 
@@ -115,25 +113,30 @@ class Shape:
     keys: frozenset[str]
     model: type[RollRequest]
     answer: Callable[[Any], Any]
+    #: what a request of this shape costs (``rules.budget.Work``); none: no check
+    work: Callable[[Any], budget.Work] | None = None
 
 
-class ShapedOddsRoute(OddsRoute):
+class ShapedOddsEndpoint(Endpoint):
     """Odds of several questions on one path (issue 18's ``POST /dos/odds``): the body's keys pick
     the shape, whose model validates it exactly as its own path's does (the same errors, at the
     same places); a body that fits no shape, or more than one, is a 422 naming the shapes."""
 
-    def __init__(
-        self, path: str, endpoint: Callable[..., Any], *, shapes: Sequence[Shape], **kwargs: Any
-    ) -> None:
+    heavy = True
+
+    def __init__(self, path: str, *, system: str, shapes: Sequence[Shape]) -> None:
+        request_model: Any = Union[tuple(shape.model for shape in shapes)]  # noqa: UP007
+        super().__init__(path, system=system, request_model=request_model, work=_no_work)
         self.shapes = shapes
-        # Each shape answers its own requests (``resolve``): the route has no answer of its own.
-        super().__init__(path, endpoint, answer=_refused, seeded=False, **kwargs)
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
     ) -> tuple[bytes, str | None]:
         shape = self.shape_of(body)
         req = shape.model.__pydantic_validator__.validate_json(body)
+        check_duplicates(body)
+        if shape.work is not None:
+            budget.check(shape.work(req), dice_budget)
         return encode(shape.answer(req)), None
 
     def shape_of(self, body: bytes) -> Shape:
@@ -167,21 +170,20 @@ def add_shaped_odds(
     response_model: Any,
     summary: str,
     description: str,
-    system: str,
     examples: dict[str, Any],
+    system: str | None = None,
 ) -> None:
     """Register ``POST <path>`` answering whichever of ``shapes`` the body is; the OpenAPI document
     shows the body as one of the shapes' models, with ``examples`` (name -> body)."""
-    add_post(
+    endpoint = ShapedOddsEndpoint(
+        router.prefix + path, system=system or router.prefix.strip("/"), shapes=shapes
+    )
+    add_endpoint(
         router,
-        path,
-        ShapedOddsRoute,
-        system=system,
-        request_model=Union[tuple(shape.model for shape in shapes)],  # type: ignore[arg-type]  # noqa: UP007
+        endpoint,
         response_model=response_model,
         summary=summary,
         description=description,
-        slot_doc="none: odds draw no dice (`seed` and `dice` are refused).",
-        shapes=shapes,
+        slot_doc=ODDS_SLOTS,
         openapi_extra=_examples(examples),
     )

@@ -1,22 +1,30 @@
-"""RFC 9457 problem details: one ``type`` per kind of problem, one place that renders them all.
+"""RFC 9457 problem details: one ``type`` per kind of problem, and the ONE module that renders them.
 
-Every error the service returns, 4xx or 5xx, goes through :func:`problem_response`, so the body is
-always ``application/problem+json`` with ``type``, ``title``, ``status``, ``detail`` and, for requests
-that cannot be used as written, an ``errors`` list of ``{loc, msg}``. Stack traces never leave the
-process.
+Every error the service returns, 4xx or 5xx, is built here: the app's exception handlers
+(:func:`install_handlers`, registered with FastAPI's ``add_exception_handler``), and the few answers
+middleware gives before the app runs (:func:`send_problem`: a refused CORS preflight, the 500 of last
+resort). The body is always ``application/problem+json`` with ``type``, ``title``, ``status``,
+``detail``, ``instance``, ``request_id`` and, for requests that cannot be used as written, an
+``errors`` list of ``{loc, msg}``; it is written by the service's one JSON writer
+(``service.encoding``). Stack traces never leave the process.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from fastapi import FastAPI
 from pydantic import BaseModel, Field
 from pydantic_core import ValidationError
+from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect, Request
+from starlette.responses import Response
+from starlette.types import Scope, Send
 
 from rules.errors import FieldError, RulesError
+from service.encoding import encode as encode_json
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://dragonroll.dev/problems/"
@@ -43,6 +51,7 @@ class Problem(BaseModel):
 #: kind -> (status, title): every problem type the service returns, for the docs and the OpenAPI.
 KINDS: dict[str, tuple[int, str]] = {
     "malformed-json": (400, "The body is not valid JSON"),
+    "preflight-refused": (400, "The CORS preflight is refused"),
     "not-found": (404, "No such resource"),
     "method-not-allowed": (405, "Method not allowed"),
     "payload-too-large": (413, "The request body is too large"),
@@ -54,6 +63,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "limit-exceeded": (422, "A limit of the service was exceeded"),
     "illegal-decision": (422, "The decision is not legal at this point"),
     "unresolvable": (422, "The request cannot be resolved as written"),
+    "duplicate-key": (422, "A key appears twice in one object"),
     "internal-error": (500, "Internal server error"),
 }
 
@@ -85,7 +95,7 @@ def problem(
 
 
 def encode(body: dict[str, Any]) -> bytes:
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return encode_json(body)
 
 
 def field_errors(errors: Sequence[FieldError]) -> list[dict[str, Any]]:
@@ -146,3 +156,159 @@ def _message(err: Any) -> str:
             f"{ctx['discriminator']} is '{ctx['tag']}', which is not one of {ctx['expected_tags']}"
         )
     return msg
+
+
+# --- rendering: every problem response of the service -------------------------------------------
+
+#: scope keys filled for the access line and the metrics: the problem kind and the limit it hit.
+PROBLEM_KEY = "dragonroll.problem"
+LIMIT_KEY = "dragonroll.limit"
+#: the status an access line and the metrics give a request whose client went away (as nginx does).
+CLIENT_CLOSED = 499
+INTERNAL_ERROR = (
+    "the service failed to resolve this request; the error was logged with its request id"
+)
+
+
+class UnsupportedMediaType(Exception):
+    """A POST whose body is not JSON by its ``Content-Type`` (or that names none): a 415."""
+
+    def __init__(self, content_type: str) -> None:
+        super().__init__(content_type)
+        self.content_type = content_type
+
+
+class BodyTooLarge(HTTPException):
+    """The body is, or grew, past the limit (a 413; the connection is closed after it)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(413, f"the request body is larger than the limit of {limit} bytes")
+        self.limit = limit
+
+
+class DuplicateKey(Exception):
+    """A JSON object of the body names one key twice (``service.routing.check_duplicates``)."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def stamp(body: dict[str, Any], scope: Scope) -> bytes:
+    """A problem's bytes, with its ``instance`` and ``request_id``; its kind (and the limit it
+    reports) noted in the scope for the access line and the metrics."""
+    body.setdefault("instance", scope["path"])
+    request_id = scope.get("request_id")
+    if request_id is not None:
+        body.setdefault("request_id", request_id)
+    kind: str = body["type"].rsplit("/", 1)[-1]
+    scope[PROBLEM_KEY] = kind
+    limit = limit_of(kind, body["detail"])
+    if limit is not None:
+        scope[LIMIT_KEY] = limit
+    return encode(body)
+
+
+def limit_of(kind: str, detail: str) -> str | None:
+    """Which limit a problem reports, for ``dragonroll_limit_rejections_total``."""
+    if kind == "payload-too-large":
+        return "body_size"
+    if kind == "limit-exceeded":
+        return "engine"
+    if kind == "malformed-json":
+        if "recursion limit exceeded" in detail:
+            return "json_depth"
+        if "number out of range" in detail:
+            return "json_number"
+    return None
+
+
+def response(
+    scope: Scope, body: dict[str, Any], headers: Mapping[str, str] | None = None
+) -> Response:
+    """The problem as a Starlette ``Response`` (what an exception handler returns)."""
+    return Response(
+        stamp(body, scope), status_code=body["status"], media_type=PROBLEM_JSON, headers=headers
+    )
+
+
+async def send_problem(
+    scope: Scope, send: Send, body: dict[str, Any], headers: Mapping[str, str] | None = None
+) -> None:
+    """Send a problem from plain ASGI middleware (outside FastAPI's handlers)."""
+    await response(scope, body, headers)(scope, _no_receive, send)
+
+
+async def _no_receive() -> Any:  # pragma: no cover - a Response never reads the request
+    raise RuntimeError("a problem response reads no request")
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Every error the app raises answered as a problem, by FastAPI's documented exception
+    handlers (Starlette's exception middleware calls them inside the app's middleware)."""
+    app.add_exception_handler(ValidationError, _on_validation)
+    app.add_exception_handler(RulesError, _on_rules)
+    app.add_exception_handler(UnsupportedMediaType, _on_media)
+    app.add_exception_handler(DuplicateKey, _on_duplicate)
+    app.add_exception_handler(ClientDisconnect, _on_disconnect)
+    app.add_exception_handler(HTTPException, _on_http)
+
+
+async def _on_validation(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ValidationError)
+    return response(request.scope, from_validation_error(exc))
+
+
+async def _on_rules(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, RulesError)
+    return response(request.scope, from_rules_error(exc))
+
+
+async def _on_media(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, UnsupportedMediaType)
+    if exc.content_type:
+        said = f"Content-Type {exc.content_type!r} is not JSON"
+    else:
+        said = "the request has no Content-Type"
+    detail = f"{said}: send 'Content-Type: application/json'"
+    return response(request.scope, problem("unsupported-media-type", detail))
+
+
+async def _on_duplicate(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, DuplicateKey)
+    msg = f"the key {exc.key!r} appears twice in one object: send each key once"
+    errors = [{"loc": ["body"], "msg": msg, "type": "duplicate_key"}]
+    return response(request.scope, problem("duplicate-key", msg, errors=errors))
+
+
+async def _on_disconnect(request: Request, exc: Exception) -> Response:
+    """The client went away before its body was read: nobody reads the answer, the access line and
+    the metrics say 499 (not an error of the service)."""
+    return Response(status_code=CLIENT_CLOSED)
+
+
+async def _on_http(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    kind = {
+        404: "not-found",
+        405: "method-not-allowed",
+        413: "payload-too-large",
+    }.get(exc.status_code)
+    detail = str(exc.detail)
+    path = request.scope["path"]
+    if exc.status_code == 404:
+        detail = f"no resource at {path}; see /docs for the endpoints"
+    elif exc.status_code == 405:
+        allowed = (exc.headers or {}).get("Allow", "")
+        detail = f"{request.method} is not allowed on {path}" + (
+            f"; allowed: {allowed}" if allowed else ""
+        )
+    body = (
+        problem(kind, detail)
+        if kind
+        else {"type": "about:blank", "title": detail, "status": exc.status_code, "detail": detail}
+    )
+    headers = dict(exc.headers or {})
+    if exc.status_code == 413:
+        headers["connection"] = "close"  # the rest of the body is not read
+    return response(request.scope, body, headers=headers)

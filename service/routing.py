@@ -1,28 +1,29 @@
-"""Resolver routes: validate the body, call the engine, return its bytes.
+"""POST routes: FastAPI calls the endpoint, the endpoint validates the body, resolves it, returns bytes.
 
-Each resolving endpoint is a :class:`ResolverRoute`. FastAPI sees an ordinary route with a request
-body model and a response model, so the OpenAPI document describes it fully. A request reaches it as
-any request does (the edge middleware, FastAPI's exception handling, its router); the route then
-answers a POST as plain ASGI in :meth:`ResolverRoute.handle`: the body read, then
-``Model.model_validate_json(body)``, ``resolver(request, dice)``, ``encode(result)``, and the two
-response messages, without FastAPI's per-request ``Request``, dependency solving and response
-re-validation. Errors (bad JSON, a validation or rules error, a body over the limit) are raised to the
-app's exception handlers, which answer them as problems. Results are written by ``service.encoding``
-in declaration order, so the same request with the same seed gives the same bytes.
+Each resolving, odds or simulate endpoint is an :class:`Endpoint` (what to validate, what work to
+allow, how to answer) served by an ordinary FastAPI route whose endpoint function FastAPI calls as
+documented: it takes the ``Request``, reads the raw body, checks its ``Content-Type``, and returns a
+``Response`` of the bytes :meth:`Endpoint.resolve` made (``Model.__pydantic_validator__``'s
+``validate_json``, the work budget, the resolver, the narration, ``service.encoding``). FastAPI
+neither parses the body nor re-validates the answer; the OpenAPI document shows both models all the
+same (the request's in ``openapi_extra``, filled in by ``service.openapi``; the answer's as the
+route's ``response_model``). Errors (bad JSON, a validation or rules error, a body over the limit, a
+duplicate key) are raised to the app's exception handlers (``service.problems``).
+
+Odds and simulations (``heavy``) are answered in the app's worker threads (``service.workers``), off
+the event loop, so that ``/livez`` and every other request keep being answered meanwhile.
 """
 
 from __future__ import annotations
 
-import inspect
+import json
 import secrets
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from fastapi import APIRouter
-from fastapi.routing import APIRoute
-from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect
-from starlette.types import Message, Receive, Scope, Send
+from fastapi import APIRouter, FastAPI
+from starlette.requests import Request
+from starlette.responses import Response
 
 from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
@@ -30,20 +31,18 @@ from rules.models import RollRequest
 from rules.narration import names, narrate
 from service.encoding import encode
 from service.language import HEADERS, negotiate
-from service.problems import KINDS, PROBLEM_JSON
+from service.problems import KINDS, PROBLEM_JSON, DuplicateKey, UnsupportedMediaType
 
-
-class UnsupportedMediaType(Exception):
-    def __init__(self, content_type: str) -> None:
-        super().__init__(content_type)
-        self.content_type = content_type
-
-
-class BodyTooLarge(HTTPException):
-    """The body grew past the limit while it was being read (rendered as a 413 problem)."""
-
-    def __init__(self, limit: int) -> None:
-        super().__init__(413, f"the request body is larger than the limit of {limit} bytes")
+#: scope key: the system of the endpoint a request reached (for the access line and the metrics).
+SYSTEM_KEY = "dragonroll.system"
+#: The response headers of each language (``service.language``), as a Response takes them.
+_LANGUAGE_HEADERS: dict[str | None, dict[str, str]] = {
+    None: {},
+    **{
+        lang: {name.decode(): value.decode() for name, value in headers}
+        for lang, headers in HEADERS.items()
+    },
+}
 
 
 class Resolver(Protocol):
@@ -56,57 +55,85 @@ def new_seed() -> str:
 
 
 def is_json(content_type: str) -> bool:
+    """``application/json`` or ``application/<x>+json``; no ``Content-Type`` at all is not JSON."""
     media = content_type.split(";", 1)[0].strip().lower()
-    return media in ("", "application/json") or (
+    return media == "application/json" or (
         media.startswith("application/") and media.endswith("+json")
     )
 
 
-def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` entries for problems (schema added by ``service.openapi``)."""
-    out: dict[int | str, dict[str, Any]] = {}
-    for status in statuses:
-        kinds = [k for k, (s, _) in KINDS.items() if s == status]
-        out[status] = {
-            "description": "Problem: " + ", ".join(kinds),
-            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
-        }
-    return out
+def check_duplicates(body: bytes) -> None:
+    """Refuse a body in which one JSON object names a key twice (:class:`DuplicateKey`, a 422).
+
+    pydantic's parser keeps the last of them, so ``{"stat": 24, "stat": 1}`` would be resolved as
+    ``stat`` 1: a changed rules answer the caller never sees. Run on bodies that validated (so the
+    JSON is well formed and bounded in depth and numbers); docs/hardening.md gives its cost."""
+    json.loads(body.decode("utf-8"), object_pairs_hook=_unique)
 
 
-class ResolverRoute(APIRoute):
-    """A POST route whose handler is the lean validate -> resolve -> serialise path."""
+def _unique(pairs: list[tuple[str, Any]]) -> None:
+    if len(pairs) > 1:
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise DuplicateKey(key)
+            seen.add(key)
+
+
+class Endpoint:
+    """One POST endpoint: its request model, its work function, how it answers.
+
+    :meth:`resolve` is the whole in-process path of a request from its raw body to the bytes of the
+    answer (tests, the OpenAPI examples and the benchmarks call it directly)."""
+
+    #: answered in the worker threads, off the event loop (odds and simulations)
+    heavy = False
+    #: the answer's model, for the OpenAPI document (set by :func:`add_endpoint`)
+    response_model: Any = None
 
     def __init__(
         self,
         path: str,
-        endpoint: Callable[..., Any],
         *,
+        system: str,
+        request_model: Any,
+        work: Callable[[Any], budget.Work],
+    ) -> None:
+        self.path = path
+        self.system = system
+        self.request_model = request_model
+        self.work = work
+
+    def validate(self, body: bytes) -> Any:
+        """The request, validated by its model's own validator (``model_validate_json`` is a Python
+        function around it that passes six keyword arguments: 0.5 us a request)."""
+        req = self.request_model.__pydantic_validator__.validate_json(body)
+        check_duplicates(body)
+        return req
+
+    def resolve(
+        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
+    ) -> tuple[bytes, str | None]:
+        """The answer's bytes and the language of their texts (``None``: no texts)."""
+        raise NotImplementedError
+
+
+class ResolverEndpoint(Endpoint):
+    """Validate, check the work budget, resolve with a fresh dice source, narrate, encode."""
+
+    def __init__(
+        self,
+        path: str,
+        *,
+        system: str,
+        request_model: Any,
+        work: Callable[[Any], budget.Work],
         resolver: Resolver,
         slots: Callable[[Any], SlotSpec],
-        request_model: type[RollRequest],
-        system: str,
-        work: Callable[[Any], budget.Work],
-        **kwargs: Any,
     ) -> None:
+        super().__init__(path, system=system, request_model=request_model, work=work)
         self.resolver = resolver
         self.slots = slots
-        self.work = work
-        self.request_model = request_model
-        self.system = system
-        super().__init__(path, endpoint, **kwargs)
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """Answer one POST as plain ASGI; errors are raised for the app's exception handlers.
-        Another method gets Starlette's 405."""
-        if scope["method"] != "POST":
-            await super().handle(scope, receive, send)
-            return
-        check_json(scope)
-        accept = next((v for k, v in scope["headers"] if k == b"accept-language"), b"")
-        payload, lang = self.resolve(await read_body(receive), max_dice(scope), accept)
-        await send(json_start(payload, HEADERS[lang] if lang else ()))
-        await send({"type": "http.response.body", "body": payload})
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
@@ -118,9 +145,7 @@ class ResolverRoute(APIRoute):
         Errors (a ``ValidationError``, a ``RulesError``: ``LimitExceeded`` for a request over
         ``dice_budget`` base dice) are raised for the app's exception handlers.
         """
-        # The model's validator itself: ``model_validate_json`` is a Python function around it that
-        # passes six keyword arguments (0.5 us a request).
-        req = self.request_model.__pydantic_validator__.validate_json(body)
+        req = self.validate(body)
         budget.check(self.work(req), dice_budget)
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
@@ -135,83 +160,120 @@ class ResolverRoute(APIRoute):
         return encode(result), lang
 
 
-def max_dice(scope: Scope) -> int:
-    """The work budget of the app serving ``scope`` (``Settings.max_dice``), base dice a request."""
-    settings = getattr(getattr(scope.get("app"), "state", None), "settings", None)
-    return settings.max_dice if settings is not None else budget.MAX_DICE
-
-
-def check_json(scope: Scope) -> None:
-    """Refuse a body that is not JSON by its (first) ``Content-Type`` header (a 415 problem)."""
-    content_type = ""
-    for name, value in scope["headers"]:
-        if name == b"content-type":
-            content_type = value.decode("latin-1")
-            break
+def check_json(request: Request) -> None:
+    """Refuse a body that is not JSON by its ``Content-Type`` header, or without one (a 415)."""
+    content_type = request.headers.get("content-type", "")
     if not is_json(content_type):
         raise UnsupportedMediaType(content_type)
 
 
-def json_start(payload: bytes, headers: Iterable[tuple[bytes, bytes]] = ()) -> Message:
-    """The ``http.response.start`` of a 200 JSON answer, with ``headers`` added."""
-    return {
-        "type": "http.response.start",
-        "status": 200,
-        "headers": [
-            (b"content-length", str(len(payload)).encode()),
-            (b"content-type", b"application/json"),
-            *headers,
-        ],
-    }
+def endpoint_function(endpoint: Endpoint) -> Callable[[Request], Any]:
+    """The function FastAPI calls for ``POST <endpoint.path>``."""
+    system = endpoint.system
 
-
-async def read_body(receive: Receive) -> bytes:
-    """The whole request body, as ``Request.body()`` reads it (``ClientDisconnect`` included)."""
-    message: Message = await receive()
-    if message["type"] == "http.request" and not message.get("more_body", False):
-        return bytes(message.get("body", b""))
-    chunks: list[bytes] = []
-    while True:
-        if message["type"] == "http.request":
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body", False):
-                return b"".join(chunks)
-        elif message["type"] == "http.disconnect":
-            raise ClientDisconnect()
-        message = await receive()
-
-
-def resolver_paths(routes: Iterable[Any]) -> Iterator[tuple[str, ResolverRoute]]:
-    """(path as served, route) of every resolver route, included routers looked into."""
-    for route in routes:
-        contexts = getattr(route, "effective_route_contexts", None)
-        if contexts is not None:  # FastAPI's included router
-            for context in contexts():
-                if isinstance(context.original_route, ResolverRoute):
-                    yield context.path_format, context.original_route
-        elif isinstance(route, ResolverRoute):
-            yield route.path_format, route
-
-
-def documented_endpoint(
-    system: str, path: str, request_model: type[Any], response_model: type[Any]
-) -> Callable[..., Any]:
-    """A route's endpoint for FastAPI's documentation only (the route answers without it): its
-    signature names the body and response models, its name is the operation id."""
-
-    def endpoint(body: Any) -> Any:  # pragma: no cover - documentation only, never called
-        raise NotImplementedError
-
-    endpoint.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-        [
-            inspect.Parameter(
-                "body", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=request_model
+    async def serve(request: Request) -> Response:
+        request.scope[SYSTEM_KEY] = system
+        check_json(request)
+        body = await request.body()
+        max_dice: int = request.app.state.settings.max_dice
+        accept = request.headers.get("accept-language", "").encode("latin-1")
+        if endpoint.heavy:
+            payload, lang = await request.app.state.workers.run(
+                endpoint.resolve, body, max_dice, accept
             )
-        ],
-        return_annotation=response_model,
-    )
-    endpoint.__name__ = f"{system}_{path.strip('/').replace('/', '_').replace('-', '_')}"
-    return endpoint
+        else:
+            payload, lang = endpoint.resolve(body, max_dice, accept)
+        return Response(payload, media_type="application/json", headers=_LANGUAGE_HEADERS[lang])
+
+    serve.__name__ = operation_id(system, endpoint.path)
+    return serve
+
+
+def operation_id(system: str, path: str) -> str:
+    """``dos_roll`` for ``/dos/roll``: the route's name and OpenAPI operation id."""
+    tail = path.removeprefix(f"/{system}")
+    return f"{system}_{tail.strip('/').replace('/', '_').replace('-', '_')}"
+
+
+def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI ``responses`` entries for problems (schema added by ``service.openapi``)."""
+    out: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        kinds = [k for k, (s, _) in KINDS.items() if s == status]
+        out[status] = {
+            "description": "Problem: " + ", ".join(kinds),
+            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
+        }
+    return out
+
+
+#: The endpoints registered on each router (by its id, with the router kept alive beside them), by
+#: path as served (``router.prefix + path``), with the route each became and the arguments of
+#: ``add_api_route`` that made it.
+_REGISTERED: dict[int, tuple[APIRouter, dict[str, tuple[Endpoint, Any, dict[str, Any]]]]] = {}
+
+
+def add_endpoint(
+    router: APIRouter,
+    endpoint: Endpoint,
+    *,
+    response_model: Any,
+    summary: str,
+    description: str,
+    slot_doc: str,
+    openapi_extra: dict[str, Any] | None = None,
+) -> None:
+    """Register ``POST endpoint.path`` on ``router``: a FastAPI route calling
+    :func:`endpoint_function`, documented with its request model (``openapi_extra``; the schema is
+    put in by ``service.openapi``) and its answer (``response_model``)."""
+    name = operation_id(endpoint.system, endpoint.path)
+    endpoint.response_model = response_model
+    extra = dict(openapi_extra or {})
+    body = extra.setdefault("requestBody", {})
+    body["required"] = True
+    body.setdefault("content", {}).setdefault("application/json", {})
+    route_args: dict[str, Any] = {
+        "endpoint": endpoint_function(endpoint),
+        "methods": ["POST"],
+        "response_model": response_model,
+        "summary": summary,
+        "description": f"{description}\n\n**Dice slots**: {slot_doc}",
+        "responses": problem_responses(400, 413, 415, 422),
+        "name": name,
+        "operation_id": name,
+        "openapi_extra": extra,
+    }
+    router.add_api_route(endpoint.path.removeprefix(router.prefix), **route_args)
+    route = router.routes[-1]
+    registered = _REGISTERED.setdefault(id(router), (router, {}))[1]
+    registered[endpoint.path] = (endpoint, route, {**route_args, "tags": list(router.tags)})
+
+
+def include(app: FastAPI, router: APIRouter) -> None:
+    """``router``'s routes served by ``app``, its endpoints noted in ``app.state.endpoints``.
+
+    The endpoints are added to the app's own router (``app.add_api_route``, with the arguments
+    that made them on ``router``), the router's other routes included as usual: a request is then
+    matched against one flat list of routes, not through an included router's (which FastAPI
+    matches route by route twice per request: 15-20 us of a /dos/test on this machine)."""
+    registered = _REGISTERED.get(id(router), (router, {}))[1]
+    ours = {id(route) for _, route, _ in registered.values()}
+    for path, (_, _, route_args) in registered.items():
+        app.add_api_route(path, **route_args)
+    others = [route for route in router.routes if id(route) not in ours]
+    if others:
+        rest = APIRouter()
+        rest.routes.extend(others)
+        app.include_router(rest)
+    found: dict[str, Endpoint] = getattr(app.state, "endpoints", {})
+    found.update({path: endpoint for path, (endpoint, _, _) in registered.items()})
+    app.state.endpoints = found
+
+
+def endpoints(app: FastAPI) -> dict[str, Endpoint]:
+    """Every endpoint of ``app`` by path (those of the routers :func:`include` put in)."""
+    found: dict[str, Endpoint] = getattr(app.state, "endpoints", {})
+    return found
 
 
 def add_resolver(
@@ -224,61 +286,29 @@ def add_resolver(
     response_model: type[Any],
     summary: str,
     description: str,
-    system: str,
     slot_doc: str,
     work: Callable[[Any], budget.Work],
+    system: str | None = None,
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
     ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
+    ``system``: the system's id (default: the router's prefix without its slash).
     """
-    add_post(
-        router,
-        path,
-        ResolverRoute,
-        system=system,
+    endpoint = ResolverEndpoint(
+        router.prefix + path,
+        system=system or router.prefix.strip("/"),
         request_model=request_model,
+        work=work,
+        resolver=resolver,
+        slots=slots,
+    )
+    add_endpoint(
+        router,
+        endpoint,
         response_model=response_model,
         summary=summary,
         description=description,
         slot_doc=slot_doc,
-        resolver=resolver,
-        slots=slots,
-        work=work,
-    )
-
-
-def add_post(
-    router: APIRouter,
-    path: str,
-    route_class: type[ResolverRoute],
-    *,
-    system: str,
-    request_model: type[RollRequest],
-    response_model: type[Any],
-    summary: str,
-    description: str,
-    slot_doc: str,
-    **route_args: Any,
-) -> None:
-    """Append a ``route_class`` answering ``POST <path>`` to ``router``, documented as every
-    resolver is (``route_args``: what the class itself takes, or more of the operation)."""
-    endpoint = documented_endpoint(system, path, request_model, response_model)
-    router.routes.append(
-        route_class(
-            router.prefix + path,
-            endpoint,
-            request_model=request_model,
-            system=system,
-            methods=["POST"],
-            response_model=response_model,
-            summary=summary,
-            description=f"{description}\n\n**Dice slots**: {slot_doc}",
-            tags=list(router.tags),
-            responses=problem_responses(400, 413, 415, 422),
-            name=endpoint.__name__,
-            operation_id=endpoint.__name__,
-            **route_args,
-        )
     )

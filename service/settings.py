@@ -6,7 +6,9 @@ A bad value stops start-up with one line naming the variable (see :func:`load` a
 
 from __future__ import annotations
 
+import ipaddress
 import re
+import socket
 import sys
 from typing import Annotated, Literal
 
@@ -21,6 +23,9 @@ LogLevel = Literal["debug", "info", "warning", "error", "critical"]
 
 #: An origin as browsers send it: scheme://host[:port], no path, no trailing slash.
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-\[\]:]+$")
+_HOSTNAME = re.compile(
+    r"^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$"
+)
 
 
 def _default_log_format() -> LogFormat:
@@ -89,6 +94,42 @@ class Settings(BaseSettings):
         default=10,
         description="Seconds in-flight requests get to finish after SIGTERM.",
     )
+    request_timeout: Annotated[float, Field(ge=1, le=300)] = Field(
+        default=10,
+        description=(
+            "Seconds a client may take to send a request's headers, and its body: the connection"
+            " is closed after (the headers) or answered 408 (the body). docs/hardening.md."
+        ),
+    )
+    worker_threads: Annotated[int, Field(ge=1, le=64)] = Field(
+        default=2,
+        description=(
+            "Threads that answer odds and simulations off the event loop (service.workers); more"
+            " such requests wait for one."
+        ),
+    )
+
+    @field_validator("host")
+    @classmethod
+    def _check_host(cls, value: str) -> str:
+        """An IP address or a host name this machine can listen on (checked before binding)."""
+        value = value.strip()
+        numeric = value.replace(".", "").isdigit()
+        try:
+            ipaddress.ip_address(value.strip("[]"))
+        except ValueError:
+            if numeric or not _HOSTNAME.match(value):
+                msg = f"{value!r} is not an IP address or a host name"
+                raise ValueError(msg) from None
+        try:
+            infos = socket.getaddrinfo(value.strip("[]"), None, type=socket.SOCK_STREAM)
+            family, _, _, _, address = infos[0]
+            with socket.socket(family, socket.SOCK_STREAM) as probe:
+                probe.bind((address[0], 0))
+        except OSError as exc:
+            msg = f"cannot listen on {value!r}: {exc.strerror or exc}"
+            raise ValueError(msg) from None
+        return value
 
     @field_validator("log_format", "log_level", mode="before")
     @classmethod
@@ -112,17 +153,21 @@ class Settings(BaseSettings):
         return value
 
 
-def explain(exc: ValidationError) -> str:
-    """One line naming the variable and what is wrong with it."""
+def explain(exc: ValidationError, flags: dict[str, str] | None = None) -> str:
+    """One line naming the variable (or the command-line flag, for a field in ``flags``: field ->
+    flag) and what is wrong with it."""
     err = exc.errors(include_url=False, include_input=False)[0]
-    name = ENV_PREFIX + "_".join(str(p) for p in err["loc"][:1]).upper()
+    field = "_".join(str(p) for p in err["loc"][:1])
     msg = str(err["msg"]).removeprefix("Value error, ")
-    return f"dragonroll: bad setting {name}: {msg}"
+    if flags and field in flags:
+        return f"dragonroll: bad flag {flags[field]}: {msg}"
+    return f"dragonroll: bad setting {ENV_PREFIX}{field.upper()}: {msg}"
 
 
-def load() -> Settings:
-    """The settings from the environment, or exit with one line naming the bad variable."""
+def load(overrides: dict[str, str] | None = None, flags: dict[str, str] | None = None) -> Settings:
+    """The settings from the environment, ``overrides`` (field -> value, from the command line)
+    over them; or exit with one line naming the bad variable or flag."""
     try:
-        return Settings()
+        return Settings(**(overrides or {}))  # type: ignore[arg-type]
     except ValidationError as exc:
-        raise SystemExit(explain(exc)) from None
+        raise SystemExit(explain(exc, flags)) from None

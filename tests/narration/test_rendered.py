@@ -17,7 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.narration import FSI, LANGUAGES, PDI, catalog, names, render
-from service.routing import ResolverRoute, resolver_paths
+from service.routing import Endpoint, endpoints
 from tests.conftest import Api
 from tests.narration.catalogs import languages
 from tests.narration.reference import reference, reference_names
@@ -93,8 +93,8 @@ def test_arabic_isolates_values_and_names() -> None:
 
 
 @cache
-def _routes() -> dict[str, ResolverRoute]:
-    return dict(resolver_paths(Api().app.router.routes))
+def _routes() -> dict[str, Endpoint]:
+    return endpoints(Api().app)
 
 
 def _answer(path: str, body: dict[str, Any], lang: str) -> dict[str, Any] | None:

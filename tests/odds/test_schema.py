@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from service.odds import OddsRoute
-from service.routing import resolver_paths
+from service.odds import OddsEndpoint, ShapedOddsEndpoint
+from service.routing import endpoints
 from tests.conftest import Api
 from tests.odds.oracles import exact
 
@@ -34,9 +34,8 @@ def _probabilities(value: Any) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("request_file", REQUESTS, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_answers_match_their_schema(api: Api, request_file: Path) -> None:
     spec = json.loads(request_file.read_text(encoding="utf-8"))
-    routes = dict(resolver_paths(api.app.router.routes))
-    route = routes[spec["path"]]
-    assert isinstance(route, OddsRoute)
+    route = endpoints(api.app)[spec["path"]]
+    assert isinstance(route, OddsEndpoint | ShapedOddsEndpoint)
     response = api.post(spec["path"], spec["body"])
     assert response.status_code == 200, response.text
     adapter: TypeAdapter[Any] = TypeAdapter(route.response_model)
@@ -46,6 +45,8 @@ def test_answers_match_their_schema(api: Api, request_file: Path) -> None:
 
 
 def test_every_new_path_has_a_golden_request(api: Api) -> None:
-    paths = {p for p, r in resolver_paths(api.app.router.routes) if isinstance(r, OddsRoute)}
+    paths = {
+        p for p, r in endpoints(api.app).items() if isinstance(r, OddsEndpoint | ShapedOddsEndpoint)
+    }
     golden = {json.loads(p.read_text(encoding="utf-8"))["path"] for p in REQUESTS}
     assert paths == golden

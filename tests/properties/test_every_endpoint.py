@@ -5,7 +5,6 @@ document (new systems are covered as soon as their routes are in ``openapi/opena
 - the same request with the same seed gives the same bytes;
 - a request without a seed can be replayed from the seed the response returns;
 - scripting the dice the seed drew gives the seeded result (only ``source`` says ``dice``);
-- the app's shortcut (``service.app.Dragonroll``) answers exactly as FastAPI's stack and router do;
 - the response encoder writes the bytes pydantic writes for the documented response model.
 """
 
@@ -18,15 +17,13 @@ from typing import Any
 import httpx
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 from pydantic import TypeAdapter, ValidationError
-from schemathesis import GenerationMode
 from typing_extensions import is_typeddict
 
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from service.encoding import encode
-from service.routing import ResolverRoute, resolver_paths
+from service.routing import ResolverEndpoint, endpoints
 from tests.conftest import Api
 from tests.properties.strategies import (
     HINT,
@@ -51,11 +48,12 @@ def _is_problem(r: httpx.Response) -> bool:
     return body.keys() >= PROBLEM_KEYS and body["status"] == r.status_code
 
 
-def test_every_resolver_route_is_a_documented_operation(api: Api) -> None:
-    served = {path for path, _ in resolver_paths(api.app.router.routes)}
-    assert served, "no resolver routes found"
-    assert served == set(PATHS)
-    assert all(isinstance(r, ResolverRoute) for _, r in resolver_paths(api.app.router.routes))
+def test_every_endpoint_is_a_documented_operation(api: Api) -> None:
+    served = endpoints(api.app)
+    assert served, "no endpoints found"
+    assert set(served) == set(PATHS)
+    resolvers = {p for p, e in served.items() if isinstance(e, ResolverEndpoint)}
+    assert resolvers == set(RESOLVING)
 
 
 @pytest.mark.parametrize("path", PATHS)
@@ -151,60 +149,6 @@ def test_scripted_dice_equal_the_seeded_dice(path: str) -> None:
     assert resolved, f"nothing resolved on {path}: {HINT}"
 
 
-class FastAPIPath(Api):
-    """The same app with its shortcut off: every request through FastAPI's stack and router."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.app._routes = {}
-
-
-@pytest.fixture(scope="module")
-def router_only() -> Api:
-    return FastAPIPath()
-
-
-def _same_answer(a: httpx.Response, b: httpx.Response) -> None:
-    assert (a.status_code, a.headers.get("content-type"), a.content) == (
-        b.status_code,
-        b.headers.get("content-type"),
-        b.content,
-    )
-
-
-@pytest.mark.parametrize("path", PATHS)
-def test_the_shortcut_answers_like_the_router(api: Api, router_only: Api, path: str) -> None:
-    @PROFILE
-    @given(
-        body=st.one_of(bodies(path), bodies(path, GenerationMode.NEGATIVE)),
-        seed=seeds,
-        content_type=st.sampled_from(
-            ["application/json", "application/problem+json", "text/plain", ""]
-        ),
-    )
-    def run(body: Any, seed: str | int, content_type: str) -> None:
-        if isinstance(body, dict):
-            body = {**body, "seed": seed}
-        raw = bytes(body) if isinstance(body, bytes | bytearray) else json.dumps(body).encode()
-        headers = {**RID, "content-type": content_type} if content_type else dict(RID)
-        _same_answer(
-            api.post(path, content=raw, headers=headers),
-            router_only.post(path, content=raw, headers=headers),
-        )
-
-    run()
-    for method in ("GET", "PUT"):
-        _same_answer(
-            api.request(method, path, headers=RID), router_only.request(method, path, headers=RID)
-        )
-    for raw in (b"{", b"", b"\xff", b"[]"):
-        headers = {**RID, "content-type": "application/json"}
-        _same_answer(
-            api.post(path, content=raw, headers=headers),
-            router_only.post(path, content=raw, headers=headers),
-        )
-
-
 @pytest.mark.parametrize("path", RESOLVING)
 def test_the_encoder_writes_what_the_response_schema_writes(api: Api, path: str) -> None:
     """Results are typed dicts written by orjson (``service.encoding``): the bytes must validate
@@ -214,7 +158,8 @@ def test_the_encoder_writes_what_the_response_schema_writes(api: Api, path: str)
     The comparison goes through the validated value rather than ``result`` itself: a result may hold
     a request-shaped part as the plain dict of its model's fields (a battle's ``next_state``), which
     pydantic's serialiser for that model would only write by guessing, with a warning."""
-    route = dict(resolver_paths(api.app.router.routes))[path]
+    route = endpoints(api.app)[path]
+    assert isinstance(route, ResolverEndpoint)
     adapter: TypeAdapter[Any] = TypeAdapter(route.response_model)
     resolved = 0
 

@@ -48,7 +48,7 @@ def test_the_manifest_points_at_the_host_the_gm_used(api: Api) -> None:
     response = api.get("/foundry/module.json", headers={"host": "192.168.1.20:8000"})
     assert response.status_code == 200
     assert response.headers["content-type"] == "application/json"
-    assert response.headers["vary"] == "Host"
+    assert "Host" in [v.strip() for v in response.headers["vary"].split(",")]
     assert response.headers["cache-control"] == "no-cache"
     manifest = response.json()
     assert manifest["url"] == "http://192.168.1.20:8000/"
@@ -73,7 +73,7 @@ def test_the_public_url_setting_overrides_the_host_header() -> None:
     manifest = response.json()
     assert manifest["manifest"] == "https://dice.example.org/rules/foundry/module.json"
     assert manifest["download"] == f"https://dice.example.org/rules{ZIP}"
-    assert "vary" not in response.headers
+    assert "Host" not in response.headers.get("vary", "")
     # With the address fixed, even a Host that would be refused gets the same manifest.
     odd = api.get("/foundry/module.json", headers={"host": "a/b?c"})
     assert odd.status_code == 200 and odd.json() == manifest

@@ -1,0 +1,59 @@
+"""CORS: Starlette's ``CORSMiddleware``, with its refused preflights answered as problems.
+
+Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day. Starlette
+answers preflights and adds the CORS headers, and ``Vary: Origin`` once (merged with the answer's own
+``Vary``) whenever the answer depends on the origin. Two things are changed, and only for a preflight
+it refuses: the answer is an RFC 9457 problem (``preflight-refused``) instead of a ``text/plain``
+line, and it carries no ``Access-Control-Allow-*`` grant at all (Starlette's would still say
+``Access-Control-Allow-Private-Network: true`` to an origin it refuses).
+
+``private_network`` answers Chrome's Private Network Access preflight
+(``Access-Control-Request-Private-Network: true``, sent when a page served from the internet calls a
+service on a private address, such as a self-hosted dragonroll) with
+``Access-Control-Allow-Private-Network: true``, for the origins allowed; without it such a preflight
+is refused.
+"""
+
+from __future__ import annotations
+
+from starlette.datastructures import Headers
+from starlette.middleware.cors import CORSMiddleware
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from service import problems
+
+
+class Cors(CORSMiddleware):
+    def __init__(
+        self, app: ASGIApp, *, origins: tuple[str, ...], private_network: bool = True
+    ) -> None:
+        super().__init__(
+            app,
+            allow_origins=list(origins),
+            allow_credentials=False,
+            allow_methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Content-Type", "X-Request-ID"],
+            expose_headers=["X-Request-ID"],
+            max_age=86400,
+            allow_private_network=private_network,
+        )
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "OPTIONS":
+            headers = Headers(scope=scope)
+            if "origin" in headers and "access-control-request-method" in headers:
+                answer = self.preflight_response(request_headers=headers)
+                if answer.status_code < 400:
+                    await answer(scope, receive, send)
+                    return
+                # "Disallowed CORS origin, headers": what was refused
+                refused = bytes(answer.body).decode("utf-8", "replace").split("CORS ", 1)[-1]
+                detail = f"this preflight is refused ({refused}); see docs/operations.md, CORS"
+                # The refusal depends on the origin and the request headers: Starlette's Vary stays;
+                # no grant at all (Allow-Origin, Allow-Private-Network) goes with a refusal.
+                vary = {"vary": answer.headers["vary"]} if "vary" in answer.headers else None
+                await problems.send_problem(
+                    scope, send, problems.problem("preflight-refused", detail), vary
+                )
+                return
+        await super().__call__(scope, receive, send)
