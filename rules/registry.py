@@ -12,6 +12,8 @@ from rules import dnd5e, dos, dragon, riders
 from rules.system import System
 
 SYSTEMS: tuple[System, ...] = (dos.SYSTEM, dragon.SYSTEM, riders.SYSTEM, dnd5e.SYSTEM)
+#: Their ids, in the same order.
+IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)
 
 
 def find(system_id: str, systems: tuple[System, ...] = SYSTEMS) -> System:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from functools import partial
 from typing import Any
@@ -20,6 +20,8 @@ from starlette.types import Receive, Scope, Send
 
 from rules.dice import RNG
 from rules.errors import RulesError
+from rules.registry import SYSTEMS
+from rules.system import System
 from service import health, problems
 from service.docs import mount_docs
 from service.logs import LEVELS, AccessLine, make_access_line, make_logger
@@ -34,9 +36,10 @@ from service.middleware import (
 )
 from service.openapi import install_openapi
 from service.playground import mount_playground
-from service.routers import SYSTEMS
+from service.routers import routers
 from service.routing import ResolverRoute, UnsupportedMediaType, resolver_paths
 from service.settings import Settings
+from service.systems import add_systems_route
 
 VERSION = "0.1.0"
 DESCRIPTION = """\
@@ -172,10 +175,14 @@ class Dragonroll(FastAPI):
         return dict(resolver_paths(self.router.routes))
 
 
-def create_app(settings: Settings | None = None) -> Dragonroll:
-    """The service: the systems' routers, the docs, health and metrics, one edge middleware, and
-    the problem handlers."""
+def create_app(
+    settings: Settings | None = None, systems: Iterable[System] | None = None
+) -> Dragonroll:
+    """The service: the systems' routes (``systems``, the registry's by default: a test may serve
+    others), ``GET /systems``, the docs, health and metrics, one edge middleware, and the problem
+    handlers."""
     settings = settings or Settings()
+    served = tuple(SYSTEMS if systems is None else systems)
     log = make_logger(settings)
     access_line = make_access_line(settings)
     app = Dragonroll(
@@ -189,8 +196,10 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
         telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
-    for router in SYSTEMS:
+    app.state.systems = served
+    for router in routers(served):
         app.include_router(router)
+    add_systems_route(app, served)
     mount_docs(app)
     mount_playground(app)
     install_openapi(app)

@@ -45,12 +45,14 @@ class OddsRoute(ResolverRoute):
         *,
         answer: Callable[[Any], Any],
         seeded: bool,
+        work: Callable[[Any], budget.Work] | None = None,
         **kwargs: Any,
     ) -> None:
         self.answer = answer
         self.seeded = seeded
+        self.budgeted = work is not None
         super().__init__(
-            path, endpoint, resolver=_refused, slots=_no_slots, work=_no_work, **kwargs
+            path, endpoint, resolver=_refused, slots=_no_slots, work=work or _no_work, **kwargs
         )
 
     def resolve(
@@ -59,8 +61,10 @@ class OddsRoute(ResolverRoute):
         """Validate, give a simulation without a seed a new one (DESIGN.md), answer, serialise.
 
         Odds draw no die; a simulation bounds its own work (``runs`` x the fight, a 422 beyond),
-        so the resolvers' dice budget does not apply."""
+        so the resolvers' dice budget does not apply, unless the route has a ``work`` function."""
         req = self.request_model.__pydantic_validator__.validate_json(body)
+        if self.budgeted:
+            budget.check(self.work(req), dice_budget)
         if self.seeded and req.seed is None:
             req = req.model_copy(update={"seed": new_seed()})
         return encode(self.answer(req)), None  # odds tell no events: no language
@@ -79,10 +83,12 @@ def add_odds(
     examples: dict[str, Any],
     seeded: bool = False,
     slot_doc: str = "none: odds draw no dice (`seed` and `dice` are refused).",
+    work: Callable[[Any], budget.Work] | None = None,
 ) -> None:
     """Register ``POST <path>`` answering ``request_model`` with ``answer`` (an odds or simulate
     function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
-    without a seed gets a new one, as a resolver's does."""
+    without a seed gets a new one, as a resolver's does; ``work``: the base dice a request may
+    roll, checked against the app's budget as a resolver's are (none: not checked)."""
 
     add_post(
         router,
@@ -96,6 +102,7 @@ def add_odds(
         slot_doc=slot_doc,
         answer=answer,
         seeded=seeded,
+        work=work,
         openapi_extra=_examples(examples),
     )
 

@@ -8,7 +8,7 @@ import orjson
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from service.examples import EXAMPLES
+from service.examples import examples
 from service.problems import PROBLEM_JSON, Problem, ProblemError
 from service.routing import resolver_paths
 
@@ -50,8 +50,9 @@ def install_openapi(app: FastAPI) -> None:
 def add_examples(app: FastAPI, schema: dict[str, Any]) -> None:
     """Each resolver's request example (``service.examples``) and the answer it gets, resolved here:
     the examples are seeded, so the document stays the same from one build to the next."""
+    known = examples(app.state.systems)
     for path, route in resolver_paths(app.router.routes):
-        example = EXAMPLES.get(path)
+        example = known.get(path)
         op = schema["paths"].get(path, {}).get("post")
         if example is None or op is None:
             continue

@@ -27,7 +27,7 @@ from starlette.types import Message, Receive, Scope, Send
 from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
 from rules.models import RollRequest
-from rules.narration import names, narrate
+from rules.narration import Texts, names, narrate
 from service.encoding import encode
 from service.language import HEADERS, negotiate
 from service.problems import KINDS, PROBLEM_JSON
@@ -87,6 +87,8 @@ class ResolverRoute(APIRoute):
         request_model: type[RollRequest],
         system: str,
         work: Callable[[Any], budget.Work],
+        foundry: foundry.Mapper | None = None,
+        texts: Texts | None = None,
         **kwargs: Any,
     ) -> None:
         self.resolver = resolver
@@ -94,6 +96,8 @@ class ResolverRoute(APIRoute):
         self.work = work
         self.request_model = request_model
         self.system = system
+        self.foundry = foundry
+        self.texts = texts
         super().__init__(path, endpoint, **kwargs)
 
     async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -122,15 +126,18 @@ class ResolverRoute(APIRoute):
         # passes six keyword arguments (0.5 us a request).
         req = self.request_model.__pydantic_validator__.validate_json(body)
         budget.check(self.work(req), dice_budget)
+        mapper = foundry.check(self.system, self.foundry) if req.foundry else None
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         result = self.resolver(req, dice)
         lang = req.lang or negotiate(accept_language)
         named = names(req)  # the request's names: for the events' texts and the rolls' flavors
-        narrate(result["events"], lang, named)
-        if req.foundry:
-            rolls = foundry.rolls(self.system, req, result, lang, named)
+        narrate(result["events"], lang, named, self.texts)
+        if mapper is not None:
+            rolls = foundry.rolls(
+                self.system, mapper, req, result, lang=lang, names=named, texts=self.texts
+            )
             result = {**result, "foundry": {"rolls": rolls}}
         return encode(result), lang
 
@@ -227,11 +234,15 @@ def add_resolver(
     system: str,
     slot_doc: str,
     work: Callable[[Any], budget.Work],
+    foundry: foundry.Mapper | None = None,
+    texts: Texts | None = None,
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
     ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
+    ``foundry``: the system's Foundry pools (``rules.foundry``; none: ``foundry: true`` is a 422);
+    ``texts``: the source texts its events are narrated from (the registry's by default).
     """
     add_post(
         router,
@@ -246,6 +257,8 @@ def add_resolver(
         resolver=resolver,
         slots=slots,
         work=work,
+        foundry=foundry,
+        texts=texts,
     )
 
 
