@@ -156,6 +156,23 @@ ENDPOINTS += [
 ]
 
 
+def _registered() -> list[tuple[str, dict[str, Any]]]:
+    """Every other endpoint of the registry (``rules.registry``), with its descriptor's first
+    example: a system added there is measured too (issue 26)."""
+    from rules.registry import SYSTEMS
+
+    listed = {row.split("#", 1)[0] for row, _ in ENDPOINTS}
+    return [
+        (system.prefix + e.path, {**next(iter(e.examples.values())), "seed": "@SEED@"})
+        for system in SYSTEMS
+        for e in system.endpoints
+        if system.prefix + e.path not in listed and e.examples
+    ]
+
+
+ENDPOINTS += _registered()
+
+
 def url_path(row: str) -> str:
     """The path a row of ``ENDPOINTS`` posts to (its name without ``#<what>``)."""
     return row.split("#", 1)[0]

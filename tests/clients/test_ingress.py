@@ -62,3 +62,16 @@ def test_the_backend_is_the_services_named_port(production: dict[str, dict[str, 
         backend = entry["backend"]["service"]
         assert backend["name"] == service["metadata"]["name"]
         assert backend["port"]["name"] in names
+
+
+def test_the_ingress_routes_each_system_of_the_registry_and_no_other(
+    production: dict[str, dict[str, Any]],
+) -> None:
+    """The ingress names the systems by hand: it routes exactly the registry's prefixes."""
+    from rules.registry import SYSTEMS
+
+    (rule,) = production["Ingress"]["spec"]["rules"]
+    prefixes = {e["path"] for e in rule["http"]["paths"] if e["pathType"] == "Prefix"}
+    systems = {s.prefix for s in SYSTEMS}
+    assert prefixes - {"/docs", "/static"} == systems, "deploy/overlays/production/ingress.yaml"
+    assert routed(rule, "/systems")
