@@ -40,7 +40,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 docs: $(STAMP) ## build the documentation site into site/ (offline); a broken link or anchor fails it
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
