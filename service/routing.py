@@ -26,6 +26,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
+from rules.foundry import Mapper
 from rules.models import RollRequest
 from rules.narration import Texts, names, narrate
 from service.encoding import encode
@@ -87,7 +88,7 @@ class ResolverRoute(APIRoute):
         request_model: type[RollRequest],
         system: str,
         work: Callable[[Any], budget.Work],
-        foundry: foundry.Mapper | None = None,
+        foundry: Mapper | None = None,
         texts: Texts | None = None,
         **kwargs: Any,
     ) -> None:
@@ -234,7 +235,7 @@ def add_resolver(
     system: str,
     slot_doc: str,
     work: Callable[[Any], budget.Work],
-    foundry: foundry.Mapper | None = None,
+    foundry: Mapper | None = None,
     texts: Texts | None = None,
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
