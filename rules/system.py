@@ -15,6 +15,7 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Final, Protocol
 
 from rules import narration
@@ -134,7 +135,7 @@ class System:
 
     def languages(self) -> tuple[str, ...]:
         """The languages this system's texts are all translated into (:func:`languages`)."""
-        return languages((*self.texts, *self.flavors))
+        return _languages(self)
 
 
 class _Untranslated(gettext.NullTranslations):
@@ -148,6 +149,11 @@ class _Untranslated(gettext.NullTranslations):
 
 
 UNTRANSLATED: Final = "\x00untranslated"
+
+
+@cache
+def _languages(system: System) -> tuple[str, ...]:
+    return languages((*system.texts, *system.flavors))
 
 
 def languages(messages: Iterable[Message]) -> tuple[str, ...]:

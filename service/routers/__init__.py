@@ -8,6 +8,7 @@ prefix and tag. Nothing here names a system: a path a system does not have is th
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from fastapi import APIRouter
 
@@ -19,10 +20,15 @@ from service.routing import add_resolver
 
 def routers(systems: Iterable[System]) -> list[APIRouter]:
     """Every system's resolving routes, then every system's odds and simulations (the OpenAPI
-    document lists them in this order)."""
-    systems = tuple(systems)
+    document lists them in this order). Built once per tuple of systems: every app that serves
+    them includes the same routers (including copies their routes), as a module-level router is."""
+    return list(_routers(tuple(systems)))
+
+
+@cache
+def _routers(systems: tuple[System, ...]) -> tuple[APIRouter, ...]:
     texts = texts_of(systems)
-    return [resolvers(s, texts) for s in systems] + [odds(s) for s in systems]
+    return (*[resolvers(s, texts) for s in systems], *[odds(s) for s in systems])
 
 
 def resolvers(system: System, texts: Texts) -> APIRouter:
