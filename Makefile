@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients test-node run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -40,7 +40,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 docs: $(STAMP) ## build the documentation site into site/ (offline); a broken link or anchor fails it
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 format: $(STAMP)
 	$(BIN)/ruff check --fix .
@@ -55,6 +55,9 @@ unit: $(STAMP)
 
 golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py
+
+versions: $(STAMP) ## re-record each system's rules version and fingerprint (tests/rules/versions.json)
+	$(BIN)/python -m tests.rules.versions
 
 # kubectl from PATH, else the hash-locked wheel in .venv (`.ci/run` installs it when missing).
 KUBECTL ?= $(shell command -v kubectl 2>/dev/null || echo $(BIN)/kubectl)

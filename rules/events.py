@@ -13,17 +13,20 @@ from collections.abc import Collection
 from typing import Any
 
 from rules.dice import DiceSource
-from rules.models import RULES_VERSION, Envelope, Event
+from rules.models import Envelope, Event
 
 
 class EventLog:
     """Collects events during a resolution; lists them at the end, their texts to be narrated."""
 
-    __slots__ = ("_codes", "_events")
+    __slots__ = ("_codes", "_events", "rules_version")
 
-    def __init__(self, codes: Collection[str]) -> None:
+    def __init__(self, codes: Collection[str], rules_version: str) -> None:
+        """``codes``: the system's event codes; ``rules_version``: its rules version, which the
+        answer carries (``trace``)."""
         self._codes = codes
         self._events: list[Event] = []
+        self.rules_version = rules_version
 
     def add(self, code: str, **params: Any) -> None:
         """Record an event as the response shows it, its ``text`` empty until it is narrated."""
@@ -49,7 +52,7 @@ def trace(dice: DiceSource, log: EventLog) -> Envelope:
     return {
         "seed": dice.seed,
         "rng": dice.rng,
-        "rules_version": RULES_VERSION,
+        "rules_version": log.rules_version,
         "rolls": dice.records(),
         "unused_dice": dice.unused(),
         "events": log.render(),

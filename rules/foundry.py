@@ -2,7 +2,8 @@
 
 Built after the resolution from the request and the result (docs/foundry.md), never by a resolver:
 ``service.routing`` calls :func:`rolls` only for a request with ``"foundry": true``. Each system maps
-its own events in ``rules/<system>/foundry.py`` (a ``pools(req, result) -> list[Pool]`` function);
+its own events in ``rules/<system>/foundry.py`` (a ``pools(req, result, say) -> list[Pool]`` function,
+its descriptor's ``foundry``; a system without one answers ``foundry: true`` with a 422, :func:`check`);
 the dice of the record no mapped event claims (a pool a mapper does not know) become one plain sum
 roll per slot, so every die drawn is shown once.
 
@@ -17,13 +18,13 @@ request gives (``rules.narration``).
 
 from __future__ import annotations
 
-import importlib
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules import narration
+from rules.errors import InvalidRequest
 
 Json = dict[str, Any]
 
@@ -107,9 +108,11 @@ class Say:
     system: str
     lang: str
     names: Mapping[str, str]
+    texts: narration.Texts | None = None
 
     def __call__(self, key: str, params: Mapping[str, Any]) -> str:
-        return narration.flavor(self.lang, f"{self.system}.foundry.{key}", params, self.names)
+        context = f"{self.system}.foundry.{key}"
+        return narration.flavor(self.lang, context, params, self.names, self.texts)
 
 
 def roll(pool: Pool, origin: Json) -> Json:
@@ -144,25 +147,35 @@ def leftovers(record: list[Json], pools: list[Pool], say: Say) -> list[Pool]:
 
 
 Mapper = Callable[[Any, Mapping[str, Any], Say], list[Pool]]
-_MAPPERS: dict[str, Mapper] = {}
 
 
-def mapper(system: str) -> Mapper:
-    """``rules.<system>.foundry.pools``, imported once on first use."""
-    found = _MAPPERS.get(system)
-    if found is None:
-        found = _MAPPERS[system] = importlib.import_module(f"rules.{system}.foundry").pools
-    return found
+def check(system: str, mapper: Mapper | None) -> Mapper:
+    """``system``'s mapper; ``foundry: true`` for a system without Foundry pools is a 422 at
+    ``foundry``, refused before any die is drawn."""
+    if mapper is None:
+        raise InvalidRequest.at(
+            ("foundry",),
+            f"the {system} system has no Foundry rolls: send `foundry: false` or leave it out",
+        )
+    return mapper
 
 
 def rolls(
-    system: str, req: Any, res: Mapping[str, Any], lang: str, names: Mapping[str, str]
+    system: str,
+    mapper: Mapper,
+    req: Any,
+    res: Mapping[str, Any],
+    *,
+    lang: str,
+    names: Mapping[str, str],
+    texts: narration.Texts | None = None,
 ) -> list[Json]:
     """The Foundry rolls of a result, their flavors in ``lang`` with the request's ``names``
-    (``rules.narration.names``, as its events' texts have them): the system's pools, then the dice
-    they left, in the draw order of each slot's first die."""
-    say = Say(system, lang, names)
-    pools = [p for p in mapper(system)(req, res, say) if p.claims]  # a pool of 0 dice draws none
+    (``rules.narration.names``, as its events' texts have them): the pools of the system's
+    ``mapper`` (its descriptor's ``foundry``), then the dice they left, in the draw order of each
+    slot's first die."""
+    say = Say(system, lang, names, texts)
+    pools = [p for p in mapper(req, res, say) if p.claims]  # a pool of 0 dice draws none
     pools += leftovers(res["rolls"], pools, say)
     origin = {"seed": res["seed"], "rng": res["rng"], "rules_version": res["rules_version"]}
     order = {d["slot"]: i for i, d in reversed(list(enumerate(res["rolls"])))}

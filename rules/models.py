@@ -20,10 +20,6 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import CoreSchema
 from typing_extensions import TypedDict
 
-#: Bumped whenever a resolution could change for the same request and seed (a rule, a draw order,
-#: an event). The same request + seed + rules version gives the same bytes, forever.
-RULES_VERSION = "3"
-
 MAX_STAT = 1_000_000
 MAX_POOL = 100
 MAX_COMBATANTS = 100
@@ -270,7 +266,10 @@ class Envelope(TypedDict):
     rules_version: Annotated[
         str,
         Field(
-            description="Version of the rules; the same request and seed replay byte for byte within it."
+            description=(
+                "The version of this system's rules and texts (as `GET /systems` lists it); the "
+                "same request and seed replay byte for byte within it."
+            )
         ),
     ]
     rolls: Annotated[list[Roll], Field(description="Every die drawn, in draw order.")]

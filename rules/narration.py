@@ -56,7 +56,6 @@ DEFAULT: Final = "en"
 #: The gettext domain and the folder of the catalogs.
 DOMAIN: Final = "dragonroll"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
-SYSTEMS: Final = ("dos", "dragon", "riders", "dnd5e")
 #: First Strong Isolate and Pop Directional Isolate (Unicode bidi): a value inside them keeps its
 #: own direction inside right-to-left text.
 FSI: Final = "\u2068"
@@ -117,19 +116,42 @@ def codes(messages: Iterable[Message]) -> frozenset[str]:
     )
 
 
-def source_messages() -> dict[str, Message]:
-    """Every system's messages by context (the English source, ``rules/<system>/text.py``): its
-    events' ``TEXTS`` and its Foundry rolls' ``FLAVORS``."""
-    import importlib  # noqa: PLC0415 (the text modules are only needed to build a catalog)
+@dataclass(frozen=True, eq=False)
+class Texts:
+    """The English source messages of a set of systems, by context: their events' ``TEXTS`` and
+    their Foundry rolls' ``FLAVORS`` (``rules.system.System.texts`` and ``flavors``). Compared by
+    identity, so a catalog is compiled once per set of systems and language."""
 
+    messages: Mapping[str, Message]
+
+
+def texts_of(systems: Iterable[Any]) -> Texts:
+    """The source messages of ``systems`` (``rules.system.System`` descriptors), one set for one
+    tuple of systems (:func:`_texts_of`)."""
+    return _texts_of(tuple(systems))
+
+
+@cache
+def _texts_of(systems: tuple[Any, ...]) -> Texts:
     out: dict[str, Message] = {}
-    for system in SYSTEMS:
-        module = importlib.import_module(f"rules.{system}.text")
-        for message in (*module.TEXTS, *module.FLAVORS):
+    for system in systems:
+        for message in (*system.texts, *system.flavors):
             if message.context in out:
                 raise ValueError(f"two messages with the context {message.context!r}")
             out[message.context] = message
-    return out
+    return Texts(out)
+
+
+def registered() -> Texts:
+    """The source messages of the registry's systems (``rules.registry.SYSTEMS``)."""
+    from rules.registry import SYSTEMS  # noqa: PLC0415 (the registry imports the systems' texts)
+
+    return texts_of(SYSTEMS)
+
+
+def source_messages(texts: Texts | None = None) -> dict[str, Message]:
+    """Every message of ``texts`` (the registry's systems by default) by context."""
+    return dict((texts or registered()).messages)
 
 
 # ---------------------------------------------------------------- catalogs, compiled
@@ -168,13 +190,19 @@ def translations(lang: str) -> gettext.GNUTranslations:
         return gettext.GNUTranslations(f)
 
 
+def catalog(lang: str, texts: Texts | None = None) -> Catalog:
+    """``lang``'s catalog of ``texts`` (the registry's systems by default), built once per process
+    from the source texts and the compiled catalog. A message the catalog lacks (a system added
+    since the catalogs were made) is told in English."""
+    return _catalog(lang, texts or registered())
+
+
 @cache
-def catalog(lang: str) -> Catalog:
-    """``lang``'s catalog, built once per process from the source texts and the compiled catalog."""
+def _catalog(lang: str, texts: Texts) -> Catalog:
     if lang not in LANGUAGES:
         raise ValueError(f"no catalog for {lang!r}: one of {', '.join(LANGUAGES)}")
     tr = translations(lang)
-    source = source_messages()
+    source = texts.messages
     terms: dict[tuple[str, str], dict[str, str]] = {}
     for context, message in source.items():
         if "=" in context and "|" not in context:
@@ -464,9 +492,12 @@ class Field:
 # ---------------------------------------------------------------- rendering
 
 
-def narrate(events: list[Any], lang: str, names: Mapping[str, str]) -> None:
-    """Fill in the ``text`` of each event (``{"code", "params", "text"}``), in ``lang``."""
-    sentences = catalog(lang).sentences
+def narrate(
+    events: list[Any], lang: str, names: Mapping[str, str], texts: Texts | None = None
+) -> None:
+    """Fill in the ``text`` of each event (``{"code", "params", "text"}``), in ``lang``, from
+    ``texts`` (the registry's systems' by default)."""
+    sentences = catalog(lang, texts).sentences
     for event in events:
         event["text"] = sentences[event["code"]](event["params"], names)
 
@@ -476,10 +507,16 @@ def render(cat: Catalog, code: str, params: Mapping[str, Any], names: Mapping[st
     return cat.sentences[code](params, names)
 
 
-def flavor(lang: str, context: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def flavor(
+    lang: str,
+    context: str,
+    params: Mapping[str, Any],
+    names: Mapping[str, str],
+    texts: Texts | None = None,
+) -> str:
     """A Foundry roll's flavor (``<system>.foundry.<key>``, a system's ``FLAVORS``) in ``lang``,
     rendered as an event's sentence is (``rules.foundry``)."""
-    return render(catalog(lang), context, params, names)
+    return render(catalog(lang, texts), context, params, names)
 
 
 def _role(field: str, names: Mapping[str, str], words: Words, rtl: bool) -> str:

@@ -8,7 +8,7 @@ function FastAPI calls (``service.routing``).
 from __future__ import annotations
 
 import gc
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -17,6 +17,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rules.dice import RNG
+from rules.registry import SYSTEMS
+from rules.system import System
 from service import health, problems
 from service.docs import mount_docs
 from service.foundry import mount_foundry
@@ -29,9 +31,10 @@ from service.middleware.limits import BodyLimit
 from service.middleware.metrics import RequestMetrics
 from service.openapi import install_openapi
 from service.playground import mount_playground
-from service.routers import SYSTEMS
+from service.routers import routers
 from service.routing import endpoints, include
 from service.settings import Settings
+from service.systems import add_systems_route
 from service.workers import WorkerPool
 
 VERSION = "0.1.0"
@@ -48,10 +51,14 @@ and shows `1 + (w mod s)`. Errors are RFC 9457 `application/problem+json`.
 """
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """The service: the systems' routers, the docs, health and metrics, the middlewares (one job
-    each, ``service.middleware``), and the problem handlers (``service.problems``)."""
+def create_app(
+    settings: Settings | None = None, systems: Iterable[System] | None = None
+) -> FastAPI:
+    """The service: the systems' routes (``systems``, the registry's by default: a test may serve
+    others), ``GET /systems``, the docs, health and metrics, the middlewares (one job each,
+    ``service.middleware``), and the problem handlers (``service.problems``)."""
     settings = settings or Settings()
+    served = tuple(SYSTEMS if systems is None else systems)
     log = make_logger(settings)
     app = FastAPI(
         title="dragonroll",
@@ -67,8 +74,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.workers = WorkerPool(settings.worker_threads)
-    for router in SYSTEMS:
+    app.state.systems = served
+    for router in routers(served):
         include(app, router)
+    add_systems_route(app, served)
     mount_docs(app)
     mount_playground(app)
     mount_foundry(app)

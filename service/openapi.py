@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter
 
-from service.examples import EXAMPLES
+from service.examples import examples
 from service.problems import PROBLEM_JSON, Problem, ProblemError
 from service.routing import Endpoint, endpoints
 
@@ -106,8 +106,9 @@ def _referenced(paths: dict[str, Any], components: dict[str, Any]) -> set[str]:
 def add_examples(app: FastAPI, schema: dict[str, Any]) -> None:
     """Each endpoint's request example (``service.examples``) and the answer it gets, resolved
     here: the examples are seeded, so the document stays the same from one build to the next."""
+    known = examples(app.state.systems)
     for path, endpoint in endpoints(app).items():
-        example = EXAMPLES.get(path)
+        example = known.get(path)
         op = schema["paths"].get(path, {}).get("post")
         if example is None or op is None:
             continue

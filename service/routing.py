@@ -27,8 +27,9 @@ from starlette.responses import Response
 
 from rules import budget, foundry
 from rules.dice import DiceSource, SlotSpec
+from rules.foundry import Mapper
 from rules.models import RollRequest
-from rules.narration import names, narrate
+from rules.narration import Texts, names, narrate
 from service.encoding import encode
 from service.language import HEADERS, negotiate
 from service.problems import KINDS, PROBLEM_JSON, DuplicateKey, UnsupportedMediaType
@@ -130,10 +131,14 @@ class ResolverEndpoint(Endpoint):
         work: Callable[[Any], budget.Work],
         resolver: Resolver,
         slots: Callable[[Any], SlotSpec],
+        foundry: Mapper | None = None,
+        texts: Texts | None = None,
     ) -> None:
         super().__init__(path, system=system, request_model=request_model, work=work)
         self.resolver = resolver
         self.slots = slots
+        self.foundry = foundry
+        self.texts = texts
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
@@ -147,15 +152,18 @@ class ResolverEndpoint(Endpoint):
         """
         req = self.validate(body)
         budget.check(self.work(req), dice_budget)
+        mapper = foundry.check(self.system, self.foundry) if req.foundry else None
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         result = self.resolver(req, dice)
         lang = req.lang or negotiate(accept_language)
         named = names(req)  # the request's names: for the events' texts and the rolls' flavors
-        narrate(result["events"], lang, named)
-        if req.foundry:
-            rolls = foundry.rolls(self.system, req, result, lang, named)
+        narrate(result["events"], lang, named, self.texts)
+        if mapper is not None:
+            rolls = foundry.rolls(
+                self.system, mapper, req, result, lang=lang, names=named, texts=self.texts
+            )
             result = {**result, "foundry": {"rolls": rolls}}
         return encode(result), lang
 
@@ -289,12 +297,16 @@ def add_resolver(
     slot_doc: str,
     work: Callable[[Any], budget.Work],
     system: str | None = None,
+    foundry: Mapper | None = None,
+    texts: Texts | None = None,
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 
     ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
     ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
     ``system``: the system's id (default: the router's prefix without its slash).
+    ``foundry``: the system's Foundry pools (``rules.foundry``; none: ``foundry: true`` is a 422);
+    ``texts``: the source texts its events are narrated from (the registry's by default).
     """
     endpoint = ResolverEndpoint(
         router.prefix + path,
@@ -303,6 +315,8 @@ def add_resolver(
         work=work,
         resolver=resolver,
         slots=slots,
+        foundry=foundry,
+        texts=texts,
     )
     add_endpoint(
         router,

@@ -79,14 +79,20 @@ def typed_dict(schema_name: str, schema: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def operations(document: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
-    """(operation id, path, summary, request type, response type) for every POST, in document order."""
+def operations(document: dict[str, Any]) -> list[tuple[str, str, str, str, str | None, str]]:
+    """(operation id, method, path, summary, request type or None for a GET, response type) for
+    every operation, in document order."""
     found = []
     for path, item in document["paths"].items():
-        op = item["post"]
-        request = op["requestBody"]["content"]["application/json"]["schema"]
-        response = op["responses"]["200"]["content"]["application/json"]["schema"]
-        found.append((op["operationId"], path, op["summary"], type_of(request), type_of(response)))
+        for method, op in item.items():
+            request = None
+            if method == "post":
+                body = op["requestBody"]["content"]["application/json"]["schema"]
+                request = type_of(body)
+            response = op["responses"]["200"]["content"]["application/json"]["schema"]
+            found.append(
+                (op["operationId"], method, path, op["summary"], request, type_of(response))
+            )
     return found
 
 
@@ -99,11 +105,20 @@ def methods(document: dict[str, Any], asynchronous: bool) -> str:
         f"class {name}({base}):",
         f'    """dragonroll over httpx, {"async" if asynchronous else "sync"}: one method per endpoint."""',
     ]
-    for op_id, path, summary, request, response in operations(document):
+    for op_id, method, path, summary, request, response in operations(document):
+        doc = json.dumps(f"{summary} ({method.upper()} {path}).")
+        if request is None:
+            lines += [
+                "",
+                f"    {prefix}def {op_id}(self, *, headers: Mapping[str, str] | None = None) -> {response}:",
+                f"        {doc}",
+                f"        return cast({response}, {wait}self._get({json.dumps(path)}, headers))",
+            ]
+            continue
         lines += [
             "",
             f"    {prefix}def {op_id}(self, body: {request}, *, headers: Mapping[str, str] | None = None) -> {response}:",
-            f"        {json.dumps(f'{summary} (POST {path}).')}",
+            f"        {doc}",
             f"        return cast({response}, {wait}self._post({json.dumps(path)}, body, headers))",
         ]
     return "\n".join(lines)
@@ -114,7 +129,7 @@ def render(document: dict[str, Any]) -> str:
     schemas = document["components"]["schemas"]
     table = "".join(
         f"    {json.dumps(op_id)}: {json.dumps(path)},\n"
-        for op_id, path, *_ in operations(document)
+        for op_id, _, path, *_ in operations(document)
     )
     parts = ["OPERATIONS: dict[str, str] = {\n" + table + "}"]
     parts += [typed_dict(name, schema) for name, schema in schemas.items()]

@@ -81,3 +81,16 @@ def test_the_foundry_manifest_names_the_ingress_address(
     (container,) = production["Deployment"]["spec"]["template"]["spec"]["containers"]
     env = {item["name"]: item.get("value") for item in container["env"]}
     assert env["DRAGONROLL_PUBLIC_URL"] == f"https://{rule['host']}"
+
+
+def test_the_ingress_routes_each_system_of_the_registry_and_no_other(
+    production: dict[str, dict[str, Any]],
+) -> None:
+    """The ingress names the systems by hand: it routes exactly the registry's prefixes."""
+    from rules.registry import SYSTEMS
+
+    (rule,) = production["Ingress"]["spec"]["rules"]
+    prefixes = {e["path"] for e in rule["http"]["paths"] if e["pathType"] == "Prefix"}
+    systems = {s.prefix for s in SYSTEMS}
+    assert prefixes - {"/docs", "/static", "/foundry"} == systems, "deploy/overlays/production/ingress.yaml"
+    assert routed(rule, "/systems")

@@ -50,7 +50,9 @@ def test_the_generated_module_is_what_the_document_makes() -> None:
 
 
 def test_every_operation_has_a_method_and_every_method_a_path() -> None:
-    in_document = {op["operationId"]: path for path, op in POSTS}
+    in_document = {
+        op["operationId"]: path for path, item in DOCUMENT["paths"].items() for op in item.values()
+    }
     assert in_document == OPERATIONS
     for name in OPERATIONS:
         assert callable(getattr(Client, name)) and asyncio.iscoroutinefunction(
@@ -94,6 +96,8 @@ def test_sync_client_calls_every_endpoint_with_its_example(server: Server) -> No
             answer: Any = getattr(client, op["operationId"])(example)
             check_answer(example, answer)
             assert answer == getattr(client, op["operationId"])(example), path
+        systems = client.list_systems()
+        assert [s["id"] for s in systems][:1] == ["dos"] and systems[0]["rules_version"]
         result = client.dos_test({"stat": 24, "skill": 3, "dc": 43, "seed": "Sarathael"})
         assert result["success"] is (result["total"] > 43)
         with pytest.raises(DragonrollError) as caught:

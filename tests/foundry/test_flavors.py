@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from rules.narration import LANGUAGES, SYSTEMS, catalog
+from rules.narration import LANGUAGES, catalog
+from rules.registry import IDS as SYSTEMS
 from tests.conftest import Api
 from tests.foundry.checks import check_answer
 from tests.foundry.test_rolls import OK, foundry

@@ -22,7 +22,8 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from rules.narration import LANGUAGES, LOCALE_DIR, SYSTEMS, codes, fields, source_messages
+from rules.narration import LANGUAGES, LOCALE_DIR, codes, fields, source_messages
+from rules.registry import IDS as SYSTEMS
 from tests.narration.catalogs import TRANSLATED, languages, po, po_path
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,7 +11,8 @@ from __future__ import annotations
 import pytest
 from babel import Locale
 
-from rules.narration import LANGUAGES, SYSTEMS, catalog, render, source_messages
+from rules.narration import LANGUAGES, catalog, render, source_messages
+from rules.registry import IDS as SYSTEMS
 from tests.narration.catalogs import languages, po
 from tests.narration.samples import showing
 

@@ -13,7 +13,7 @@ from rules.dice import DiceSource
 from rules.dragon import odds
 from rules.dragon.battle import battle
 from rules.dragon.models import BattleRequest
-from service.routers.odds import VILLAGE
+from rules.dragon.system import VILLAGE
 from tests.conftest import Api
 from tests.odds.oracles import exact
 

@@ -16,16 +16,18 @@ from typing import Any
 from rules.dnd5e import attack as dnd5e
 from rules.dnd5e import odds as dnd5e_odds
 from rules.dnd5e.models import AttackRequest
+from rules.dnd5e.system import LONGSWORD
 from rules.dos import checks
 from rules.dos import odds as dos_odds
 from rules.dos.models import TestRequest
 from rules.dragon import odds as dragon_odds
 from rules.dragon.battle import battle
 from rules.dragon.models import BattleRequest
+from rules.dragon.system import VILLAGE
 from rules.riders import odds as riders_odds
 from rules.riders.combat import resolve_combat
 from rules.riders.models import CombatRequest
-from service.routers.odds import DUEL, LONGSWORD, VILLAGE
+from rules.riders.system import DUEL
 from tests.odds.oracles import FULL_RUNS, exact, marginal, tally, within
 
 

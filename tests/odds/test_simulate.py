@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from rules.dragon.system import VILLAGE
 from rules.odds import wilson
-from service.routers.odds import DUEL, VILLAGE
+from rules.riders.system import DUEL
 from tests.conftest import Api
 from tests.odds.oracles import exact, within
 

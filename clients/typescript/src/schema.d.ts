@@ -642,6 +642,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/systems": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The systems served, their versions, languages and endpoints
+         * @description The registry: every system in the order of this document, with its display name in each language, its `rules_version`, the languages its texts are translated into, and its resolving endpoints with their odds and simulation paths where they exist. An endpoint without odds or a simulation has no `odds` or `simulate` key.
+         */
+        get: operations["list_systems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -742,7 +762,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -1013,7 +1033,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -1397,7 +1417,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -1547,7 +1567,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -1883,7 +1903,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -2181,7 +2201,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -2351,7 +2371,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -2672,6 +2692,26 @@ export interface components {
             target: string;
             /** Name */
             name?: string | null;
+        };
+        /** EndpointInfo */
+        EndpointInfo: {
+            /**
+             * Path
+             * @description The resolving endpoint, as served (`POST`).
+             */
+            path: string;
+            /** Summary */
+            summary: string;
+            /**
+             * Odds
+             * @description Its odds endpoint (no die drawn), where it has one.
+             */
+            odds?: string | null;
+            /**
+             * Simulate
+             * @description Its simulation endpoint (whole fights), where it has one.
+             */
+            simulate?: string | null;
         };
         /** Entity */
         Entity: {
@@ -3212,7 +3252,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -3418,7 +3458,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -3956,7 +3996,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -4296,6 +4336,38 @@ export interface components {
              */
             added: boolean;
         };
+        /** SystemInfo */
+        SystemInfo: {
+            /**
+             * Id
+             * @description The system's id and path prefix (`/<id>`).
+             */
+            id: string;
+            /**
+             * Name
+             * @description Display name by language code, one for every language the service speaks (English where the system has no name of its own in that language).
+             */
+            name: {
+                [key: string]: string;
+            };
+            /**
+             * Rules Version
+             * @description The version its answers carry in `rules_version` (docs/dice.md).
+             */
+            rules_version: string;
+            /**
+             * Languages
+             * @description The languages its texts are all translated into; another language is answered, with those texts in English.
+             */
+            languages: string[];
+            /**
+             * Game
+             * @description false for an entry without a game (the dice roller).
+             */
+            game: boolean;
+            /** Endpoints */
+            endpoints: components["schemas"]["EndpointInfo"][];
+        };
         /** Target */
         Target: {
             /**
@@ -4505,7 +4577,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -4932,7 +5004,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -5046,7 +5118,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -5170,7 +5242,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -5336,7 +5408,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -5465,7 +5537,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -5561,7 +5633,7 @@ export interface components {
             rng: string;
             /**
              * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
              */
             rules_version: string;
             /**
@@ -5852,7 +5924,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6007,7 +6079,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6182,7 +6254,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6394,7 +6466,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -6791,7 +6863,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -6923,7 +6995,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7180,7 +7252,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -7480,7 +7552,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -7612,7 +7684,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -7893,7 +7965,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dos-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -8408,7 +8480,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dragon-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -9077,7 +9149,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "riders-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -9520,7 +9592,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dnd5e-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -9903,7 +9975,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dnd5e-4",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -9997,7 +10069,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dnd5e-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10128,7 +10200,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dnd5e-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -10358,7 +10430,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "3",
+                     *       "rules_version": "dnd5e-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -11154,6 +11226,26 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    list_systems: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SystemInfo"][];
                 };
             };
         };

@@ -19,7 +19,7 @@ from rules.dos import checks, combat, models, turn
 from tests.rules.dos.test_combat_turn import ignatius, kobold
 from tests.rules.record_keys import KeyWalk, golden_requests, seeded, typed_dicts
 
-#: path -> (resolver, slots, request model), as ``service.routers.dos`` mounts them.
+#: path -> (resolver, slots, request model), as ``rules.dos.system`` lists them.
 ENDPOINTS: dict[str, tuple[Callable[..., Any], Callable[..., Any], type[BaseModel]]] = {
     "/dos/roll": (checks.roll, checks.roll_slots, models.PoolRequest),
     "/dos/test": (checks.test, checks.test_slots, models.TestRequest),

@@ -37,6 +37,7 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_odds_check": "/dnd5e/odds/check",
     "dnd5e_odds_attack": "/dnd5e/odds/attack",
     "dnd5e_odds": "/dnd5e/odds",
+    "list_systems": "/systems",
 }
 
 
@@ -728,6 +729,15 @@ class Dragon(TypedDict):
     name: NotRequired[str | None]
 
 
+class EndpointInfo(TypedDict):
+    "EndpointInfo"
+
+    path: str
+    summary: str
+    odds: NotRequired[str | None]
+    simulate: NotRequired[str | None]
+
+
 class Entity(TypedDict):
     "Entity"
 
@@ -1391,6 +1401,17 @@ class SweepStep(TypedDict):
     highest: int
     running_sum: int
     added: bool
+
+
+class SystemInfo(TypedDict):
+    "SystemInfo"
+
+    id: str
+    name: dict[str, str]
+    rules_version: str
+    languages: list[str]
+    game: bool
+    endpoints: list[EndpointInfo]
 
 
 class Target(TypedDict):
@@ -2155,6 +2176,10 @@ class Client(SyncTransport):
         "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
         return cast(CheckOdds | Dnd5eAttackOdds, self._post("/dnd5e/odds", body, headers))
 
+    def list_systems(self, *, headers: Mapping[str, str] | None = None) -> list[SystemInfo]:
+        "The systems served, their versions, languages and endpoints (GET /systems)."
+        return cast(list[SystemInfo], self._get("/systems", headers))
+
 
 class AsyncClient(AsyncTransport):
     """dragonroll over httpx, async: one method per endpoint."""
@@ -2340,3 +2365,7 @@ class AsyncClient(AsyncTransport):
     ) -> CheckOdds | Dnd5eAttackOdds:
         "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
         return cast(CheckOdds | Dnd5eAttackOdds, await self._post("/dnd5e/odds", body, headers))
+
+    async def list_systems(self, *, headers: Mapping[str, str] | None = None) -> list[SystemInfo]:
+        "The systems served, their versions, languages and endpoints (GET /systems)."
+        return cast(list[SystemInfo], await self._get("/systems", headers))

@@ -41,6 +41,9 @@ class SyncTransport:
     def _post(self, path: str, body: Mapping[str, Any], headers: Mapping[str, str] | None) -> Any:
         return _decode(self._http.post(path, json=body, headers=headers))
 
+    def _get(self, path: str, headers: Mapping[str, str] | None) -> Any:
+        return _decode(self._http.get(path, headers=headers))
+
     def close(self) -> None:
         self._http.close()
 
@@ -72,6 +75,9 @@ class AsyncTransport:
         self, path: str, body: Mapping[str, Any], headers: Mapping[str, str] | None
     ) -> Any:
         return _decode(await self._http.post(path, json=body, headers=headers))
+
+    async def _get(self, path: str, headers: Mapping[str, str] | None) -> Any:
+        return _decode(await self._http.get(path, headers=headers))
 
     async def aclose(self) -> None:
         await self._http.aclose()

@@ -1,0 +1,24 @@
+"""The registry: the one list of the systems the service serves (STYLE 21; docs/development.md,
+"Adding a system"). Everything that lists systems or endpoints is built from it at start-up (the
+routes, the narration catalogs, the Foundry rolls, the OpenAPI examples, ``GET /systems``) or is
+tested against it (the ingress, the image test, the compiled modules, the docs' navigation, the
+bench's bodies). A system is its package (``rules/<system>/``, exporting its ``SYSTEM``) plus one
+line here; the order here is the order of the OpenAPI document and of ``GET /systems``.
+"""
+
+from __future__ import annotations
+
+from rules import dnd5e, dos, dragon, riders
+from rules.system import System
+
+SYSTEMS: tuple[System, ...] = (dos.SYSTEM, dragon.SYSTEM, riders.SYSTEM, dnd5e.SYSTEM)
+#: Their ids, in the same order.
+IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)
+
+
+def find(system_id: str, systems: tuple[System, ...] = SYSTEMS) -> System:
+    """The system with the id ``system_id`` (a ``KeyError`` naming the ids there are, else)."""
+    for system in systems:
+        if system.id == system_id:
+            return system
+    raise KeyError(f"no system {system_id!r}: one of {', '.join(s.id for s in systems)}")

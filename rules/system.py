@@ -1,0 +1,199 @@
+"""What a game system is, for everything that serves it: the descriptor (STYLE 21).
+
+Each system package exports one :class:`System` (``rules/<system>/system.py``, ``rules.<x>.SYSTEM``);
+``rules.registry.SYSTEMS`` lists them, and that list is the only place that names the systems. The
+routes, the narration catalogs, the Foundry rolls, the OpenAPI examples and ``GET /systems`` are
+built from it, so a system is one package plus one line there (docs/development.md, "Adding a
+system"). A capability a system lacks is an empty field here (no odds, no Foundry pools), and the
+generic code that serves it says so (a 404 for a path it has not, a 422 for ``foundry: true``).
+
+Pure data and functions: nothing here imports the web layer.
+"""
+
+from __future__ import annotations
+
+import gettext
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Final, Protocol
+
+from rules import narration
+from rules.budget import NO_DICE, Work
+from rules.dice import DiceSource, SlotSpec
+from rules.narration import Message
+
+#: A request body, as JSON.
+Body = Mapping[str, Any]
+
+
+class Resolver(Protocol):
+    """``resolve(request, dice) -> result`` (STYLE 1)."""
+
+    def __call__(self, req: Any, dice: DiceSource, /) -> Any: ...
+
+
+def no_work(req: Any) -> Work:
+    """The work of a request that rolls no dice the resolvers' budget counts."""
+    return NO_DICE
+
+
+@dataclass(frozen=True, eq=False)
+class Endpoint:
+    """One resolving endpoint: ``POST /<system><path>``."""
+
+    path: str
+    summary: str
+    description: str
+    request: type[Any]
+    result: type[Any]
+    resolve: Resolver
+    #: The slots a request draws (checked against a ``dice`` script), and their documentation.
+    slots: Callable[[Any], SlotSpec]
+    slot_doc: str
+    #: The base dice a request can roll (``rules.budget``), checked before resolving.
+    work: Callable[[Any], Work]
+    #: Name -> request body; the first is the OpenAPI document's example (resolved there).
+    examples: Mapping[str, Body]
+
+
+@dataclass(frozen=True, eq=False)
+class Shape:
+    """One question a shaped odds endpoint answers: a body with any of ``keys`` (and none of
+    another shape's) is a ``request``, answered by ``answer``."""
+
+    name: str
+    keys: frozenset[str]
+    request: type[Any]
+    answer: Callable[[Any], Any]
+
+
+@dataclass(frozen=True, eq=False)
+class Odds:
+    """An odds endpoint (``POST /<system><path>``, no die drawn) or a simulation (``seeded``: runs
+    drawn from their own seeds, a request without one gets a new one).
+
+    ``of``: the path of the resolving endpoint it answers for (``GET /systems`` lists it there);
+    ``shapes``: a body answered as whichever of them its keys say (then ``request`` and ``answer``
+    are unused, ``of`` is empty); ``work``: the base dice it may roll, checked as a resolver's is
+    (none by default: odds draw no die, a simulation bounds its own runs)."""
+
+    path: str
+    summary: str
+    description: str
+    result: Any
+    examples: Mapping[str, Body]
+    request: type[Any] | None = None
+    answer: Callable[[Any], Any] | None = None
+    of: str = ""
+    seeded: bool = False
+    slot_doc: str = "none: odds draw no dice (`seed` and `dice` are refused)."
+    shapes: Sequence[Shape] = ()
+    work: Callable[[Any], Work] | None = None
+
+
+#: A system's Foundry pools: ``pools(request, result, say) -> list[rules.foundry.Pool]``.
+Pools = Callable[..., list[Any]]
+
+
+@dataclass(frozen=True, eq=False)
+class System:
+    """A game system as the service serves it (or ``game=False``: an entry without a game, the
+    general dice roller, whose paths are its own)."""
+
+    #: The path prefix (``/<id>``), the event codes' and catalog contexts' first part.
+    id: str
+    #: Display name by language; English (``en``) at least, the fallback for any other.
+    name: Mapping[str, str]
+    #: What a replay may rely on (docs/dice.md, "Rules versions"): the same request and seed give
+    #: the same bytes within one version of this system.
+    rules_version: str
+    endpoints: Sequence[Endpoint]
+    #: The English source of the events' sentences and of the Foundry rolls' flavors (the catalogs
+    #: translate them; a language's catalog without one says it in English).
+    texts: Sequence[Message]
+    flavors: Sequence[Message] = ()
+    odds: Sequence[Odds] = ()
+    simulations: Sequence[Odds] = ()
+    foundry: Pools | None = None
+    #: The OpenAPI tag (the English name by default).
+    tag: str = ""
+    game: bool = True
+    #: Engine modules compiled with mypyc (pyproject.toml ``[tool.dragonroll] compiled``, tested).
+    compiled: Sequence[str] = field(default=())
+
+    @property
+    def prefix(self) -> str:
+        return f"/{self.id}"
+
+    @property
+    def title(self) -> str:
+        return self.tag or self.name["en"]
+
+    def display_name(self, lang: str) -> str:
+        return self.name.get(lang) or self.name["en"]
+
+    def languages(self) -> tuple[str, ...]:
+        """The languages this system's texts are all translated into (:func:`languages`)."""
+        return _languages(self)
+
+
+class _Untranslated(gettext.NullTranslations):
+    """A catalog's fallback that marks a message the catalog lacks (:func:`languages`)."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        return UNTRANSLATED
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return UNTRANSLATED
+
+
+UNTRANSLATED: Final = "\x00untranslated"
+
+
+@cache
+def _languages(system: System) -> tuple[str, ...]:
+    return languages((*system.texts, *system.flavors))
+
+
+def languages(messages: Iterable[Message]) -> tuple[str, ...]:
+    """The languages whose catalog translates every one of ``messages`` (English, the source, always
+    does); any other language tells the missing ones in English."""
+    messages = tuple(messages)
+    out = [narration.DEFAULT]
+    for lang in narration.LANGUAGES:
+        if lang == narration.DEFAULT:
+            continue
+        tr = narration.translations(lang)
+        tr.add_fallback(_Untranslated())
+        if all(_translated(tr, m) for m in messages):
+            out.append(lang)
+    return tuple(out)
+
+
+def _translated(tr: gettext.GNUTranslations, message: Message) -> bool:
+    if message.plural is None:
+        return tr.pgettext(message.context, message.text) != UNTRANSLATED
+    return tr.npgettext(message.context, message.text, message.plural, 1) != UNTRANSLATED
+
+
+# ---------------------------------------------------------------- what every odds endpoint says
+
+#: The end of every odds endpoint's description.
+ODDS_DOC = (
+    "Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and "
+    'answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, '
+    "`exact` in lowest terms; the outcomes of one question sum to exactly 1."
+)
+#: The end of every simulation's description, and its slots.
+SIMULATE_DOC = (
+    " Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a "
+    "`seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each "
+    "ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the "
+    "first of each ending, the longest) to replay. The dice a simulation may roll are bounded "
+    "(a 422 `limit-exceeded` beyond)."
+)
+SIMULATE_SLOTS = (
+    "a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per "
+    "turn or round `{seed}/{i}/{t}`); `dice` is refused."
+)

@@ -1,0 +1,101 @@
+"""``GET /systems``: the registry as the service serves it (issue 26; docs/development.md).
+
+A list of the systems, in the registry's order: each with its ``id`` (its path prefix), its display
+``name`` in every language the service speaks (an object: the answer is the same for every caller,
+so a client picks its own language and a cache needs no ``Vary``), its ``rules_version`` (the one
+its answers carry), the ``languages`` its texts are all translated into (any other language is told
+in English), whether it is a game, and its resolving endpoints, each with its ``odds`` and
+``simulate`` paths where it has them. Built once per app, from the descriptors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from fastapi import FastAPI
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from rules.narration import LANGUAGES
+from rules.system import System
+from service.encoding import encode
+
+PATH = "/systems"
+
+
+class EndpointInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    path: str = Field(description="The resolving endpoint, as served (`POST`).")
+    summary: str
+    odds: str | None = Field(
+        default=None, description="Its odds endpoint (no die drawn), where it has one."
+    )
+    simulate: str | None = Field(
+        default=None, description="Its simulation endpoint (whole fights), where it has one."
+    )
+
+
+class SystemInfo(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="The system's id and path prefix (`/<id>`).")
+    name: dict[str, str] = Field(
+        description="Display name by language code, one for every language the service speaks "
+        "(English where the system has no name of its own in that language)."
+    )
+    rules_version: str = Field(
+        description="The version its answers carry in `rules_version` (docs/dice.md)."
+    )
+    languages: list[str] = Field(
+        description="The languages its texts are all translated into; another language is "
+        "answered, with those texts in English."
+    )
+    game: bool = Field(description="false for an entry without a game (the dice roller).")
+    endpoints: list[EndpointInfo]
+
+
+def describe(system: System) -> SystemInfo:
+    """One system as ``GET /systems`` shows it."""
+    odds = {o.of: system.prefix + o.path for o in system.odds if o.of}
+    simulate = {o.of: system.prefix + o.path for o in system.simulations if o.of}
+    return SystemInfo(
+        id=system.id,
+        name={lang: system.display_name(lang) for lang in LANGUAGES},
+        rules_version=system.rules_version,
+        languages=list(system.languages()),
+        game=system.game,
+        endpoints=[
+            EndpointInfo(
+                path=system.prefix + e.path,
+                summary=e.summary,
+                odds=odds.get(e.path),
+                simulate=simulate.get(e.path),
+            )
+            for e in system.endpoints
+        ],
+    )
+
+
+def add_systems_route(app: FastAPI, systems: Sequence[System]) -> None:
+    """``GET /systems``, its answer built now: the descriptors do not change while the app runs."""
+    body = encode([describe(s).model_dump(exclude_none=True) for s in systems])
+
+    async def list_systems() -> Response:
+        return Response(body, media_type="application/json")
+
+    app.add_api_route(
+        PATH,
+        list_systems,
+        methods=["GET"],
+        response_model=list[SystemInfo],
+        summary="The systems served, their versions, languages and endpoints",
+        description=(
+            "The registry: every system in the order of this document, with its display name "
+            "in each language, its `rules_version`, the languages its texts are translated into, "
+            "and its resolving endpoints with their odds and simulation paths where they exist. "
+            "An endpoint without odds or a simulation has no `odds` or `simulate` key."
+        ),
+        tags=["Service"],
+        operation_id="list_systems",
+    )

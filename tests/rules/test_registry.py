@@ -1,0 +1,135 @@
+"""The registry (``rules.registry``, STYLE 21): one list of systems, and everything kept outside the
+code that lists them (the compiled modules, the docs' navigation, the bench's bodies, the files that
+name the systems) checked against it."""
+
+from __future__ import annotations
+
+import importlib
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+from pydantic import ValidationError
+
+from rules.registry import IDS, SYSTEMS, find
+from rules.system import System
+
+ROOT = Path(__file__).resolve().parents[2]
+#: Compiled modules every system shares (pyproject.toml ``[tool.dragonroll] compiled``).
+SHARED_COMPILED = {"rules.dice.stream", "rules.dice.source", "rules.events", "rules.narration"}
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_a_system_is_its_package_s_descriptor(system: System) -> None:
+    assert importlib.import_module(f"rules.{system.id}").SYSTEM is system
+    assert find(system.id) is system
+    assert "en" in system.name and all(system.name.values())
+    paths = [e.path for e in system.endpoints]
+    odds = [o.path for o in (*system.odds, *system.simulations)]
+    assert len(set(paths + odds)) == len(paths + odds), "two routes on one path"
+    for entry in (*system.odds, *system.simulations):
+        assert not entry.of or entry.of in paths, f"{entry.path} answers for {entry.of}, not one"
+        assert bool(entry.shapes) != (entry.answer is not None), entry.path
+    codes = {m.context.split(".", 1)[0] for m in (*system.texts, *system.flavors)}
+    assert codes <= {system.id}, "a system's texts live under its own id"
+
+
+def test_ids_and_versions_are_each_a_system_s_own() -> None:
+    assert len(set(IDS)) == len(IDS)
+    versions = [s.rules_version for s in SYSTEMS]
+    assert len(set(versions)) == len(versions)
+    # A version names its system, so a client comparing two never mistakes one for the other.
+    assert all(s.rules_version.startswith(f"{s.id}-") for s in SYSTEMS)
+    with pytest.raises(KeyError, match="one of dos, "):
+        find("chess")
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_every_example_is_a_valid_request(system: System) -> None:
+    for entry in (*system.endpoints, *system.odds, *system.simulations):
+        models = [s.request for s in getattr(entry, "shapes", ())] or [entry.request]
+        for name, body in entry.examples.items():
+            errors = []
+            for model in models:
+                try:
+                    model.model_validate(body)
+                    break
+                except ValidationError as exc:
+                    errors.append(exc)
+            else:
+                pytest.fail(f"{system.prefix}{entry.path} example {name!r}: {errors}")
+
+
+def test_the_compiled_modules_are_the_systems_and_the_shared_ones() -> None:
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        listed = tomllib.load(f)["tool"]["dragonroll"]["compiled"]
+    declared = [m for s in SYSTEMS for m in s.compiled]
+    assert len(listed) == len(set(listed))
+    assert set(listed) == SHARED_COMPILED | set(declared), (
+        "pyproject.toml [tool.dragonroll] compiled: the shared modules plus each descriptor's "
+        "`compiled`"
+    )
+    for module in declared:
+        assert (ROOT / Path(*module.split("."))).with_suffix(".py").is_file(), module
+
+
+def test_the_docs_have_a_page_per_system_in_the_nav() -> None:
+    class Loader(yaml.SafeLoader):
+        pass
+
+    # mkdocs.yml holds Python tags (pymdownx emoji functions): read them as plain strings.
+    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: suffix)
+    nav = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)["nav"]
+    (pages,) = [entry["Systems"] for entry in nav if "Systems" in entry]
+    listed = [next(iter(page.values())) for page in pages]
+    games = [s for s in SYSTEMS if s.game]
+    assert listed == [f"systems/{s.id}.md" for s in games]
+    for page in listed:
+        assert (ROOT / "docs" / page).is_file(), page
+
+
+def test_the_bench_measures_every_endpoint_with_a_valid_body() -> None:
+    from bench.bench import every_endpoint, url_path
+
+    bodies = {url_path(row): body for row, body in every_endpoint()}
+    for system in SYSTEMS:
+        for endpoint in system.endpoints:
+            path = system.prefix + endpoint.path
+            body = bodies.get(path)
+            assert body is not None, f"bench/bench.py ENDPOINTS has no body for {path}"
+            endpoint.request.model_validate({**body, "seed": "bench"})
+    known = {s.prefix + e.path for s in SYSTEMS for e in (*s.endpoints, *s.odds, *s.simulations)}
+    assert set(bodies) <= known, "bench bodies for endpoints the registry does not serve"
+
+
+#: Files outside tests, docs and bench that may name every system: the registry itself and the two
+#: lists kept beside it and tested against it (the compiled modules above, the ingress in
+#: tests/clients/test_ingress.py). Generated files (the OpenAPI document, the clients' generated
+#: code, the catalogs) are made from the registry and tested against it.
+NAMING_ALL = {"rules/registry.py", "pyproject.toml", "deploy/overlays/production/ingress.yaml"}
+GENERATED = (
+    "openapi/",
+    "rules/locale/",
+    "clients/python/src/dragonroll_client/_generated.py",
+    "clients/typescript/src/schema.d.ts",
+    "clients/foundry/endpoints.mjs",
+)
+DOCS = ("tests/", "docs/", "bench/", "README.md", "mkdocs.yml")
+
+
+def test_at_most_three_files_name_every_system() -> None:
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    patterns = [re.compile(rf"\b{re.escape(i)}\b".encode()) for i in IDS]
+    naming = set()
+    for name in files:
+        if name.startswith(DOCS + GENERATED) or not (ROOT / name).is_file():
+            continue
+        data = (ROOT / name).read_bytes()
+        if all(p.search(data) for p in patterns):
+            naming.add(name)
+    assert naming <= NAMING_ALL, f"more files name every system: {sorted(naming - NAMING_ALL)}"
