@@ -92,5 +92,7 @@ def test_the_ingress_routes_each_system_of_the_registry_and_no_other(
     (rule,) = production["Ingress"]["spec"]["rules"]
     prefixes = {e["path"] for e in rule["http"]["paths"] if e["pathType"] == "Prefix"}
     systems = {s.prefix for s in SYSTEMS}
-    assert prefixes - {"/docs", "/static", "/foundry"} == systems, "deploy/overlays/production/ingress.yaml"
+    assert prefixes - {"/docs", "/static", "/foundry"} == systems, (
+        "deploy/overlays/production/ingress.yaml"
+    )
     assert routed(rule, "/systems")

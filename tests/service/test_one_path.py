@@ -15,7 +15,8 @@ import pytest
 from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
-from service.routers import SYSTEMS
+from rules.registry import SYSTEMS
+from service.routers import routers
 from service.routing import endpoints
 from tests.conftest import Api, http_scope
 from tests.service.test_ops import ROLL, log_lines, metric
@@ -48,7 +49,7 @@ def test_each_endpoint_is_the_function_fastapi_calls(api: Api) -> None:
     """The route's endpoint is what answers: replacing it changes the answer."""
     routes = {
         r.path: r
-        for router in SYSTEMS
+        for router in routers(SYSTEMS)
         for r in router.routes
         if isinstance(r, APIRoute) and "POST" in r.methods
     }

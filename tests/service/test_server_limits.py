@@ -201,14 +201,34 @@ def test_a_client_slow_with_its_body_is_closed(server: Server) -> None:
     assert TIMEOUT / 2 - 0.5 <= seconds <= TIMEOUT / 2 + 1.5, seconds
 
 
+def _one_response(conn: socket.socket) -> bytes:
+    """One whole response on a kept-alive connection: its head, then Content-Length bytes."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = conn.recv(65536)
+        assert chunk, data
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = next(
+        int(line.split(b":", 1)[1])
+        for line in head.split(b"\r\n")
+        if line.lower().startswith(b"content-length:")
+    )
+    while len(body) < length:
+        chunk = conn.recv(65536)
+        assert chunk, body
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
 def test_the_keep_alive_idle_limit_stays(server: Server) -> None:
     conn = server.connect()
     conn.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
     conn.settimeout(5)
-    assert conn.recv(65536).startswith(b"HTTP/1.1 200 ")
+    assert _one_response(conn).startswith(b"HTTP/1.1 200 ")
     time.sleep(1)
     conn.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")  # still open after 1 s idle
-    assert conn.recv(65536).startswith(b"HTTP/1.1 200 ")
+    assert _one_response(conn).startswith(b"HTTP/1.1 200 ")
     seconds, _ = closed_after(conn, 10)
     conn.close()
     assert 4 <= seconds <= 7, seconds  # uvicorn's timeout_keep_alive, 5 s

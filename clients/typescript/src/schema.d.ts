@@ -666,39 +666,6 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** Action */
-        Action: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "action";
-            /**
-             * Name
-             * @description Attack, Dash, Dodge, Ready ... A Dash adds the speed to the movement budget.
-             */
-            name: string;
-        };
-        /** ActionsCombatant */
-        ActionsCombatant: {
-            /** Name */
-            name?: string | null;
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /**
-             * Speed
-             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
-             */
-            speed: number;
-            /**
-             * Opponents
-             * @description Ids of the combatants this one is fighting (each must be in `combatants`, not itself, no repeats). With none the result is the minimum, 1 action.
-             */
-            opponents?: string[];
-        };
         /** ActionsEntry */
         ActionsEntry: {
             /**
@@ -716,37 +683,6 @@ export interface components {
              * @description Sum of the opponents' speeds (0 with none).
              */
             opponents_speed: number;
-        };
-        /** ActionsRequest */
-        ActionsRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["ActionsCombatant"][];
         };
         /** ActionsResult */
         ActionsResult: {
@@ -790,15 +726,6 @@ export interface components {
              */
             actions: components["schemas"]["ActionsEntry"][];
         };
-        /** Attack */
-        Attack: {
-            /**
-             * Ranged
-             * @description The initiator's attack is ranged: if it loses, it takes no damage (RDR-6).
-             * @default false
-             */
-            ranged?: boolean;
-        };
         /** AttackResultPart */
         AttackResultPart: {
             /**
@@ -829,29 +756,6 @@ export interface components {
             aimed: boolean;
             /** @description A running target's stop roll (DOS-22), or null. */
             run_stop: components["schemas"]["RunStop"] | null;
-        };
-        /** Attacker */
-        Attacker: {
-            /**
-             * Dexterity
-             * @description Dexterity, the attack's stat (+-1,000,000).
-             */
-            dexterity: number;
-            /**
-             * Strength
-             * @description For damage (DOS-26).
-             * @default 0
-             */
-            strength?: number;
-            /**
-             * Skill
-             * @description Skill of the weapon kind: unarmed combat, weapon combat, thrown weapons or firearms (0..100 dice).
-             */
-            skill: number;
-            /** @description The weapon (or fists) and its kind. */
-            weapon: components["schemas"]["Weapon"];
-            /** Name */
-            name?: string | null;
         };
         /** Attempt */
         Attempt: {
@@ -897,124 +801,6 @@ export interface components {
             pairs: components["schemas"]["PairOdds"][];
             /** @description The dragon die's sweep; null without the dragon die. */
             sweep: components["schemas"]["SweepOdds"] | null;
-        };
-        /**
-         * BattleOddsRequest
-         * @description The `/dragon/battle` request without `seed` and `dice`.
-         */
-        BattleOddsRequest: {
-            /** @description The player's dragon. */
-            dragon: components["schemas"]["Dragon"];
-            /**
-             * Entities
-             * @description Every entity of the battle, at most 100, in request order.
-             */
-            entities: components["schemas"]["Entity"][];
-            /** @description Where the battle is; loses prosperity to the dragon die. */
-            location?: components["schemas"]["Location"] | null;
-            /**
-             * Round
-             * @description The round number, 1-1000.
-             * @default 1
-             */
-            round?: number;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Continues
-             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
-             * @default false
-             */
-            continues?: boolean;
-            /**
-             * @description House-rule switches.
-             * @default {
-             *       "hoard": "always",
-             *       "strongest_enemy": "strength_order"
-             *     }
-             */
-            options?: components["schemas"]["BattleOptions"];
-        };
-        /** BattleOptions */
-        BattleOptions: {
-            /**
-             * Hoard
-             * @description DRG-17. `always` (the source): when the battle ends the player gains the strongest enemy's level - 1. `on_win` (rules/dragon.md): only when the dragon won its pair or swept this round.
-             * @default always
-             * @enum {string}
-             */
-            hoard?: "always" | "on_win";
-            /**
-             * Strongest Enemy
-             * @description DRG-17, which enemy that fought gives the hoard (its level - 1, a dragonslayer counting one level higher). `strength_order` (the source, which defines strength by prosperity): the first of them in the DRG-2 strength order. `highest_level` (rules/dragon.md): the first of the highest level, a dragonslayer's +1 included.
-             * @default strength_order
-             * @enum {string}
-             */
-            strongest_enemy?: "highest_level" | "strength_order";
-        };
-        /** BattleRequest */
-        BattleRequest: {
-            /** @description The player's dragon. */
-            dragon: components["schemas"]["Dragon"];
-            /**
-             * Entities
-             * @description Every entity of the battle, at most 100, in request order.
-             */
-            entities: components["schemas"]["Entity"][];
-            /** @description Where the battle is; loses prosperity to the dragon die. */
-            location?: components["schemas"]["Location"] | null;
-            /**
-             * Round
-             * @description The round number, 1-1000.
-             * @default 1
-             */
-            round?: number;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Continues
-             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
-             * @default false
-             */
-            continues?: boolean;
-            /**
-             * @description House-rule switches.
-             * @default {
-             *       "hoard": "always",
-             *       "strongest_enemy": "strength_order"
-             *     }
-             */
-            options?: components["schemas"]["BattleOptions"];
         };
         /**
          * BattleResult
@@ -1132,68 +918,6 @@ export interface components {
             next_state: components["schemas"]["BattleState"];
         };
         /**
-         * BattleSimulateRequest
-         * @description The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`.
-         */
-        BattleSimulateRequest: {
-            /** @description The player's dragon. */
-            dragon: components["schemas"]["Dragon"];
-            /**
-             * Entities
-             * @description Every entity of the battle, at most 100, in request order.
-             */
-            entities: components["schemas"]["Entity"][];
-            /** @description Where the battle is; loses prosperity to the dragon die. */
-            location?: components["schemas"]["Location"] | null;
-            /**
-             * Round
-             * @description The round number, 1-1000.
-             * @default 1
-             */
-            round?: number;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Continues
-             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
-             * @default false
-             */
-            continues?: boolean;
-            /**
-             * @description House-rule switches.
-             * @default {
-             *       "hoard": "always",
-             *       "strongest_enemy": "strength_order"
-             *     }
-             */
-            options?: components["schemas"]["BattleOptions"];
-            /**
-             * Runs
-             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
-             */
-            runs: number;
-            /**
-             * Rerolls
-             * @description Rerolls the dragon spends while it can (DRG-16), 0-20.
-             * @default 0
-             */
-            rerolls?: number;
-        };
-        /**
          * BattleState
          * @description The situation of a round: what a request carries and what ``next_state`` returns.
          */
@@ -1205,7 +929,10 @@ export interface components {
              * @description Every entity of the battle, at most 100, in request order.
              */
             entities: components["schemas"]["Entity"][];
-            /** @description Where the battle is; loses prosperity to the dragon die. */
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
             location?: components["schemas"]["Location"] | null;
             /**
              * Round
@@ -1213,24 +940,6 @@ export interface components {
              * @default 1
              */
             round?: number;
-        };
-        /** BonusAction */
-        BonusAction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "bonus_action";
-            /**
-             * Name
-             * @description A Dash granted by the named feature (such as Cunning Action) adds the speed to the movement budget, as the Dash action does.
-             */
-            name: string;
-            /**
-             * Feature
-             * @description The feature, spell or ability granting it; without one it is refused (D5E-9).
-             */
-            feature?: string | null;
         };
         /**
          * Bonuses
@@ -1316,93 +1025,6 @@ export interface components {
             /** @description The d20 kept (mode applied). */
             natural: components["schemas"]["Distribution"];
         };
-        /**
-         * CheckOddsRequest
-         * @description The `/dnd5e/check` request without `seed` and `dice`.
-         */
-        CheckOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Modifier
-             * @default 0
-             */
-            modifier?: number;
-            /**
-             * Dc
-             * @description Difficulty class; success when the total meets or beats it.
-             */
-            dc: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        };
-        /** CheckRequest */
-        CheckRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Modifier
-             * @default 0
-             */
-            modifier?: number;
-            /**
-             * Dc
-             * @description Difficulty class; success when the total meets or beats it.
-             */
-            dc: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        };
         /** CheckResult */
         CheckResult: {
             /**
@@ -1469,89 +1091,6 @@ export interface components {
              * @description Every counter item of either side, in request order.
              */
             counters: components["schemas"]["CounterOdds"][];
-        };
-        /**
-         * CombatOddsRequest
-         * @description The `/riders/combat` request without `seed` and `dice`.
-         */
-        CombatOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
-            /**
-             * @description The initiator's attack.
-             * @default {
-             *       "ranged": false
-             *     }
-             */
-            attack?: components["schemas"]["Attack"];
-            /**
-             * Decisions
-             * @description The decisions taken so far, in order (0-1000).
-             */
-            decisions?: components["schemas"]["Decision"][];
-            /**
-             * Auto
-             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
-             * @default false
-             */
-            auto?: boolean;
-        };
-        /** CombatRequest */
-        CombatRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
-            /**
-             * @description The initiator's attack.
-             * @default {
-             *       "ranged": false
-             *     }
-             */
-            attack?: components["schemas"]["Attack"];
-            /**
-             * Decisions
-             * @description The decisions taken so far, in order (0-1000).
-             */
-            decisions?: components["schemas"]["Decision"][];
-            /**
-             * Auto
-             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
-             * @default false
-             */
-            auto?: boolean;
         };
         /** CombatResult */
         CombatResult: {
@@ -1645,114 +1184,6 @@ export interface components {
              */
             auto_filled: number[];
         };
-        /**
-         * CombatSimulateRequest
-         * @description The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9).
-         */
-        CombatSimulateRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
-            /**
-             * @description The initiator's attack.
-             * @default {
-             *       "ranged": false
-             *     }
-             */
-            attack?: components["schemas"]["Attack"];
-            /**
-             * Decisions
-             * @description The decisions taken so far, in order (0-1000).
-             */
-            decisions?: components["schemas"]["Decision"][];
-            /**
-             * Auto
-             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
-             * @default false
-             */
-            auto?: boolean;
-            /**
-             * Runs
-             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
-             */
-            runs: number;
-        };
-        /** Combatant */
-        Combatant: {
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /** Name */
-            name?: string | null;
-            /**
-             * Side
-             * @description "players" (the characters) or "gm" (monsters, NPCs).
-             * @enum {string}
-             */
-            side: "players" | "gm";
-            /**
-             * Dex Mod
-             * @description Dexterity modifier, added to the initiative d20 (D5E-5).
-             */
-            dex_mod: number;
-            /**
-             * Initiative Bonus
-             * @description Any other initiative bonus.
-             * @default 0
-             */
-            initiative_bonus?: number;
-            /**
-             * Dexterity
-             * @description Dexterity score; needed by `tie_break: dexterity` (D5E-7).
-             */
-            dexterity?: number | null;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Group
-             * @description Group of identical creatures: one roll for the group, acting together (D5E-5). Members must share side, modifiers, advantage, disadvantage and dexterity.
-             */
-            group?: string | null;
-            /** @description Set when the creature hides (D5E-3). */
-            hiding?: components["schemas"]["Hiding"] | null;
-            /**
-             * Passive Perception
-             * @description Passive Wisdom (Perception); needed when every opponent hides (D5E-3).
-             */
-            passive_perception?: number | null;
-            /**
-             * Surprised
-             * @description The GM's ruling, surprised or not; when set it wins over the comparison.
-             */
-            surprised?: boolean | null;
-        };
         /** CombatantState */
         CombatantState: {
             /**
@@ -1831,64 +1262,6 @@ export interface components {
              */
             waited: boolean;
         };
-        /** ComplexRequest */
-        ComplexRequest: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** Stat */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /** Dc */
-            dc: number;
-            /**
-             * Attempts
-             * @description Attempts allowed (1-1000).
-             */
-            attempts: number;
-            /**
-             * Successes Needed
-             * @description Successes required (1-1000, <= attempts).
-             */
-            successes_needed: number;
-            /**
-             * @default {
-             *       "ties": "fail"
-             *     }
-             */
-            options?: components["schemas"]["TestOptions"];
-        } & unknown;
         /** ComplexResult */
         ComplexResult: {
             /**
@@ -2090,103 +1463,6 @@ export interface components {
              */
             applied_as: "light" | "serious" | "critical" | "none";
         };
-        /**
-         * DamageOptions
-         * @description Readings of DOS-28 (the source's plain reading is the default).
-         */
-        DamageOptions: {
-            /**
-             * Light At Zero
-             * @description DOS-28, light damage taken at 0 hp. `full_bar` (the source: 'they start dealing serious damage as if the life bar were initially full'): it is dealt as serious damage against a full bar (`max_hp`), once; the target is then `beaten`. Without `max_hp` there is no bar to refill and it counts as serious at 0 hp. `no_refill`: it counts as serious at 0 hp (hp stays 0: incapacitated).
-             * @default full_bar
-             * @enum {string}
-             */
-            light_at_zero?: "full_bar" | "no_refill";
-            /**
-             * Critical Wounds
-             * @description DOS-28, critical wounds. `at_zero_hp` (the source: 'if wounded while having no life points'): damage counting as serious taken at 0 hp is critical, incapacitated or not (light damage at 0 hp follows `light_at_zero`). `while_incapacitated`: any damage taken while already incapacitated is critical.
-             * @default at_zero_hp
-             * @enum {string}
-             */
-            critical_wounds?: "at_zero_hp" | "while_incapacitated";
-        };
-        /** DamagePart */
-        DamagePart: {
-            /**
-             * Dice
-             * @description Dice notation: `2d6+3`, `1d8+1d6+4`, `d20`, `-1`, `1d10-2`. At most 100 dice in a part, 1-100 per term, dice of 2-1000 sides, 20 terms.
-             */
-            dice: string;
-            /**
-             * Type
-             * @enum {string}
-             */
-            type: "acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder";
-        };
-        /** DamageRequest */
-        DamageRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Strength
-             * @description The attacker's strength (unused by `shooting` and by `amount`).
-             * @default 0
-             */
-            strength?: number;
-            /** @description Weapon damage rolled with the damage d10 (DOS-26). */
-            weapon?: components["schemas"]["Weapon"] | null;
-            /**
-             * Armor
-             * @description Extension: subtracted from a weapon's damage after the table, never below 0 (0..1,000,000). Not applied to a GM-set `amount`.
-             * @default 0
-             */
-            armor?: number;
-            /**
-             * Amount
-             * @description GM-set damage (fire, falling: DOS-29), applied as given with no die.
-             */
-            amount?: number | null;
-            /**
-             * Kind
-             * @description Kind of a GM-set `amount` (required with it).
-             */
-            kind?: ("light" | "serious" | "critical") | null;
-            /** @description Who takes the damage: its life state now. */
-            target: components["schemas"]["DamageTarget"];
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (({
-            weapon: unknown;
-        } | {
-            amount: unknown;
-        }) & unknown & unknown);
         /** DamageResult */
         DamageResult: {
             /**
@@ -2278,6 +1554,7 @@ export interface components {
             /**
              * Max Hp
              * @description Full life bar; when given, hp <= max_hp.
+             * @default null
              */
             max_hp?: number | null;
             /**
@@ -2298,64 +1575,11 @@ export interface components {
              * @default false
              */
             beaten?: boolean;
-            /** Name */
+            /**
+             * Name
+             * @default null
+             */
             name?: string | null;
-        };
-        /** DeathSaveRequest */
-        DeathSaveRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Successes
-             * @description So far.
-             * @default 0
-             */
-            successes?: number;
-            /**
-             * Failures
-             * @description So far.
-             * @default 0
-             */
-            failures?: number;
-            /**
-             * Modifier
-             * @description Any bonus to the save (a spell, a feature).
-             * @default 0
-             */
-            modifier?: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
         };
         /** DeathSaveResult */
         DeathSaveResult: {
@@ -2445,82 +1669,22 @@ export interface components {
             /**
              * Item
              * @description The item, for "use_item" and damage "item".
+             * @default null
              */
             item?: string | null;
             /**
              * Damage
              * @description The damage kind, for "damage".
+             * @default null
              */
             damage?: ("fatigue" | "knockback" | "swap" | "item") | null;
             /**
              * Direction
              * @description For damage knockback.
+             * @default null
              */
             direction?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW") | null;
         };
-        /**
-         * Declaration
-         * @description One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll.
-         */
-        Declaration: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Action
-             * @description `attack` (count actions, one attack each, DOS-17/21), `run` (all actions, DOS-22; alone), `step` (1 action, once per turn, DOS-23), `grab`/`break_free` (1 action, DOS-24), `push`/`feint_push` (1 action, DOS-25), `wait` (no action this turn; alone).
-             * @enum {string}
-             */
-            action: "attack" | "run" | "step" | "grab" | "break_free" | "push" | "feint_push" | "wait";
-            /**
-             * Target
-             * @description Required for attack, grab, break_free, push, feint_push.
-             */
-            target?: string | null;
-            /**
-             * Count
-             * @description Attacks only: actions (= attacks) spent, 1..1000.
-             * @default 1
-             */
-            count?: number;
-            /**
-             * Aim
-             * @description Attacks: aimed location (DOS-27).
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /** @description Required for an attack with a thrown or shooting weapon. */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Defense
-             * @description Overrides the target's own `defense` for these attacks; for ranged attacks the default is `none` (DOS-21).
-             */
-            defense?: ("block" | "dodge" | "none" | "auto") | null;
-            /**
-             * Stop When Down
-             * @description Attacks: skip the remaining attacks once the target is incapacitated.
-             * @default true
-             */
-            stop_when_down?: boolean;
-            /**
-             * Metres
-             * @description Step: metres wanted (default and cap floor(speed / 4)).
-             */
-            metres?: number | null;
-        } & (unknown & unknown & unknown & unknown & unknown);
         /** Defeat */
         Defeat: {
             /**
@@ -2547,6 +1711,7 @@ export interface components {
             /**
              * Max Hp
              * @description Full life bar; when given, hp <= max_hp.
+             * @default null
              */
             max_hp?: number | null;
             /**
@@ -2614,7 +1779,10 @@ export interface components {
              * @default false
              */
             stopped?: boolean;
-            /** Name */
+            /**
+             * Name
+             * @default null
+             */
             name?: string | null;
         } & unknown;
         /** DefenseRoll */
@@ -2690,7 +1858,10 @@ export interface components {
              * @description The id of the free (GM) entity the dragon attacks (DRG-1).
              */
             target: string;
-            /** Name */
+            /**
+             * Name
+             * @default null
+             */
             name?: string | null;
         };
         /** EndpointInfo */
@@ -2723,6 +1894,7 @@ export interface components {
             /**
              * Name
              * @description For people; free text.
+             * @default null
              */
             name?: string | null;
             /**
@@ -2756,6 +1928,7 @@ export interface components {
             /**
              * Die
              * @description The entity's die size outright (2-1000), replacing the DRG-T3 lookup from `level` and `level_features`.
+             * @default null
              */
             die?: number | null;
             /**
@@ -2767,6 +1940,7 @@ export interface components {
             /**
              * Parent
              * @description The id of the entity it belongs to.
+             * @default null
              */
             parent?: string | null;
             /**
@@ -2778,6 +1952,7 @@ export interface components {
             /**
              * Target
              * @description Whom it attacks (DRG-1); none: it is left over (DRG-2).
+             * @default null
              */
             target?: string | null;
             /**
@@ -2789,6 +1964,7 @@ export interface components {
             /**
              * Slayer Prosperity
              * @description Groups only: the prosperity of the dragonslayer minority revealed if this group beats the dragon (DRG-14), 0 .. the group's prosperity; default the group's prosperity.
+             * @default null
              */
             slayer_prosperity?: number | null;
         };
@@ -2891,38 +2067,6 @@ export interface components {
              */
             rolls: components["schemas"]["FoundryRoll"][];
         };
-        /**
-         * Hiding
-         * @description A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled.
-         */
-        Hiding: {
-            /**
-             * Stealth Total
-             * @description The Stealth check total already rolled.
-             */
-            stealth_total?: number | null;
-            /**
-             * Stealth Mod
-             * @description Roll d20 + this in slot `stealth.<id>` (with advantage/disadvantage below).
-             */
-            stealth_mod?: number | null;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        } | {
-            stealth_total: unknown;
-        } | {
-            stealth_mod: unknown;
-        };
         /** Hoard */
         Hoard: {
             /**
@@ -2956,21 +2100,6 @@ export interface components {
              */
             dragon_won: boolean;
         };
-        /** InitiativeCombatant */
-        InitiativeCombatant: {
-            /** Name */
-            name?: string | null;
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /**
-             * Speed
-             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
-             */
-            speed: number;
-        };
         /** InitiativeEntry */
         InitiativeEntry: {
             /**
@@ -2998,32 +2127,6 @@ export interface components {
              * @description Tie-break rolls, in order: they only order the tied combatants among themselves.
              */
             rerolls: components["schemas"]["Reroll"][];
-        };
-        /** InitiativeOptions */
-        InitiativeOptions: {
-            /**
-             * Surprise Ties
-             * @description A Stealth total equal to a passive Perception: the hider stays `hidden` (default; a passive score is a DC) or is `noticed` (D5E-3).
-             * @default hidden
-             * @enum {string}
-             */
-            surprise_ties?: "hidden" | "noticed";
-        };
-        /** Interaction */
-        Interaction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "interaction";
-            /** Object */
-            object: string;
-            /**
-             * Uses Action
-             * @description Taken as the turn's action (a second interaction, an item needing an action).
-             * @default false
-             */
-            uses_action?: boolean;
         };
         /**
          * Item
@@ -3055,6 +2158,7 @@ export interface components {
             /**
              * Dice
              * @description Dice added to the total, rolled in slot `item.<id>`.
+             * @default null
              */
             dice?: string | null;
             /**
@@ -3078,6 +2182,7 @@ export interface components {
             /**
              * Damage
              * @description What the item does as combat damage (a Hookshot); when set, the winner may use it, if still unused, in place of fatigue, knockback or swap (RDR-6).
+             * @default null
              */
             damage?: string | null;
         } & (unknown & unknown);
@@ -3202,42 +2307,6 @@ export interface components {
             /** @description The target's side. */
             b: components["schemas"]["ManeuverSideResult"];
         };
-        /** ManeuverRequest */
-        ManeuverRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Kind
-             * @description `grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. `break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed (`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed (`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner.
-             * @enum {string}
-             */
-            kind: "grab" | "break_free" | "push" | "feint_push";
-            /** @description The side making the maneuver. */
-            a: components["schemas"]["ManeuverSide"];
-            /** @description The side resisting it. */
-            b: components["schemas"]["ManeuverSide"];
-        };
         /** ManeuverResult */
         ManeuverResult: {
             /**
@@ -3295,56 +2364,6 @@ export interface components {
             /** @description Side b's stat, skill, roll and total. */
             b: components["schemas"]["ManeuverSideResult"];
         };
-        /** ManeuverSide */
-        ManeuverSide: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Dexterity
-             * @description Dexterity (+-1,000,000).
-             */
-            dexterity: number;
-            /**
-             * Strength
-             * @description Strength (+-1,000,000).
-             */
-            strength: number;
-            /**
-             * Unarmed
-             * @description Unarmed combat skill (0..100).
-             * @default 0
-             */
-            unarmed?: number;
-            /**
-             * Weapon
-             * @description Weapon combat skill (0..100).
-             * @default 0
-             */
-            weapon?: number;
-            /**
-             * Dodge
-             * @description Dodge skill (0..100).
-             * @default 0
-             */
-            dodge?: number;
-            /**
-             * Stat
-             * @description Overrides the stat the kind uses (the GM's call).
-             */
-            stat?: ("dexterity" | "strength") | null;
-            /**
-             * Skill
-             * @description Overrides the skill the kind uses (the GM's call).
-             */
-            skill?: ("unarmed" | "weapon" | "dodge") | null;
-            /** Name */
-            name?: string | null;
-        } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
             /**
@@ -3372,19 +2391,6 @@ export interface components {
              */
             total: number;
         };
-        /** Move */
-        Move: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "move";
-            /**
-             * Feet
-             * @description Distance of this movement segment, in feet.
-             */
-            feet: number;
-        };
         /** OpposedOdds */
         OpposedOdds: {
             a_wins: components["schemas"]["Prob"];
@@ -3396,53 +2402,6 @@ export interface components {
             /** @description Side b's total. */
             b_total: components["schemas"]["Distribution"];
             truncation: components["schemas"]["Truncation"];
-        };
-        /**
-         * OpposedOddsRequest
-         * @description The `/dos/opposed` request without `seed` and `dice`.
-         */
-        OpposedOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            a: components["schemas"]["OpposedSide"];
-            b: components["schemas"]["OpposedSide"];
-        };
-        /** OpposedRequest */
-        OpposedRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            a: components["schemas"]["OpposedSide"];
-            b: components["schemas"]["OpposedSide"];
         };
         /** OpposedResult */
         OpposedResult: {
@@ -3488,25 +2447,6 @@ export interface components {
              */
             winner: ("a" | "b") | null;
         };
-        /** OpposedSide */
-        OpposedSide: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /** Stat */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /** Name */
-            name?: string | null;
-        } & unknown;
         /**
          * Option
          * @description One legal choice: send it back as a decision (with `by`).
@@ -3517,13 +2457,20 @@ export interface components {
              * @enum {string}
              */
             choice: "use_item" | "roll" | "concede" | "damage";
-            /** Item */
+            /**
+             * Item
+             * @default null
+             */
             item?: string | null;
-            /** Damage */
+            /**
+             * Damage
+             * @default null
+             */
             damage?: ("fatigue" | "knockback" | "swap" | "item") | null;
             /**
              * Directions
              * @description For knockback: the directions allowed (set one `direction`).
+             * @default null
              */
             directions?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
         };
@@ -3751,37 +2698,6 @@ export interface components {
              */
             extra: boolean;
         };
-        /** PoolRequest */
-        PoolRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Pool
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            pool: number;
-        };
         /**
          * PoolRoll
          * @description A DoS pool roll (DOS-1..7), dice in draw order.
@@ -3872,31 +2788,6 @@ export interface components {
              */
             reason: "lost_pair" | "swept" | "dragon_die";
         };
-        /** Ranged */
-        Ranged: {
-            /**
-             * Dc
-             * @description DC set by the GM from weather, size, distance, precision.
-             */
-            dc: number;
-            /**
-             * Ties
-             * @description DOS-11: whether total == DC hits.
-             * @default fail
-             * @enum {string}
-             */
-            ties?: "fail" | "succeed";
-        };
-        /** Reaction */
-        Reaction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "reaction";
-            /** Name */
-            name: string;
-        };
         /** Reroll */
         Reroll: {
             /**
@@ -3917,7 +2808,10 @@ export interface components {
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
             id: string;
-            /** Name */
+            /**
+             * Name
+             * @default null
+             */
             name?: string | null;
             /**
              * Current
@@ -4033,58 +2927,6 @@ export interface components {
              */
             stopped: boolean;
         };
-        /** Side */
-        "Side-Input": {
-            /**
-             * Id
-             * @description The dragon (or player).
-             */
-            id: string;
-            /** Name */
-            name?: string | null;
-            /**
-             * Element
-             * @description The dragon's element.
-             * @enum {string}
-             */
-            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
-            /**
-             * Riders
-             * @description Current and delivered riders (0-100).
-             */
-            riders?: components["schemas"]["Rider"][];
-            /**
-             * Fatigue
-             * @description Fatigue, 0-3.
-             * @default 0
-             */
-            fatigue?: number;
-            /**
-             * Rage
-             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
-             * @default 0
-             */
-            rage?: number;
-            /**
-             * Terrain Bonus
-             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
-             * @default 0
-             */
-            terrain_bonus?: number;
-            /** @description Needed for knockback (the loser's) and swap (both). */
-            position?: components["schemas"]["Position"] | null;
-            /**
-             * Has Rider
-             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
-             * @default true
-             */
-            has_rider?: boolean;
-            /**
-             * Items
-             * @description Items and spells the side may use (0-100).
-             */
-            items?: components["schemas"]["Item"][];
-        };
         /** SideResult */
         SideResult: {
             roll: components["schemas"]["PoolRoll"];
@@ -4125,45 +2967,6 @@ export interface components {
              */
             examples: components["schemas"]["Example"][];
         };
-        /** Skills */
-        Skills: {
-            /**
-             * Weapon
-             * @description Weapon combat (melee weapons).
-             * @default 0
-             */
-            weapon?: number;
-            /**
-             * Unarmed
-             * @description Unarmed combat.
-             * @default 0
-             */
-            unarmed?: number;
-            /**
-             * Thrown
-             * @description Thrown weapons.
-             * @default 0
-             */
-            thrown?: number;
-            /**
-             * Shooting
-             * @description Firearms, bows, crossbows.
-             * @default 0
-             */
-            shooting?: number;
-            /**
-             * Block
-             * @description Block: block + 1 blocks per turn.
-             * @default 0
-             */
-            block?: number;
-            /**
-             * Dodge
-             * @description Dodge: dodge dodges per turn.
-             * @default 0
-             */
-            dodge?: number;
-        };
         /** SlayerRevealed */
         SlayerRevealed: {
             /**
@@ -4197,19 +3000,6 @@ export interface components {
              * @description The new minority's die.
              */
             sides: number | null;
-        };
-        /** Speech */
-        Speech: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "speech";
-            /**
-             * Text
-             * @default
-             */
-            text?: string;
         };
         /** States */
         States: {
@@ -4368,55 +3158,6 @@ export interface components {
             /** Endpoints */
             endpoints: components["schemas"]["EndpointInfo"][];
         };
-        /** Target */
-        Target: {
-            /**
-             * Ac
-             * @description Armor class.
-             */
-            ac: number;
-            /** Name */
-            name?: string | null;
-            /**
-             * Hp
-             * @description Current hit points (0 .. max_hp).
-             */
-            hp: number;
-            /** Max Hp */
-            max_hp: number;
-            /**
-             * Temp Hp
-             * @default 0
-             */
-            temp_hp?: number;
-            /**
-             * Resistances
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            resistances?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Vulnerabilities
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            vulnerabilities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Immunities
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            immunities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Monster
-             * @description A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.
-             * @default false
-             */
-            monster?: boolean;
-            /**
-             * Death Save Failures
-             * @description Failures it already has (at 0 hp).
-             * @default 0
-             */
-            death_save_failures?: number;
-        };
         /** TargetState */
         TargetState: {
             /** Hp */
@@ -4447,61 +3188,6 @@ export interface components {
             total: components["schemas"]["Distribution"];
             truncation: components["schemas"]["Truncation"];
         };
-        /**
-         * TestOddsRequest
-         * @description The `/dos/test` request without `seed` and `dice`.
-         */
-        TestOddsRequest: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Stat
-             * @description The stat (or sum of stats) the skill depends on.
-             */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /**
-             * Dc
-             * @description The value the total must exceed (DOS-11).
-             */
-            dc: number;
-            /**
-             * @default {
-             *       "ties": "fail"
-             *     }
-             */
-            options?: components["schemas"]["TestOptions"];
-        } & unknown;
-        /** TestOptions */
-        TestOptions: {
-            /**
-             * Ties
-             * @description DOS-11: whether a total equal to the DC fails (default) or succeeds.
-             * @default fail
-             * @enum {string}
-             */
-            ties?: "fail" | "succeed";
-        };
         /** TestOutcomes */
         TestOutcomes: {
             success: components["schemas"]["Prob"];
@@ -4509,60 +3195,6 @@ export interface components {
             luck: components["schemas"]["Prob"];
             bad_luck: components["schemas"]["Prob"];
         };
-        /** TestRequest */
-        TestRequest: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Stat
-             * @description The stat (or sum of stats) the skill depends on.
-             */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /**
-             * Dc
-             * @description The value the total must exceed (DOS-11).
-             */
-            dc: number;
-            /**
-             * @default {
-             *       "ties": "fail"
-             *     }
-             */
-            options?: components["schemas"]["TestOptions"];
-        } & unknown;
         /** TestResult */
         TestResult: {
             /**
@@ -4694,165 +3326,6 @@ export interface components {
              */
             metres: number | null;
         };
-        /** TurnCombatant */
-        TurnCombatant: {
-            /** Name */
-            name?: string | null;
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /**
-             * Side
-             * @description Team id: by default a combatant fights every other side.
-             */
-            side: string;
-            /**
-             * Speed
-             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
-             */
-            speed: number;
-            /**
-             * Dexterity
-             * @description Dexterity: attacks, blocks, dodges (+-1,000,000).
-             */
-            dexterity: number;
-            /**
-             * Strength
-             * @description Strength: damage, push (+-1,000,000).
-             * @default 0
-             */
-            strength?: number;
-            /**
-             * @description Skill levels (0..100 each).
-             * @default {
-             *       "weapon": 0,
-             *       "unarmed": 0,
-             *       "thrown": 0,
-             *       "shooting": 0,
-             *       "block": 0,
-             *       "dodge": 0
-             *     }
-             */
-            skills?: components["schemas"]["Skills"];
-            /**
-             * @description Default: unarmed.
-             * @default {
-             *       "kind": "unarmed",
-             *       "damage": 0,
-             *       "made_for_throwing": true
-             *     }
-             */
-            weapon?: components["schemas"]["Weapon"];
-            /**
-             * Hp
-             * @description Life points (PŻ), 0..1,000,000.
-             */
-            hp: number;
-            /**
-             * Max Hp
-             * @description Full life bar; hp <= max_hp.
-             */
-            max_hp?: number | null;
-            /**
-             * Armor
-             * @description Subtracted from weapon damage (extension, 0..1,000,000).
-             * @default 0
-             */
-            armor?: number;
-            /**
-             * Incapacitated
-             * @description Cannot act (DOS-28).
-             * @default false
-             */
-            incapacitated?: boolean;
-            /**
-             * Critical
-             * @description Has a critical wound (DOS-28).
-             * @default false
-             */
-            critical?: boolean;
-            /**
-             * Beaten
-             * @description On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as serious; from then on light damage counts as serious and the bar is not refilled again.
-             * @default false
-             */
-            beaten?: boolean;
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /**
-             * Opponents
-             * @description Whom it fights (DOS-14); default: every combatant of another side not incapacitated at the start of the turn.
-             */
-            opponents?: string[] | null;
-            /**
-             * Declare
-             * @description What it does this turn.
-             */
-            declare?: components["schemas"]["Declaration"][];
-        } & (unknown & unknown & unknown);
-        /**
-         * TurnSimulateRequest
-         * @description The `/dos/turn` request plus `runs` and `max_turns`; no `dice`.
-         */
-        TurnSimulateRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["TurnCombatant"][];
-            /**
-             * Order
-             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
-             */
-            order?: string[] | null;
-            /**
-             * First
-             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
-             */
-            first?: string[];
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-            /**
-             * Runs
-             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
-             */
-            runs: number;
-            /**
-             * Max Turns
-             * @description Turns per fight at most, 1-100.
-             * @default 20
-             */
-            max_turns?: number;
-        };
         /** TypeDamage */
         TypeDamage: {
             /** Type */
@@ -4894,35 +3367,6 @@ export interface components {
             /** Message */
             message: string;
         };
-        /**
-         * Weapon
-         * @description What the attacker strikes with (DOS-26).
-         */
-        Weapon: {
-            /**
-             * Kind
-             * @description `unarmed` (fists; unarmed combat skill; base damage = strength, light), `melee` (weapon combat skill; strength + damage, serious), `thrown` (thrown-weapons skill; strength + damage, halved unless made for throwing; serious; a ranged attack), `shooting` (firearms/bows skill; the weapon's damage alone; serious; a ranged attack).
-             * @enum {string}
-             */
-            kind: "unarmed" | "melee" | "thrown" | "shooting";
-            /**
-             * Damage
-             * @description The weapon's damage value (0..1,000,000); must be 0 for unarmed.
-             * @default 0
-             */
-            damage?: number;
-            /**
-             * Made For Throwing
-             * @description Only for `thrown`: `false` for an object not made for throwing (a sword, a chair), which deals half (DOS-26); a thrown weapon is made for throwing unless it says not.
-             * @default true
-             */
-            made_for_throwing?: boolean;
-            /**
-             * Damage Kind
-             * @description Overrides the usual damage kind of the weapon kind (the source says 'usually': some improvised weapons deal light damage).
-             */
-            damage_kind?: ("light" | "serious") | null;
-        };
         /** Wounds */
         Wounds: {
             /**
@@ -4940,55 +3384,6 @@ export interface components {
              * @description before + gained; >= battle defeats the dragon (DRG-15).
              */
             after: number;
-        };
-        /** AttackRequest */
-        rules__dnd5e__models__AttackRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Attack Bonus
-             * @description Added to the d20 (D5E-11).
-             */
-            attack_bonus: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Damage
-             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
-             */
-            damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["Target"];
         };
         /** AttackResult */
         rules__dnd5e__models__AttackResult: {
@@ -5058,52 +3453,6 @@ export interface components {
             /** Total */
             total: number;
         };
-        /** InitiativeRequest */
-        rules__dnd5e__models__InitiativeRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** Combatants */
-            combatants: components["schemas"]["Combatant"][];
-            /**
-             * Tie Break
-             * @description D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. `dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides.
-             * @default d20
-             * @enum {string}
-             */
-            tie_break?: "d20" | "dexterity" | "given";
-            /**
-             * Tie Order
-             * @description With `tie_break: given`: combatant or group ids, first acts first.
-             */
-            tie_order?: string[];
-            /**
-             * @default {
-             *       "surprise_ties": "hidden"
-             *     }
-             */
-            options?: components["schemas"]["InitiativeOptions"];
-        };
         /** InitiativeResult */
         rules__dnd5e__models__InitiativeResult: {
             /**
@@ -5168,66 +3517,6 @@ export interface components {
                 [key: string]: components["schemas"]["Stealth"];
             };
         };
-        /** TurnRequest */
-        rules__dnd5e__models__TurnRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Speed
-             * @description Walking speed in feet.
-             */
-            speed: number;
-            /**
-             * Steps
-             * @description The plan, in order.
-             */
-            steps: (components["schemas"]["Move"] | components["schemas"]["Action"] | components["schemas"]["BonusAction"] | components["schemas"]["Interaction"] | components["schemas"]["Reaction"] | components["schemas"]["Speech"])[];
-            /**
-             * Surprised
-             * @description Surprised at the start of combat (D5E-3).
-             * @default false
-             */
-            surprised?: boolean;
-            /**
-             * First Turn
-             * @description This is the creature's first turn.
-             * @default true
-             */
-            first_turn?: boolean;
-            /**
-             * Incapacitated
-             * @description Cannot take actions or reactions.
-             * @default false
-             */
-            incapacitated?: boolean;
-            /**
-             * Reaction Used
-             * @description Its reaction has already been used this round.
-             * @default false
-             */
-            reaction_used?: boolean;
-        };
         /** TurnResult */
         rules__dnd5e__models__TurnResult: {
             /**
@@ -5285,115 +3574,6 @@ export interface components {
             /** @description The target is dead after the attack (D5E-14, D5E-15). */
             dies: components["schemas"]["Prob"];
         };
-        /**
-         * AttackOddsRequest
-         * @description The `/dnd5e/attack` request without `seed` and `dice`.
-         */
-        rules__dnd5e__odds__AttackOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Attack Bonus
-             * @description Added to the d20 (D5E-11).
-             */
-            attack_bonus: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Damage
-             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
-             */
-            damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["Target"];
-        };
-        /** AttackRequest */
-        rules__dos__models__AttackRequest: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** @description Who attacks: stats, skill and weapon. */
-            attacker: components["schemas"]["Attacker"];
-            /** @description The defender's state this turn (send back the `defender` of the last result). */
-            defender: components["schemas"]["Defender"];
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Aim
-             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
         /** AttackResult */
         rules__dos__models__AttackResult: {
             /**
@@ -5487,42 +3667,6 @@ export interface components {
              */
             outcome: ("success" | "failure" | "luck" | "bad_luck") | null;
         };
-        /** InitiativeRequest */
-        rules__dos__models__InitiativeRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["InitiativeCombatant"][];
-            /**
-             * First
-             * @description Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in this order. They roll no initiative. Each must be in `combatants`, once.
-             */
-            first?: string[];
-        };
         /** InitiativeResult */
         rules__dos__models__InitiativeResult: {
             /**
@@ -5569,55 +3713,6 @@ export interface components {
              * @description One per combatant, in request order.
              */
             entries: components["schemas"]["InitiativeEntry"][];
-        };
-        /** TurnRequest */
-        rules__dos__models__TurnRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["TurnCombatant"][];
-            /**
-             * Order
-             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
-             */
-            order?: string[] | null;
-            /**
-             * First
-             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
-             */
-            first?: string[];
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
         };
         /** TurnResult */
         rules__dos__models__TurnResult: {
@@ -5703,66 +3798,6 @@ export interface components {
             critical: components["schemas"]["Prob"];
             truncation: components["schemas"]["Truncation"];
         };
-        /**
-         * AttackOddsRequest
-         * @description The `/dos/attack` request without `seed` and `dice`.
-         */
-        rules__dos__odds__AttackOddsRequest: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** @description Who attacks: stats, skill and weapon. */
-            attacker: components["schemas"]["Attacker"];
-            /** @description The defender's state this turn (send back the `defender` of the last result). */
-            defender: components["schemas"]["Defender"];
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Aim
-             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
         /** Side */
         rules__dragon__models__Side: {
             /**
@@ -5788,7 +3823,10 @@ export interface components {
              * @description The dragon (or player).
              */
             id: string;
-            /** Name */
+            /**
+             * Name
+             * @default null
+             */
             name?: string | null;
             /**
              * Element
@@ -5819,7 +3857,10 @@ export interface components {
              * @default 0
              */
             terrain_bonus?: number;
-            /** @description Needed for knockback (the loser's) and swap (both). */
+            /**
+             * @description Needed for knockback (the loser's) and swap (both).
+             * @default null
+             */
             position?: components["schemas"]["Position"] | null;
             /**
              * Has Rider
@@ -5886,6 +3927,2167 @@ export interface components {
              */
             errors?: components["schemas"]["ProblemError"][] | null;
         };
+        /** Action */
+        Action: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "action";
+            /**
+             * Name
+             * @description Attack, Dash, Dodge, Ready ... A Dash adds the speed to the movement budget.
+             */
+            name: string;
+        };
+        /** ActionsCombatant */
+        ActionsCombatant: {
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Speed
+             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
+             */
+            speed: number;
+            /**
+             * Opponents
+             * @description Ids of the combatants this one is fighting (each must be in `combatants`, not itself, no repeats). With none the result is the minimum, 1 action.
+             */
+            opponents?: string[];
+        };
+        /** ActionsRequest */
+        ActionsRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["ActionsCombatant"][];
+        };
+        /** Attack */
+        Attack: {
+            /**
+             * Ranged
+             * @description The initiator's attack is ranged: if it loses, it takes no damage (RDR-6).
+             * @default false
+             */
+            ranged?: boolean;
+        };
+        /** Attacker */
+        Attacker: {
+            /**
+             * Dexterity
+             * @description Dexterity, the attack's stat (+-1,000,000).
+             */
+            dexterity: number;
+            /**
+             * Strength
+             * @description For damage (DOS-26).
+             * @default 0
+             */
+            strength?: number;
+            /**
+             * Skill
+             * @description Skill of the weapon kind: unarmed combat, weapon combat, thrown weapons or firearms (0..100 dice).
+             */
+            skill: number;
+            /** @description The weapon (or fists) and its kind. */
+            weapon: components["schemas"]["Weapon"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+        };
+        /**
+         * BattleOddsRequest
+         * @description The `/dragon/battle` request without `seed` and `dice`.
+         */
+        BattleOddsRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
+        };
+        /** BattleOptions */
+        BattleOptions: {
+            /**
+             * Hoard
+             * @description DRG-17. `always` (the source): when the battle ends the player gains the strongest enemy's level - 1. `on_win` (rules/dragon.md): only when the dragon won its pair or swept this round.
+             * @default always
+             * @enum {string}
+             */
+            hoard?: "always" | "on_win";
+            /**
+             * Strongest Enemy
+             * @description DRG-17, which enemy that fought gives the hoard (its level - 1, a dragonslayer counting one level higher). `strength_order` (the source, which defines strength by prosperity): the first of them in the DRG-2 strength order. `highest_level` (rules/dragon.md): the first of the highest level, a dragonslayer's +1 included.
+             * @default strength_order
+             * @enum {string}
+             */
+            strongest_enemy?: "highest_level" | "strength_order";
+        };
+        /** BattleRequest */
+        BattleRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
+        };
+        /**
+         * BattleSimulateRequest
+         * @description The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`.
+         */
+        BattleSimulateRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+            /**
+             * Rerolls
+             * @description Rerolls the dragon spends while it can (DRG-16), 0-20.
+             * @default 0
+             */
+            rerolls?: number;
+        };
+        /** BonusAction */
+        BonusAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "bonus_action";
+            /**
+             * Name
+             * @description A Dash granted by the named feature (such as Cunning Action) adds the speed to the movement budget, as the Dash action does.
+             */
+            name: string;
+            /**
+             * Feature
+             * @description The feature, spell or ability granting it; without one it is refused (D5E-9).
+             * @default null
+             */
+            feature?: string | null;
+        };
+        /**
+         * CheckOddsRequest
+         * @description The `/dnd5e/check` request without `seed` and `dice`.
+         */
+        CheckOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Modifier
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Dc
+             * @description Difficulty class; success when the total meets or beats it.
+             */
+            dc: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
+        /** CheckRequest */
+        CheckRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Modifier
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Dc
+             * @description Difficulty class; success when the total meets or beats it.
+             */
+            dc: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
+        /**
+         * CombatOddsRequest
+         * @description The `/riders/combat` request without `seed` and `dice`.
+         */
+        CombatOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            initiator: components["schemas"]["Side-Input"];
+            defender: components["schemas"]["Side-Input"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+        };
+        /** CombatRequest */
+        CombatRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            initiator: components["schemas"]["Side-Input"];
+            defender: components["schemas"]["Side-Input"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+        };
+        /**
+         * CombatSimulateRequest
+         * @description The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9).
+         */
+        CombatSimulateRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            initiator: components["schemas"]["Side-Input"];
+            defender: components["schemas"]["Side-Input"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+        };
+        /** Combatant */
+        Combatant: {
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Side
+             * @description "players" (the characters) or "gm" (monsters, NPCs).
+             * @enum {string}
+             */
+            side: "players" | "gm";
+            /**
+             * Dex Mod
+             * @description Dexterity modifier, added to the initiative d20 (D5E-5).
+             */
+            dex_mod: number;
+            /**
+             * Initiative Bonus
+             * @description Any other initiative bonus.
+             * @default 0
+             */
+            initiative_bonus?: number;
+            /**
+             * Dexterity
+             * @description Dexterity score; needed by `tie_break: dexterity` (D5E-7).
+             * @default null
+             */
+            dexterity?: number | null;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Group
+             * @description Group of identical creatures: one roll for the group, acting together (D5E-5). Members must share side, modifiers, advantage, disadvantage and dexterity.
+             * @default null
+             */
+            group?: string | null;
+            /**
+             * @description Set when the creature hides (D5E-3).
+             * @default null
+             */
+            hiding?: components["schemas"]["Hiding"] | null;
+            /**
+             * Passive Perception
+             * @description Passive Wisdom (Perception); needed when every opponent hides (D5E-3).
+             * @default null
+             */
+            passive_perception?: number | null;
+            /**
+             * Surprised
+             * @description The GM's ruling, surprised or not; when set it wins over the comparison.
+             * @default null
+             */
+            surprised?: boolean | null;
+        };
+        /** ComplexRequest */
+        ComplexRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** Stat */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /** Dc */
+            dc: number;
+            /**
+             * Attempts
+             * @description Attempts allowed (1-1000).
+             */
+            attempts: number;
+            /**
+             * Successes Needed
+             * @description Successes required (1-1000, <= attempts).
+             */
+            successes_needed: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        } & unknown;
+        /**
+         * DamageOptions
+         * @description Readings of DOS-28 (the source's plain reading is the default).
+         */
+        DamageOptions: {
+            /**
+             * Light At Zero
+             * @description DOS-28, light damage taken at 0 hp. `full_bar` (the source: 'they start dealing serious damage as if the life bar were initially full'): it is dealt as serious damage against a full bar (`max_hp`), once; the target is then `beaten`. Without `max_hp` there is no bar to refill and it counts as serious at 0 hp. `no_refill`: it counts as serious at 0 hp (hp stays 0: incapacitated).
+             * @default full_bar
+             * @enum {string}
+             */
+            light_at_zero?: "full_bar" | "no_refill";
+            /**
+             * Critical Wounds
+             * @description DOS-28, critical wounds. `at_zero_hp` (the source: 'if wounded while having no life points'): damage counting as serious taken at 0 hp is critical, incapacitated or not (light damage at 0 hp follows `light_at_zero`). `while_incapacitated`: any damage taken while already incapacitated is critical.
+             * @default at_zero_hp
+             * @enum {string}
+             */
+            critical_wounds?: "at_zero_hp" | "while_incapacitated";
+        };
+        /** DamagePart */
+        DamagePart: {
+            /**
+             * Dice
+             * @description Dice notation: `2d6+3`, `1d8+1d6+4`, `d20`, `-1`, `1d10-2`. At most 100 dice in a part, 1-100 per term, dice of 2-1000 sides, 20 terms.
+             */
+            dice: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder";
+        };
+        /** DamageRequest */
+        DamageRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Strength
+             * @description The attacker's strength (unused by `shooting` and by `amount`).
+             * @default 0
+             */
+            strength?: number;
+            /**
+             * @description Weapon damage rolled with the damage d10 (DOS-26).
+             * @default null
+             */
+            weapon?: components["schemas"]["Weapon"] | null;
+            /**
+             * Armor
+             * @description Extension: subtracted from a weapon's damage after the table, never below 0 (0..1,000,000). Not applied to a GM-set `amount`.
+             * @default 0
+             */
+            armor?: number;
+            /**
+             * Amount
+             * @description GM-set damage (fire, falling: DOS-29), applied as given with no die.
+             * @default null
+             */
+            amount?: number | null;
+            /**
+             * Kind
+             * @description Kind of a GM-set `amount` (required with it).
+             * @default null
+             */
+            kind?: ("light" | "serious" | "critical") | null;
+            /** @description Who takes the damage: its life state now. */
+            target: components["schemas"]["DamageTarget"];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (({
+            weapon: unknown;
+        } | {
+            amount: unknown;
+        }) & unknown & unknown);
+        /** DeathSaveRequest */
+        DeathSaveRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Successes
+             * @description So far.
+             * @default 0
+             */
+            successes?: number;
+            /**
+             * Failures
+             * @description So far.
+             * @default 0
+             */
+            failures?: number;
+            /**
+             * Modifier
+             * @description Any bonus to the save (a spell, a feature).
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
+        /**
+         * Declaration
+         * @description One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll.
+         */
+        Declaration: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             * @default null
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             * @default null
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Action
+             * @description `attack` (count actions, one attack each, DOS-17/21), `run` (all actions, DOS-22; alone), `step` (1 action, once per turn, DOS-23), `grab`/`break_free` (1 action, DOS-24), `push`/`feint_push` (1 action, DOS-25), `wait` (no action this turn; alone).
+             * @enum {string}
+             */
+            action: "attack" | "run" | "step" | "grab" | "break_free" | "push" | "feint_push" | "wait";
+            /**
+             * Target
+             * @description Required for attack, grab, break_free, push, feint_push.
+             * @default null
+             */
+            target?: string | null;
+            /**
+             * Count
+             * @description Attacks only: actions (= attacks) spent, 1..1000.
+             * @default 1
+             */
+            count?: number;
+            /**
+             * Aim
+             * @description Attacks: aimed location (DOS-27).
+             * @default null
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Required for an attack with a thrown or shooting weapon.
+             * @default null
+             */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Defense
+             * @description Overrides the target's own `defense` for these attacks; for ranged attacks the default is `none` (DOS-21).
+             * @default null
+             */
+            defense?: ("block" | "dodge" | "none" | "auto") | null;
+            /**
+             * Stop When Down
+             * @description Attacks: skip the remaining attacks once the target is incapacitated.
+             * @default true
+             */
+            stop_when_down?: boolean;
+            /**
+             * Metres
+             * @description Step: metres wanted (default and cap floor(speed / 4)).
+             * @default null
+             */
+            metres?: number | null;
+        } & (unknown & unknown & unknown & unknown & unknown);
+        /**
+         * Hiding
+         * @description A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled.
+         */
+        Hiding: {
+            /**
+             * Stealth Total
+             * @description The Stealth check total already rolled.
+             * @default null
+             */
+            stealth_total?: number | null;
+            /**
+             * Stealth Mod
+             * @description Roll d20 + this in slot `stealth.<id>` (with advantage/disadvantage below).
+             * @default null
+             */
+            stealth_mod?: number | null;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        } | {
+            stealth_total: unknown;
+        } | {
+            stealth_mod: unknown;
+        };
+        /** InitiativeCombatant */
+        InitiativeCombatant: {
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Speed
+             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
+             */
+            speed: number;
+        };
+        /** InitiativeOptions */
+        InitiativeOptions: {
+            /**
+             * Surprise Ties
+             * @description A Stealth total equal to a passive Perception: the hider stays `hidden` (default; a passive score is a DC) or is `noticed` (D5E-3).
+             * @default hidden
+             * @enum {string}
+             */
+            surprise_ties?: "hidden" | "noticed";
+        };
+        /** Interaction */
+        Interaction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "interaction";
+            /** Object */
+            object: string;
+            /**
+             * Uses Action
+             * @description Taken as the turn's action (a second interaction, an item needing an action).
+             * @default false
+             */
+            uses_action?: boolean;
+        };
+        /** ManeuverRequest */
+        ManeuverRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Kind
+             * @description `grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. `break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed (`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed (`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner.
+             * @enum {string}
+             */
+            kind: "grab" | "break_free" | "push" | "feint_push";
+            /** @description The side making the maneuver. */
+            a: components["schemas"]["ManeuverSide"];
+            /** @description The side resisting it. */
+            b: components["schemas"]["ManeuverSide"];
+        };
+        /** ManeuverSide */
+        ManeuverSide: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Dexterity
+             * @description Dexterity (+-1,000,000).
+             */
+            dexterity: number;
+            /**
+             * Strength
+             * @description Strength (+-1,000,000).
+             */
+            strength: number;
+            /**
+             * Unarmed
+             * @description Unarmed combat skill (0..100).
+             * @default 0
+             */
+            unarmed?: number;
+            /**
+             * Weapon
+             * @description Weapon combat skill (0..100).
+             * @default 0
+             */
+            weapon?: number;
+            /**
+             * Dodge
+             * @description Dodge skill (0..100).
+             * @default 0
+             */
+            dodge?: number;
+            /**
+             * Stat
+             * @description Overrides the stat the kind uses (the GM's call).
+             * @default null
+             */
+            stat?: ("dexterity" | "strength") | null;
+            /**
+             * Skill
+             * @description Overrides the skill the kind uses (the GM's call).
+             * @default null
+             */
+            skill?: ("unarmed" | "weapon" | "dodge") | null;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+        } & unknown;
+        /** Move */
+        Move: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "move";
+            /**
+             * Feet
+             * @description Distance of this movement segment, in feet.
+             */
+            feet: number;
+        };
+        /**
+         * OpposedOddsRequest
+         * @description The `/dos/opposed` request without `seed` and `dice`.
+         */
+        OpposedOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            a: components["schemas"]["OpposedSide"];
+            b: components["schemas"]["OpposedSide"];
+        };
+        /** OpposedRequest */
+        OpposedRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            a: components["schemas"]["OpposedSide"];
+            b: components["schemas"]["OpposedSide"];
+        };
+        /** OpposedSide */
+        OpposedSide: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /** Stat */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+        } & unknown;
+        /** PoolRequest */
+        PoolRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Pool
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            pool: number;
+        };
+        /** Ranged */
+        Ranged: {
+            /**
+             * Dc
+             * @description DC set by the GM from weather, size, distance, precision.
+             */
+            dc: number;
+            /**
+             * Ties
+             * @description DOS-11: whether total == DC hits.
+             * @default fail
+             * @enum {string}
+             */
+            ties?: "fail" | "succeed";
+        };
+        /** Reaction */
+        Reaction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "reaction";
+            /** Name */
+            name: string;
+        };
+        /** Side */
+        "Side-Input": {
+            /**
+             * Id
+             * @description The dragon (or player).
+             */
+            id: string;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Element
+             * @description The dragon's element.
+             * @enum {string}
+             */
+            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
+            /**
+             * Riders
+             * @description Current and delivered riders (0-100).
+             */
+            riders?: components["schemas"]["Rider"][];
+            /**
+             * Fatigue
+             * @description Fatigue, 0-3.
+             * @default 0
+             */
+            fatigue?: number;
+            /**
+             * Rage
+             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
+             * @default 0
+             */
+            rage?: number;
+            /**
+             * Terrain Bonus
+             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
+             * @default 0
+             */
+            terrain_bonus?: number;
+            /**
+             * @description Needed for knockback (the loser's) and swap (both).
+             * @default null
+             */
+            position?: components["schemas"]["Position"] | null;
+            /**
+             * Has Rider
+             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
+             * @default true
+             */
+            has_rider?: boolean;
+            /**
+             * Items
+             * @description Items and spells the side may use (0-100).
+             */
+            items?: components["schemas"]["Item"][];
+        };
+        /** Skills */
+        Skills: {
+            /**
+             * Weapon
+             * @description Weapon combat (melee weapons).
+             * @default 0
+             */
+            weapon?: number;
+            /**
+             * Unarmed
+             * @description Unarmed combat.
+             * @default 0
+             */
+            unarmed?: number;
+            /**
+             * Thrown
+             * @description Thrown weapons.
+             * @default 0
+             */
+            thrown?: number;
+            /**
+             * Shooting
+             * @description Firearms, bows, crossbows.
+             * @default 0
+             */
+            shooting?: number;
+            /**
+             * Block
+             * @description Block: block + 1 blocks per turn.
+             * @default 0
+             */
+            block?: number;
+            /**
+             * Dodge
+             * @description Dodge: dodge dodges per turn.
+             * @default 0
+             */
+            dodge?: number;
+        };
+        /** Speech */
+        Speech: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "speech";
+            /**
+             * Text
+             * @default
+             */
+            text?: string;
+        };
+        /** Target */
+        Target: {
+            /**
+             * Ac
+             * @description Armor class.
+             */
+            ac: number;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Hp
+             * @description Current hit points (0 .. max_hp).
+             */
+            hp: number;
+            /** Max Hp */
+            max_hp: number;
+            /**
+             * Temp Hp
+             * @default 0
+             */
+            temp_hp?: number;
+            /**
+             * Resistances
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            resistances?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Vulnerabilities
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            vulnerabilities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Immunities
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            immunities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Monster
+             * @description A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.
+             * @default false
+             */
+            monster?: boolean;
+            /**
+             * Death Save Failures
+             * @description Failures it already has (at 0 hp).
+             * @default 0
+             */
+            death_save_failures?: number;
+        };
+        /**
+         * TestOddsRequest
+         * @description The `/dos/test` request without `seed` and `dice`.
+         */
+        TestOddsRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Stat
+             * @description The stat (or sum of stats) the skill depends on.
+             */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Dc
+             * @description The value the total must exceed (DOS-11).
+             */
+            dc: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        } & unknown;
+        /** TestOptions */
+        TestOptions: {
+            /**
+             * Ties
+             * @description DOS-11: whether a total equal to the DC fails (default) or succeeds.
+             * @default fail
+             * @enum {string}
+             */
+            ties?: "fail" | "succeed";
+        };
+        /** TestRequest */
+        TestRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Stat
+             * @description The stat (or sum of stats) the skill depends on.
+             */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Dc
+             * @description The value the total must exceed (DOS-11).
+             */
+            dc: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        } & unknown;
+        /** TurnCombatant */
+        TurnCombatant: {
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Side
+             * @description Team id: by default a combatant fights every other side.
+             */
+            side: string;
+            /**
+             * Speed
+             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
+             */
+            speed: number;
+            /**
+             * Dexterity
+             * @description Dexterity: attacks, blocks, dodges (+-1,000,000).
+             */
+            dexterity: number;
+            /**
+             * Strength
+             * @description Strength: damage, push (+-1,000,000).
+             * @default 0
+             */
+            strength?: number;
+            /**
+             * @description Skill levels (0..100 each).
+             * @default {
+             *       "weapon": 0,
+             *       "unarmed": 0,
+             *       "thrown": 0,
+             *       "shooting": 0,
+             *       "block": 0,
+             *       "dodge": 0
+             *     }
+             */
+            skills?: components["schemas"]["Skills"];
+            /**
+             * @description Default: unarmed.
+             * @default {
+             *       "kind": "unarmed",
+             *       "damage": 0,
+             *       "made_for_throwing": true,
+             *       "damage_kind": null
+             *     }
+             */
+            weapon?: components["schemas"]["Weapon"];
+            /**
+             * Hp
+             * @description Life points (PŻ), 0..1,000,000.
+             */
+            hp: number;
+            /**
+             * Max Hp
+             * @description Full life bar; hp <= max_hp.
+             * @default null
+             */
+            max_hp?: number | null;
+            /**
+             * Armor
+             * @description Subtracted from weapon damage (extension, 0..1,000,000).
+             * @default 0
+             */
+            armor?: number;
+            /**
+             * Incapacitated
+             * @description Cannot act (DOS-28).
+             * @default false
+             */
+            incapacitated?: boolean;
+            /**
+             * Critical
+             * @description Has a critical wound (DOS-28).
+             * @default false
+             */
+            critical?: boolean;
+            /**
+             * Beaten
+             * @description On its second life bar (DOS-28): light damage at 0 hp refilled the bar and was dealt as serious; from then on light damage counts as serious and the bar is not refilled again.
+             * @default false
+             */
+            beaten?: boolean;
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /**
+             * Opponents
+             * @description Whom it fights (DOS-14); default: every combatant of another side not incapacitated at the start of the turn.
+             * @default null
+             */
+            opponents?: string[] | null;
+            /**
+             * Declare
+             * @description What it does this turn.
+             */
+            declare?: components["schemas"]["Declaration"][];
+        } & (unknown & unknown & unknown);
+        /**
+         * TurnSimulateRequest
+         * @description The `/dos/turn` request plus `runs` and `max_turns`; no `dice`.
+         */
+        TurnSimulateRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["TurnCombatant"][];
+            /**
+             * Order
+             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
+             * @default null
+             */
+            order?: string[] | null;
+            /**
+             * First
+             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
+             */
+            first?: string[];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+            /**
+             * Max Turns
+             * @description Turns per fight at most, 1-100.
+             * @default 20
+             */
+            max_turns?: number;
+        };
+        /**
+         * Weapon
+         * @description What the attacker strikes with (DOS-26).
+         */
+        Weapon: {
+            /**
+             * Kind
+             * @description `unarmed` (fists; unarmed combat skill; base damage = strength, light), `melee` (weapon combat skill; strength + damage, serious), `thrown` (thrown-weapons skill; strength + damage, halved unless made for throwing; serious; a ranged attack), `shooting` (firearms/bows skill; the weapon's damage alone; serious; a ranged attack).
+             * @enum {string}
+             */
+            kind: "unarmed" | "melee" | "thrown" | "shooting";
+            /**
+             * Damage
+             * @description The weapon's damage value (0..1,000,000); must be 0 for unarmed.
+             * @default 0
+             */
+            damage?: number;
+            /**
+             * Made For Throwing
+             * @description Only for `thrown`: `false` for an object not made for throwing (a sword, a chair), which deals half (DOS-26); a thrown weapon is made for throwing unless it says not.
+             * @default true
+             */
+            made_for_throwing?: boolean;
+            /**
+             * Damage Kind
+             * @description Overrides the usual damage kind of the weapon kind (the source says 'usually': some improvised weapons deal light damage).
+             * @default null
+             */
+            damage_kind?: ("light" | "serious") | null;
+        };
+        /** AttackRequest */
+        rules__dnd5e__models__AttackRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
+        /** InitiativeRequest */
+        rules__dnd5e__models__InitiativeRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** Combatants */
+            combatants: components["schemas"]["Combatant"][];
+            /**
+             * Tie Break
+             * @description D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. `dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides.
+             * @default d20
+             * @enum {string}
+             */
+            tie_break?: "d20" | "dexterity" | "given";
+            /**
+             * Tie Order
+             * @description With `tie_break: given`: combatant or group ids, first acts first.
+             */
+            tie_order?: string[];
+            /**
+             * @default {
+             *       "surprise_ties": "hidden"
+             *     }
+             */
+            options?: components["schemas"]["InitiativeOptions"];
+        };
+        /** TurnRequest */
+        rules__dnd5e__models__TurnRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Speed
+             * @description Walking speed in feet.
+             */
+            speed: number;
+            /**
+             * Steps
+             * @description The plan, in order.
+             */
+            steps: (components["schemas"]["Move"] | components["schemas"]["Action"] | components["schemas"]["BonusAction"] | components["schemas"]["Interaction"] | components["schemas"]["Reaction"] | components["schemas"]["Speech"])[];
+            /**
+             * Surprised
+             * @description Surprised at the start of combat (D5E-3).
+             * @default false
+             */
+            surprised?: boolean;
+            /**
+             * First Turn
+             * @description This is the creature's first turn.
+             * @default true
+             */
+            first_turn?: boolean;
+            /**
+             * Incapacitated
+             * @description Cannot take actions or reactions.
+             * @default false
+             */
+            incapacitated?: boolean;
+            /**
+             * Reaction Used
+             * @description Its reaction has already been used this round.
+             * @default false
+             */
+            reaction_used?: boolean;
+        };
+        /**
+         * AttackOddsRequest
+         * @description The `/dnd5e/attack` request without `seed` and `dice`.
+         */
+        rules__dnd5e__odds__AttackOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
+        /** AttackRequest */
+        rules__dos__models__AttackRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             * @default null
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             * @default null
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /**
+             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
+             * @default null
+             */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             * @default null
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /** InitiativeRequest */
+        rules__dos__models__InitiativeRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["InitiativeCombatant"][];
+            /**
+             * First
+             * @description Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in this order. They roll no initiative. Each must be in `combatants`, once.
+             */
+            first?: string[];
+        };
+        /** TurnRequest */
+        rules__dos__models__TurnRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["TurnCombatant"][];
+            /**
+             * Order
+             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
+             * @default null
+             */
+            order?: string[] | null;
+            /**
+             * First
+             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
+             */
+            first?: string[];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        };
+        /**
+         * AttackOddsRequest
+         * @description The `/dos/attack` request without `seed` and `dice`.
+         */
+        rules__dos__odds__AttackOddsRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             * @default null
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             * @default null
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /**
+             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
+             * @default null
+             */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             * @default null
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
     };
     responses: never;
     parameters: never;
@@ -6009,7 +6211,7 @@ export interface operations {
                     "application/json": components["schemas"]["RollResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6036,7 +6238,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6179,7 +6381,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6206,7 +6408,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6395,7 +6597,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpposedResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6422,7 +6624,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6781,7 +6983,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComplexResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6808,7 +7010,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6911,7 +7113,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionsResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6938,7 +7140,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7171,7 +7373,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dos__models__InitiativeResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7198,7 +7400,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7477,7 +7679,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dos__models__AttackResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7504,7 +7706,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7607,7 +7809,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7634,7 +7836,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7856,7 +8058,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManeuverResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7883,7 +8085,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8377,7 +8579,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dos__models__TurnResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8404,7 +8606,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9036,7 +9238,7 @@ export interface operations {
                     "application/json": components["schemas"]["BattleResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9063,7 +9265,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9494,7 +9696,7 @@ export interface operations {
                     "application/json": components["schemas"]["CombatResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9521,7 +9723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9890,7 +10092,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dnd5e__models__InitiativeResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9917,7 +10119,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10000,7 +10202,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dnd5e__models__TurnResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10027,7 +10229,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10115,7 +10317,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10142,7 +10344,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10362,7 +10564,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dnd5e__models__AttackResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10389,7 +10591,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10472,7 +10674,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeathSaveResult"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10499,7 +10701,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10532,7 +10734,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10559,7 +10761,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10592,7 +10794,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpposedOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10619,7 +10821,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10652,7 +10854,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dos__odds__AttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10679,7 +10881,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10712,7 +10914,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["rules__dos__odds__AttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10739,7 +10941,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10772,7 +10974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Simulation"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10799,7 +11001,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10832,7 +11034,7 @@ export interface operations {
                     "application/json": components["schemas"]["BattleOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10859,7 +11061,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10892,7 +11094,7 @@ export interface operations {
                     "application/json": components["schemas"]["Simulation"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10919,7 +11121,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10952,7 +11154,7 @@ export interface operations {
                     "application/json": components["schemas"]["CombatOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10979,7 +11181,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11012,7 +11214,7 @@ export interface operations {
                     "application/json": components["schemas"]["Simulation"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11039,7 +11241,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11072,7 +11274,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11099,7 +11301,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11132,7 +11334,7 @@ export interface operations {
                     "application/json": components["schemas"]["rules__dnd5e__odds__AttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11159,7 +11361,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11192,7 +11394,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["rules__dnd5e__odds__AttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json */
+            /** @description Problem: malformed-json, preflight-refused */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11219,7 +11421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
