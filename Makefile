@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-shortcut bench-odds soak fuzz-long image-test
+.PHONY: clients test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-shortcut bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -50,8 +50,18 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/src
 
-unit: $(STAMP)
+unit: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -n 2 -q
+
+# The browser tests' npm packages (axe-core, locked in tests/browser/package-lock.json), installed when
+# node_modules is missing or older than the lock. Chromium is the system's (CI: Debian's, .ci/run).
+BROWSER_TESTS := tests/browser
+
+browser-deps: $(BROWSER_TESTS)/node_modules/.package-lock.json ## install the browser tests' locked npm packages (axe-core)
+
+$(BROWSER_TESTS)/node_modules/.package-lock.json: $(BROWSER_TESTS)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: the browser tests need npm (and node) to install axe-core: apt-get install npm, or see docs/development.md" >&2; exit 1; }
+	npm ci --prefix $(BROWSER_TESTS) --no-audit --no-fund --silent
 
 golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py
