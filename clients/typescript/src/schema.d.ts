@@ -792,7 +792,7 @@ export interface components {
              */
             reason: string;
             /** @description The attacker's roll. */
-            attack: components["schemas"]["rules__dos__models__AttackRoll"];
+            attack: components["schemas"]["DosAttackRoll"];
             /** @description The defense rolled, or null. */
             defense: components["schemas"]["DefenseRoll"] | null;
             /** @description Damage on a hit (DOS-26, DOS-28), else null. */
@@ -1466,8 +1466,8 @@ export interface components {
              * @default false
              */
             foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
+            initiator: components["schemas"]["RidersSideInput"];
+            defender: components["schemas"]["RidersSideInput"];
             /**
              * @description The initiator's attack.
              * @default {
@@ -1512,8 +1512,8 @@ export interface components {
              * @default false
              */
             foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
+            initiator: components["schemas"]["RidersSideInput"];
+            defender: components["schemas"]["RidersSideInput"];
             /**
              * @description The initiator's attack.
              * @default {
@@ -1646,8 +1646,8 @@ export interface components {
              * @default false
              */
             foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
+            initiator: components["schemas"]["RidersSideInput"];
+            defender: components["schemas"]["RidersSideInput"];
             /**
              * @description The initiator's attack.
              * @default {
@@ -2635,6 +2635,828 @@ export interface components {
             /** @description 5/25/50/75/95 percentiles. */
             percentiles: components["schemas"]["Percentiles"];
         };
+        /** Dnd5eAttackOdds */
+        Dnd5eAttackOdds: {
+            /** @description Any hit, critical hits included (D5E-11). */
+            hit: components["schemas"]["Prob"];
+            /** @description A natural 20 (D5E-11). */
+            critical: components["schemas"]["Prob"];
+            miss: components["schemas"]["Prob"];
+            /** @description Damage dealt after resistance, vulnerability, immunity; 0 on a miss. */
+            damage: components["schemas"]["Distribution"];
+            /** @description A target above 0 hp is at 0 hp after the attack (D5E-14). */
+            drops_to_0: components["schemas"]["Prob"];
+            /** @description The target is dead after the attack (D5E-14, D5E-15). */
+            dies: components["schemas"]["Prob"];
+        };
+        /**
+         * Dnd5eAttackOddsRequest
+         * @description The `/dnd5e/attack` request without `seed` and `dice`.
+         */
+        Dnd5eAttackOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
+        /** Dnd5eAttackRequest */
+        Dnd5eAttackRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
+        /** Dnd5eAttackResult */
+        Dnd5eAttackResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /** Hit */
+            hit: boolean;
+            /** Critical */
+            critical: boolean;
+            attack: components["schemas"]["Dnd5eAttackRoll"];
+            /** Ac */
+            ac: number;
+            /** Damage */
+            damage: components["schemas"]["PartRoll"][];
+            /** By Type */
+            by_type: components["schemas"]["TypeDamage"][];
+            /**
+             * Damage Total
+             * @description Damage dealt after resistances etc. (D5E-13).
+             */
+            damage_total: number;
+            target: components["schemas"]["TargetState"];
+        };
+        /** Dnd5eAttackRoll */
+        Dnd5eAttackRoll: {
+            /** D20S */
+            d20s: number[];
+            /** Natural */
+            natural: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "normal" | "advantage" | "disadvantage";
+            /** Total */
+            total: number;
+        };
+        /** Dnd5eInitiativeRequest */
+        Dnd5eInitiativeRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** Combatants */
+            combatants: components["schemas"]["Combatant"][];
+            /**
+             * Tie Break
+             * @description D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. `dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides.
+             * @default d20
+             * @enum {string}
+             */
+            tie_break?: "d20" | "dexterity" | "given";
+            /**
+             * Tie Order
+             * @description With `tie_break: given`: combatant or group ids, first acts first.
+             */
+            tie_order?: string[];
+            /**
+             * @default {
+             *       "surprise_ties": "hidden"
+             *     }
+             */
+            options?: components["schemas"]["InitiativeOptions"];
+        };
+        /** Dnd5eInitiativeResult */
+        Dnd5eInitiativeResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Round Seconds
+             * @description A round is 6 seconds of game time (D5E-1).
+             */
+            round_seconds: number;
+            /**
+             * Order
+             * @description Highest total first; the same every round.
+             */
+            order: components["schemas"]["OrderEntry"][];
+            /**
+             * Surprised
+             * @description Surprised combatant ids, in request order.
+             */
+            surprised: string[];
+            /**
+             * Surprise
+             * @description Every combatant's verdict (D5E-3).
+             */
+            surprise: components["schemas"]["SurpriseVerdict"][];
+            /**
+             * Stealth
+             * @description The hiders' Stealth totals, by id.
+             */
+            stealth: {
+                [key: string]: components["schemas"]["Stealth"];
+            };
+        };
+        /** Dnd5eTurnRequest */
+        Dnd5eTurnRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Speed
+             * @description Walking speed in feet.
+             */
+            speed: number;
+            /**
+             * Steps
+             * @description The plan, in order.
+             */
+            steps: (components["schemas"]["Move"] | components["schemas"]["Action"] | components["schemas"]["BonusAction"] | components["schemas"]["Interaction"] | components["schemas"]["Reaction"] | components["schemas"]["Speech"])[];
+            /**
+             * Surprised
+             * @description Surprised at the start of combat (D5E-3).
+             * @default false
+             */
+            surprised?: boolean;
+            /**
+             * First Turn
+             * @description This is the creature's first turn.
+             * @default true
+             */
+            first_turn?: boolean;
+            /**
+             * Incapacitated
+             * @description Cannot take actions or reactions.
+             * @default false
+             */
+            incapacitated?: boolean;
+            /**
+             * Reaction Used
+             * @description Its reaction has already been used this round.
+             * @default false
+             */
+            reaction_used?: boolean;
+        };
+        /** Dnd5eTurnResult */
+        Dnd5eTurnResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /** Valid */
+            valid: boolean;
+            /** Violations */
+            violations: components["schemas"]["Violation"][];
+            /** @description What the plan uses. */
+            budget: components["schemas"]["Budget"];
+        };
+        /** DosAttackOdds */
+        DosAttackOdds: {
+            /**
+             * Defense
+             * @description The defense the attack meets (`auto` resolved as `/dos/attack` does).
+             */
+            defense: ("block" | "dodge") | null;
+            hit: components["schemas"]["Prob"];
+            /** @description The block holds; null without a block. */
+            blocked: components["schemas"]["Prob"] | null;
+            /** @description The dodge holds; null without a dodge. */
+            dodged: components["schemas"]["Prob"] | null;
+            /** @description No hit, whatever the reason (1 - hit). */
+            missed: components["schemas"]["Prob"];
+            /** @description Damage dealt after armor (DOS-26); 0 on a miss. */
+            damage: components["schemas"]["Distribution"];
+            /** @description The defender, not incapacitated before, is after it (DOS-28). */
+            incapacitated: components["schemas"]["Prob"];
+            /** @description The attack deals a critical wound (DOS-28). */
+            critical: components["schemas"]["Prob"];
+            truncation: components["schemas"]["Truncation"];
+        };
+        /**
+         * DosAttackOddsRequest
+         * @description The `/dos/attack` request without `seed` and `dice`.
+         */
+        DosAttackOddsRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /** Modifier Percent */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /** DosAttackRequest */
+        DosAttackRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /** Modifier Percent */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /** DosAttackResult */
+        DosAttackResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Hit
+             * @description The attack hit (DOS-17..21).
+             */
+            hit: boolean;
+            /**
+             * Reason
+             * @description Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal totals: the defender holds, DOS-20), `no_defense` (DOS-19: hits unless bad luck), `dc` (ranged simple test, DOS-21).
+             * @enum {string}
+             */
+            reason: "total" | "luck" | "bad_luck" | "tie" | "no_defense" | "dc";
+            /** @description The attacker's roll. */
+            attack: components["schemas"]["DosAttackRoll"];
+            /** @description null when no defense was rolled. */
+            defense: components["schemas"]["DefenseRoll"] | null;
+            /** @description null on a miss. */
+            damage: components["schemas"]["Damage"] | null;
+            /**
+             * Location
+             * @description Hit location (DOS-27); null on a miss.
+             */
+            location: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * Aimed
+             * @description The location was aimed, not rolled.
+             */
+            aimed: boolean;
+            /** @description The running defender's stop roll, if any. */
+            run_stop: components["schemas"]["RunStop"] | null;
+            /** @description The defender's new state; send it as `defender` of the next attack this turn. */
+            defender: components["schemas"]["Defender"];
+        };
+        /** DosAttackRoll */
+        DosAttackRoll: {
+            /** @description The attacker's pool (DOS-1..7). */
+            roll: components["schemas"]["PoolRoll"];
+            /**
+             * Modifier Percent
+             * @description The attack's difficulty modifier in percent.
+             */
+            modifier_percent: number;
+            /**
+             * Total
+             * @description dexterity + dice, with the modifier (DOS-8).
+             */
+            total: number;
+            /**
+             * Dc
+             * @description The ranged DC (DOS-21); null in melee.
+             */
+            dc: number | null;
+            /**
+             * Outcome
+             * @description Ranged: the simple test's outcome; null in melee.
+             */
+            outcome: ("success" | "failure" | "luck" | "bad_luck") | null;
+        };
+        /** DosInitiativeRequest */
+        DosInitiativeRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["InitiativeCombatant"][];
+            /**
+             * First
+             * @description Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in this order. They roll no initiative. Each must be in `combatants`, once.
+             */
+            first?: string[];
+        };
+        /** DosInitiativeResult */
+        DosInitiativeResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Order
+             * @description Ids, first to act first (DOS-15).
+             */
+            order: string[];
+            /**
+             * Entries
+             * @description One per combatant, in request order.
+             */
+            entries: components["schemas"]["InitiativeEntry"][];
+        };
+        /** DosTurnRequest */
+        DosTurnRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["TurnCombatant"][];
+            /**
+             * Order
+             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
+             */
+            order?: string[] | null;
+            /**
+             * First
+             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
+             */
+            first?: string[];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        };
+        /** DosTurnResult */
+        DosTurnResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Order
+             * @description The initiative order used.
+             */
+            order: string[];
+            /**
+             * Initiative
+             * @description The initiative rolls, null when `order` was given.
+             */
+            initiative: components["schemas"]["InitiativeEntry"][] | null;
+            /**
+             * Actions
+             * @description Actions per turn of each (DOS-14).
+             */
+            actions: components["schemas"]["ActionsEntry"][];
+            /**
+             * Results
+             * @description Every action, in the order resolved.
+             */
+            results: components["schemas"]["TurnAction"][];
+            /**
+             * Combatants
+             * @description Everyone's new state, in request order.
+             */
+            combatants: components["schemas"]["CombatantState"][];
+        };
         /** Dragon */
         Dragon: {
             /**
@@ -2672,6 +3494,24 @@ export interface components {
             target: string;
             /** Name */
             name?: string | null;
+        };
+        /** DragonSide */
+        DragonSide: {
+            /**
+             * Members
+             * @description The pair member first, then the parties joined to it.
+             */
+            members: string[];
+            /**
+             * Dice
+             * @description Every die of the side's roll.
+             */
+            dice: number[];
+            /**
+             * Highest
+             * @description The side's highest die; 0 when it rolled nothing.
+             */
+            highest: number;
         };
         /** Entity */
         Entity: {
@@ -3551,9 +4391,9 @@ export interface components {
              */
             b: string;
             /** @description `a` and the parties joined to it, with their dice. */
-            a_side: components["schemas"]["rules__dragon__models__Side"];
+            a_side: components["schemas"]["DragonSide"];
             /** @description `b` and the parties joined to it, with their dice. */
-            b_side: components["schemas"]["rules__dragon__models__Side"];
+            b_side: components["schemas"]["DragonSide"];
             /**
              * Resolved
              * @description False when a dragon-die sweep took one of its parties.
@@ -3802,6 +4642,59 @@ export interface components {
              */
             exact: string;
         };
+        /**
+         * Problem
+         * @description An RFC 9457 problem details object.
+         */
+        Problem: {
+            /**
+             * Type
+             * @description A URI naming the kind of problem.
+             */
+            type: string;
+            /** Title */
+            title: string;
+            /** Status */
+            status: number;
+            /** Detail */
+            detail: string;
+            /**
+             * Instance
+             * @description The path of the request.
+             * @default null
+             */
+            instance?: string | null;
+            /**
+             * Request Id
+             * @description The request's X-Request-ID.
+             * @default null
+             */
+            request_id?: string | null;
+            /**
+             * Errors
+             * @default null
+             */
+            errors?: components["schemas"]["ProblemError"][] | null;
+        };
+        /** ProblemError */
+        ProblemError: {
+            /**
+             * Loc
+             * @description Where: the path in the request ("body", field ...).
+             */
+            loc: (string | number)[];
+            /**
+             * Msg
+             * @description What is wrong there.
+             */
+            msg: string;
+            /**
+             * Type
+             * @description Machine-readable kind of the error.
+             * @default null
+             */
+            type?: string | null;
+        };
         /** ProsperityChange */
         ProsperityChange: {
             /**
@@ -3905,6 +4798,110 @@ export interface components {
              */
             bonus: number;
         };
+        /** RidersSide */
+        RidersSide: {
+            /**
+             * Id
+             * @description The dragon (or player).
+             */
+            id: string;
+            /** Name */
+            name?: string | null;
+            /**
+             * Element
+             * @description The dragon's element.
+             * @enum {string}
+             */
+            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
+            /**
+             * Riders
+             * @description Current and delivered riders (0-100).
+             */
+            riders?: components["schemas"]["Rider"][];
+            /**
+             * Fatigue
+             * @description Fatigue, 0-3.
+             * @default 0
+             */
+            fatigue?: number;
+            /**
+             * Rage
+             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
+             * @default 0
+             */
+            rage?: number;
+            /**
+             * Terrain Bonus
+             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
+             * @default 0
+             */
+            terrain_bonus?: number;
+            /** @description Needed for knockback (the loser's) and swap (both). */
+            position?: components["schemas"]["Position"] | null;
+            /**
+             * Has Rider
+             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
+             * @default true
+             */
+            has_rider?: boolean;
+            /**
+             * Items
+             * @description Items and spells the side may use (0-100).
+             */
+            items?: components["schemas"]["Item"][];
+        };
+        /** RidersSideInput */
+        RidersSideInput: {
+            /**
+             * Id
+             * @description The dragon (or player).
+             */
+            id: string;
+            /** Name */
+            name?: string | null;
+            /**
+             * Element
+             * @description The dragon's element.
+             * @enum {string}
+             */
+            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
+            /**
+             * Riders
+             * @description Current and delivered riders (0-100).
+             */
+            riders?: components["schemas"]["Rider"][];
+            /**
+             * Fatigue
+             * @description Fatigue, 0-3.
+             * @default 0
+             */
+            fatigue?: number;
+            /**
+             * Rage
+             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
+             * @default 0
+             */
+            rage?: number;
+            /**
+             * Terrain Bonus
+             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
+             * @default 0
+             */
+            terrain_bonus?: number;
+            /** @description Needed for knockback (the loser's) and swap (both). */
+            position?: components["schemas"]["Position"] | null;
+            /**
+             * Has Rider
+             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
+             * @default true
+             */
+            has_rider?: boolean;
+            /**
+             * Items
+             * @description Items and spells the side may use (0-100).
+             */
+            items?: components["schemas"]["Item"][];
+        };
         /**
          * Roll
          * @description One die drawn, in draw order.
@@ -3992,58 +4989,6 @@ export interface components {
              * @description 1-5: the runner stops and loses the rest of its turn.
              */
             stopped: boolean;
-        };
-        /** Side */
-        "Side-Input": {
-            /**
-             * Id
-             * @description The dragon (or player).
-             */
-            id: string;
-            /** Name */
-            name?: string | null;
-            /**
-             * Element
-             * @description The dragon's element.
-             * @enum {string}
-             */
-            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
-            /**
-             * Riders
-             * @description Current and delivered riders (0-100).
-             */
-            riders?: components["schemas"]["Rider"][];
-            /**
-             * Fatigue
-             * @description Fatigue, 0-3.
-             * @default 0
-             */
-            fatigue?: number;
-            /**
-             * Rage
-             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
-             * @default 0
-             */
-            rage?: number;
-            /**
-             * Terrain Bonus
-             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
-             * @default 0
-             */
-            terrain_bonus?: number;
-            /** @description Needed for knockback (the loser's) and swap (both). */
-            position?: components["schemas"]["Position"] | null;
-            /**
-             * Has Rider
-             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
-             * @default true
-             */
-            has_rider?: boolean;
-            /**
-             * Items
-             * @description Items and spells the side may use (0-100).
-             */
-            items?: components["schemas"]["Item"][];
         };
         /** SideResult */
         SideResult: {
@@ -4173,8 +5118,8 @@ export interface components {
         };
         /** States */
         States: {
-            initiator: components["schemas"]["rules__riders__models__Side"];
-            defender: components["schemas"]["rules__riders__models__Side"];
+            initiator: components["schemas"]["RidersSide"];
+            defender: components["schemas"]["RidersSide"];
         };
         /** Stealth */
         Stealth: {
@@ -4868,951 +5813,6 @@ export interface components {
              * @description before + gained; >= battle defeats the dragon (DRG-15).
              */
             after: number;
-        };
-        /** AttackRequest */
-        rules__dnd5e__models__AttackRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Attack Bonus
-             * @description Added to the d20 (D5E-11).
-             */
-            attack_bonus: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Damage
-             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
-             */
-            damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["Target"];
-        };
-        /** AttackResult */
-        rules__dnd5e__models__AttackResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /** Hit */
-            hit: boolean;
-            /** Critical */
-            critical: boolean;
-            attack: components["schemas"]["rules__dnd5e__models__AttackRoll"];
-            /** Ac */
-            ac: number;
-            /** Damage */
-            damage: components["schemas"]["PartRoll"][];
-            /** By Type */
-            by_type: components["schemas"]["TypeDamage"][];
-            /**
-             * Damage Total
-             * @description Damage dealt after resistances etc. (D5E-13).
-             */
-            damage_total: number;
-            target: components["schemas"]["TargetState"];
-        };
-        /** AttackRoll */
-        rules__dnd5e__models__AttackRoll: {
-            /** D20S */
-            d20s: number[];
-            /** Natural */
-            natural: number;
-            /**
-             * Mode
-             * @enum {string}
-             */
-            mode: "normal" | "advantage" | "disadvantage";
-            /** Total */
-            total: number;
-        };
-        /** InitiativeRequest */
-        rules__dnd5e__models__InitiativeRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** Combatants */
-            combatants: components["schemas"]["Combatant"][];
-            /**
-             * Tie Break
-             * @description D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. `dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides.
-             * @default d20
-             * @enum {string}
-             */
-            tie_break?: "d20" | "dexterity" | "given";
-            /**
-             * Tie Order
-             * @description With `tie_break: given`: combatant or group ids, first acts first.
-             */
-            tie_order?: string[];
-            /**
-             * @default {
-             *       "surprise_ties": "hidden"
-             *     }
-             */
-            options?: components["schemas"]["InitiativeOptions"];
-        };
-        /** InitiativeResult */
-        rules__dnd5e__models__InitiativeResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Round Seconds
-             * @description A round is 6 seconds of game time (D5E-1).
-             */
-            round_seconds: number;
-            /**
-             * Order
-             * @description Highest total first; the same every round.
-             */
-            order: components["schemas"]["OrderEntry"][];
-            /**
-             * Surprised
-             * @description Surprised combatant ids, in request order.
-             */
-            surprised: string[];
-            /**
-             * Surprise
-             * @description Every combatant's verdict (D5E-3).
-             */
-            surprise: components["schemas"]["SurpriseVerdict"][];
-            /**
-             * Stealth
-             * @description The hiders' Stealth totals, by id.
-             */
-            stealth: {
-                [key: string]: components["schemas"]["Stealth"];
-            };
-        };
-        /** TurnRequest */
-        rules__dnd5e__models__TurnRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Speed
-             * @description Walking speed in feet.
-             */
-            speed: number;
-            /**
-             * Steps
-             * @description The plan, in order.
-             */
-            steps: (components["schemas"]["Move"] | components["schemas"]["Action"] | components["schemas"]["BonusAction"] | components["schemas"]["Interaction"] | components["schemas"]["Reaction"] | components["schemas"]["Speech"])[];
-            /**
-             * Surprised
-             * @description Surprised at the start of combat (D5E-3).
-             * @default false
-             */
-            surprised?: boolean;
-            /**
-             * First Turn
-             * @description This is the creature's first turn.
-             * @default true
-             */
-            first_turn?: boolean;
-            /**
-             * Incapacitated
-             * @description Cannot take actions or reactions.
-             * @default false
-             */
-            incapacitated?: boolean;
-            /**
-             * Reaction Used
-             * @description Its reaction has already been used this round.
-             * @default false
-             */
-            reaction_used?: boolean;
-        };
-        /** TurnResult */
-        rules__dnd5e__models__TurnResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /** Valid */
-            valid: boolean;
-            /** Violations */
-            violations: components["schemas"]["Violation"][];
-            /** @description What the plan uses. */
-            budget: components["schemas"]["Budget"];
-        };
-        /** AttackOdds */
-        rules__dnd5e__odds__AttackOdds: {
-            /** @description Any hit, critical hits included (D5E-11). */
-            hit: components["schemas"]["Prob"];
-            /** @description A natural 20 (D5E-11). */
-            critical: components["schemas"]["Prob"];
-            miss: components["schemas"]["Prob"];
-            /** @description Damage dealt after resistance, vulnerability, immunity; 0 on a miss. */
-            damage: components["schemas"]["Distribution"];
-            /** @description A target above 0 hp is at 0 hp after the attack (D5E-14). */
-            drops_to_0: components["schemas"]["Prob"];
-            /** @description The target is dead after the attack (D5E-14, D5E-15). */
-            dies: components["schemas"]["Prob"];
-        };
-        /**
-         * AttackOddsRequest
-         * @description The `/dnd5e/attack` request without `seed` and `dice`.
-         */
-        rules__dnd5e__odds__AttackOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Attack Bonus
-             * @description Added to the d20 (D5E-11).
-             */
-            attack_bonus: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Damage
-             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
-             */
-            damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["Target"];
-        };
-        /** AttackRequest */
-        rules__dos__models__AttackRequest: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** @description Who attacks: stats, skill and weapon. */
-            attacker: components["schemas"]["Attacker"];
-            /** @description The defender's state this turn (send back the `defender` of the last result). */
-            defender: components["schemas"]["Defender"];
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Aim
-             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
-        /** AttackResult */
-        rules__dos__models__AttackResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Hit
-             * @description The attack hit (DOS-17..21).
-             */
-            hit: boolean;
-            /**
-             * Reason
-             * @description Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal totals: the defender holds, DOS-20), `no_defense` (DOS-19: hits unless bad luck), `dc` (ranged simple test, DOS-21).
-             * @enum {string}
-             */
-            reason: "total" | "luck" | "bad_luck" | "tie" | "no_defense" | "dc";
-            /** @description The attacker's roll. */
-            attack: components["schemas"]["rules__dos__models__AttackRoll"];
-            /** @description null when no defense was rolled. */
-            defense: components["schemas"]["DefenseRoll"] | null;
-            /** @description null on a miss. */
-            damage: components["schemas"]["Damage"] | null;
-            /**
-             * Location
-             * @description Hit location (DOS-27); null on a miss.
-             */
-            location: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * Aimed
-             * @description The location was aimed, not rolled.
-             */
-            aimed: boolean;
-            /** @description The running defender's stop roll, if any. */
-            run_stop: components["schemas"]["RunStop"] | null;
-            /** @description The defender's new state; send it as `defender` of the next attack this turn. */
-            defender: components["schemas"]["Defender"];
-        };
-        /** AttackRoll */
-        rules__dos__models__AttackRoll: {
-            /** @description The attacker's pool (DOS-1..7). */
-            roll: components["schemas"]["PoolRoll"];
-            /**
-             * Modifier Percent
-             * @description The attack's difficulty modifier in percent.
-             */
-            modifier_percent: number;
-            /**
-             * Total
-             * @description dexterity + dice, with the modifier (DOS-8).
-             */
-            total: number;
-            /**
-             * Dc
-             * @description The ranged DC (DOS-21); null in melee.
-             */
-            dc: number | null;
-            /**
-             * Outcome
-             * @description Ranged: the simple test's outcome; null in melee.
-             */
-            outcome: ("success" | "failure" | "luck" | "bad_luck") | null;
-        };
-        /** InitiativeRequest */
-        rules__dos__models__InitiativeRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["InitiativeCombatant"][];
-            /**
-             * First
-             * @description Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in this order. They roll no initiative. Each must be in `combatants`, once.
-             */
-            first?: string[];
-        };
-        /** InitiativeResult */
-        rules__dos__models__InitiativeResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Order
-             * @description Ids, first to act first (DOS-15).
-             */
-            order: string[];
-            /**
-             * Entries
-             * @description One per combatant, in request order.
-             */
-            entries: components["schemas"]["InitiativeEntry"][];
-        };
-        /** TurnRequest */
-        rules__dos__models__TurnRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["TurnCombatant"][];
-            /**
-             * Order
-             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
-             */
-            order?: string[] | null;
-            /**
-             * First
-             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
-             */
-            first?: string[];
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        };
-        /** TurnResult */
-        rules__dos__models__TurnResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description Version of the rules; the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Order
-             * @description The initiative order used.
-             */
-            order: string[];
-            /**
-             * Initiative
-             * @description The initiative rolls, null when `order` was given.
-             */
-            initiative: components["schemas"]["InitiativeEntry"][] | null;
-            /**
-             * Actions
-             * @description Actions per turn of each (DOS-14).
-             */
-            actions: components["schemas"]["ActionsEntry"][];
-            /**
-             * Results
-             * @description Every action, in the order resolved.
-             */
-            results: components["schemas"]["TurnAction"][];
-            /**
-             * Combatants
-             * @description Everyone's new state, in request order.
-             */
-            combatants: components["schemas"]["CombatantState"][];
-        };
-        /** AttackOdds */
-        rules__dos__odds__AttackOdds: {
-            /**
-             * Defense
-             * @description The defense the attack meets (`auto` resolved as `/dos/attack` does).
-             */
-            defense: ("block" | "dodge") | null;
-            hit: components["schemas"]["Prob"];
-            /** @description The block holds; null without a block. */
-            blocked: components["schemas"]["Prob"] | null;
-            /** @description The dodge holds; null without a dodge. */
-            dodged: components["schemas"]["Prob"] | null;
-            /** @description No hit, whatever the reason (1 - hit). */
-            missed: components["schemas"]["Prob"];
-            /** @description Damage dealt after armor (DOS-26); 0 on a miss. */
-            damage: components["schemas"]["Distribution"];
-            /** @description The defender, not incapacitated before, is after it (DOS-28). */
-            incapacitated: components["schemas"]["Prob"];
-            /** @description The attack deals a critical wound (DOS-28). */
-            critical: components["schemas"]["Prob"];
-            truncation: components["schemas"]["Truncation"];
-        };
-        /**
-         * AttackOddsRequest
-         * @description The `/dos/attack` request without `seed` and `dice`.
-         */
-        rules__dos__odds__AttackOddsRequest: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /** Modifier Percent */
-            modifier_percent?: number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** @description Who attacks: stats, skill and weapon. */
-            attacker: components["schemas"]["Attacker"];
-            /** @description The defender's state this turn (send back the `defender` of the last result). */
-            defender: components["schemas"]["Defender"];
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Aim
-             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
-        /** Side */
-        rules__dragon__models__Side: {
-            /**
-             * Members
-             * @description The pair member first, then the parties joined to it.
-             */
-            members: string[];
-            /**
-             * Dice
-             * @description Every die of the side's roll.
-             */
-            dice: number[];
-            /**
-             * Highest
-             * @description The side's highest die; 0 when it rolled nothing.
-             */
-            highest: number;
-        };
-        /** Side */
-        rules__riders__models__Side: {
-            /**
-             * Id
-             * @description The dragon (or player).
-             */
-            id: string;
-            /** Name */
-            name?: string | null;
-            /**
-             * Element
-             * @description The dragon's element.
-             * @enum {string}
-             */
-            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
-            /**
-             * Riders
-             * @description Current and delivered riders (0-100).
-             */
-            riders?: components["schemas"]["Rider"][];
-            /**
-             * Fatigue
-             * @description Fatigue, 0-3.
-             * @default 0
-             */
-            fatigue?: number;
-            /**
-             * Rage
-             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
-             * @default 0
-             */
-            rage?: number;
-            /**
-             * Terrain Bonus
-             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
-             * @default 0
-             */
-            terrain_bonus?: number;
-            /** @description Needed for knockback (the loser's) and swap (both). */
-            position?: components["schemas"]["Position"] | null;
-            /**
-             * Has Rider
-             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
-             * @default true
-             */
-            has_rider?: boolean;
-            /**
-             * Items
-             * @description Items and spells the side may use (0-100).
-             */
-            items?: components["schemas"]["Item"][];
-        };
-        /** ProblemError */
-        ProblemError: {
-            /**
-             * Loc
-             * @description Where: the path in the request ("body", field ...).
-             */
-            loc: (string | number)[];
-            /**
-             * Msg
-             * @description What is wrong there.
-             */
-            msg: string;
-            /**
-             * Type
-             * @description Machine-readable kind of the error.
-             * @default null
-             */
-            type?: string | null;
-        };
-        /**
-         * Problem
-         * @description An RFC 9457 problem details object.
-         */
-        Problem: {
-            /**
-             * Type
-             * @description A URI naming the kind of problem.
-             */
-            type: string;
-            /** Title */
-            title: string;
-            /** Status */
-            status: number;
-            /** Detail */
-            detail: string;
-            /**
-             * Instance
-             * @description The path of the request.
-             * @default null
-             */
-            instance?: string | null;
-            /**
-             * Request Id
-             * @description The request's X-Request-ID.
-             * @default null
-             */
-            request_id?: string | null;
-            /**
-             * Errors
-             * @default null
-             */
-            errors?: components["schemas"]["ProblemError"][] | null;
         };
     };
     responses: never;
@@ -6909,7 +6909,7 @@ export interface operations {
                  *       "seed": "kobold-cave"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dos__models__InitiativeRequest"];
+                "application/json": components["schemas"]["DosInitiativeRequest"];
             };
         };
         responses: {
@@ -7096,7 +7096,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dos__models__InitiativeResult"];
+                    "application/json": components["schemas"]["DosInitiativeResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -7166,7 +7166,7 @@ export interface operations {
                  *       "seed": "Ignatius"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dos__models__AttackRequest"];
+                "application/json": components["schemas"]["DosAttackRequest"];
             };
         };
         responses: {
@@ -7402,7 +7402,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dos__models__AttackResult"];
+                    "application/json": components["schemas"]["DosAttackResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -7879,7 +7879,7 @@ export interface operations {
                  *       "seed": "goblin ambush"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dos__models__TurnRequest"];
+                "application/json": components["schemas"]["DosTurnRequest"];
             };
         };
         responses: {
@@ -8302,7 +8302,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dos__models__TurnResult"];
+                    "application/json": components["schemas"]["DosTurnResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -9506,7 +9506,7 @@ export interface operations {
                  *       "seed": "ambush"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dnd5e__models__InitiativeRequest"];
+                "application/json": components["schemas"]["Dnd5eInitiativeRequest"];
             };
         };
         responses: {
@@ -9815,7 +9815,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dnd5e__models__InitiativeResult"];
+                    "application/json": components["schemas"]["Dnd5eInitiativeResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -9889,7 +9889,7 @@ export interface operations {
                  *       "seed": "door"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dnd5e__models__TurnRequest"];
+                "application/json": components["schemas"]["Dnd5eTurnRequest"];
             };
         };
         responses: {
@@ -9925,7 +9925,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dnd5e__models__TurnResult"];
+                    "application/json": components["schemas"]["Dnd5eTurnResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -10114,7 +10114,7 @@ export interface operations {
                  *       "seed": "greataxe"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dnd5e__models__AttackRequest"];
+                "application/json": components["schemas"]["Dnd5eAttackRequest"];
             };
         };
         responses: {
@@ -10287,7 +10287,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dnd5e__models__AttackResult"];
+                    "application/json": components["schemas"]["Dnd5eAttackResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -10567,7 +10567,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["rules__dos__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["DosAttackOddsRequest"];
             };
         };
         responses: {
@@ -10577,7 +10577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["rules__dos__odds__AttackOdds"];
+                    "application/json": components["schemas"]["DosAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -10627,7 +10627,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TestOddsRequest"] | components["schemas"]["OpposedOddsRequest"] | components["schemas"]["rules__dos__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["TestOddsRequest"] | components["schemas"]["OpposedOddsRequest"] | components["schemas"]["DosAttackOddsRequest"];
             };
         };
         responses: {
@@ -10637,7 +10637,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["rules__dos__odds__AttackOdds"];
+                    "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["DosAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -11047,7 +11047,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["rules__dnd5e__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["Dnd5eAttackOddsRequest"];
             };
         };
         responses: {
@@ -11057,7 +11057,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["rules__dnd5e__odds__AttackOdds"];
+                    "application/json": components["schemas"]["Dnd5eAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -11107,7 +11107,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CheckOddsRequest"] | components["schemas"]["rules__dnd5e__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["CheckOddsRequest"] | components["schemas"]["Dnd5eAttackOddsRequest"];
             };
         };
         responses: {
@@ -11117,7 +11117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["rules__dnd5e__odds__AttackOdds"];
+                    "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["Dnd5eAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json */

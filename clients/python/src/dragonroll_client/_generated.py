@@ -338,8 +338,8 @@ class CombatOddsRequest(TypedDict):
 
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
-    initiator: SideInput
-    defender: SideInput
+    initiator: RidersSideInput
+    defender: RidersSideInput
     attack: NotRequired[Attack]
     decisions: NotRequired[list[Decision]]
     auto: NotRequired[bool]
@@ -352,8 +352,8 @@ class CombatRequest(TypedDict):
     dice: NotRequired[dict[str, list[int]]]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
-    initiator: SideInput
-    defender: SideInput
+    initiator: RidersSideInput
+    defender: RidersSideInput
     attack: NotRequired[Attack]
     decisions: NotRequired[list[Decision]]
     auto: NotRequired[bool]
@@ -393,8 +393,8 @@ class CombatSimulateRequest(TypedDict):
     seed: NotRequired[str | int | None]
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
-    initiator: SideInput
-    defender: SideInput
+    initiator: RidersSideInput
+    defender: RidersSideInput
     attack: NotRequired[Attack]
     decisions: NotRequired[list[Decision]]
     auto: NotRequired[bool]
@@ -716,6 +716,280 @@ class Distribution(TypedDict):
     percentiles: Percentiles
 
 
+class Dnd5eAttackOdds(TypedDict):
+    "Dnd5eAttackOdds"
+
+    hit: Prob
+    critical: Prob
+    miss: Prob
+    damage: Distribution
+    drops_to_0: Prob
+    dies: Prob
+
+
+class Dnd5eAttackOddsRequest(TypedDict):
+    "The `/dnd5e/attack` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Target
+
+
+class Dnd5eAttackRequest(TypedDict):
+    "Dnd5eAttackRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Target
+
+
+class Dnd5eAttackResult(TypedDict):
+    "Dnd5eAttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    hit: bool
+    critical: bool
+    attack: Dnd5eAttackRoll
+    ac: int
+    damage: list[PartRoll]
+    by_type: list[TypeDamage]
+    damage_total: int
+    target: TargetState
+
+
+class Dnd5eAttackRoll(TypedDict):
+    "Dnd5eAttackRoll"
+
+    d20s: list[int]
+    natural: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    total: int
+
+
+class Dnd5eInitiativeRequest(TypedDict):
+    "Dnd5eInitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[Combatant]
+    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
+    tie_order: NotRequired[list[str]]
+    options: NotRequired[InitiativeOptions]
+
+
+class Dnd5eInitiativeResult(TypedDict):
+    "Dnd5eInitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    round_seconds: int
+    order: list[OrderEntry]
+    surprised: list[str]
+    surprise: list[SurpriseVerdict]
+    stealth: dict[str, Stealth]
+
+
+class Dnd5eTurnRequest(TypedDict):
+    "Dnd5eTurnRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    speed: int
+    steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
+    surprised: NotRequired[bool]
+    first_turn: NotRequired[bool]
+    incapacitated: NotRequired[bool]
+    reaction_used: NotRequired[bool]
+
+
+class Dnd5eTurnResult(TypedDict):
+    "Dnd5eTurnResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    valid: bool
+    violations: list[Violation]
+    budget: Budget
+
+
+class DosAttackOdds(TypedDict):
+    "DosAttackOdds"
+
+    defense: Literal["block", "dodge"] | None
+    hit: Prob
+    blocked: Prob | None
+    dodged: Prob | None
+    missed: Prob
+    damage: Distribution
+    incapacitated: Prob
+    critical: Prob
+    truncation: Truncation
+
+
+class DosAttackOddsRequest(TypedDict):
+    "The `/dos/attack` request without `seed` and `dice`."
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attacker: Attacker
+    defender: Defender
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    ranged: NotRequired[Ranged | None]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    options: NotRequired[DamageOptions]
+
+
+class DosAttackRequest(TypedDict):
+    "DosAttackRequest"
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attacker: Attacker
+    defender: Defender
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    ranged: NotRequired[Ranged | None]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    options: NotRequired[DamageOptions]
+
+
+class DosAttackResult(TypedDict):
+    "DosAttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    hit: bool
+    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
+    attack: DosAttackRoll
+    defense: DefenseRoll | None
+    damage: Damage | None
+    location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    aimed: bool
+    run_stop: RunStop | None
+    defender: Defender
+
+
+class DosAttackRoll(TypedDict):
+    "DosAttackRoll"
+
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+    dc: int | None
+    outcome: Literal["success", "failure", "luck", "bad_luck"] | None
+
+
+class DosInitiativeRequest(TypedDict):
+    "DosInitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[InitiativeCombatant]
+    first: NotRequired[list[str]]
+
+
+class DosInitiativeResult(TypedDict):
+    "DosInitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    order: list[str]
+    entries: list[InitiativeEntry]
+
+
+class DosTurnRequest(TypedDict):
+    "DosTurnRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[TurnCombatant]
+    order: NotRequired[list[str] | None]
+    first: NotRequired[list[str]]
+    options: NotRequired[DamageOptions]
+
+
+class DosTurnResult(TypedDict):
+    "DosTurnResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    order: list[str]
+    initiative: list[InitiativeEntry] | None
+    actions: list[ActionsEntry]
+    results: list[TurnAction]
+    combatants: list[CombatantState]
+
+
 class Dragon(TypedDict):
     "Dragon"
 
@@ -726,6 +1000,14 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
+
+
+class DragonSide(TypedDict):
+    "DragonSide"
+
+    members: list[str]
+    dice: list[int]
+    highest: int
 
 
 class Entity(TypedDict):
@@ -1178,6 +1460,26 @@ class Prob(TypedDict):
     exact: str
 
 
+class Problem(TypedDict):
+    "An RFC 9457 problem details object."
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: NotRequired[str | None]
+    request_id: NotRequired[str | None]
+    errors: NotRequired[list[ProblemError] | None]
+
+
+class ProblemError(TypedDict):
+    "ProblemError"
+
+    loc: list[str | int]
+    msg: str
+    type: NotRequired[str | None]
+
+
 class ProsperityChange(TypedDict):
     "ProsperityChange"
 
@@ -1226,6 +1528,36 @@ class RiderBonus(TypedDict):
     bonus: int
 
 
+class RidersSide(TypedDict):
+    "RidersSide"
+
+    id: str
+    name: NotRequired[str | None]
+    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+    riders: NotRequired[list[Rider]]
+    fatigue: NotRequired[int]
+    rage: NotRequired[int]
+    terrain_bonus: NotRequired[int]
+    position: NotRequired[Position | None]
+    has_rider: NotRequired[bool]
+    items: NotRequired[list[Item]]
+
+
+class RidersSideInput(TypedDict):
+    "RidersSideInput"
+
+    id: str
+    name: NotRequired[str | None]
+    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+    riders: NotRequired[list[Rider]]
+    fatigue: NotRequired[int]
+    rage: NotRequired[int]
+    terrain_bonus: NotRequired[int]
+    position: NotRequired[Position | None]
+    has_rider: NotRequired[bool]
+    items: NotRequired[list[Item]]
+
+
 class Roll(TypedDict):
     "One die drawn, in draw order."
 
@@ -1265,21 +1597,6 @@ class RunStop(TypedDict):
 
     die: int
     stopped: bool
-
-
-class SideInput(TypedDict):
-    "Side"
-
-    id: str
-    name: NotRequired[str | None]
-    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
-    riders: NotRequired[list[Rider]]
-    fatigue: NotRequired[int]
-    rage: NotRequired[int]
-    terrain_bonus: NotRequired[int]
-    position: NotRequired[Position | None]
-    has_rider: NotRequired[bool]
-    items: NotRequired[list[Item]]
 
 
 class SideResult(TypedDict):
@@ -1653,323 +1970,6 @@ class Wounds(TypedDict):
     before: int
     gained: int
     after: int
-
-
-class Dnd5eAttackRequest(TypedDict):
-    "AttackRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attack_bonus: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-    damage: list[DamagePart]
-    target: Target
-
-
-class Dnd5eAttackResult(TypedDict):
-    "AttackResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    hit: bool
-    critical: bool
-    attack: Dnd5eAttackRoll
-    ac: int
-    damage: list[PartRoll]
-    by_type: list[TypeDamage]
-    damage_total: int
-    target: TargetState
-
-
-class Dnd5eAttackRoll(TypedDict):
-    "AttackRoll"
-
-    d20s: list[int]
-    natural: int
-    mode: Literal["normal", "advantage", "disadvantage"]
-    total: int
-
-
-class Dnd5eInitiativeRequest(TypedDict):
-    "InitiativeRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[Combatant]
-    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
-    tie_order: NotRequired[list[str]]
-    options: NotRequired[InitiativeOptions]
-
-
-class Dnd5eInitiativeResult(TypedDict):
-    "InitiativeResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    round_seconds: int
-    order: list[OrderEntry]
-    surprised: list[str]
-    surprise: list[SurpriseVerdict]
-    stealth: dict[str, Stealth]
-
-
-class Dnd5eTurnRequest(TypedDict):
-    "TurnRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    speed: int
-    steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
-    surprised: NotRequired[bool]
-    first_turn: NotRequired[bool]
-    incapacitated: NotRequired[bool]
-    reaction_used: NotRequired[bool]
-
-
-class Dnd5eTurnResult(TypedDict):
-    "TurnResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    valid: bool
-    violations: list[Violation]
-    budget: Budget
-
-
-class Dnd5eAttackOdds(TypedDict):
-    "AttackOdds"
-
-    hit: Prob
-    critical: Prob
-    miss: Prob
-    damage: Distribution
-    drops_to_0: Prob
-    dies: Prob
-
-
-class Dnd5eAttackOddsRequest(TypedDict):
-    "The `/dnd5e/attack` request without `seed` and `dice`."
-
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attack_bonus: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-    damage: list[DamagePart]
-    target: Target
-
-
-class DosAttackRequest(TypedDict):
-    "AttackRequest"
-
-    defense_difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    defense_modifier_percent: NotRequired[int | None]
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attacker: Attacker
-    defender: Defender
-    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
-    ranged: NotRequired[Ranged | None]
-    aim: NotRequired[
-        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    ]
-    options: NotRequired[DamageOptions]
-
-
-class DosAttackResult(TypedDict):
-    "AttackResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    hit: bool
-    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
-    attack: DosAttackRoll
-    defense: DefenseRoll | None
-    damage: Damage | None
-    location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    aimed: bool
-    run_stop: RunStop | None
-    defender: Defender
-
-
-class DosAttackRoll(TypedDict):
-    "AttackRoll"
-
-    roll: PoolRoll
-    modifier_percent: int
-    total: int
-    dc: int | None
-    outcome: Literal["success", "failure", "luck", "bad_luck"] | None
-
-
-class DosInitiativeRequest(TypedDict):
-    "InitiativeRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[InitiativeCombatant]
-    first: NotRequired[list[str]]
-
-
-class DosInitiativeResult(TypedDict):
-    "InitiativeResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    order: list[str]
-    entries: list[InitiativeEntry]
-
-
-class DosTurnRequest(TypedDict):
-    "TurnRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[TurnCombatant]
-    order: NotRequired[list[str] | None]
-    first: NotRequired[list[str]]
-    options: NotRequired[DamageOptions]
-
-
-class DosTurnResult(TypedDict):
-    "TurnResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    order: list[str]
-    initiative: list[InitiativeEntry] | None
-    actions: list[ActionsEntry]
-    results: list[TurnAction]
-    combatants: list[CombatantState]
-
-
-class DosAttackOdds(TypedDict):
-    "AttackOdds"
-
-    defense: Literal["block", "dodge"] | None
-    hit: Prob
-    blocked: Prob | None
-    dodged: Prob | None
-    missed: Prob
-    damage: Distribution
-    incapacitated: Prob
-    critical: Prob
-    truncation: Truncation
-
-
-class DosAttackOddsRequest(TypedDict):
-    "The `/dos/attack` request without `seed` and `dice`."
-
-    defense_difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    defense_modifier_percent: NotRequired[int | None]
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attacker: Attacker
-    defender: Defender
-    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
-    ranged: NotRequired[Ranged | None]
-    aim: NotRequired[
-        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    ]
-    options: NotRequired[DamageOptions]
-
-
-class DragonSide(TypedDict):
-    "Side"
-
-    members: list[str]
-    dice: list[int]
-    highest: int
-
-
-class RidersSide(TypedDict):
-    "Side"
-
-    id: str
-    name: NotRequired[str | None]
-    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
-    riders: NotRequired[list[Rider]]
-    fatigue: NotRequired[int]
-    rage: NotRequired[int]
-    terrain_bonus: NotRequired[int]
-    position: NotRequired[Position | None]
-    has_rider: NotRequired[bool]
-    items: NotRequired[list[Item]]
-
-
-class ProblemError(TypedDict):
-    "ProblemError"
-
-    loc: list[str | int]
-    msg: str
-    type: NotRequired[str | None]
-
-
-class Problem(TypedDict):
-    "An RFC 9457 problem details object."
-
-    type: str
-    title: str
-    status: int
-    detail: str
-    instance: NotRequired[str | None]
-    request_id: NotRequired[str | None]
-    errors: NotRequired[list[ProblemError] | None]
 
 
 class Client(SyncTransport):
