@@ -1,8 +1,8 @@
 // The client as a user installs it (docs/clients.md): packed into a tarball (`npm pack`) or from its
 // folder (`npm install --install-links ./clients/typescript`), each into a fresh npm project, then
 // imported by name under node and calling a real uvicorn; and bundled for a browser with esbuild.
-// npm runs offline here: `npm ci` in this folder (make test-node, .ci/run) has put openapi-fetch into
-// npm's cache, so the test needs no registry.
+// npm prefers its cache here (--prefer-offline): `npm ci` in this folder (make test-node, .ci/run) has
+// put openapi-fetch into it, so the test needs no registry once that has run.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { startServer } from "./server.js";
 
 const HERE = fileURLToPath(new URL("..", import.meta.url));
 const NPM = process.platform === "win32" ? "npm.cmd" : "npm";
-const QUIET = ["--no-audit", "--no-fund", "--offline", "--loglevel=error"];
+const QUIET = ["--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 
 const CALLS = `
 import { createDragonrollClient, unwrap } from "dragonroll-client";

@@ -619,8 +619,8 @@ function inWords(key, value) {
     const parts = [];
     if (value.roll && typeof value.roll === "object" && "result" in value.roll) parts.push(`${fieldName("result")}: ${number(value.roll.result)}`);
     for (const [k, v] of Object.entries(value)) {
-      if (k === "slot") continue; // the dice show it
-      if (v === null || typeof v !== "object") parts.push(`${fieldName(k)}: ${inWords(k, v)}`);
+      if (k === "slot" || v === null) continue; // the dice show the slot; an absent value says nothing
+      if (typeof v !== "object") parts.push(`${fieldName(k)}: ${inWords(k, v)}`);
     }
     return parts.length ? parts.join(" · ") : null;
   }
