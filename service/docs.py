@@ -3,6 +3,10 @@
 Both pages carry a strict Content-Security-Policy: scripts only from this origin plus the one inline
 script Swagger UI needs, pinned by its SHA-256 (computed from the page itself, so it cannot drift);
 styles may be inline because both UIs set styles at run time; nothing may frame the pages.
+
+ReDoc's bundle shows its "API docs by Redocly" logo from its CDN, which the policy refuses (a console
+error, and a request that would leave the machine): the bundle is served with that address replaced by
+a small inline image, at the same path as the file it replaces.
 """
 
 from __future__ import annotations
@@ -16,12 +20,29 @@ import fastapi_offline
 from fastapi import FastAPI
 from fastapi.openapi.docs import get_redoc_html, get_swagger_ui_html
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 
 ASSETS = Path(fastapi_offline.__file__).parent / "static"
 STATIC = "/static/docs"
 _INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+REDOC_JS = "redoc.standalone.js"
+REDOC_LOGO = b"https://cdn.redoc.ly/redoc/logo-mini.svg"
+# A 16 px mark in the page's own colours, as a data: URI (the policy allows data: images).
+LOCAL_LOGO = (
+    b"data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 16 16'%3E"
+    b"%3Ccircle cx='8' cy='8' r='7' fill='%238a2d1f'/%3E%3C/svg%3E"
+)
+
+
+def redoc_bundle() -> bytes:
+    """ReDoc's standalone bundle with its CDN logo replaced by ``LOCAL_LOGO``."""
+    source = (ASSETS / REDOC_JS).read_bytes()
+    if REDOC_LOGO not in source:
+        raise RuntimeError(
+            f"{REDOC_JS} no longer names {REDOC_LOGO.decode()}: check service/docs.py"
+        )
+    return source.replace(REDOC_LOGO, LOCAL_LOGO)
 
 
 def content_security_policy(html: bytes) -> str:
@@ -52,6 +73,19 @@ def _with_csp(page: HTMLResponse) -> HTMLResponse:
 
 
 def mount_docs(app: FastAPI) -> None:
+    bundle = redoc_bundle()
+
+    async def redoc_js(request: Request) -> Response:
+        return Response(
+            bundle,
+            media_type="text/javascript; charset=utf-8",
+            headers={"cache-control": "public, max-age=3600"},
+        )
+
+    # Before the mount, so this path is answered here and every other asset by the mount.
+    app.add_route(
+        f"{STATIC}/{REDOC_JS}", redoc_js, methods=["GET", "HEAD"], include_in_schema=False
+    )
     app.mount(STATIC, StaticFiles(directory=ASSETS), name="docs-assets")
 
     async def swagger(request: Request) -> HTMLResponse:
@@ -70,7 +104,7 @@ def mount_docs(app: FastAPI) -> None:
             get_redoc_html(
                 openapi_url="/openapi.json",
                 title=f"{app.title} - ReDoc",
-                redoc_js_url=f"{STATIC}/redoc.standalone.js",
+                redoc_js_url=f"{STATIC}/{REDOC_JS}",
                 redoc_favicon_url=f"{STATIC}/favicon.png",
                 with_google_fonts=False,
             )

@@ -5,10 +5,18 @@ responses. The endpoints read their bodies themselves (``service.routing``), so 
 the request models: they are put in here, generated together with the answers by pydantic
 (``TypeAdapter.json_schemas``, what FastAPI itself calls), so that a model used in both directions
 gets FastAPI's ``-Input`` / ``-Output`` names. Components no operation refers to are dropped.
+
+Every schema has one readable name, its component key and its title alike: a model whose class name
+another system's model shares (``AttackRequest`` in ``rules.dos`` and ``rules.dnd5e``) is named with
+its system in front (``DosAttackRequest``, ``Dnd5eAttackRequest``), as is one that FastAPI splits into
+an input and an output schema (``RidersSideInput``). Code generators (openapi-typescript,
+openapi-python-client) name their types after these, so the names never depend on module paths.
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any
 
 import orjson
@@ -52,6 +60,7 @@ def install_openapi(app: FastAPI) -> None:
                         }
         add_models(endpoints(app), schema)
         add_examples(app, schema)
+        name_components(schema)
         app.openapi_schema = schema
         return schema
 
@@ -115,3 +124,95 @@ def add_examples(app: FastAPI, schema: dict[str, Any]) -> None:
         op["requestBody"]["content"]["application/json"]["example"] = example
         answer = orjson.loads(endpoint.resolve(orjson.dumps(example))[0])
         op["responses"]["200"]["content"]["application/json"]["example"] = answer
+
+
+_REF = "#/components/schemas/"
+_MODULE_KEY = re.compile(r"^rules__(?P<system>[a-z0-9]+)__\w+__(?P<name>\w+)$")
+
+
+def _refs(node: Any) -> set[str]:
+    """The component names ``node`` refers to directly."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            ref = item.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_REF):
+                found.add(ref.removeprefix(_REF))
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _systems_reaching(schema: dict[str, Any]) -> dict[str, set[str]]:
+    """Each component's systems: the first path segments of the operations that use it."""
+    components = schema["components"]["schemas"]
+    edges = {key: _refs(component) for key, component in components.items()}
+    reached: dict[str, set[str]] = {key: set() for key in components}
+    for path, item in schema.get("paths", {}).items():
+        system = path.split("/")[1]
+        todo = list(_refs(item))
+        seen: set[str] = set()
+        while todo:
+            key = todo.pop()
+            if key in seen or key not in components:
+                continue
+            seen.add(key)
+            reached[key].add(system)
+            todo.extend(edges[key])
+    return reached
+
+
+def component_names(schema: dict[str, Any]) -> dict[str, str]:
+    """Each component key's readable, unique name (most keep theirs)."""
+    components = schema["components"]["schemas"]
+    titles = Counter(component.get("title", key) for key, component in components.items())
+    reached = _systems_reaching(schema)
+    names: dict[str, str] = {}
+    for key, component in components.items():
+        title = str(component.get("title", key))
+        module = _MODULE_KEY.match(key)
+        if module is None and titles[title] == 1 and key.isidentifier():
+            names[key] = key
+            continue
+        suffix = next((s for s in ("Input", "Output") if key.endswith("-" + s)), "")
+        if module is not None:
+            system = module["system"]
+        elif len(reached[key]) == 1:
+            (system,) = reached[key]
+        else:
+            raise ValueError(
+                f"schema {key!r}: its name {title!r} needs a system, used by {reached[key]}"
+            )
+        names[key] = system.capitalize() + title + suffix  # dnd5e -> Dnd5eAttackRequest
+    clashes = [name for name, n in Counter(names.values()).items() if n > 1]
+    if clashes:
+        raise ValueError(f"schemas named twice: {clashes}")
+    return names
+
+
+def name_components(schema: dict[str, Any]) -> None:
+    """Rename the components (keys, titles and every ``$ref``) to ``component_names``, sorted."""
+    names = component_names(schema)
+    components = schema["components"]["schemas"]
+
+    def rename(node: Any) -> None:
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith(_REF):
+                node["$ref"] = _REF + names[ref.removeprefix(_REF)]
+            for value in node.values():
+                rename(value)
+        elif isinstance(node, list):
+            for value in node:
+                rename(value)
+
+    rename(schema.get("paths", {}))
+    renamed = {}
+    for key, component in components.items():
+        rename(component)
+        component["title"] = names[key]
+        renamed[names[key]] = component
+    schema["components"]["schemas"] = dict(sorted(renamed.items()))

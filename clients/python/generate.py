@@ -31,10 +31,8 @@ from dragonroll_client._transport import AsyncTransport, SyncTransport
 
 
 def class_name(schema_name: str) -> str:
-    """``rules__dos__models__Target`` -> ``DosTarget``; ``Side-Input`` -> ``SideInput``."""
-    if schema_name.startswith("rules__"):
-        system, _, name = schema_name.removeprefix("rules__").split("__")
-        schema_name = system.capitalize() + name
+    """A schema's class: its component name, already unique and readable (``DosAttackRequest``,
+    ``RidersSideInput``: service/openapi.py names them)."""
     return schema_name.replace("-", "")
 
 

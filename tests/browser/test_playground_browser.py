@@ -5,17 +5,21 @@ request, and shows the dice (one per die drawn, scripted ones told apart, cancel
 through), the outcome, the narration in the chosen language and direction, the seed with a working
 Replay, and "copy as curl"; with no console errors and no serious or critical accessibility violation
 found by axe-core (npm, injected by the test). The page is also used at a phone's width and from the
-keyboard alone. Screenshots go to `test-artifacts/` (or `$DRAGONROLL_ARTIFACTS`).
+keyboard alone; every endpoint of every system is rolled; each language's texts are checked against
+its catalog. Screenshots go to `test-artifacts/` (or `$DRAGONROLL_ARTIFACTS`).
 
-CI installs chromium and runs `npm ci` in this folder (see .ci/run); elsewhere the test is skipped
-when either is missing.
+`make test` installs axe-core (`npm ci` in this folder, from the Makefile); chromium comes from the
+system (CI installs Debian's, see .ci/run). Outside CI the test is skipped, naming what is missing; in CI
+(`CI=true`) a missing piece fails it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,13 +34,35 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("DRAGONROLL_ARTIFACTS", ROOT / "test-artifacts"))
-if os.environ.get("CI") != "true" and (CHROMIUM is None or not AXE.exists()):
-    pytest.skip(
-        "no chromium, or no axe-core (npm ci in tests/browser): CI has both",
-        allow_module_level=True,
-    )
+CATALOGS = ROOT / "service" / "static" / "playground" / "i18n"
+ESBUILD = ROOT / "clients" / "typescript" / "node_modules" / ".bin" / "esbuild"
+IN_CI = os.environ.get("CI") == "true"
+_MISSING = [
+    what
+    for what, present in [
+        ("chromium (apt-get install chromium)", CHROMIUM is not None),
+        ("axe-core (npm ci --prefix tests/browser; `make test` runs it)", AXE.exists()),
+    ]
+    if not present
+]
+if _MISSING and not IN_CI:
+    pytest.skip("missing: " + ", ".join(_MISSING), allow_module_level=True)
+assert not _MISSING, "CI must have " + ", ".join(_MISSING)
 
-sync_api = pytest.importorskip("playwright.sync_api")
+if IN_CI:
+    from playwright import sync_api
+else:
+    sync_api = pytest.importorskip("playwright.sync_api")
+
+LANGUAGES = ["en", "pl", "fi", "ar"]
+
+
+def catalog(lang: str) -> dict[str, str]:
+    messages: dict[str, str] = json.loads((CATALOGS / f"{lang}.json").read_text("utf-8"))[
+        "messages"
+    ]
+    return messages
+
 
 CASES = [
     ("/dos/test", "en"),
@@ -88,9 +114,10 @@ class Page:
         if response.request.method == "POST" and "/odds" not in response.url:
             self.answers.append(response)
 
-    def open(self, path: str = "") -> None:
-        self.page.goto(self.server.url("/#" + path))
-        self.page.wait_for_selector("#endpoint option", state="attached")
+    def open(self, path: str = "", lang: str | None = None) -> None:
+        query = f"?lang={lang}" if lang else ""
+        self.page.goto(self.server.url(f"/{query}#{path}"))
+        self.page.wait_for_selector("body[data-ready]", state="attached")
 
     def roll(self, button: str = "#send") -> dict[str, Any]:
         """Click a button that sends the request; the answer, once the page has shown it."""
@@ -243,12 +270,19 @@ def test_odds_show_before_rolling_and_follow_the_request(browser: Any, server: S
         odds = info.value.json()
         page.page.wait_for_selector("#odds:not([hidden]) table")
         text = page.page.inner_text("#odds")
-        assert "success" in text and "luck" in text
+        assert "Success" in text and "Luck" in text
         # The chance of each outcome as the service gave it, and the total's distribution as bars.
-        shown = page.page.locator("#odds tr", has_text="outcomes · success").inner_text()
-        percent = float(shown.split("\t")[-1].rstrip("%"))
+        # A GM's words, the exact fraction in the tooltip.
+        cell = page.page.locator(
+            "#odds tr", has=page.page.locator("th", has_text=re.compile("^Success$"))
+        )
+        percent = float(cell.locator("td").inner_text().rstrip("%"))
         assert abs(percent - 100 * odds["outcomes"]["success"]["p"]) <= 0.05 + 1e-9
-        assert page.page.locator("#odds svg rect").count() == min(60, len(odds["pool"]["result"]))
+        fraction = odds["outcomes"]["success"]["exact"]
+        assert cell.locator(".chance").get_attribute("title") == f"exactly {fraction}"
+        assert "·" not in text and "tail" not in text and "truncation" not in text
+        first_chart = page.page.locator("#odds svg").first.locator("rect")
+        assert first_chart.count() == min(60, len(odds["pool"]["result"]))
         # Editing a field asks again, with the new request (no seed, no dice).
         with page.page.expect_response(lambda r: "/dos/odds/test" in r.url) as again:
             page.page.fill("#f-skill", "5")
@@ -256,7 +290,7 @@ def test_odds_show_before_rolling_and_follow_the_request(browser: Any, server: S
         sent = json.loads(again.value.request.post_data or "{}")
         assert sent["skill"] == 5 and "seed" not in sent and "dice" not in sent
         page.page.wait_for_function(
-            "n => document.querySelectorAll('#odds svg rect').length === n",
+            "n => document.querySelector('#odds svg').querySelectorAll('rect').length === n",
             arg=min(60, len(again.value.json()["pool"]["result"])),
         )
         assert page.errors == []
@@ -273,6 +307,8 @@ def test_odds_show_before_rolling_and_follow_the_request(browser: Any, server: S
         ("/dragon/battle", "/dragon/odds"),  # the system's one odds path
         ("/dos/complex", None),  # /dos/odds takes tests, opposed tests and attacks: not this
         ("/dnd5e/turn", None),
+        ("/dragon/simulate", None),  # its answer is the odds; /dragon/odds would refuse `runs`
+        ("/riders/simulate", None),
     ],
 )
 def test_each_endpoint_asks_its_own_odds_or_none(
@@ -291,6 +327,228 @@ def test_each_endpoint_asks_its_own_odds_or_none(
         else:
             page.page.wait_for_selector("#odds:not([hidden]) table")
             assert [url.removeprefix(server.url("")) for url in asked] == [odds]
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def english_texts_shown(page: Any, lang: str) -> list[str]:
+    """The page's own English texts (those without placeholders that the catalog translates
+    differently) that are on the page in ``lang`` all the same."""
+    english = catalog("en")
+    visible = page.evaluate("() => document.body.innerText")
+    return [
+        msgid
+        for msgid, text in catalog(lang).items()
+        if "\x04" not in msgid
+        and "{" not in msgid
+        and text != msgid
+        and len(msgid) > 3
+        and english.get(msgid, msgid) in visible
+        and english.get(msgid, msgid) not in text
+    ]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_page_speaks_the_chosen_language(browser: Any, server: Server, lang: str) -> None:
+    messages = catalog(lang)
+    page = Page(browser, server)
+    try:
+        page.open("/dos/attack", lang=lang)
+        page.page.wait_for_selector("#odds:not([hidden]) table")
+        html = page.page.evaluate(
+            "() => [document.documentElement.lang, document.documentElement.dir]"
+        )
+        assert html == [lang, "rtl" if lang == "ar" else "ltr"]
+        # Every fixed text of the page is its catalog's.
+        for msgid, shown in page.page.evaluate(
+            "() => [...document.querySelectorAll('[data-i18n]')].map(n => [n.dataset.i18n, n.textContent])"
+        ):
+            assert shown == messages.get(msgid, msgid), msgid
+        assert page.page.title() == messages.get("dragonroll playground", "dragonroll playground")
+        # The form's field names and the systems' names.
+        labels = page.page.locator("#form-view label").all_inner_texts()
+        assert messages.get("field\x04dexterity", "dexterity") in labels
+        system = page.page.locator("#system option:checked").inner_text()
+        assert system == messages.get("system\x04Dragons of Shadows", "Dragons of Shadows")
+        answer = page.roll()
+        sentence = page.page.inner_text("#sentence")
+        if answer["hit"]:
+            expected = messages.get(
+                "A hit: {amount} damage ({kind}).", "A hit: {amount} damage ({kind})."
+            )
+            kind = messages.get("value\x04" + answer["damage"]["kind"], answer["damage"]["kind"])
+            assert sentence == expected.format(amount=answer["damage"]["amount"], kind=kind)
+        assert page.page.locator("#result table.words th").first.inner_text() == messages.get(
+            "field\x04hit", "hit"
+        )
+        if lang != "en":
+            assert english_texts_shown(page.page, lang) == []
+            assert page.page.inner_text("#send") != "Roll"
+        if lang == "ar":
+            # The layout mirrors: the request panel (first in the document) stands on the right.
+            request, result = (page.page.locator(".panel").nth(i).bounding_box() for i in range(2))
+            assert request is not None and result is not None
+            assert request["x"] > result["x"]
+            assert page.page.evaluate("() => getComputedStyle(document.body).direction") == "rtl"
+        assert page.errors == []
+        assert page.axe() == []
+        page.shot(f"language-{lang}")
+    finally:
+        page.close()
+
+
+def test_switching_the_language_retranslates_the_page(browser: Any, server: Server) -> None:
+    page = Page(browser, server)
+    try:
+        page.open("/dnd5e/check")
+        page.roll()
+        assert page.page.inner_text("#send") == "Roll"
+        page.page.select_option("#lang", "fi")
+        fi = catalog("fi")
+        page.page.wait_for_function(
+            "t => document.querySelector('#send').textContent === t", arg=fi["Roll"]
+        )
+        assert page.page.evaluate("() => document.documentElement.lang") == "fi"
+        assert page.page.inner_text("#result h3") == fi["In words"]
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_every_endpoint_of_every_system_rolls_its_example(browser: Any, server: Server) -> None:
+    """Each system, each endpoint, its example rolled (the languages taken in turn): no 4xx or 5xx
+    answer (odds included) and no console error."""
+    page = Page(browser, server)
+    failed: list[str] = []
+    page.page.on(
+        "response",
+        lambda r: (
+            failed.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None
+        ),
+    )
+    rolled: list[str] = []
+    try:
+        page.open()
+        systems = page.page.eval_on_selector_all("#system option", "os => os.map(o => o.value)")
+        assert systems == ["dos", "dragon", "riders", "dnd5e"]
+        for system in systems:
+            page.page.select_option("#system", system)
+            paths = page.page.eval_on_selector_all("#endpoint option", "os => os.map(o => o.value)")
+            for path in paths:
+                lang = LANGUAGES[len(rolled) % len(LANGUAGES)]
+                page.page.select_option("#lang", lang)
+                page.page.select_option("#endpoint", path)
+                page.page.wait_for_timeout(350)  # the odds are asked 300 ms after a change
+                answer = page.roll()
+                assert page.page.inner_text("#sentence").strip(), path
+                assert answer["seed"] is not None
+                rolled.append(path)
+                page.page.wait_for_load_state("networkidle")
+        posts = [
+            p
+            for p, item in json.loads((ROOT / "openapi" / "openapi.json").read_text("utf-8"))[
+                "paths"
+            ].items()
+            if "post" in item and "/odds" not in p
+        ]
+        assert sorted(rolled) == sorted(posts)
+        assert failed == []
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_a_simulation_shows_its_win_rates_with_their_intervals(
+    browser: Any, server: Server
+) -> None:
+    page = Page(browser, server)
+    try:
+        page.open("/dragon/simulate")
+        answer = page.roll()
+        rows = page.page.locator("#result .win-row")
+        assert rows.count() == len(answer["outcomes"])
+        for i, outcome in enumerate(answer["outcomes"]):
+            value = rows.nth(i).locator(".win-value").inner_text()
+            low, high = outcome["ci95"]
+            assert f"{100 * outcome['rate']:.1f}".rstrip("0").rstrip(".") in value
+            assert f"{100 * high:.1f}".rstrip("0").rstrip(".") in value
+            width = rows.nth(i).locator(".rate").evaluate("n => n.style.inlineSize")
+            assert abs(float(width.rstrip("%")) - 100 * outcome["rate"]) < 1e-3
+            start = rows.nth(i).locator(".ci").evaluate("n => n.style.insetInlineStart")
+            assert abs(float(start.rstrip("%")) - 100 * low) < 1e-3
+        assert page.page.locator("#odds").is_hidden()
+        assert page.errors == []
+        assert page.axe() == []
+        page.shot("simulate-dragon")
+    finally:
+        page.close()
+
+
+def test_a_battles_odds_show_each_pair(browser: Any, server: Server) -> None:
+    page = Page(browser, server)
+    try:
+        with page.page.expect_response(lambda r: "/dragon/odds" in r.url) as info:
+            page.open("/dragon/battle")
+        odds = info.value.json()
+        page.page.wait_for_selector("#odds table.pair")
+        pairs = page.page.locator("#odds table.pair")
+        assert pairs.count() == len(odds["pairs"])
+        for i, pair in enumerate(odds["pairs"]):
+            titles = pairs.nth(i).locator(".chance").evaluate_all("ns => ns.map(n => n.title)")
+            assert titles == [
+                f"exactly {pair[k]['exact']}" for k in ("a_wins", "b_wins", "interrupted")
+            ]
+            assert "nobody loses" in pairs.nth(i).inner_text()
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_the_typescript_client_bundled_for_a_browser_calls_the_service(
+    browser: Any, server: Server, tmp_path: Path
+) -> None:
+    """clients/typescript bundled by esbuild (locked in its package-lock.json) into one script for a
+    page, then used from Chromium: /dos/test and /dragon/battle through the client."""
+    if not ESBUILD.exists():
+        assert not IN_CI, "CI runs npm ci in clients/typescript (esbuild)"
+        pytest.skip("no esbuild: npm ci --prefix clients/typescript")
+    entry = tmp_path / "page.js"
+    entry.write_text(
+        f'import {{ createDragonrollClient, unwrap }} from "{ROOT}/clients/typescript/src/index.js";\n'
+        "window.dragonroll = { createDragonrollClient, unwrap };\n",
+        encoding="utf-8",
+    )
+    bundle = tmp_path / "page.bundle.js"
+    subprocess.run(
+        [
+            *(str(ESBUILD), str(entry), "--bundle", "--platform=browser", "--format=iife"),
+            *(f"--outfile={bundle}", "--log-level=warning"),
+        ],
+        check=True,
+        timeout=60,
+    )
+    page = Page(browser, server)
+    try:
+        # A page of the service's origin (its /livez; the browser's favicon request answered here).
+        page.page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+        page.page.goto(server.url("/livez"))
+        page.page.add_script_tag(path=str(bundle))
+        result = page.page.evaluate(
+            """async (baseUrl) => {
+              const client = window.dragonroll.createDragonrollClient({ baseUrl });
+              const { unwrap } = window.dragonroll;
+              const test = unwrap(await client.POST("/dos/test", { body: { stat: 24, skill: 3, dc: 43, seed: "x" } }));
+              const battle = unwrap(await client.POST("/dragon/battle", { body: {
+                seed: "vale", dragon: { age: 3, battle: 2, target: "tribe" },
+                entities: [{ id: "tribe", controller: "gm", kind: "group", prosperity: 4, level: 2, target: "dragon" }],
+              } }));
+              return { total: test.total, success: test.success, battleSeed: battle.seed };
+            }""",
+            server.url(""),
+        )
+        assert result["success"] == (result["total"] > 43)
+        assert result["battleSeed"] == "vale"
         assert page.errors == []
     finally:
         page.close()

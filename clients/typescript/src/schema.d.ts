@@ -666,6 +666,42 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** Action */
+        Action: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "action";
+            /**
+             * Name
+             * @description Attack, Dash, Dodge, Ready ... A Dash adds the speed to the movement budget.
+             */
+            name: string;
+        };
+        /** ActionsCombatant */
+        ActionsCombatant: {
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Speed
+             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
+             */
+            speed: number;
+            /**
+             * Opponents
+             * @description Ids of the combatants this one is fighting (each must be in `combatants`, not itself, no repeats). With none the result is the minimum, 1 action.
+             */
+            opponents?: string[];
+        };
         /** ActionsEntry */
         ActionsEntry: {
             /**
@@ -683,6 +719,39 @@ export interface components {
              * @description Sum of the opponents' speeds (0 with none).
              */
             opponents_speed: number;
+        };
+        /** ActionsRequest */
+        ActionsRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["ActionsCombatant"][];
         };
         /** ActionsResult */
         ActionsResult: {
@@ -726,6 +795,15 @@ export interface components {
              */
             actions: components["schemas"]["ActionsEntry"][];
         };
+        /** Attack */
+        Attack: {
+            /**
+             * Ranged
+             * @description The initiator's attack is ranged: if it loses, it takes no damage (RDR-6).
+             * @default false
+             */
+            ranged?: boolean;
+        };
         /** AttackResultPart */
         AttackResultPart: {
             /**
@@ -739,7 +817,7 @@ export interface components {
              */
             reason: string;
             /** @description The attacker's roll. */
-            attack: components["schemas"]["rules__dos__models__AttackRoll"];
+            attack: components["schemas"]["DosAttackRoll"];
             /** @description The defense rolled, or null. */
             defense: components["schemas"]["DefenseRoll"] | null;
             /** @description Damage on a hit (DOS-26, DOS-28), else null. */
@@ -756,6 +834,32 @@ export interface components {
             aimed: boolean;
             /** @description A running target's stop roll (DOS-22), or null. */
             run_stop: components["schemas"]["RunStop"] | null;
+        };
+        /** Attacker */
+        Attacker: {
+            /**
+             * Dexterity
+             * @description Dexterity, the attack's stat (+-1,000,000).
+             */
+            dexterity: number;
+            /**
+             * Strength
+             * @description For damage (DOS-26).
+             * @default 0
+             */
+            strength?: number;
+            /**
+             * Skill
+             * @description Skill of the weapon kind: unarmed combat, weapon combat, thrown weapons or firearms (0..100 dice).
+             */
+            skill: number;
+            /** @description The weapon (or fists) and its kind. */
+            weapon: components["schemas"]["Weapon"];
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
         };
         /** Attempt */
         Attempt: {
@@ -801,6 +905,133 @@ export interface components {
             pairs: components["schemas"]["PairOdds"][];
             /** @description The dragon die's sweep; null without the dragon die. */
             sweep: components["schemas"]["SweepOdds"] | null;
+        };
+        /**
+         * BattleOddsRequest
+         * @description The `/dragon/battle` request without `seed` and `dice`.
+         */
+        BattleOddsRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
+        };
+        /** BattleOptions */
+        BattleOptions: {
+            /**
+             * Hoard
+             * @description DRG-17. `always` (the source): when the battle ends the player gains the strongest enemy's level - 1. `on_win` (rules/dragon.md): only when the dragon won its pair or swept this round.
+             * @default always
+             * @enum {string}
+             */
+            hoard?: "always" | "on_win";
+            /**
+             * Strongest Enemy
+             * @description DRG-17, which enemy that fought gives the hoard (its level - 1, a dragonslayer counting one level higher). `strength_order` (the source, which defines strength by prosperity): the first of them in the DRG-2 strength order. `highest_level` (rules/dragon.md): the first of the highest level, a dragonslayer's +1 included.
+             * @default strength_order
+             * @enum {string}
+             */
+            strongest_enemy?: "highest_level" | "strength_order";
+        };
+        /** BattleRequest */
+        BattleRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
         };
         /**
          * BattleResult
@@ -918,6 +1149,73 @@ export interface components {
             next_state: components["schemas"]["BattleState"];
         };
         /**
+         * BattleSimulateRequest
+         * @description The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`.
+         */
+        BattleSimulateRequest: {
+            /** @description The player's dragon. */
+            dragon: components["schemas"]["Dragon"];
+            /**
+             * Entities
+             * @description Every entity of the battle, at most 100, in request order.
+             */
+            entities: components["schemas"]["Entity"][];
+            /**
+             * @description Where the battle is; loses prosperity to the dragon die.
+             * @default null
+             */
+            location?: components["schemas"]["Location"] | null;
+            /**
+             * Round
+             * @description The round number, 1-1000.
+             * @default 1
+             */
+            round?: number;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Continues
+             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
+             * @default false
+             */
+            continues?: boolean;
+            /**
+             * @description House-rule switches.
+             * @default {
+             *       "hoard": "always",
+             *       "strongest_enemy": "strength_order"
+             *     }
+             */
+            options?: components["schemas"]["BattleOptions"];
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+            /**
+             * Rerolls
+             * @description Rerolls the dragon spends while it can (DRG-16), 0-20.
+             * @default 0
+             */
+            rerolls?: number;
+        };
+        /**
          * BattleState
          * @description The situation of a round: what a request carries and what ``next_state`` returns.
          */
@@ -940,6 +1238,25 @@ export interface components {
              * @default 1
              */
             round?: number;
+        };
+        /** BonusAction */
+        BonusAction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "bonus_action";
+            /**
+             * Name
+             * @description A Dash granted by the named feature (such as Cunning Action) adds the speed to the movement budget, as the Dash action does.
+             */
+            name: string;
+            /**
+             * Feature
+             * @description The feature, spell or ability granting it; without one it is refused (D5E-9).
+             * @default null
+             */
+            feature?: string | null;
         };
         /**
          * Bonuses
@@ -1025,6 +1342,96 @@ export interface components {
             /** @description The d20 kept (mode applied). */
             natural: components["schemas"]["Distribution"];
         };
+        /**
+         * CheckOddsRequest
+         * @description The `/dnd5e/check` request without `seed` and `dice`.
+         */
+        CheckOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Modifier
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Dc
+             * @description Difficulty class; success when the total meets or beats it.
+             */
+            dc: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
+        /** CheckRequest */
+        CheckRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Modifier
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Dc
+             * @description Difficulty class; success when the total meets or beats it.
+             */
+            dc: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
         /** CheckResult */
         CheckResult: {
             /**
@@ -1091,6 +1498,92 @@ export interface components {
              * @description Every counter item of either side, in request order.
              */
             counters: components["schemas"]["CounterOdds"][];
+        };
+        /**
+         * CombatOddsRequest
+         * @description The `/riders/combat` request without `seed` and `dice`.
+         */
+        CombatOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            initiator: components["schemas"]["RidersSideInput"];
+            defender: components["schemas"]["RidersSideInput"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+        };
+        /** CombatRequest */
+        CombatRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            initiator: components["schemas"]["RidersSideInput"];
+            defender: components["schemas"]["RidersSideInput"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
         };
         /** CombatResult */
         CombatResult: {
@@ -1184,6 +1677,126 @@ export interface components {
              */
             auto_filled: number[];
         };
+        /**
+         * CombatSimulateRequest
+         * @description The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9).
+         */
+        CombatSimulateRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            initiator: components["schemas"]["RidersSideInput"];
+            defender: components["schemas"]["RidersSideInput"];
+            /**
+             * @description The initiator's attack.
+             * @default {
+             *       "ranged": false
+             *     }
+             */
+            attack?: components["schemas"]["Attack"];
+            /**
+             * Decisions
+             * @description The decisions taken so far, in order (0-1000).
+             */
+            decisions?: components["schemas"]["Decision"][];
+            /**
+             * Auto
+             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
+             * @default false
+             */
+            auto?: boolean;
+            /**
+             * Runs
+             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
+             */
+            runs: number;
+        };
+        /** Combatant */
+        Combatant: {
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Side
+             * @description "players" (the characters) or "gm" (monsters, NPCs).
+             * @enum {string}
+             */
+            side: "players" | "gm";
+            /**
+             * Dex Mod
+             * @description Dexterity modifier, added to the initiative d20 (D5E-5).
+             */
+            dex_mod: number;
+            /**
+             * Initiative Bonus
+             * @description Any other initiative bonus.
+             * @default 0
+             */
+            initiative_bonus?: number;
+            /**
+             * Dexterity
+             * @description Dexterity score; needed by `tie_break: dexterity` (D5E-7).
+             * @default null
+             */
+            dexterity?: number | null;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Group
+             * @description Group of identical creatures: one roll for the group, acting together (D5E-5). Members must share side, modifiers, advantage, disadvantage and dexterity.
+             * @default null
+             */
+            group?: string | null;
+            /**
+             * @description Set when the creature hides (D5E-3).
+             * @default null
+             */
+            hiding?: components["schemas"]["Hiding"] | null;
+            /**
+             * Passive Perception
+             * @description Passive Wisdom (Perception); needed when every opponent hides (D5E-3).
+             * @default null
+             */
+            passive_perception?: number | null;
+            /**
+             * Surprised
+             * @description The GM's ruling, surprised or not; when set it wins over the comparison.
+             * @default null
+             */
+            surprised?: boolean | null;
+        };
         /** CombatantState */
         CombatantState: {
             /**
@@ -1262,6 +1875,70 @@ export interface components {
              */
             waited: boolean;
         };
+        /** ComplexRequest */
+        ComplexRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** Stat */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /** Dc */
+            dc: number;
+            /**
+             * Attempts
+             * @description Attempts allowed (1-1000).
+             */
+            attempts: number;
+            /**
+             * Successes Needed
+             * @description Successes required (1-1000, <= attempts).
+             */
+            successes_needed: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        } & unknown;
         /** ComplexResult */
         ComplexResult: {
             /**
@@ -1463,6 +2140,110 @@ export interface components {
              */
             applied_as: "light" | "serious" | "critical" | "none";
         };
+        /**
+         * DamageOptions
+         * @description Readings of DOS-28 (the source's plain reading is the default).
+         */
+        DamageOptions: {
+            /**
+             * Light At Zero
+             * @description DOS-28, light damage taken at 0 hp. `full_bar` (the source: 'they start dealing serious damage as if the life bar were initially full'): it is dealt as serious damage against a full bar (`max_hp`), once; the target is then `beaten`. Without `max_hp` there is no bar to refill and it counts as serious at 0 hp. `no_refill`: it counts as serious at 0 hp (hp stays 0: incapacitated).
+             * @default full_bar
+             * @enum {string}
+             */
+            light_at_zero?: "full_bar" | "no_refill";
+            /**
+             * Critical Wounds
+             * @description DOS-28, critical wounds. `at_zero_hp` (the source: 'if wounded while having no life points'): damage counting as serious taken at 0 hp is critical, incapacitated or not (light damage at 0 hp follows `light_at_zero`). `while_incapacitated`: any damage taken while already incapacitated is critical.
+             * @default at_zero_hp
+             * @enum {string}
+             */
+            critical_wounds?: "at_zero_hp" | "while_incapacitated";
+        };
+        /** DamagePart */
+        DamagePart: {
+            /**
+             * Dice
+             * @description Dice notation: `2d6+3`, `1d8+1d6+4`, `d20`, `-1`, `1d10-2`. At most 100 dice in a part, 1-100 per term, dice of 2-1000 sides, 20 terms.
+             */
+            dice: string;
+            /**
+             * Type
+             * @enum {string}
+             */
+            type: "acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder";
+        };
+        /** DamageRequest */
+        DamageRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Strength
+             * @description The attacker's strength (unused by `shooting` and by `amount`).
+             * @default 0
+             */
+            strength?: number;
+            /**
+             * @description Weapon damage rolled with the damage d10 (DOS-26).
+             * @default null
+             */
+            weapon?: components["schemas"]["Weapon"] | null;
+            /**
+             * Armor
+             * @description Extension: subtracted from a weapon's damage after the table, never below 0 (0..1,000,000). Not applied to a GM-set `amount`.
+             * @default 0
+             */
+            armor?: number;
+            /**
+             * Amount
+             * @description GM-set damage (fire, falling: DOS-29), applied as given with no die.
+             * @default null
+             */
+            amount?: number | null;
+            /**
+             * Kind
+             * @description Kind of a GM-set `amount` (required with it).
+             * @default null
+             */
+            kind?: ("light" | "serious" | "critical") | null;
+            /** @description Who takes the damage: its life state now. */
+            target: components["schemas"]["DamageTarget"];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (({
+            weapon: unknown;
+        } | {
+            amount: unknown;
+        }) & unknown & unknown);
         /** DamageResult */
         DamageResult: {
             /**
@@ -1581,6 +2362,64 @@ export interface components {
              */
             name?: string | null;
         };
+        /** DeathSaveRequest */
+        DeathSaveRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Successes
+             * @description So far.
+             * @default 0
+             */
+            successes?: number;
+            /**
+             * Failures
+             * @description So far.
+             * @default 0
+             */
+            failures?: number;
+            /**
+             * Modifier
+             * @description Any bonus to the save (a spell, a feature).
+             * @default 0
+             */
+            modifier?: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        };
         /** DeathSaveResult */
         DeathSaveResult: {
             /**
@@ -1685,6 +2524,82 @@ export interface components {
              */
             direction?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW") | null;
         };
+        /**
+         * Declaration
+         * @description One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll.
+         */
+        Declaration: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             * @default null
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             * @default null
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Action
+             * @description `attack` (count actions, one attack each, DOS-17/21), `run` (all actions, DOS-22; alone), `step` (1 action, once per turn, DOS-23), `grab`/`break_free` (1 action, DOS-24), `push`/`feint_push` (1 action, DOS-25), `wait` (no action this turn; alone).
+             * @enum {string}
+             */
+            action: "attack" | "run" | "step" | "grab" | "break_free" | "push" | "feint_push" | "wait";
+            /**
+             * Target
+             * @description Required for attack, grab, break_free, push, feint_push.
+             * @default null
+             */
+            target?: string | null;
+            /**
+             * Count
+             * @description Attacks only: actions (= attacks) spent, 1..1000.
+             * @default 1
+             */
+            count?: number;
+            /**
+             * Aim
+             * @description Attacks: aimed location (DOS-27).
+             * @default null
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Required for an attack with a thrown or shooting weapon.
+             * @default null
+             */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Defense
+             * @description Overrides the target's own `defense` for these attacks; for ranged attacks the default is `none` (DOS-21).
+             * @default null
+             */
+            defense?: ("block" | "dodge" | "none" | "auto") | null;
+            /**
+             * Stop When Down
+             * @description Attacks: skip the remaining attacks once the target is incapacitated.
+             * @default true
+             */
+            stop_when_down?: boolean;
+            /**
+             * Metres
+             * @description Step: metres wanted (default and cap floor(speed / 4)).
+             * @default null
+             */
+            metres?: number | null;
+        } & (unknown & unknown & unknown & unknown & unknown);
         /** Defeat */
         Defeat: {
             /**
@@ -1823,6 +2738,863 @@ export interface components {
             /** @description 5/25/50/75/95 percentiles. */
             percentiles: components["schemas"]["Percentiles"];
         };
+        /** Dnd5eAttackOdds */
+        Dnd5eAttackOdds: {
+            /** @description Any hit, critical hits included (D5E-11). */
+            hit: components["schemas"]["Prob"];
+            /** @description A natural 20 (D5E-11). */
+            critical: components["schemas"]["Prob"];
+            miss: components["schemas"]["Prob"];
+            /** @description Damage dealt after resistance, vulnerability, immunity; 0 on a miss. */
+            damage: components["schemas"]["Distribution"];
+            /** @description A target above 0 hp is at 0 hp after the attack (D5E-14). */
+            drops_to_0: components["schemas"]["Prob"];
+            /** @description The target is dead after the attack (D5E-14, D5E-15). */
+            dies: components["schemas"]["Prob"];
+        };
+        /**
+         * Dnd5eAttackOddsRequest
+         * @description The `/dnd5e/attack` request without `seed` and `dice`.
+         */
+        Dnd5eAttackOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
+        /** Dnd5eAttackRequest */
+        Dnd5eAttackRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Attack Bonus
+             * @description Added to the d20 (D5E-11).
+             */
+            attack_bonus: number;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+            /**
+             * Damage
+             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
+             */
+            damage: components["schemas"]["DamagePart"][];
+            target: components["schemas"]["Target"];
+        };
+        /** Dnd5eAttackResult */
+        Dnd5eAttackResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /** Hit */
+            hit: boolean;
+            /** Critical */
+            critical: boolean;
+            attack: components["schemas"]["Dnd5eAttackRoll"];
+            /** Ac */
+            ac: number;
+            /** Damage */
+            damage: components["schemas"]["PartRoll"][];
+            /** By Type */
+            by_type: components["schemas"]["TypeDamage"][];
+            /**
+             * Damage Total
+             * @description Damage dealt after resistances etc. (D5E-13).
+             */
+            damage_total: number;
+            target: components["schemas"]["TargetState"];
+        };
+        /** Dnd5eAttackRoll */
+        Dnd5eAttackRoll: {
+            /** D20S */
+            d20s: number[];
+            /** Natural */
+            natural: number;
+            /**
+             * Mode
+             * @enum {string}
+             */
+            mode: "normal" | "advantage" | "disadvantage";
+            /** Total */
+            total: number;
+        };
+        /** Dnd5eInitiativeRequest */
+        Dnd5eInitiativeRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** Combatants */
+            combatants: components["schemas"]["Combatant"][];
+            /**
+             * Tie Break
+             * @description D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. `dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides.
+             * @default d20
+             * @enum {string}
+             */
+            tie_break?: "d20" | "dexterity" | "given";
+            /**
+             * Tie Order
+             * @description With `tie_break: given`: combatant or group ids, first acts first.
+             */
+            tie_order?: string[];
+            /**
+             * @default {
+             *       "surprise_ties": "hidden"
+             *     }
+             */
+            options?: components["schemas"]["InitiativeOptions"];
+        };
+        /** Dnd5eInitiativeResult */
+        Dnd5eInitiativeResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Round Seconds
+             * @description A round is 6 seconds of game time (D5E-1).
+             */
+            round_seconds: number;
+            /**
+             * Order
+             * @description Highest total first; the same every round.
+             */
+            order: components["schemas"]["OrderEntry"][];
+            /**
+             * Surprised
+             * @description Surprised combatant ids, in request order.
+             */
+            surprised: string[];
+            /**
+             * Surprise
+             * @description Every combatant's verdict (D5E-3).
+             */
+            surprise: components["schemas"]["SurpriseVerdict"][];
+            /**
+             * Stealth
+             * @description The hiders' Stealth totals, by id.
+             */
+            stealth: {
+                [key: string]: components["schemas"]["Stealth"];
+            };
+        };
+        /** Dnd5eTurnRequest */
+        Dnd5eTurnRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Speed
+             * @description Walking speed in feet.
+             */
+            speed: number;
+            /**
+             * Steps
+             * @description The plan, in order.
+             */
+            steps: (components["schemas"]["Move"] | components["schemas"]["Action"] | components["schemas"]["BonusAction"] | components["schemas"]["Interaction"] | components["schemas"]["Reaction"] | components["schemas"]["Speech"])[];
+            /**
+             * Surprised
+             * @description Surprised at the start of combat (D5E-3).
+             * @default false
+             */
+            surprised?: boolean;
+            /**
+             * First Turn
+             * @description This is the creature's first turn.
+             * @default true
+             */
+            first_turn?: boolean;
+            /**
+             * Incapacitated
+             * @description Cannot take actions or reactions.
+             * @default false
+             */
+            incapacitated?: boolean;
+            /**
+             * Reaction Used
+             * @description Its reaction has already been used this round.
+             * @default false
+             */
+            reaction_used?: boolean;
+        };
+        /** Dnd5eTurnResult */
+        Dnd5eTurnResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /** Valid */
+            valid: boolean;
+            /** Violations */
+            violations: components["schemas"]["Violation"][];
+            /** @description What the plan uses. */
+            budget: components["schemas"]["Budget"];
+        };
+        /** DosAttackOdds */
+        DosAttackOdds: {
+            /**
+             * Defense
+             * @description The defense the attack meets (`auto` resolved as `/dos/attack` does).
+             */
+            defense: ("block" | "dodge") | null;
+            hit: components["schemas"]["Prob"];
+            /** @description The block holds; null without a block. */
+            blocked: components["schemas"]["Prob"] | null;
+            /** @description The dodge holds; null without a dodge. */
+            dodged: components["schemas"]["Prob"] | null;
+            /** @description No hit, whatever the reason (1 - hit). */
+            missed: components["schemas"]["Prob"];
+            /** @description Damage dealt after armor (DOS-26); 0 on a miss. */
+            damage: components["schemas"]["Distribution"];
+            /** @description The defender, not incapacitated before, is after it (DOS-28). */
+            incapacitated: components["schemas"]["Prob"];
+            /** @description The attack deals a critical wound (DOS-28). */
+            critical: components["schemas"]["Prob"];
+            truncation: components["schemas"]["Truncation"];
+        };
+        /**
+         * DosAttackOddsRequest
+         * @description The `/dos/attack` request without `seed` and `dice`.
+         */
+        DosAttackOddsRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             * @default null
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             * @default null
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /**
+             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
+             * @default null
+             */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             * @default null
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /** DosAttackRequest */
+        DosAttackRequest: {
+            /**
+             * Defense Difficulty
+             * @description Difficulty status of the defense against it (DOS-9).
+             * @default null
+             */
+            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Defense Modifier Percent
+             * @description Explicit defense modifier in percent (-100..+100).
+             * @default null
+             */
+            defense_modifier_percent?: number | null;
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /** @description Who attacks: stats, skill and weapon. */
+            attacker: components["schemas"]["Attacker"];
+            /** @description The defender's state this turn (send back the `defender` of the last result). */
+            defender: components["schemas"]["Defender"];
+            /**
+             * Defense
+             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
+             * @default auto
+             * @enum {string}
+             */
+            defense?: "block" | "dodge" | "none" | "auto";
+            /**
+             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
+             * @default null
+             */
+            ranged?: components["schemas"]["Ranged"] | null;
+            /**
+             * Aim
+             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
+             * @default null
+             */
+            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        } & (unknown & unknown & unknown & unknown & unknown & unknown);
+        /** DosAttackResult */
+        DosAttackResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Hit
+             * @description The attack hit (DOS-17..21).
+             */
+            hit: boolean;
+            /**
+             * Reason
+             * @description Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal totals: the defender holds, DOS-20), `no_defense` (DOS-19: hits unless bad luck), `dc` (ranged simple test, DOS-21).
+             * @enum {string}
+             */
+            reason: "total" | "luck" | "bad_luck" | "tie" | "no_defense" | "dc";
+            /** @description The attacker's roll. */
+            attack: components["schemas"]["DosAttackRoll"];
+            /** @description null when no defense was rolled. */
+            defense: components["schemas"]["DefenseRoll"] | null;
+            /** @description null on a miss. */
+            damage: components["schemas"]["Damage"] | null;
+            /**
+             * Location
+             * @description Hit location (DOS-27); null on a miss.
+             */
+            location: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
+            /**
+             * Aimed
+             * @description The location was aimed, not rolled.
+             */
+            aimed: boolean;
+            /** @description The running defender's stop roll, if any. */
+            run_stop: components["schemas"]["RunStop"] | null;
+            /** @description The defender's new state; send it as `defender` of the next attack this turn. */
+            defender: components["schemas"]["Defender"];
+        };
+        /** DosAttackRoll */
+        DosAttackRoll: {
+            /** @description The attacker's pool (DOS-1..7). */
+            roll: components["schemas"]["PoolRoll"];
+            /**
+             * Modifier Percent
+             * @description The attack's difficulty modifier in percent.
+             */
+            modifier_percent: number;
+            /**
+             * Total
+             * @description dexterity + dice, with the modifier (DOS-8).
+             */
+            total: number;
+            /**
+             * Dc
+             * @description The ranged DC (DOS-21); null in melee.
+             */
+            dc: number | null;
+            /**
+             * Outcome
+             * @description Ranged: the simple test's outcome; null in melee.
+             */
+            outcome: ("success" | "failure" | "luck" | "bad_luck") | null;
+        };
+        /** DosInitiativeRequest */
+        DosInitiativeRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["InitiativeCombatant"][];
+            /**
+             * First
+             * @description Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in this order. They roll no initiative. Each must be in `combatants`, once.
+             */
+            first?: string[];
+        };
+        /** DosInitiativeResult */
+        DosInitiativeResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Order
+             * @description Ids, first to act first (DOS-15).
+             */
+            order: string[];
+            /**
+             * Entries
+             * @description One per combatant, in request order.
+             */
+            entries: components["schemas"]["InitiativeEntry"][];
+        };
+        /** DosTurnRequest */
+        DosTurnRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Combatants
+             * @description 1..100 combatants, unique ids.
+             */
+            combatants: components["schemas"]["TurnCombatant"][];
+            /**
+             * Order
+             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
+             * @default null
+             */
+            order?: string[] | null;
+            /**
+             * First
+             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
+             */
+            first?: string[];
+            /**
+             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
+             * @default {
+             *       "light_at_zero": "full_bar",
+             *       "critical_wounds": "at_zero_hp"
+             *     }
+             */
+            options?: components["schemas"]["DamageOptions"];
+        };
+        /** DosTurnResult */
+        DosTurnResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Order
+             * @description The initiative order used.
+             */
+            order: string[];
+            /**
+             * Initiative
+             * @description The initiative rolls, null when `order` was given.
+             */
+            initiative: components["schemas"]["InitiativeEntry"][] | null;
+            /**
+             * Actions
+             * @description Actions per turn of each (DOS-14).
+             */
+            actions: components["schemas"]["ActionsEntry"][];
+            /**
+             * Results
+             * @description Every action, in the order resolved.
+             */
+            results: components["schemas"]["TurnAction"][];
+            /**
+             * Combatants
+             * @description Everyone's new state, in request order.
+             */
+            combatants: components["schemas"]["CombatantState"][];
+        };
         /** Dragon */
         Dragon: {
             /**
@@ -1863,6 +3635,24 @@ export interface components {
              * @default null
              */
             name?: string | null;
+        };
+        /** DragonSide */
+        DragonSide: {
+            /**
+             * Members
+             * @description The pair member first, then the parties joined to it.
+             */
+            members: string[];
+            /**
+             * Dice
+             * @description Every die of the side's roll.
+             */
+            dice: number[];
+            /**
+             * Highest
+             * @description The side's highest die; 0 when it rolled nothing.
+             */
+            highest: number;
         };
         /** EndpointInfo */
         EndpointInfo: {
@@ -2067,6 +3857,40 @@ export interface components {
              */
             rolls: components["schemas"]["FoundryRoll"][];
         };
+        /**
+         * Hiding
+         * @description A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled.
+         */
+        Hiding: {
+            /**
+             * Stealth Total
+             * @description The Stealth check total already rolled.
+             * @default null
+             */
+            stealth_total?: number | null;
+            /**
+             * Stealth Mod
+             * @description Roll d20 + this in slot `stealth.<id>` (with advantage/disadvantage below).
+             * @default null
+             */
+            stealth_mod?: number | null;
+            /**
+             * Advantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            advantage?: boolean | number;
+            /**
+             * Disadvantage
+             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
+             * @default false
+             */
+            disadvantage?: boolean | number;
+        } | {
+            stealth_total: unknown;
+        } | {
+            stealth_mod: unknown;
+        };
         /** Hoard */
         Hoard: {
             /**
@@ -2100,6 +3924,24 @@ export interface components {
              */
             dragon_won: boolean;
         };
+        /** InitiativeCombatant */
+        InitiativeCombatant: {
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Id
+             * @description Letters, digits, '_' and '-'; 1-64 characters.
+             */
+            id: string;
+            /**
+             * Speed
+             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
+             */
+            speed: number;
+        };
         /** InitiativeEntry */
         InitiativeEntry: {
             /**
@@ -2127,6 +3969,32 @@ export interface components {
              * @description Tie-break rolls, in order: they only order the tied combatants among themselves.
              */
             rerolls: components["schemas"]["Reroll"][];
+        };
+        /** InitiativeOptions */
+        InitiativeOptions: {
+            /**
+             * Surprise Ties
+             * @description A Stealth total equal to a passive Perception: the hider stays `hidden` (default; a passive score is a DC) or is `noticed` (D5E-3).
+             * @default hidden
+             * @enum {string}
+             */
+            surprise_ties?: "hidden" | "noticed";
+        };
+        /** Interaction */
+        Interaction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "interaction";
+            /** Object */
+            object: string;
+            /**
+             * Uses Action
+             * @description Taken as the turn's action (a second interaction, an item needing an action).
+             * @default false
+             */
+            uses_action?: boolean;
         };
         /**
          * Item
@@ -2307,6 +4175,44 @@ export interface components {
             /** @description The target's side. */
             b: components["schemas"]["ManeuverSideResult"];
         };
+        /** ManeuverRequest */
+        ManeuverRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Kind
+             * @description `grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. `break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed (`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed (`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner.
+             * @enum {string}
+             */
+            kind: "grab" | "break_free" | "push" | "feint_push";
+            /** @description The side making the maneuver. */
+            a: components["schemas"]["ManeuverSide"];
+            /** @description The side resisting it. */
+            b: components["schemas"]["ManeuverSide"];
+        };
         /** ManeuverResult */
         ManeuverResult: {
             /**
@@ -2364,6 +4270,65 @@ export interface components {
             /** @description Side b's stat, skill, roll and total. */
             b: components["schemas"]["ManeuverSideResult"];
         };
+        /** ManeuverSide */
+        ManeuverSide: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Dexterity
+             * @description Dexterity (+-1,000,000).
+             */
+            dexterity: number;
+            /**
+             * Strength
+             * @description Strength (+-1,000,000).
+             */
+            strength: number;
+            /**
+             * Unarmed
+             * @description Unarmed combat skill (0..100).
+             * @default 0
+             */
+            unarmed?: number;
+            /**
+             * Weapon
+             * @description Weapon combat skill (0..100).
+             * @default 0
+             */
+            weapon?: number;
+            /**
+             * Dodge
+             * @description Dodge skill (0..100).
+             * @default 0
+             */
+            dodge?: number;
+            /**
+             * Stat
+             * @description Overrides the stat the kind uses (the GM's call).
+             * @default null
+             */
+            stat?: ("dexterity" | "strength") | null;
+            /**
+             * Skill
+             * @description Overrides the skill the kind uses (the GM's call).
+             * @default null
+             */
+            skill?: ("unarmed" | "weapon" | "dodge") | null;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+        } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
             /**
@@ -2391,6 +4356,19 @@ export interface components {
              */
             total: number;
         };
+        /** Move */
+        Move: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "move";
+            /**
+             * Feet
+             * @description Distance of this movement segment, in feet.
+             */
+            feet: number;
+        };
         /** OpposedOdds */
         OpposedOdds: {
             a_wins: components["schemas"]["Prob"];
@@ -2402,6 +4380,56 @@ export interface components {
             /** @description Side b's total. */
             b_total: components["schemas"]["Distribution"];
             truncation: components["schemas"]["Truncation"];
+        };
+        /**
+         * OpposedOddsRequest
+         * @description The `/dos/opposed` request without `seed` and `dice`.
+         */
+        OpposedOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            a: components["schemas"]["OpposedSide"];
+            b: components["schemas"]["OpposedSide"];
+        };
+        /** OpposedRequest */
+        OpposedRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            a: components["schemas"]["OpposedSide"];
+            b: components["schemas"]["OpposedSide"];
         };
         /** OpposedResult */
         OpposedResult: {
@@ -2447,6 +4475,32 @@ export interface components {
              */
             winner: ("a" | "b") | null;
         };
+        /** OpposedSide */
+        OpposedSide: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /** Stat */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+        } & unknown;
         /**
          * Option
          * @description One legal choice: send it back as a decision (with `by`).
@@ -2538,9 +4592,9 @@ export interface components {
              */
             b: string;
             /** @description `a` and the parties joined to it, with their dice. */
-            a_side: components["schemas"]["rules__dragon__models__Side"];
+            a_side: components["schemas"]["DragonSide"];
             /** @description `b` and the parties joined to it, with their dice. */
-            b_side: components["schemas"]["rules__dragon__models__Side"];
+            b_side: components["schemas"]["DragonSide"];
             /**
              * Resolved
              * @description False when a dragon-die sweep took one of its parties.
@@ -2698,6 +4752,39 @@ export interface components {
              */
             extra: boolean;
         };
+        /** PoolRequest */
+        PoolRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Pool
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            pool: number;
+        };
         /**
          * PoolRoll
          * @description A DoS pool roll (DOS-1..7), dice in draw order.
@@ -2758,6 +4845,59 @@ export interface components {
              */
             exact: string;
         };
+        /**
+         * Problem
+         * @description An RFC 9457 problem details object.
+         */
+        Problem: {
+            /**
+             * Type
+             * @description A URI naming the kind of problem.
+             */
+            type: string;
+            /** Title */
+            title: string;
+            /** Status */
+            status: number;
+            /** Detail */
+            detail: string;
+            /**
+             * Instance
+             * @description The path of the request.
+             * @default null
+             */
+            instance?: string | null;
+            /**
+             * Request Id
+             * @description The request's X-Request-ID.
+             * @default null
+             */
+            request_id?: string | null;
+            /**
+             * Errors
+             * @default null
+             */
+            errors?: components["schemas"]["ProblemError"][] | null;
+        };
+        /** ProblemError */
+        ProblemError: {
+            /**
+             * Loc
+             * @description Where: the path in the request ("body", field ...).
+             */
+            loc: (string | number)[];
+            /**
+             * Msg
+             * @description What is wrong there.
+             */
+            msg: string;
+            /**
+             * Type
+             * @description Machine-readable kind of the error.
+             * @default null
+             */
+            type?: string | null;
+        };
         /** ProsperityChange */
         ProsperityChange: {
             /**
@@ -2787,6 +4927,31 @@ export interface components {
              * @enum {string}
              */
             reason: "lost_pair" | "swept" | "dragon_die";
+        };
+        /** Ranged */
+        Ranged: {
+            /**
+             * Dc
+             * @description DC set by the GM from weather, size, distance, precision.
+             */
+            dc: number;
+            /**
+             * Ties
+             * @description DOS-11: whether total == DC hits.
+             * @default fail
+             * @enum {string}
+             */
+            ties?: "fail" | "succeed";
+        };
+        /** Reaction */
+        Reaction: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "reaction";
+            /** Name */
+            name: string;
         };
         /** Reroll */
         Reroll: {
@@ -2838,6 +5003,122 @@ export interface components {
              * @description Its bonus against the opponent's element.
              */
             bonus: number;
+        };
+        /** RidersSide */
+        RidersSide: {
+            /**
+             * Id
+             * @description The dragon (or player).
+             */
+            id: string;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Element
+             * @description The dragon's element.
+             * @enum {string}
+             */
+            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
+            /**
+             * Riders
+             * @description Current and delivered riders (0-100).
+             */
+            riders?: components["schemas"]["Rider"][];
+            /**
+             * Fatigue
+             * @description Fatigue, 0-3.
+             * @default 0
+             */
+            fatigue?: number;
+            /**
+             * Rage
+             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
+             * @default 0
+             */
+            rage?: number;
+            /**
+             * Terrain Bonus
+             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
+             * @default 0
+             */
+            terrain_bonus?: number;
+            /**
+             * @description Needed for knockback (the loser's) and swap (both).
+             * @default null
+             */
+            position?: components["schemas"]["Position"] | null;
+            /**
+             * Has Rider
+             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
+             * @default true
+             */
+            has_rider?: boolean;
+            /**
+             * Items
+             * @description Items and spells the side may use (0-100).
+             */
+            items?: components["schemas"]["Item"][];
+        };
+        /** RidersSideInput */
+        RidersSideInput: {
+            /**
+             * Id
+             * @description The dragon (or player).
+             */
+            id: string;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Element
+             * @description The dragon's element.
+             * @enum {string}
+             */
+            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
+            /**
+             * Riders
+             * @description Current and delivered riders (0-100).
+             */
+            riders?: components["schemas"]["Rider"][];
+            /**
+             * Fatigue
+             * @description Fatigue, 0-3.
+             * @default 0
+             */
+            fatigue?: number;
+            /**
+             * Rage
+             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
+             * @default 0
+             */
+            rage?: number;
+            /**
+             * Terrain Bonus
+             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
+             * @default 0
+             */
+            terrain_bonus?: number;
+            /**
+             * @description Needed for knockback (the loser's) and swap (both).
+             * @default null
+             */
+            position?: components["schemas"]["Position"] | null;
+            /**
+             * Has Rider
+             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
+             * @default true
+             */
+            has_rider?: boolean;
+            /**
+             * Items
+             * @description Items and spells the side may use (0-100).
+             */
+            items?: components["schemas"]["Item"][];
         };
         /**
          * Roll
@@ -2967,6 +5248,45 @@ export interface components {
              */
             examples: components["schemas"]["Example"][];
         };
+        /** Skills */
+        Skills: {
+            /**
+             * Weapon
+             * @description Weapon combat (melee weapons).
+             * @default 0
+             */
+            weapon?: number;
+            /**
+             * Unarmed
+             * @description Unarmed combat.
+             * @default 0
+             */
+            unarmed?: number;
+            /**
+             * Thrown
+             * @description Thrown weapons.
+             * @default 0
+             */
+            thrown?: number;
+            /**
+             * Shooting
+             * @description Firearms, bows, crossbows.
+             * @default 0
+             */
+            shooting?: number;
+            /**
+             * Block
+             * @description Block: block + 1 blocks per turn.
+             * @default 0
+             */
+            block?: number;
+            /**
+             * Dodge
+             * @description Dodge: dodge dodges per turn.
+             * @default 0
+             */
+            dodge?: number;
+        };
         /** SlayerRevealed */
         SlayerRevealed: {
             /**
@@ -3001,10 +5321,23 @@ export interface components {
              */
             sides: number | null;
         };
+        /** Speech */
+        Speech: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "speech";
+            /**
+             * Text
+             * @default
+             */
+            text?: string;
+        };
         /** States */
         States: {
-            initiator: components["schemas"]["rules__riders__models__Side"];
-            defender: components["schemas"]["rules__riders__models__Side"];
+            initiator: components["schemas"]["RidersSide"];
+            defender: components["schemas"]["RidersSide"];
         };
         /** Stealth */
         Stealth: {
@@ -3158,6 +5491,58 @@ export interface components {
             /** Endpoints */
             endpoints: components["schemas"]["EndpointInfo"][];
         };
+        /** Target */
+        Target: {
+            /**
+             * Ac
+             * @description Armor class.
+             */
+            ac: number;
+            /**
+             * Name
+             * @default null
+             */
+            name?: string | null;
+            /**
+             * Hp
+             * @description Current hit points (0 .. max_hp).
+             */
+            hp: number;
+            /** Max Hp */
+            max_hp: number;
+            /**
+             * Temp Hp
+             * @default 0
+             */
+            temp_hp?: number;
+            /**
+             * Resistances
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            resistances?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Vulnerabilities
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            vulnerabilities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Immunities
+             * @description Damage types; repeats count once (D5E-13).
+             */
+            immunities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
+            /**
+             * Monster
+             * @description A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.
+             * @default false
+             */
+            monster?: boolean;
+            /**
+             * Death Save Failures
+             * @description Failures it already has (at 0 hp).
+             * @default 0
+             */
+            death_save_failures?: number;
+        };
         /** TargetState */
         TargetState: {
             /** Hp */
@@ -3188,6 +5573,66 @@ export interface components {
             total: components["schemas"]["Distribution"];
             truncation: components["schemas"]["Truncation"];
         };
+        /**
+         * TestOddsRequest
+         * @description The `/dos/test` request without `seed` and `dice`.
+         */
+        TestOddsRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Stat
+             * @description The stat (or sum of stats) the skill depends on.
+             */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Dc
+             * @description The value the total must exceed (DOS-11).
+             */
+            dc: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        } & unknown;
+        /** TestOptions */
+        TestOptions: {
+            /**
+             * Ties
+             * @description DOS-11: whether a total equal to the DC fails (default) or succeeds.
+             * @default fail
+             * @enum {string}
+             */
+            ties?: "fail" | "succeed";
+        };
         /** TestOutcomes */
         TestOutcomes: {
             success: components["schemas"]["Prob"];
@@ -3195,6 +5640,66 @@ export interface components {
             luck: components["schemas"]["Prob"];
             bad_luck: components["schemas"]["Prob"];
         };
+        /** TestRequest */
+        TestRequest: {
+            /**
+             * Difficulty
+             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
+             * @default null
+             */
+            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
+            /**
+             * Modifier Percent
+             * @default null
+             */
+            modifier_percent?: number | null;
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             * @default null
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             * @default null
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Stat
+             * @description The stat (or sum of stats) the skill depends on.
+             */
+            stat: number;
+            /**
+             * Skill
+             * @description Skill level = number of d10 in the pool (0-100).
+             */
+            skill: number;
+            /**
+             * Dc
+             * @description The value the total must exceed (DOS-11).
+             */
+            dc: number;
+            /**
+             * @default {
+             *       "ties": "fail"
+             *     }
+             */
+            options?: components["schemas"]["TestOptions"];
+        } & unknown;
         /** TestResult */
         TestResult: {
             /**
@@ -3326,2126 +5831,6 @@ export interface components {
              */
             metres: number | null;
         };
-        /** TypeDamage */
-        TypeDamage: {
-            /** Type */
-            type: string;
-            /** Rolled */
-            rolled: number;
-            /** Applied */
-            applied: ("immunity" | "resistance" | "vulnerability")[];
-            /**
-             * Total
-             * @description After immunity, resistance, then vulnerability (D5E-13).
-             */
-            total: number;
-        };
-        /** ValueProb */
-        ValueProb: {
-            /**
-             * Value
-             * @description A value the quantity can take.
-             */
-            value: number;
-            /** @description Its probability. */
-            p: components["schemas"]["Prob"];
-        };
-        /** Violation */
-        Violation: {
-            /**
-             * Rule
-             * @description The rule id broken, such as `D5E-9`.
-             */
-            rule: string;
-            /**
-             * Step
-             * @description 0-based index of the step, or null for the whole plan.
-             */
-            step: number | null;
-            /** Code */
-            code: string;
-            /** Message */
-            message: string;
-        };
-        /** Wounds */
-        Wounds: {
-            /**
-             * Before
-             * @description The dragon's wounds before the round.
-             */
-            before: number;
-            /**
-             * Gained
-             * @description 0 or 1: one wound per loss (DRG-14).
-             */
-            gained: number;
-            /**
-             * After
-             * @description before + gained; >= battle defeats the dragon (DRG-15).
-             */
-            after: number;
-        };
-        /** AttackResult */
-        rules__dnd5e__models__AttackResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /** Hit */
-            hit: boolean;
-            /** Critical */
-            critical: boolean;
-            attack: components["schemas"]["rules__dnd5e__models__AttackRoll"];
-            /** Ac */
-            ac: number;
-            /** Damage */
-            damage: components["schemas"]["PartRoll"][];
-            /** By Type */
-            by_type: components["schemas"]["TypeDamage"][];
-            /**
-             * Damage Total
-             * @description Damage dealt after resistances etc. (D5E-13).
-             */
-            damage_total: number;
-            target: components["schemas"]["TargetState"];
-        };
-        /** AttackRoll */
-        rules__dnd5e__models__AttackRoll: {
-            /** D20S */
-            d20s: number[];
-            /** Natural */
-            natural: number;
-            /**
-             * Mode
-             * @enum {string}
-             */
-            mode: "normal" | "advantage" | "disadvantage";
-            /** Total */
-            total: number;
-        };
-        /** InitiativeResult */
-        rules__dnd5e__models__InitiativeResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Round Seconds
-             * @description A round is 6 seconds of game time (D5E-1).
-             */
-            round_seconds: number;
-            /**
-             * Order
-             * @description Highest total first; the same every round.
-             */
-            order: components["schemas"]["OrderEntry"][];
-            /**
-             * Surprised
-             * @description Surprised combatant ids, in request order.
-             */
-            surprised: string[];
-            /**
-             * Surprise
-             * @description Every combatant's verdict (D5E-3).
-             */
-            surprise: components["schemas"]["SurpriseVerdict"][];
-            /**
-             * Stealth
-             * @description The hiders' Stealth totals, by id.
-             */
-            stealth: {
-                [key: string]: components["schemas"]["Stealth"];
-            };
-        };
-        /** TurnResult */
-        rules__dnd5e__models__TurnResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /** Valid */
-            valid: boolean;
-            /** Violations */
-            violations: components["schemas"]["Violation"][];
-            /** @description What the plan uses. */
-            budget: components["schemas"]["Budget"];
-        };
-        /** AttackOdds */
-        rules__dnd5e__odds__AttackOdds: {
-            /** @description Any hit, critical hits included (D5E-11). */
-            hit: components["schemas"]["Prob"];
-            /** @description A natural 20 (D5E-11). */
-            critical: components["schemas"]["Prob"];
-            miss: components["schemas"]["Prob"];
-            /** @description Damage dealt after resistance, vulnerability, immunity; 0 on a miss. */
-            damage: components["schemas"]["Distribution"];
-            /** @description A target above 0 hp is at 0 hp after the attack (D5E-14). */
-            drops_to_0: components["schemas"]["Prob"];
-            /** @description The target is dead after the attack (D5E-14, D5E-15). */
-            dies: components["schemas"]["Prob"];
-        };
-        /** AttackResult */
-        rules__dos__models__AttackResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Hit
-             * @description The attack hit (DOS-17..21).
-             */
-            hit: boolean;
-            /**
-             * Reason
-             * @description Why: `total` (higher total), `luck`/`bad_luck` (DOS-12 overrides), `tie` (equal totals: the defender holds, DOS-20), `no_defense` (DOS-19: hits unless bad luck), `dc` (ranged simple test, DOS-21).
-             * @enum {string}
-             */
-            reason: "total" | "luck" | "bad_luck" | "tie" | "no_defense" | "dc";
-            /** @description The attacker's roll. */
-            attack: components["schemas"]["rules__dos__models__AttackRoll"];
-            /** @description null when no defense was rolled. */
-            defense: components["schemas"]["DefenseRoll"] | null;
-            /** @description null on a miss. */
-            damage: components["schemas"]["Damage"] | null;
-            /**
-             * Location
-             * @description Hit location (DOS-27); null on a miss.
-             */
-            location: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * Aimed
-             * @description The location was aimed, not rolled.
-             */
-            aimed: boolean;
-            /** @description The running defender's stop roll, if any. */
-            run_stop: components["schemas"]["RunStop"] | null;
-            /** @description The defender's new state; send it as `defender` of the next attack this turn. */
-            defender: components["schemas"]["Defender"];
-        };
-        /** AttackRoll */
-        rules__dos__models__AttackRoll: {
-            /** @description The attacker's pool (DOS-1..7). */
-            roll: components["schemas"]["PoolRoll"];
-            /**
-             * Modifier Percent
-             * @description The attack's difficulty modifier in percent.
-             */
-            modifier_percent: number;
-            /**
-             * Total
-             * @description dexterity + dice, with the modifier (DOS-8).
-             */
-            total: number;
-            /**
-             * Dc
-             * @description The ranged DC (DOS-21); null in melee.
-             */
-            dc: number | null;
-            /**
-             * Outcome
-             * @description Ranged: the simple test's outcome; null in melee.
-             */
-            outcome: ("success" | "failure" | "luck" | "bad_luck") | null;
-        };
-        /** InitiativeResult */
-        rules__dos__models__InitiativeResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Order
-             * @description Ids, first to act first (DOS-15).
-             */
-            order: string[];
-            /**
-             * Entries
-             * @description One per combatant, in request order.
-             */
-            entries: components["schemas"]["InitiativeEntry"][];
-        };
-        /** TurnResult */
-        rules__dos__models__TurnResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Order
-             * @description The initiative order used.
-             */
-            order: string[];
-            /**
-             * Initiative
-             * @description The initiative rolls, null when `order` was given.
-             */
-            initiative: components["schemas"]["InitiativeEntry"][] | null;
-            /**
-             * Actions
-             * @description Actions per turn of each (DOS-14).
-             */
-            actions: components["schemas"]["ActionsEntry"][];
-            /**
-             * Results
-             * @description Every action, in the order resolved.
-             */
-            results: components["schemas"]["TurnAction"][];
-            /**
-             * Combatants
-             * @description Everyone's new state, in request order.
-             */
-            combatants: components["schemas"]["CombatantState"][];
-        };
-        /** AttackOdds */
-        rules__dos__odds__AttackOdds: {
-            /**
-             * Defense
-             * @description The defense the attack meets (`auto` resolved as `/dos/attack` does).
-             */
-            defense: ("block" | "dodge") | null;
-            hit: components["schemas"]["Prob"];
-            /** @description The block holds; null without a block. */
-            blocked: components["schemas"]["Prob"] | null;
-            /** @description The dodge holds; null without a dodge. */
-            dodged: components["schemas"]["Prob"] | null;
-            /** @description No hit, whatever the reason (1 - hit). */
-            missed: components["schemas"]["Prob"];
-            /** @description Damage dealt after armor (DOS-26); 0 on a miss. */
-            damage: components["schemas"]["Distribution"];
-            /** @description The defender, not incapacitated before, is after it (DOS-28). */
-            incapacitated: components["schemas"]["Prob"];
-            /** @description The attack deals a critical wound (DOS-28). */
-            critical: components["schemas"]["Prob"];
-            truncation: components["schemas"]["Truncation"];
-        };
-        /** Side */
-        rules__dragon__models__Side: {
-            /**
-             * Members
-             * @description The pair member first, then the parties joined to it.
-             */
-            members: string[];
-            /**
-             * Dice
-             * @description Every die of the side's roll.
-             */
-            dice: number[];
-            /**
-             * Highest
-             * @description The side's highest die; 0 when it rolled nothing.
-             */
-            highest: number;
-        };
-        /** Side */
-        rules__riders__models__Side: {
-            /**
-             * Id
-             * @description The dragon (or player).
-             */
-            id: string;
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-            /**
-             * Element
-             * @description The dragon's element.
-             * @enum {string}
-             */
-            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
-            /**
-             * Riders
-             * @description Current and delivered riders (0-100).
-             */
-            riders?: components["schemas"]["Rider"][];
-            /**
-             * Fatigue
-             * @description Fatigue, 0-3.
-             * @default 0
-             */
-            fatigue?: number;
-            /**
-             * Rage
-             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
-             * @default 0
-             */
-            rage?: number;
-            /**
-             * Terrain Bonus
-             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
-             * @default 0
-             */
-            terrain_bonus?: number;
-            /**
-             * @description Needed for knockback (the loser's) and swap (both).
-             * @default null
-             */
-            position?: components["schemas"]["Position"] | null;
-            /**
-             * Has Rider
-             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
-             * @default true
-             */
-            has_rider?: boolean;
-            /**
-             * Items
-             * @description Items and spells the side may use (0-100).
-             */
-            items?: components["schemas"]["Item"][];
-        };
-        /** ProblemError */
-        ProblemError: {
-            /**
-             * Loc
-             * @description Where: the path in the request ("body", field ...).
-             */
-            loc: (string | number)[];
-            /**
-             * Msg
-             * @description What is wrong there.
-             */
-            msg: string;
-            /**
-             * Type
-             * @description Machine-readable kind of the error.
-             * @default null
-             */
-            type?: string | null;
-        };
-        /**
-         * Problem
-         * @description An RFC 9457 problem details object.
-         */
-        Problem: {
-            /**
-             * Type
-             * @description A URI naming the kind of problem.
-             */
-            type: string;
-            /** Title */
-            title: string;
-            /** Status */
-            status: number;
-            /** Detail */
-            detail: string;
-            /**
-             * Instance
-             * @description The path of the request.
-             * @default null
-             */
-            instance?: string | null;
-            /**
-             * Request Id
-             * @description The request's X-Request-ID.
-             * @default null
-             */
-            request_id?: string | null;
-            /**
-             * Errors
-             * @default null
-             */
-            errors?: components["schemas"]["ProblemError"][] | null;
-        };
-        /** Action */
-        Action: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "action";
-            /**
-             * Name
-             * @description Attack, Dash, Dodge, Ready ... A Dash adds the speed to the movement budget.
-             */
-            name: string;
-        };
-        /** ActionsCombatant */
-        ActionsCombatant: {
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /**
-             * Speed
-             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
-             */
-            speed: number;
-            /**
-             * Opponents
-             * @description Ids of the combatants this one is fighting (each must be in `combatants`, not itself, no repeats). With none the result is the minimum, 1 action.
-             */
-            opponents?: string[];
-        };
-        /** ActionsRequest */
-        ActionsRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["ActionsCombatant"][];
-        };
-        /** Attack */
-        Attack: {
-            /**
-             * Ranged
-             * @description The initiator's attack is ranged: if it loses, it takes no damage (RDR-6).
-             * @default false
-             */
-            ranged?: boolean;
-        };
-        /** Attacker */
-        Attacker: {
-            /**
-             * Dexterity
-             * @description Dexterity, the attack's stat (+-1,000,000).
-             */
-            dexterity: number;
-            /**
-             * Strength
-             * @description For damage (DOS-26).
-             * @default 0
-             */
-            strength?: number;
-            /**
-             * Skill
-             * @description Skill of the weapon kind: unarmed combat, weapon combat, thrown weapons or firearms (0..100 dice).
-             */
-            skill: number;
-            /** @description The weapon (or fists) and its kind. */
-            weapon: components["schemas"]["Weapon"];
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-        };
-        /**
-         * BattleOddsRequest
-         * @description The `/dragon/battle` request without `seed` and `dice`.
-         */
-        BattleOddsRequest: {
-            /** @description The player's dragon. */
-            dragon: components["schemas"]["Dragon"];
-            /**
-             * Entities
-             * @description Every entity of the battle, at most 100, in request order.
-             */
-            entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
-            location?: components["schemas"]["Location"] | null;
-            /**
-             * Round
-             * @description The round number, 1-1000.
-             * @default 1
-             */
-            round?: number;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Continues
-             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
-             * @default false
-             */
-            continues?: boolean;
-            /**
-             * @description House-rule switches.
-             * @default {
-             *       "hoard": "always",
-             *       "strongest_enemy": "strength_order"
-             *     }
-             */
-            options?: components["schemas"]["BattleOptions"];
-        };
-        /** BattleOptions */
-        BattleOptions: {
-            /**
-             * Hoard
-             * @description DRG-17. `always` (the source): when the battle ends the player gains the strongest enemy's level - 1. `on_win` (rules/dragon.md): only when the dragon won its pair or swept this round.
-             * @default always
-             * @enum {string}
-             */
-            hoard?: "always" | "on_win";
-            /**
-             * Strongest Enemy
-             * @description DRG-17, which enemy that fought gives the hoard (its level - 1, a dragonslayer counting one level higher). `strength_order` (the source, which defines strength by prosperity): the first of them in the DRG-2 strength order. `highest_level` (rules/dragon.md): the first of the highest level, a dragonslayer's +1 included.
-             * @default strength_order
-             * @enum {string}
-             */
-            strongest_enemy?: "highest_level" | "strength_order";
-        };
-        /** BattleRequest */
-        BattleRequest: {
-            /** @description The player's dragon. */
-            dragon: components["schemas"]["Dragon"];
-            /**
-             * Entities
-             * @description Every entity of the battle, at most 100, in request order.
-             */
-            entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
-            location?: components["schemas"]["Location"] | null;
-            /**
-             * Round
-             * @description The round number, 1-1000.
-             * @default 1
-             */
-            round?: number;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Continues
-             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
-             * @default false
-             */
-            continues?: boolean;
-            /**
-             * @description House-rule switches.
-             * @default {
-             *       "hoard": "always",
-             *       "strongest_enemy": "strength_order"
-             *     }
-             */
-            options?: components["schemas"]["BattleOptions"];
-        };
-        /**
-         * BattleSimulateRequest
-         * @description The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`.
-         */
-        BattleSimulateRequest: {
-            /** @description The player's dragon. */
-            dragon: components["schemas"]["Dragon"];
-            /**
-             * Entities
-             * @description Every entity of the battle, at most 100, in request order.
-             */
-            entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
-            location?: components["schemas"]["Location"] | null;
-            /**
-             * Round
-             * @description The round number, 1-1000.
-             * @default 1
-             */
-            round?: number;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Continues
-             * @description DRG-16: the battle goes on after this round (the player spends a reroll or the GM continues). Default false: the battle ends after this round and hoard is gained. A defeated dragon ends it whatever this says.
-             * @default false
-             */
-            continues?: boolean;
-            /**
-             * @description House-rule switches.
-             * @default {
-             *       "hoard": "always",
-             *       "strongest_enemy": "strength_order"
-             *     }
-             */
-            options?: components["schemas"]["BattleOptions"];
-            /**
-             * Runs
-             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
-             */
-            runs: number;
-            /**
-             * Rerolls
-             * @description Rerolls the dragon spends while it can (DRG-16), 0-20.
-             * @default 0
-             */
-            rerolls?: number;
-        };
-        /** BonusAction */
-        BonusAction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "bonus_action";
-            /**
-             * Name
-             * @description A Dash granted by the named feature (such as Cunning Action) adds the speed to the movement budget, as the Dash action does.
-             */
-            name: string;
-            /**
-             * Feature
-             * @description The feature, spell or ability granting it; without one it is refused (D5E-9).
-             * @default null
-             */
-            feature?: string | null;
-        };
-        /**
-         * CheckOddsRequest
-         * @description The `/dnd5e/check` request without `seed` and `dice`.
-         */
-        CheckOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Modifier
-             * @default 0
-             */
-            modifier?: number;
-            /**
-             * Dc
-             * @description Difficulty class; success when the total meets or beats it.
-             */
-            dc: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        };
-        /** CheckRequest */
-        CheckRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Modifier
-             * @default 0
-             */
-            modifier?: number;
-            /**
-             * Dc
-             * @description Difficulty class; success when the total meets or beats it.
-             */
-            dc: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        };
-        /**
-         * CombatOddsRequest
-         * @description The `/riders/combat` request without `seed` and `dice`.
-         */
-        CombatOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
-            /**
-             * @description The initiator's attack.
-             * @default {
-             *       "ranged": false
-             *     }
-             */
-            attack?: components["schemas"]["Attack"];
-            /**
-             * Decisions
-             * @description The decisions taken so far, in order (0-1000).
-             */
-            decisions?: components["schemas"]["Decision"][];
-            /**
-             * Auto
-             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
-             * @default false
-             */
-            auto?: boolean;
-        };
-        /** CombatRequest */
-        CombatRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
-            /**
-             * @description The initiator's attack.
-             * @default {
-             *       "ranged": false
-             *     }
-             */
-            attack?: components["schemas"]["Attack"];
-            /**
-             * Decisions
-             * @description The decisions taken so far, in order (0-1000).
-             */
-            decisions?: components["schemas"]["Decision"][];
-            /**
-             * Auto
-             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
-             * @default false
-             */
-            auto?: boolean;
-        };
-        /**
-         * CombatSimulateRequest
-         * @description The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9).
-         */
-        CombatSimulateRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            initiator: components["schemas"]["Side-Input"];
-            defender: components["schemas"]["Side-Input"];
-            /**
-             * @description The initiator's attack.
-             * @default {
-             *       "ranged": false
-             *     }
-             */
-            attack?: components["schemas"]["Attack"];
-            /**
-             * Decisions
-             * @description The decisions taken so far, in order (0-1000).
-             */
-            decisions?: components["schemas"]["Decision"][];
-            /**
-             * Auto
-             * @description Fill missing decisions with the default policy (RDR-9): the defender rolls; a presumptive loser plays its counter items in order while not higher, then concedes; the winner picks fatigue.
-             * @default false
-             */
-            auto?: boolean;
-            /**
-             * Runs
-             * @description Fights to play, 1-1000; run i is seeded `{seed}/{i}`.
-             */
-            runs: number;
-        };
-        /** Combatant */
-        Combatant: {
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-            /**
-             * Side
-             * @description "players" (the characters) or "gm" (monsters, NPCs).
-             * @enum {string}
-             */
-            side: "players" | "gm";
-            /**
-             * Dex Mod
-             * @description Dexterity modifier, added to the initiative d20 (D5E-5).
-             */
-            dex_mod: number;
-            /**
-             * Initiative Bonus
-             * @description Any other initiative bonus.
-             * @default 0
-             */
-            initiative_bonus?: number;
-            /**
-             * Dexterity
-             * @description Dexterity score; needed by `tie_break: dexterity` (D5E-7).
-             * @default null
-             */
-            dexterity?: number | null;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Group
-             * @description Group of identical creatures: one roll for the group, acting together (D5E-5). Members must share side, modifiers, advantage, disadvantage and dexterity.
-             * @default null
-             */
-            group?: string | null;
-            /**
-             * @description Set when the creature hides (D5E-3).
-             * @default null
-             */
-            hiding?: components["schemas"]["Hiding"] | null;
-            /**
-             * Passive Perception
-             * @description Passive Wisdom (Perception); needed when every opponent hides (D5E-3).
-             * @default null
-             */
-            passive_perception?: number | null;
-            /**
-             * Surprised
-             * @description The GM's ruling, surprised or not; when set it wins over the comparison.
-             * @default null
-             */
-            surprised?: boolean | null;
-        };
-        /** ComplexRequest */
-        ComplexRequest: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** Stat */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /** Dc */
-            dc: number;
-            /**
-             * Attempts
-             * @description Attempts allowed (1-1000).
-             */
-            attempts: number;
-            /**
-             * Successes Needed
-             * @description Successes required (1-1000, <= attempts).
-             */
-            successes_needed: number;
-            /**
-             * @default {
-             *       "ties": "fail"
-             *     }
-             */
-            options?: components["schemas"]["TestOptions"];
-        } & unknown;
-        /**
-         * DamageOptions
-         * @description Readings of DOS-28 (the source's plain reading is the default).
-         */
-        DamageOptions: {
-            /**
-             * Light At Zero
-             * @description DOS-28, light damage taken at 0 hp. `full_bar` (the source: 'they start dealing serious damage as if the life bar were initially full'): it is dealt as serious damage against a full bar (`max_hp`), once; the target is then `beaten`. Without `max_hp` there is no bar to refill and it counts as serious at 0 hp. `no_refill`: it counts as serious at 0 hp (hp stays 0: incapacitated).
-             * @default full_bar
-             * @enum {string}
-             */
-            light_at_zero?: "full_bar" | "no_refill";
-            /**
-             * Critical Wounds
-             * @description DOS-28, critical wounds. `at_zero_hp` (the source: 'if wounded while having no life points'): damage counting as serious taken at 0 hp is critical, incapacitated or not (light damage at 0 hp follows `light_at_zero`). `while_incapacitated`: any damage taken while already incapacitated is critical.
-             * @default at_zero_hp
-             * @enum {string}
-             */
-            critical_wounds?: "at_zero_hp" | "while_incapacitated";
-        };
-        /** DamagePart */
-        DamagePart: {
-            /**
-             * Dice
-             * @description Dice notation: `2d6+3`, `1d8+1d6+4`, `d20`, `-1`, `1d10-2`. At most 100 dice in a part, 1-100 per term, dice of 2-1000 sides, 20 terms.
-             */
-            dice: string;
-            /**
-             * Type
-             * @enum {string}
-             */
-            type: "acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder";
-        };
-        /** DamageRequest */
-        DamageRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Strength
-             * @description The attacker's strength (unused by `shooting` and by `amount`).
-             * @default 0
-             */
-            strength?: number;
-            /**
-             * @description Weapon damage rolled with the damage d10 (DOS-26).
-             * @default null
-             */
-            weapon?: components["schemas"]["Weapon"] | null;
-            /**
-             * Armor
-             * @description Extension: subtracted from a weapon's damage after the table, never below 0 (0..1,000,000). Not applied to a GM-set `amount`.
-             * @default 0
-             */
-            armor?: number;
-            /**
-             * Amount
-             * @description GM-set damage (fire, falling: DOS-29), applied as given with no die.
-             * @default null
-             */
-            amount?: number | null;
-            /**
-             * Kind
-             * @description Kind of a GM-set `amount` (required with it).
-             * @default null
-             */
-            kind?: ("light" | "serious" | "critical") | null;
-            /** @description Who takes the damage: its life state now. */
-            target: components["schemas"]["DamageTarget"];
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (({
-            weapon: unknown;
-        } | {
-            amount: unknown;
-        }) & unknown & unknown);
-        /** DeathSaveRequest */
-        DeathSaveRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Successes
-             * @description So far.
-             * @default 0
-             */
-            successes?: number;
-            /**
-             * Failures
-             * @description So far.
-             * @default 0
-             */
-            failures?: number;
-            /**
-             * Modifier
-             * @description Any bonus to the save (a spell, a feature).
-             * @default 0
-             */
-            modifier?: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        };
-        /**
-         * Declaration
-         * @description One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll.
-         */
-        Declaration: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             * @default null
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             * @default null
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Action
-             * @description `attack` (count actions, one attack each, DOS-17/21), `run` (all actions, DOS-22; alone), `step` (1 action, once per turn, DOS-23), `grab`/`break_free` (1 action, DOS-24), `push`/`feint_push` (1 action, DOS-25), `wait` (no action this turn; alone).
-             * @enum {string}
-             */
-            action: "attack" | "run" | "step" | "grab" | "break_free" | "push" | "feint_push" | "wait";
-            /**
-             * Target
-             * @description Required for attack, grab, break_free, push, feint_push.
-             * @default null
-             */
-            target?: string | null;
-            /**
-             * Count
-             * @description Attacks only: actions (= attacks) spent, 1..1000.
-             * @default 1
-             */
-            count?: number;
-            /**
-             * Aim
-             * @description Attacks: aimed location (DOS-27).
-             * @default null
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Required for an attack with a thrown or shooting weapon.
-             * @default null
-             */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Defense
-             * @description Overrides the target's own `defense` for these attacks; for ranged attacks the default is `none` (DOS-21).
-             * @default null
-             */
-            defense?: ("block" | "dodge" | "none" | "auto") | null;
-            /**
-             * Stop When Down
-             * @description Attacks: skip the remaining attacks once the target is incapacitated.
-             * @default true
-             */
-            stop_when_down?: boolean;
-            /**
-             * Metres
-             * @description Step: metres wanted (default and cap floor(speed / 4)).
-             * @default null
-             */
-            metres?: number | null;
-        } & (unknown & unknown & unknown & unknown & unknown);
-        /**
-         * Hiding
-         * @description A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled.
-         */
-        Hiding: {
-            /**
-             * Stealth Total
-             * @description The Stealth check total already rolled.
-             * @default null
-             */
-            stealth_total?: number | null;
-            /**
-             * Stealth Mod
-             * @description Roll d20 + this in slot `stealth.<id>` (with advantage/disadvantage below).
-             * @default null
-             */
-            stealth_mod?: number | null;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-        } | {
-            stealth_total: unknown;
-        } | {
-            stealth_mod: unknown;
-        };
-        /** InitiativeCombatant */
-        InitiativeCombatant: {
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-            /**
-             * Id
-             * @description Letters, digits, '_' and '-'; 1-64 characters.
-             */
-            id: string;
-            /**
-             * Speed
-             * @description Speed (1..1,000,000): compared for actions per turn (DOS-14), added to the initiative d10 (DOS-15), metres covered by a run (DOS-22).
-             */
-            speed: number;
-        };
-        /** InitiativeOptions */
-        InitiativeOptions: {
-            /**
-             * Surprise Ties
-             * @description A Stealth total equal to a passive Perception: the hider stays `hidden` (default; a passive score is a DC) or is `noticed` (D5E-3).
-             * @default hidden
-             * @enum {string}
-             */
-            surprise_ties?: "hidden" | "noticed";
-        };
-        /** Interaction */
-        Interaction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "interaction";
-            /** Object */
-            object: string;
-            /**
-             * Uses Action
-             * @description Taken as the turn's action (a second interaction, an item needing an action).
-             * @default false
-             */
-            uses_action?: boolean;
-        };
-        /** ManeuverRequest */
-        ManeuverRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Kind
-             * @description `grab` (DOS-24): a = grabber dexterity + unarmed, b = target dexterity + dodge. `break_free` (DOS-24): a = the one grabbed, b = the grabber, both strength + unarmed (`stat: dexterity` on a side switches it). `push` (DOS-25): both strength + unarmed (`skill: weapon` on a side for strength + weapon combat). `feint_push` (DOS-25): both dexterity + weapon combat. Side a wins only by the DOS-12 opposed test; a tie is no winner.
-             * @enum {string}
-             */
-            kind: "grab" | "break_free" | "push" | "feint_push";
-            /** @description The side making the maneuver. */
-            a: components["schemas"]["ManeuverSide"];
-            /** @description The side resisting it. */
-            b: components["schemas"]["ManeuverSide"];
-        };
-        /** ManeuverSide */
-        ManeuverSide: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Dexterity
-             * @description Dexterity (+-1,000,000).
-             */
-            dexterity: number;
-            /**
-             * Strength
-             * @description Strength (+-1,000,000).
-             */
-            strength: number;
-            /**
-             * Unarmed
-             * @description Unarmed combat skill (0..100).
-             * @default 0
-             */
-            unarmed?: number;
-            /**
-             * Weapon
-             * @description Weapon combat skill (0..100).
-             * @default 0
-             */
-            weapon?: number;
-            /**
-             * Dodge
-             * @description Dodge skill (0..100).
-             * @default 0
-             */
-            dodge?: number;
-            /**
-             * Stat
-             * @description Overrides the stat the kind uses (the GM's call).
-             * @default null
-             */
-            stat?: ("dexterity" | "strength") | null;
-            /**
-             * Skill
-             * @description Overrides the skill the kind uses (the GM's call).
-             * @default null
-             */
-            skill?: ("unarmed" | "weapon" | "dodge") | null;
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-        } & unknown;
-        /** Move */
-        Move: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "move";
-            /**
-             * Feet
-             * @description Distance of this movement segment, in feet.
-             */
-            feet: number;
-        };
-        /**
-         * OpposedOddsRequest
-         * @description The `/dos/opposed` request without `seed` and `dice`.
-         */
-        OpposedOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            a: components["schemas"]["OpposedSide"];
-            b: components["schemas"]["OpposedSide"];
-        };
-        /** OpposedRequest */
-        OpposedRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            a: components["schemas"]["OpposedSide"];
-            b: components["schemas"]["OpposedSide"];
-        };
-        /** OpposedSide */
-        OpposedSide: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /** Stat */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-        } & unknown;
-        /** PoolRequest */
-        PoolRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Pool
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            pool: number;
-        };
-        /** Ranged */
-        Ranged: {
-            /**
-             * Dc
-             * @description DC set by the GM from weather, size, distance, precision.
-             */
-            dc: number;
-            /**
-             * Ties
-             * @description DOS-11: whether total == DC hits.
-             * @default fail
-             * @enum {string}
-             */
-            ties?: "fail" | "succeed";
-        };
-        /** Reaction */
-        Reaction: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "reaction";
-            /** Name */
-            name: string;
-        };
-        /** Side */
-        "Side-Input": {
-            /**
-             * Id
-             * @description The dragon (or player).
-             */
-            id: string;
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-            /**
-             * Element
-             * @description The dragon's element.
-             * @enum {string}
-             */
-            element: "fire" | "water" | "earth" | "lightning" | "wind" | "metal";
-            /**
-             * Riders
-             * @description Current and delivered riders (0-100).
-             */
-            riders?: components["schemas"]["Rider"][];
-            /**
-             * Fatigue
-             * @description Fatigue, 0-3.
-             * @default 0
-             */
-            fatigue?: number;
-            /**
-             * Rage
-             * @description Rage levels: one extra roll-off d6 each (RDR-3); 2 + rage + pre items' extra dice must stay <= 100 (a level gained at that limit is not added).
-             * @default 0
-             */
-            rage?: number;
-            /**
-             * Terrain Bonus
-             * @description Mountain bonus of the dragon's space, 0-4 (RDR-2).
-             * @default 0
-             */
-            terrain_bonus?: number;
-            /**
-             * @description Needed for knockback (the loser's) and swap (both).
-             * @default null
-             */
-            position?: components["schemas"]["Position"] | null;
-            /**
-             * Has Rider
-             * @description Whether the dragon carries a Dragon Rider now (lost to fatigue at 3).
-             * @default true
-             */
-            has_rider?: boolean;
-            /**
-             * Items
-             * @description Items and spells the side may use (0-100).
-             */
-            items?: components["schemas"]["Item"][];
-        };
-        /** Skills */
-        Skills: {
-            /**
-             * Weapon
-             * @description Weapon combat (melee weapons).
-             * @default 0
-             */
-            weapon?: number;
-            /**
-             * Unarmed
-             * @description Unarmed combat.
-             * @default 0
-             */
-            unarmed?: number;
-            /**
-             * Thrown
-             * @description Thrown weapons.
-             * @default 0
-             */
-            thrown?: number;
-            /**
-             * Shooting
-             * @description Firearms, bows, crossbows.
-             * @default 0
-             */
-            shooting?: number;
-            /**
-             * Block
-             * @description Block: block + 1 blocks per turn.
-             * @default 0
-             */
-            block?: number;
-            /**
-             * Dodge
-             * @description Dodge: dodge dodges per turn.
-             * @default 0
-             */
-            dodge?: number;
-        };
-        /** Speech */
-        Speech: {
-            /**
-             * @description discriminator enum property added by openapi-typescript
-             * @enum {string}
-             */
-            kind: "speech";
-            /**
-             * Text
-             * @default
-             */
-            text?: string;
-        };
-        /** Target */
-        Target: {
-            /**
-             * Ac
-             * @description Armor class.
-             */
-            ac: number;
-            /**
-             * Name
-             * @default null
-             */
-            name?: string | null;
-            /**
-             * Hp
-             * @description Current hit points (0 .. max_hp).
-             */
-            hp: number;
-            /** Max Hp */
-            max_hp: number;
-            /**
-             * Temp Hp
-             * @default 0
-             */
-            temp_hp?: number;
-            /**
-             * Resistances
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            resistances?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Vulnerabilities
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            vulnerabilities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Immunities
-             * @description Damage types; repeats count once (D5E-13).
-             */
-            immunities?: ("acid" | "bludgeoning" | "cold" | "fire" | "force" | "lightning" | "necrotic" | "piercing" | "poison" | "psychic" | "radiant" | "slashing" | "thunder")[];
-            /**
-             * Monster
-             * @description A monster dies at 0 hp (D5E-14); set false when the GM lets it fall dying.
-             * @default false
-             */
-            monster?: boolean;
-            /**
-             * Death Save Failures
-             * @description Failures it already has (at 0 hp).
-             * @default 0
-             */
-            death_save_failures?: number;
-        };
-        /**
-         * TestOddsRequest
-         * @description The `/dos/test` request without `seed` and `dice`.
-         */
-        TestOddsRequest: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Stat
-             * @description The stat (or sum of stats) the skill depends on.
-             */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /**
-             * Dc
-             * @description The value the total must exceed (DOS-11).
-             */
-            dc: number;
-            /**
-             * @default {
-             *       "ties": "fail"
-             *     }
-             */
-            options?: components["schemas"]["TestOptions"];
-        } & unknown;
-        /** TestOptions */
-        TestOptions: {
-            /**
-             * Ties
-             * @description DOS-11: whether a total equal to the DC fails (default) or succeeds.
-             * @default fail
-             * @enum {string}
-             */
-            ties?: "fail" | "succeed";
-        };
-        /** TestRequest */
-        TestRequest: {
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Stat
-             * @description The stat (or sum of stats) the skill depends on.
-             */
-            stat: number;
-            /**
-             * Skill
-             * @description Skill level = number of d10 in the pool (0-100).
-             */
-            skill: number;
-            /**
-             * Dc
-             * @description The value the total must exceed (DOS-11).
-             */
-            dc: number;
-            /**
-             * @default {
-             *       "ties": "fail"
-             *     }
-             */
-            options?: components["schemas"]["TestOptions"];
-        } & unknown;
         /** TurnCombatant */
         TurnCombatant: {
             /**
@@ -5614,6 +5999,47 @@ export interface components {
              */
             max_turns?: number;
         };
+        /** TypeDamage */
+        TypeDamage: {
+            /** Type */
+            type: string;
+            /** Rolled */
+            rolled: number;
+            /** Applied */
+            applied: ("immunity" | "resistance" | "vulnerability")[];
+            /**
+             * Total
+             * @description After immunity, resistance, then vulnerability (D5E-13).
+             */
+            total: number;
+        };
+        /** ValueProb */
+        ValueProb: {
+            /**
+             * Value
+             * @description A value the quantity can take.
+             */
+            value: number;
+            /** @description Its probability. */
+            p: components["schemas"]["Prob"];
+        };
+        /** Violation */
+        Violation: {
+            /**
+             * Rule
+             * @description The rule id broken, such as `D5E-9`.
+             */
+            rule: string;
+            /**
+             * Step
+             * @description 0-based index of the step, or null for the whole plan.
+             */
+            step: number | null;
+            /** Code */
+            code: string;
+            /** Message */
+            message: string;
+        };
         /**
          * Weapon
          * @description What the attacker strikes with (DOS-26).
@@ -5644,450 +6070,24 @@ export interface components {
              */
             damage_kind?: ("light" | "serious") | null;
         };
-        /** AttackRequest */
-        rules__dnd5e__models__AttackRequest: {
+        /** Wounds */
+        Wounds: {
             /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
+             * Before
+             * @description The dragon's wounds before the round.
              */
-            seed?: string | number | null;
+            before: number;
             /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             * Gained
+             * @description 0 or 1: one wound per loss (DRG-14).
              */
-            dice?: {
-                [key: string]: number[];
-            };
+            gained: number;
             /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
+             * After
+             * @description before + gained; >= battle defeats the dragon (DRG-15).
              */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Attack Bonus
-             * @description Added to the d20 (D5E-11).
-             */
-            attack_bonus: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Damage
-             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
-             */
-            damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["Target"];
+            after: number;
         };
-        /** InitiativeRequest */
-        rules__dnd5e__models__InitiativeRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** Combatants */
-            combatants: components["schemas"]["Combatant"][];
-            /**
-             * Tie Break
-             * @description D5E-7. `d20`: tied places roll a d20, highest first, again while still tied. `dexterity`: higher Dexterity score first, then d20. `given`: `tie_order` decides.
-             * @default d20
-             * @enum {string}
-             */
-            tie_break?: "d20" | "dexterity" | "given";
-            /**
-             * Tie Order
-             * @description With `tie_break: given`: combatant or group ids, first acts first.
-             */
-            tie_order?: string[];
-            /**
-             * @default {
-             *       "surprise_ties": "hidden"
-             *     }
-             */
-            options?: components["schemas"]["InitiativeOptions"];
-        };
-        /** TurnRequest */
-        rules__dnd5e__models__TurnRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Speed
-             * @description Walking speed in feet.
-             */
-            speed: number;
-            /**
-             * Steps
-             * @description The plan, in order.
-             */
-            steps: (components["schemas"]["Move"] | components["schemas"]["Action"] | components["schemas"]["BonusAction"] | components["schemas"]["Interaction"] | components["schemas"]["Reaction"] | components["schemas"]["Speech"])[];
-            /**
-             * Surprised
-             * @description Surprised at the start of combat (D5E-3).
-             * @default false
-             */
-            surprised?: boolean;
-            /**
-             * First Turn
-             * @description This is the creature's first turn.
-             * @default true
-             */
-            first_turn?: boolean;
-            /**
-             * Incapacitated
-             * @description Cannot take actions or reactions.
-             * @default false
-             */
-            incapacitated?: boolean;
-            /**
-             * Reaction Used
-             * @description Its reaction has already been used this round.
-             * @default false
-             */
-            reaction_used?: boolean;
-        };
-        /**
-         * AttackOddsRequest
-         * @description The `/dnd5e/attack` request without `seed` and `dice`.
-         */
-        rules__dnd5e__odds__AttackOddsRequest: {
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Attack Bonus
-             * @description Added to the d20 (D5E-11).
-             */
-            attack_bonus: number;
-            /**
-             * Advantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            advantage?: boolean | number;
-            /**
-             * Disadvantage
-             * @description true/false, or the number of sources (0-100). Advantage and disadvantage together cancel to one d20 whatever their counts (D5E-10).
-             * @default false
-             */
-            disadvantage?: boolean | number;
-            /**
-             * Damage
-             * @description Damage parts, rolled in order on a hit, part n in slot `damage.<n>`.
-             */
-            damage: components["schemas"]["DamagePart"][];
-            target: components["schemas"]["Target"];
-        };
-        /** AttackRequest */
-        rules__dos__models__AttackRequest: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             * @default null
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             * @default null
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** @description Who attacks: stats, skill and weapon. */
-            attacker: components["schemas"]["Attacker"];
-            /** @description The defender's state this turn (send back the `defender` of the last result). */
-            defender: components["schemas"]["Defender"];
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /**
-             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
-             * @default null
-             */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Aim
-             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             * @default null
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
-        /** InitiativeRequest */
-        rules__dos__models__InitiativeRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["InitiativeCombatant"][];
-            /**
-             * First
-             * @description Combatants the GM places ahead of everyone rolled (one who waited or ambushes), in this order. They roll no initiative. Each must be in `combatants`, once.
-             */
-            first?: string[];
-        };
-        /** TurnRequest */
-        rules__dos__models__TurnRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /**
-             * Combatants
-             * @description 1..100 combatants, unique ids.
-             */
-            combatants: components["schemas"]["TurnCombatant"][];
-            /**
-             * Order
-             * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
-             * @default null
-             */
-            order?: string[] | null;
-            /**
-             * First
-             * @description When initiative is rolled: ids the GM places first, in order (DOS-15).
-             */
-            first?: string[];
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        };
-        /**
-         * AttackOddsRequest
-         * @description The `/dos/attack` request without `seed` and `dice`.
-         */
-        rules__dos__odds__AttackOddsRequest: {
-            /**
-             * Defense Difficulty
-             * @description Difficulty status of the defense against it (DOS-9).
-             * @default null
-             */
-            defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Defense Modifier Percent
-             * @description Explicit defense modifier in percent (-100..+100).
-             * @default null
-             */
-            defense_modifier_percent?: number | null;
-            /**
-             * Difficulty
-             * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
-             */
-            difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
-            modifier_percent?: number | null;
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Foundry
-             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
-             * @default false
-             */
-            foundry?: boolean;
-            /** @description Who attacks: stats, skill and weapon. */
-            attacker: components["schemas"]["Attacker"];
-            /** @description The defender's state this turn (send back the `defender` of the last result). */
-            defender: components["schemas"]["Defender"];
-            /**
-             * Defense
-             * @description How the defender meets the attack (DOS-18, DOS-19): `block`, `dodge`, `none`, or `auto`. `auto` picks, among the defenses the defender still has uses of this turn, the one with the higher skill (more dice: a higher expected total); on equal skill it picks `block`, because blocks are the more plentiful resource (skill + 1 per turn against skill for dodges), which keeps the scarcer dodge for later. With no use left (or an incapacitated defender) `auto` is `none`. For a ranged attack `auto` is `none` (DOS-21: normally no defense; name `block` or `dodge` when the GM allows one, with its penalty in `defense_difficulty`).
-             * @default auto
-             * @enum {string}
-             */
-            defense?: "block" | "dodge" | "none" | "auto";
-            /**
-             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
-             * @default null
-             */
-            ranged?: components["schemas"]["Ranged"] | null;
-            /**
-             * Aim
-             * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             * @default null
-             */
-            aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Readings of DOS-28 (light damage at 0 hp, critical wounds).
-             * @default {
-             *       "light_at_zero": "full_bar",
-             *       "critical_wounds": "at_zero_hp"
-             *     }
-             */
-            options?: components["schemas"]["DamageOptions"];
-        } & (unknown & unknown & unknown & unknown & unknown & unknown);
     };
     responses: never;
     parameters: never;
@@ -7183,7 +7183,7 @@ export interface operations {
                  *       "seed": "kobold-cave"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dos__models__InitiativeRequest"];
+                "application/json": components["schemas"]["DosInitiativeRequest"];
             };
         };
         responses: {
@@ -7370,7 +7370,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dos__models__InitiativeResult"];
+                    "application/json": components["schemas"]["DosInitiativeResult"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -7440,7 +7440,7 @@ export interface operations {
                  *       "seed": "Ignatius"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dos__models__AttackRequest"];
+                "application/json": components["schemas"]["DosAttackRequest"];
             };
         };
         responses: {
@@ -7676,7 +7676,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dos__models__AttackResult"];
+                    "application/json": components["schemas"]["DosAttackResult"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -8153,7 +8153,7 @@ export interface operations {
                  *       "seed": "goblin ambush"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dos__models__TurnRequest"];
+                "application/json": components["schemas"]["DosTurnRequest"];
             };
         };
         responses: {
@@ -8576,7 +8576,7 @@ export interface operations {
                      *       ]
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dos__models__TurnResult"];
+                    "application/json": components["schemas"]["DosTurnResult"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -9780,7 +9780,7 @@ export interface operations {
                  *       "seed": "ambush"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dnd5e__models__InitiativeRequest"];
+                "application/json": components["schemas"]["Dnd5eInitiativeRequest"];
             };
         };
         responses: {
@@ -10089,7 +10089,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dnd5e__models__InitiativeResult"];
+                    "application/json": components["schemas"]["Dnd5eInitiativeResult"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -10163,7 +10163,7 @@ export interface operations {
                  *       "seed": "door"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dnd5e__models__TurnRequest"];
+                "application/json": components["schemas"]["Dnd5eTurnRequest"];
             };
         };
         responses: {
@@ -10199,7 +10199,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dnd5e__models__TurnResult"];
+                    "application/json": components["schemas"]["Dnd5eTurnResult"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -10388,7 +10388,7 @@ export interface operations {
                  *       "seed": "greataxe"
                  *     }
                  */
-                "application/json": components["schemas"]["rules__dnd5e__models__AttackRequest"];
+                "application/json": components["schemas"]["Dnd5eAttackRequest"];
             };
         };
         responses: {
@@ -10561,7 +10561,7 @@ export interface operations {
                      *       }
                      *     }
                      */
-                    "application/json": components["schemas"]["rules__dnd5e__models__AttackResult"];
+                    "application/json": components["schemas"]["Dnd5eAttackResult"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -10841,7 +10841,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["rules__dos__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["DosAttackOddsRequest"];
             };
         };
         responses: {
@@ -10851,7 +10851,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["rules__dos__odds__AttackOdds"];
+                    "application/json": components["schemas"]["DosAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -10901,7 +10901,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["TestOddsRequest"] | components["schemas"]["OpposedOddsRequest"] | components["schemas"]["rules__dos__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["TestOddsRequest"] | components["schemas"]["OpposedOddsRequest"] | components["schemas"]["DosAttackOddsRequest"];
             };
         };
         responses: {
@@ -10911,7 +10911,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["rules__dos__odds__AttackOdds"];
+                    "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["DosAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -11321,7 +11321,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["rules__dnd5e__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["Dnd5eAttackOddsRequest"];
             };
         };
         responses: {
@@ -11331,7 +11331,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["rules__dnd5e__odds__AttackOdds"];
+                    "application/json": components["schemas"]["Dnd5eAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */
@@ -11381,7 +11381,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CheckOddsRequest"] | components["schemas"]["rules__dnd5e__odds__AttackOddsRequest"];
+                "application/json": components["schemas"]["CheckOddsRequest"] | components["schemas"]["Dnd5eAttackOddsRequest"];
             };
         };
         responses: {
@@ -11391,7 +11391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["rules__dnd5e__odds__AttackOdds"];
+                    "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["Dnd5eAttackOdds"];
                 };
             };
             /** @description Problem: malformed-json, preflight-refused */

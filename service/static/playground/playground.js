@@ -1,20 +1,92 @@
-// dragonroll playground: reads the service's own OpenAPI document, edits a request as a form or as
-// JSON, sends it, and shows the dice, the outcome and the narration. No framework, nothing fetched
-// from another origin.
+// dragonroll playground: finds the endpoints (discover()), edits a request as a form or as JSON, sends
+// it, and shows what the answer means (a sentence, a table in words, win rates, odds) with the dice and
+// the narration. Every text comes from the page's catalogs (i18n/<lang>.json, compiled from
+// service/locale/*/LC_MESSAGES/playground.po). No framework, nothing fetched from another origin.
 
 const ENVELOPE = new Set(["seed", "rng", "rules_version", "rolls", "unused_dice", "events", "foundry"]);
-const RTL = new Set(["ar"]);
+const NO_ODDS_FIELDS = new Set(["seed", "dice", "lang", "foundry"]);
 const $ = (id) => document.getElementById(id);
 
 const state = {
   doc: null, // the OpenAPI document
-  paths: [], // [{path, system, summary, description, example, requestSchema}]
+  systems: [], // [{id, name}]
+  paths: [], // [{path, system, summary, example, requestSchema, odds}]
   path: null,
   request: {},
-  last: null, // the last answer's body
+  last: null, // the last answer: {status, ok, body, language}
+  odds: null, // the last odds answer shown
   oddsTimer: 0,
   oddsSeq: 0,
 };
+
+// ------------------------------------------------------------------ texts
+// `t("English text", {name: value})` is the text in the chosen language (the English when the
+// catalog has none), `{name}` filled in; `N_("...")` only marks a text for extraction.
+const N_ = (text) => text;
+const i18n = { lang: "en", dir: "ltr", messages: {} };
+const catalogs = new Map();
+
+async function loadCatalog(lang) {
+  if (!catalogs.has(lang)) {
+    const response = await fetch(`/static/playground/i18n/${lang}.json`);
+    if (!response.ok) throw new Error(`no catalog for ${lang} (${response.status})`);
+    catalogs.set(lang, await response.json());
+  }
+  const catalog = catalogs.get(lang);
+  i18n.lang = catalog.lang;
+  i18n.dir = catalog.dir;
+  i18n.messages = catalog.messages;
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+function t(msgid, params = {}) {
+  return fill(i18n.messages[msgid] || msgid, params);
+}
+
+function inContext(context, key) {
+  return i18n.messages[`${context}\u0004${key}`];
+}
+
+function humanize(key) {
+  return String(key).replace(/_/g, " ");
+}
+
+const fieldName = (key) => inContext("field", key) || humanize(key);
+const word = (value) => inContext("value", String(value)) || i18n.messages[String(value)] || humanize(value);
+
+// Numbers in the chosen language's conventions, with the Western digits the narration uses.
+function locale() {
+  return i18n.lang === "ar" ? "ar-u-nu-latn" : i18n.lang;
+}
+
+function number(value, digits = 2) {
+  return Number(value).toLocaleString(locale(), { maximumFractionDigits: digits });
+}
+
+function percent(p) {
+  const digits = p !== 0 && p < 0.001 ? 4 : p < 0.01 ? 2 : 1;
+  return (100 * p).toLocaleString(locale(), { maximumFractionDigits: digits }) + "%";
+}
+
+function signed(value) {
+  return (value > 0 ? "+" : "") + number(value);
+}
+
+// The page's fixed texts: `data-i18n` (the element's text) and `data-i18n-<attribute>`.
+function translatePage() {
+  document.documentElement.lang = i18n.lang;
+  document.documentElement.dir = i18n.dir;
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    if (node.tagName === "TITLE") document.title = t(node.dataset.i18n);
+    else node.textContent = t(node.dataset.i18n);
+  }
+  for (const node of document.querySelectorAll("[data-i18n-aria-label]")) {
+    node.setAttribute("aria-label", t(node.dataset.i18nAriaLabel));
+  }
+}
 
 // ------------------------------------------------------------------ elements
 function el(tag, attrs = {}, ...children) {
@@ -26,7 +98,7 @@ function el(tag, attrs = {}, ...children) {
     else node.setAttribute(key, value === true ? "" : String(value));
   }
   for (const child of children.flat()) {
-    if (child !== null && child !== undefined) node.append(child);
+    if (child !== null && child !== undefined && child !== false) node.append(child);
   }
   return node;
 }
@@ -59,14 +131,57 @@ function branch(schema, value) {
   return live[0] || s;
 }
 
-function humanize(key) {
-  return String(key).replace(/_/g, " ");
+// ------------------------------------------------------------------ endpoint discovery
+// The systems and their endpoints, from the OpenAPI document: every POST that resolves or simulates
+// (the odds paths are not endpoints of their own: each endpoint names its odds, or none). This is the
+// one place that reads the list; a `GET /systems` answer would be read here instead.
+function discover(doc) {
+  const systems = new Map();
+  const paths = [];
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    const op = ops.post;
+    if (!op || !op.requestBody || path.endsWith("/odds") || path.includes("/odds/")) continue;
+    const system = path.split("/")[1];
+    if (!systems.has(system)) systems.set(system, { id: system, name: (op.tags || [system])[0] });
+    const media = op.requestBody.content["application/json"] || {};
+    const example = media.example || Object.values(media.examples || {}).map((e) => e.value)[0] || {};
+    paths.push({
+      path,
+      system,
+      summary: op.summary || path,
+      example,
+      requestSchema: media.schema || {},
+      odds: oddsPathFor(doc, path, example),
+    });
+  }
+  return { systems: [...systems.values()], paths };
+}
+
+// The odds of an endpoint: `/<system>/odds/<kind>` (a DoS test, a 5e attack), else `/<system>/odds`
+// when it takes one question only and every field of the endpoint's request (the dragon battle, the
+// riders' combat; not their simulations, whose `runs` it refuses, and whose answer is the odds).
+function oddsPathFor(doc, path, example) {
+  const [, system, kind] = path.split("/");
+  if (kind === "simulate") return null;
+  const own = `/${system}/odds/${kind}`;
+  if (doc.paths[own] && doc.paths[own].post) return own;
+  const shared = doc.paths[`/${system}/odds`] && doc.paths[`/${system}/odds`].post;
+  const schema = shared && shared.requestBody && shared.requestBody.content["application/json"].schema;
+  if (!schema || schema.anyOf || schema.oneOf) return null;
+  const fields = deref(schema).properties || {};
+  const fits = Object.keys(example).every((k) => NO_ODDS_FIELDS.has(k) || k in fields);
+  return fits ? `/${system}/odds` : null;
+}
+
+function endpoint() {
+  return state.paths.find((p) => p.path === state.path);
 }
 
 // ------------------------------------------------------------------ the form view
 function renderForm() {
-  const root = $("form-view");
-  root.replaceChildren(objectFields(state.request, endpoint().requestSchema, [], "request"));
+  const ep = endpoint();
+  if (!ep) return;
+  $("form-view").replaceChildren(objectFields(state.request, ep.requestSchema, [], t("Request")));
 }
 
 function setAt(path, value) {
@@ -93,7 +208,7 @@ function fieldId(path) {
 
 function objectFields(value, schema, path, label) {
   const s = branch(schema, value);
-  const box = el("fieldset", {}, el("legend", { text: humanize(label) }));
+  const box = el("fieldset", {}, el("legend", { text: label }));
   const props = s.properties || {};
   for (const [key, item] of Object.entries(value)) {
     const sub = props[key] || (typeof s.additionalProperties === "object" ? s.additionalProperties : {});
@@ -101,9 +216,9 @@ function objectFields(value, schema, path, label) {
   }
   const missing = Object.keys(props).filter((k) => !(k in value));
   if (missing.length) {
-    const pick = el("select", { id: fieldId(path.concat("add")), "aria-label": `Add a field to ${humanize(label)}` },
-      el("option", { value: "", text: "Add a field…" }),
-      ...missing.map((k) => el("option", { value: k, text: humanize(k) })));
+    const pick = el("select", { id: fieldId(path.concat("add")), "aria-label": t("Add a field to {name}", { name: label }) },
+      el("option", { value: "", text: t("Add a field…") }),
+      ...missing.map((k) => el("option", { value: k, text: fieldName(k) })));
     pick.addEventListener("change", () => {
       const key = pick.value;
       if (!key) return;
@@ -132,21 +247,27 @@ function starter(schema) {
   }
 }
 
+// A field's label: its name in the chosen language; items of a list are numbered.
+function labelOf(key) {
+  return typeof key === "number" ? String(key + 1) : fieldName(key);
+}
+
 function field(value, schema, path, key) {
   if (Array.isArray(value)) return arrayField(value, schema, path, key);
-  if (value !== null && typeof value === "object") return objectFields(value, schema, path, key);
+  if (value !== null && typeof value === "object") return objectFields(value, schema, path, labelOf(key));
   return scalarField(value, schema, path, key);
 }
 
 function arrayField(value, schema, path, key) {
   const s = branch(schema, value);
   const items = s.items || {};
+  const name = labelOf(key);
   const scalar = value.every((v) => v === null || typeof v !== "object");
   if (scalar && !(value.length === 0 && deref(items).type === "object")) {
     const id = fieldId(path);
     const numeric = ["integer", "number"].includes(branch(items, 0).type);
     const input = el("input", {
-      type: "text", id, value: value.join(", "),
+      type: "text", id, value: value.join(", "), dir: "ltr",
       inputmode: numeric ? "numeric" : null,
       "aria-describedby": id + "-help",
     });
@@ -155,18 +276,18 @@ function arrayField(value, schema, path, key) {
       setAt(path, parts.map((p) => (numeric && /^-?\d+$/.test(p) ? Number(p) : p)));
     });
     return el("div", { class: "field" },
-      el("label", { for: id, text: humanize(key) }),
-      el("div", {}, input, el("span", { class: "help", id: id + "-help", text: " comma-separated" })));
+      el("label", { for: id, text: name }),
+      el("div", {}, input, el("span", { class: "help", id: id + "-help", text: " " + t("comma-separated") })));
   }
-  const box = el("fieldset", {}, el("legend", { text: humanize(key) }));
+  const box = el("fieldset", {}, el("legend", { text: name }));
   value.forEach((item, i) => {
-    const part = field(item, items, path.concat(i), `${humanize(key)} ${i + 1}`);
-    const remove = el("button", { type: "button", class: "small", text: `Remove ${humanize(key)} ${i + 1}` });
+    const part = field(item, items, path.concat(i), `${name} ${i + 1}`);
+    const remove = el("button", { type: "button", class: "small", text: t("Remove {name} {n}", { name, n: i + 1 }) });
     remove.addEventListener("click", () => { setAt(path.concat(i), undefined); renderForm(); });
     part.append(el("div", { class: "row-actions" }, remove));
     box.append(part);
   });
-  const add = el("button", { type: "button", class: "small", text: `Add to ${humanize(key)}` });
+  const add = el("button", { type: "button", class: "small", text: t("Add to {name}", { name }) });
   add.addEventListener("click", () => {
     value.push(value.length ? structuredClone(value[value.length - 1]) : starter(items));
     setAt(path, value);
@@ -179,12 +300,13 @@ function arrayField(value, schema, path, key) {
 function scalarField(value, schema, path, key) {
   const s = branch(schema, value);
   const id = fieldId(path);
+  // The schema's description is English: screen readers are told so.
   const help = s.description ? id + "-help" : null;
   let input;
   if (s.enum || (s.anyOf && value === null)) {
     const options = s.enum || [];
     input = el("select", { id, "aria-describedby": help },
-      ...options.map((o) => el("option", { value: o, text: humanize(o), selected: o === value })));
+      ...options.map((o) => el("option", { value: o, text: word(o), selected: o === value })));
     input.addEventListener("change", () => setAt(path, input.value));
   } else if (s.type === "boolean" || typeof value === "boolean") {
     input = el("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": help });
@@ -196,12 +318,12 @@ function scalarField(value, schema, path, key) {
       setAt(path, Number(input.value));
     });
   } else {
-    input = el("input", { type: "text", id, value: value ?? "", "aria-describedby": help });
+    input = el("input", { type: "text", id, value: value ?? "", dir: "auto", "aria-describedby": help });
     input.addEventListener("change", () => setAt(path, input.value));
   }
   return el("div", { class: "field" },
-    el("label", { for: id, text: humanize(key) }),
-    el("div", {}, input, help ? el("span", { class: "visually-hidden", id: help, text: s.description }) : null));
+    el("label", { for: id, text: labelOf(key) }),
+    el("div", {}, input, help ? el("span", { class: "visually-hidden", id: help, lang: "en", text: s.description }) : null));
 }
 
 // ------------------------------------------------------------------ the JSON view and tabs
@@ -214,13 +336,13 @@ function readJson() {
   try {
     const value = JSON.parse($("json").value);
     if (value === null || typeof value !== "object" || Array.isArray(value)) {
-      throw new Error("the request must be a JSON object");
+      throw new Error(t("the request must be a JSON object"));
     }
     state.request = value;
     $("json-error").textContent = "";
     return true;
   } catch (err) {
-    $("json-error").textContent = `The JSON is not valid: ${err.message}`;
+    $("json-error").textContent = t("The JSON is not valid: {error}", { error: err.message });
     return false;
   }
 }
@@ -238,41 +360,32 @@ function selectTab(which) {
   (form ? $("tab-form") : $("tab-json")).focus();
 }
 
-// ------------------------------------------------------------------ endpoints
-function endpoint() {
-  return state.paths.find((p) => p.path === state.path);
+// ------------------------------------------------------------------ pickers
+function fillPickers() {
+  const system = $("system").value || (endpoint() && endpoint().system);
+  $("system").replaceChildren(...state.systems.map((s) =>
+    el("option", { value: s.id, text: inContext("system", s.name) || s.name, selected: s.id === system })));
+  fillEndpoints();
 }
 
-function loadDoc(doc) {
-  state.doc = doc;
-  for (const [path, ops] of Object.entries(doc.paths)) {
-    const op = ops.post;
-    if (!op || !op.requestBody || path.endsWith("/odds") || path.includes("/odds/")) continue;
-    const media = op.requestBody.content["application/json"] || {};
-    state.paths.push({
-      path,
-      system: (op.tags || ["other"])[0],
-      summary: op.summary || path,
-      description: op.description || "",
-      example: media.example || Object.values(media.examples || {}).map((e) => e.value)[0] || {},
-      requestSchema: media.schema || {},
-    });
-  }
-  const systems = [...new Set(state.paths.map((p) => p.system))];
-  $("system").replaceChildren(...systems.map((s) => el("option", { value: s, text: s })));
+function fillEndpoints() {
+  const system = $("system").value;
+  const eps = state.paths.filter((p) => p.system === system);
+  $("endpoint").replaceChildren(...eps.map((p) =>
+    el("option", { value: p.path, text: `${p.path} · ${inContext("summary", p.summary) || p.summary}`, selected: p.path === state.path })));
+  const ep = endpoint();
+  if (ep) $("summary").textContent = inContext("summary", ep.summary) || ep.summary;
 }
 
 function pickSystem() {
-  const system = $("system").value;
-  const eps = state.paths.filter((p) => p.system === system);
-  $("endpoint").replaceChildren(...eps.map((p) => el("option", { value: p.path, text: `${p.path} · ${p.summary}` })));
+  fillEndpoints();
   pickEndpoint();
 }
 
 function pickEndpoint() {
   state.path = $("endpoint").value;
   const ep = endpoint();
-  $("summary").textContent = ep.summary;
+  $("summary").textContent = inContext("summary", ep.summary) || ep.summary;
   state.request = structuredClone(ep.example);
   syncJson();
   renderForm();
@@ -282,11 +395,22 @@ function pickEndpoint() {
   scheduleOdds();
 }
 
-// ------------------------------------------------------------------ sending
-function lang() {
-  return $("lang").value;
+async function pickLanguage() {
+  try {
+    await loadCatalog($("lang").value);
+  } catch (err) {
+    $("json-error").textContent = t("The texts of this language could not be loaded: {error}", { error: err.message });
+    return;
+  }
+  translatePage();
+  fillPickers();
+  renderForm();
+  if (state.last) showResult(state.last);
+  if (state.odds) showOdds(state.odds);
+  scheduleOdds();
 }
 
+// ------------------------------------------------------------------ sending
 async function send() {
   if (!$("json-view").hidden && !readJson()) return;
   const button = $("send");
@@ -295,13 +419,20 @@ async function send() {
   try {
     const response = await fetch(state.path, {
       method: "POST",
-      headers: { "content-type": "application/json", "accept-language": lang() },
+      headers: { "content-type": "application/json", "accept-language": i18n.lang },
       body: JSON.stringify(state.request),
     });
     const body = await response.json();
-    showResult(response, body);
+    showResult({
+      status: response.status,
+      ok: response.ok,
+      body,
+      path: state.path,
+      request: structuredClone(state.request),
+      language: response.headers.get("content-language") || i18n.lang,
+    });
   } catch (err) {
-    $("result").replaceChildren(el("p", { class: "status bad", text: `The service did not answer: ${err.message}` }));
+    $("result").replaceChildren(el("p", { class: "status bad", text: t("The service did not answer: {error}", { error: err.message }) }));
   } finally {
     button.disabled = false;
     $("result").removeAttribute("aria-busy");
@@ -309,8 +440,8 @@ async function send() {
 }
 
 function replay() {
-  if (!state.last) return;
-  state.request.seed = state.last.seed;
+  if (!state.last || !state.last.ok) return;
+  state.request.seed = state.last.body.seed;
   syncJson();
   renderForm();
   send();
@@ -321,7 +452,7 @@ function curlCommand() {
   return [
     `curl -s ${location.origin}${state.path}`,
     `-H 'content-type: application/json'`,
-    `-H 'accept-language: ${lang()}'`,
+    `-H 'accept-language: ${i18n.lang}'`,
     `-d ${quote(JSON.stringify(state.request))}`,
   ].join(" \\\n  ");
 }
@@ -333,70 +464,202 @@ async function copyCurl() {
   $("curl").hidden = false;
   try {
     await navigator.clipboard.writeText(text);
-    $("copy-curl").textContent = "Copied";
+    $("copy-curl").textContent = t("Copied");
   } catch {
-    $("copy-curl").textContent = "Shown below (copy it by hand)";
+    $("copy-curl").textContent = t("Shown below (copy it by hand)");
   }
-  setTimeout(() => { $("copy-curl").textContent = "Copy as curl"; }, 2500);
+  setTimeout(() => { $("copy-curl").textContent = t("Copy as curl"); }, 2500);
 }
 
 // ------------------------------------------------------------------ showing a result
-function showResult(response, body) {
+function showResult(answer) {
+  state.last = answer;
   const out = $("result");
-  if (!response.ok) {
-    state.last = null;
-    const errors = (body.errors || []).map((e) => el("li", {}, el("code", { text: (e.loc || []).join(".") }), ` ${e.msg}`));
-    out.replaceChildren(
-      el("p", { class: "status bad", text: `${response.status} ${body.title || ""}` }),
-      el("p", { text: body.detail || "" }),
+  const body = answer.body;
+  if (!answer.ok) {
+    const errors = (body.errors || []).map((e) => el("li", {}, el("code", { dir: "ltr", text: (e.loc || []).join(".") }), " ", el("span", { lang: "en", text: e.msg })));
+    out.replaceChildren(...[
+      el("p", { class: "status bad", text: t("Refused ({status}): {title}", { status: answer.status, title: body.title || "" }) }),
+      el("p", { lang: "en", text: body.detail || "" }),
       errors.length ? el("ul", {}, errors) : null,
-    );
+    ].filter(Boolean));
     return;
   }
-  state.last = body;
-  const language = response.headers.get("content-language") || lang();
-  out.replaceChildren(
-    el("p", { class: "status ok", text: headline(body) }),
-    outcome(body),
-    el("h3", { text: "Dice" }),
-    dice(body),
-    el("h3", { text: "What happened" }),
-    narration(body, language),
+  const simulation = Array.isArray(body.outcomes) && body.outcomes.every((o) => "rate" in o && "ci95" in o);
+  const events = body.events || [];
+  out.replaceChildren(...[
+    el("p", { class: "status ok", id: "sentence", text: sentence(answer.path, answer.request, body) }),
+    simulation ? simulationView(body) : null,
+    el("h3", { text: t("In words") }),
+    wordsTable(body),
+    simulation ? null : el("h3", { text: t("Dice") }),
+    simulation ? null : dice(body),
+    events.length ? el("h3", { text: t("What happened") }) : null,
+    events.length ? narration(events, answer.language) : null,
     el("div", { class: "seed-row" },
-      el("span", { text: "Seed:" }), el("code", { id: "seed", text: String(body.seed) }),
-      el("button", { type: "button", id: "replay", text: "Replay", onclick: replay })),
-    el("details", {}, el("summary", { text: "The whole answer (JSON)" }),
-      el("pre", { text: JSON.stringify(body, null, 2) })),
-  );
+      el("span", { text: t("Seed:") }), el("code", { id: "seed", dir: "ltr", text: String(body.seed) }),
+      el("button", { type: "button", id: "replay", text: t("Replay"), onclick: replay })),
+    el("details", {}, el("summary", { text: t("The whole answer (JSON)") }),
+      el("pre", { dir: "ltr", text: JSON.stringify(body, null, 2) })),
+  ].filter(Boolean));
 }
 
-function shown(value) {
-  if (value === null) return "—";
-  if (typeof value === "boolean") return value ? "yes" : "no";
-  return humanize(String(value));
+// A combatant's, side's or entity's name as the request gave it (the id when it has none).
+function nameOf(request, id) {
+  let found = null;
+  const walk = (node) => {
+    if (found || !node || typeof node !== "object") return;
+    if (Array.isArray(node)) { node.forEach(walk); return; }
+    if (node.id === id && typeof node.name === "string") { found = node.name; return; }
+    Object.values(node).forEach(walk);
+  };
+  walk(request);
+  return found || String(id);
 }
 
-function headline(body) {
-  for (const key of ["outcome", "winner", "hit", "success"]) {
-    if (key in body && body[key] !== null && typeof body[key] !== "object") return `${humanize(key)}: ${shown(body[key])}`;
+function list(items) {
+  try {
+    return new Intl.ListFormat(locale(), { type: "conjunction" }).format(items.map(String));
+  } catch {
+    return items.join(", ");
   }
-  return "Resolved";
 }
 
-function outcome(body) {
-  const list = el("dl", { class: "outcome" });
-  for (const [key, value] of Object.entries(body)) {
-    if (ENVELOPE.has(key)) continue;
-    if (value === null || typeof value !== "object") {
-      list.append(el("dt", { text: humanize(key) }), el("dd", { text: shown(value) }));
-    } else if (!Array.isArray(value)) {
-      const parts = Object.entries(value)
-        .filter(([, v]) => v !== null && typeof v !== "object")
-        .map(([k, v]) => `${humanize(k)} ${shown(v)}`);
-      if (parts.length) list.append(el("dt", { text: humanize(key) }), el("dd", { text: parts.join(", ") }));
+// The outcome as one plain sentence.
+function sentence(path, request, b) {
+  const kind = path.split("/").slice(1).join("/");
+  const name = (id) => nameOf(request, id);
+  switch (kind) {
+    case "dos/roll":
+      return t("The dice result is {result}.", { result: b.roll.result });
+    case "dos/test":
+    case "dnd5e/check":
+      return (b.success ? t("Success: {total} against DC {dc}.", b) : t("Failure: {total} against DC {dc}.", b))
+        + (b.outcome === "luck" ? " " + t("Luck decides it.") : b.outcome === "bad_luck" ? " " + t("Bad luck decides it.") : "");
+    case "dos/opposed":
+      return b.winner === "tie" ? t("A tie.") : t("Side {side} wins, {a} against {b}.", { side: b.winner.toUpperCase(), a: b.a.total, b: b.b.total });
+    case "dos/complex":
+      if (b.success) return t("Success: {n} successes.", { n: b.successes });
+      return b.partial ? t("A partial success: {n} successes.", { n: b.successes }) : t("Failure: {n} successes.", { n: b.successes });
+    case "dos/actions":
+      return t("Actions this turn: {list}.", { list: list(b.actions.map((a) => `${name(a.id)} ${a.actions}`)) });
+    case "dos/initiative":
+    case "dos/turn":
+      return t("Order of action: {list}.", { list: list(b.order.map(name)) });
+    case "dnd5e/initiative":
+      return t("Order of action: {list}.", { list: list(b.order.map((o) => name(o.id))) });
+    case "dos/attack":
+      return b.hit
+        ? t("A hit: {amount} damage ({kind}).", { amount: b.damage.amount, kind: word(b.damage.kind) })
+        : t("No hit: {reason}.", { reason: word(b.reason) });
+    case "dnd5e/attack":
+      return b.hit
+        ? (b.critical ? t("A critical hit: {amount} damage.", { amount: b.damage_total }) : t("A hit: {amount} damage.", { amount: b.damage_total }))
+        : t("A miss.");
+    case "dos/damage":
+      return t("{amount} damage ({kind}): {hp} hp left.", { amount: b.amount, kind: word(b.applied_as), hp: b.target.hp });
+    case "dos/maneuver":
+      return b.success ? t("The maneuver succeeds: {kind}.", { kind: word(b.kind) }) : t("The maneuver fails: {kind}.", { kind: word(b.kind) });
+    case "dragon/battle":
+      if (b.dragon_defeated) return t("The dragon is defeated.");
+      return b.battle_ended
+        ? t("The battle ends after round {round}; the dragon gains {hoard} hoard.", { round: b.round, hoard: b.hoard_gained })
+        : t("Round {round} is fought; the battle goes on.", { round: b.round });
+    case "riders/combat":
+      return b.finished
+        ? t("{winner} wins the combat.", { winner: name(request[b.winner] ? request[b.winner].id : b.winner) })
+        : t("The combat waits for a decision.");
+    case "dnd5e/turn":
+      return b.valid ? t("The turn plan fits its budgets.") : t("The turn plan breaks its budgets.");
+    case "dnd5e/death-save":
+      if (b.dead) return t("Dead.");
+      if (b.stable) return t("Stable.");
+      return b.success ? t("A success: {successes} successes, {failures} failures.", b) : t("A failure: {successes} successes, {failures} failures.", b);
+    default:
+      if (Array.isArray(b.outcomes) && b.outcomes.length) {
+        const top = b.outcomes.reduce((x, y) => (y.rate > x.rate ? y : x));
+        return t("Over {runs} runs the likeliest outcome: {outcome}, {rate}.", { runs: b.runs, outcome: outcomeName(request, top.outcome), rate: percent(top.rate) });
+      }
+      return t("Resolved.");
+  }
+}
+
+// The words of simulated outcomes that are not sides' names.
+const OUTCOME_WORDS = {
+  draw: N_("a draw"),
+  dragon_won: N_("the dragon wins"),
+  dragon_defeated: N_("the dragon is defeated"),
+  not_won: N_("nobody wins yet"),
+  initiator: N_("the initiator wins"),
+  defender: N_("the defender wins"),
+  unfinished: N_("unfinished"),
+};
+
+function outcomeName(request, outcome) {
+  return OUTCOME_WORDS[outcome] ? t(OUTCOME_WORDS[outcome]) : nameOf(request, outcome);
+}
+
+const UNITS = { turns: N_("turns"), rounds: N_("rounds"), decisions: N_("decisions") };
+
+// A value in words: yes and no, the enumerated values in the chosen language, percentages signed.
+function inWords(key, value) {
+  if (value === null || value === undefined) return "—";
+  if (typeof value === "boolean") return value ? t("yes") : t("no");
+  if (typeof value === "number") {
+    if (/percent/.test(key)) return signed(value) + "%";
+    if (key === "margin") return signed(value);
+    return number(value);
+  }
+  if (Array.isArray(value)) {
+    if (value.every((v) => v === null || typeof v !== "object")) return list(value.map((v) => inWords(key, v)));
+    if (value.every((v) => v && typeof v === "object" && "id" in v)) return list(value.map((v) => v.id));
+    return null;
+  }
+  if (typeof value === "object") {
+    const parts = [];
+    if (value.roll && typeof value.roll === "object" && "result" in value.roll) parts.push(`${fieldName("result")}: ${number(value.roll.result)}`);
+    for (const [k, v] of Object.entries(value)) {
+      if (k === "slot" || v === null) continue; // the dice show the slot; an absent value says nothing
+      if (typeof v !== "object") parts.push(`${fieldName(k)}: ${inWords(k, v)}`);
     }
+    return parts.length ? parts.join(" · ") : null;
   }
-  return list;
+  return word(value);
+}
+
+function wordsTable(body) {
+  const rows = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (ENVELOPE.has(key) || key === "outcomes" || key === "examples") continue;
+    if (key === "length_unit") continue;
+    let text = inWords(key, value);
+    if (key === "mean_length") text = `${number(value)} ${t(UNITS[body.length_unit] || body.length_unit || "")}`.trim();
+    if (text === null || text === "") continue;
+    rows.push(el("tr", {}, el("th", { scope: "row", text: fieldName(key) }), el("td", { text })));
+  }
+  return el("table", { class: "words" }, el("tbody", {}, rows));
+}
+
+// A simulation's win rates, each with its 95% interval, as bars (HTML, so they mirror in Arabic).
+function simulationView(body) {
+  const request = state.last ? state.last.request : {};
+  const rows = body.outcomes.map((o) => {
+    const [lo, hi] = o.ci95;
+    const label = outcomeName(request, o.outcome);
+    const value = t("{rate} (95% interval {low}–{high})", { rate: percent(o.rate), low: percent(lo), high: percent(hi) });
+    const bar = el("span", { class: "rate" });
+    bar.style.inlineSize = `${100 * o.rate}%`;
+    const ci = el("span", { class: "ci" });
+    ci.style.insetInlineStart = `${100 * lo}%`;
+    ci.style.inlineSize = `${Math.max(100 * (hi - lo), 0.5)}%`;
+    return el("div", { class: "win-row", role: "listitem" },
+      el("span", { class: "win-label", text: label }),
+      el("span", { class: "track", "aria-hidden": "true" }, bar, ci),
+      el("span", { class: "win-value", text: value, title: t("{wins} of {runs} runs", { wins: o.runs, runs: body.runs }) }));
+  });
+  return el("figure", { class: "win-rates" },
+    el("div", { role: "list", "aria-label": t("Win rates") }, rows),
+    el("figcaption", { class: "help", text: t("Win rates over {runs} runs; the thin bar is the 95% interval.", { runs: body.runs }) }));
 }
 
 // DoS pools carry each die's fate: walk the answer for {slot, dice: [{value, cancelled, extra}]}.
@@ -445,7 +708,7 @@ function markDropped(group, pairs) {
 
 function dice(body) {
   const rolls = body.rolls || [];
-  if (!rolls.length) return el("p", { class: "help", text: "No dice were needed." });
+  if (!rolls.length) return el("p", { class: "help", text: t("No dice were needed.") });
   const pools = poolsBySlot(body);
   const pairs = droppedD20s(body);
   const groups = new Map();
@@ -459,59 +722,43 @@ function dice(body) {
     const dropped = markDropped(group, pairs.filter((p) => !p.used));
     const items = group.map((roll, i) => die(roll, fates[i], dropped[i]));
     box.append(el("div", { class: "dice-group" },
-      el("h4", { text: slot }),
-      el("ul", { class: "dice", "aria-label": `dice of ${slot}` }, items)));
+      el("h4", { dir: "ltr", text: slot }),
+      el("ul", { class: "dice", "aria-label": t("dice of {slot}", { slot }) }, items)));
   }
   return box;
 }
 
 function die(roll, fate, dropped) {
   const classes = ["die"];
-  const words = [`${roll.value} on a d${roll.sides}`];
+  const words = [t("{value} on a d{sides}", { value: roll.value, sides: roll.sides })];
   let face = el("span", { text: String(roll.value) });
-  if (roll.source === "dice") { classes.push("scripted"); words.push("scripted"); }
-  if (dropped) { classes.push("dropped"); words.push("dropped"); }
-  if (fate && fate.cancelled) { classes.push("cancelled"); words.push("cancelled"); face = el("del", { text: String(roll.value) }); }
-  else if (fate && fate.extra) { classes.push("extra"); words.push("extra die"); }
+  if (roll.source === "dice") { classes.push("scripted"); words.push(t("scripted by you")); }
+  if (dropped) { classes.push("dropped"); words.push(t("dropped")); }
+  if (fate && fate.cancelled) { classes.push("cancelled"); words.push(t("cancelled")); face = el("del", { text: String(roll.value) }); }
+  else if (fate && fate.extra) { classes.push("extra"); words.push(t("extra die")); }
   if (fate && !fate.cancelled && !fate.extra && roll.value === roll.sides && roll.sides === 10) {
-    classes.push("exploded"); words.push("exploded");
+    classes.push("exploded"); words.push(t("exploded"));
   }
   return el("li", { class: classes.join(" "), title: words.join(", "), "aria-label": words.join(", ") },
     face, el("span", { class: "sides", "aria-hidden": "true", text: `d${roll.sides}` }));
 }
 
-function narration(body, language) {
-  const events = body.events || [];
-  const dir = RTL.has(language) ? "rtl" : "ltr";
-  return el("ol", { class: "narration", lang: language, dir },
-    events.map((e) => el("li", { text: e.text })));
+function narration(events, language) {
+  const dir = language === "ar" ? "rtl" : "ltr";
+  return el("ol", { class: "narration", lang: language, dir }, events.map((e) => el("li", { text: e.text })));
 }
 
-// ------------------------------------------------------------------ odds (when the service has them)
-// The odds of an endpoint: `/<system>/odds/<kind>` (a DoS test, a 5e attack), else `/<system>/odds`
-// when that takes one question only (the dragon battle, the riders' combat). A `/<system>/odds` that
-// takes several (its body is `anyOf` their requests) has each at its own path, tried first; the
-// system's other endpoints (a DoS roll, a 5e turn) have no odds.
-function oddsPath() {
-  const system = state.path.split("/")[1];
-  const doc = state.doc.paths;
-  const kind = state.path.split("/")[2];
-  const own = doc[`/${system}/odds/${kind}`];
-  if (own && own.post) return `/${system}/odds/${kind}`;
-  const shared = doc[`/${system}/odds`] && doc[`/${system}/odds`].post;
-  const schema = shared && shared.requestBody && shared.requestBody.content["application/json"].schema;
-  return schema && !schema.anyOf ? `/${system}/odds` : null;
-}
-
+// ------------------------------------------------------------------ odds (when the endpoint has them)
 function scheduleOdds() {
   clearTimeout(state.oddsTimer);
   state.oddsTimer = setTimeout(fetchOdds, 300);
 }
 
 async function fetchOdds() {
-  const path = state.path && oddsPath();
+  const ep = endpoint();
+  const path = ep && ep.odds;
   const panel = $("odds");
-  if (!path) { panel.hidden = true; return; }
+  if (!path) { panel.hidden = true; state.odds = null; return; }
   const body = structuredClone(state.request);
   delete body.seed;
   delete body.dice;
@@ -519,95 +766,195 @@ async function fetchOdds() {
   try {
     const response = await fetch(path, {
       method: "POST",
-      headers: { "content-type": "application/json", "accept-language": lang() },
+      headers: { "content-type": "application/json", "accept-language": i18n.lang },
       body: JSON.stringify(body),
     });
     const odds = await response.json();
     if (seq !== state.oddsSeq) return;
-    panel.hidden = false;
-    $("odds-body").replaceChildren(response.ok ? oddsView(odds) : el("p", { class: "help", text: odds.detail || "No odds for this request." }));
+    showOdds({ ok: response.ok, odds, request: body });
   } catch {
     panel.hidden = true;
   }
 }
 
-// Every {p, exact} in the answer becomes a row; the first distribution ([{value, p}]) a bar chart.
-function oddsView(odds) {
+function showOdds(answer) {
+  state.odds = answer;
+  $("odds").hidden = false;
+  $("odds-body").replaceChildren(answer.ok
+    ? oddsView(answer.odds, answer.request)
+    : el("p", { class: "help", text: t("No odds for this request: {detail}", { detail: answer.odds.detail || "" }) }));
+}
+
+// What a GM reads for each chance and each distribution the odds answer, by its key.
+const ODDS_LABELS = {
+  success: N_("Success"),
+  failure: N_("Failure"),
+  luck: N_("Luck"),
+  bad_luck: N_("Bad luck"),
+  succeeds: N_("Succeeds, luck included"),
+  hit: N_("Hits"),
+  blocked: N_("Blocked"),
+  dodged: N_("Dodged"),
+  missed: N_("Misses"),
+  miss: N_("Misses"),
+  critical: N_("Critical hit"),
+  incapacitated: N_("Target out of the fight"),
+  drops_to_0: N_("Target drops to 0 hp"),
+  dies: N_("Target dies"),
+  tie: N_("A tie"),
+  a_wins: N_("Side A wins"),
+  b_wins: N_("Side B wins"),
+  initiator_wins: N_("The initiator wins"),
+  defender_wins: N_("The defender wins"),
+  interrupted: N_("A tie: the fight stops, nobody loses"),
+  triggered: N_("The dragon die triggers a sweep"),
+  sweep: N_("A sweep takes an enemy"),
+  turns: N_("The item turns the roll-off"),
+  given_behind: N_("The side is behind before the item"),
+  pool: N_("Dice result"),
+  result: N_("Dice result"),
+  total: N_("Total"),
+  damage: N_("Damage"),
+  natural: N_("The d20 kept"),
+  initiator_total: N_("The initiator's total"),
+  defender_total: N_("The defender's total"),
+  a_total: N_("Side A's total"),
+  b_total: N_("Side B's total"),
+  a_successes: N_("Successes of side A when it wins"),
+  b_successes: N_("Successes of side B when it wins"),
+  sizes: N_("Enemies swept"),
+};
+// Inner workings of the computation, not chances a GM weighs.
+const ODDS_HIDDEN = new Set(["truncation", "tail", "tail_from", "tail_below", "exact"]);
+
+function oddsLabel(keys) {
+  const named = keys.filter((k) => typeof k === "string");
+  const last = named[named.length - 1];
+  if (last && ODDS_LABELS[last]) return t(ODDS_LABELS[last]);
+  return named.map(fieldName).join(" · ");
+}
+
+function isChance(node) {
+  return node && typeof node === "object" && typeof node.p === "number" && typeof node.exact === "string";
+}
+
+function isDistribution(node) {
+  return Array.isArray(node) && node.length > 0 && node.every((x) => x && typeof x === "object" && "value" in x && isChance(x.p));
+}
+
+function chanceCell(chance) {
+  return el("td", { class: "num" }, el("span", { class: "chance", title: t("exactly {fraction}", { fraction: chance.exact }), tabindex: "0", text: percent(chance.p) }));
+}
+
+function oddsView(odds, request) {
+  const box = el("div", {});
+  if (Array.isArray(odds.pairs)) {
+    odds.pairs.forEach((pair, i) => box.append(pairView(pair, i, request)));
+  }
   const rows = [];
-  let chart = null;
-  const walk = (node, label) => {
-    if (!node || typeof node !== "object") return;
-    if (typeof node.p === "number" && typeof node.exact === "string" && !("value" in node)) {
-      rows.push([label, node.p]);
+  const charts = [];
+  const walk = (node, keys) => {
+    const key = keys[keys.length - 1];
+    if (ODDS_HIDDEN.has(key)) return;
+    if (isChance(node)) { rows.push([oddsLabel(keys), node]); return; }
+    if (isDistribution(node)) { charts.push([oddsLabel(keys.filter((k) => k !== "result")), node, null]); return; }
+    if (!node || typeof node !== "object" || Array.isArray(node)) return;
+    if (isDistribution(node.result)) {
+      charts.push([oddsLabel(keys), node.result, node]);
       return;
     }
-    if (Array.isArray(node)) {
-      if (!chart && node.length && node.every((x) => x && "value" in x && x.p !== undefined)) chart = [label, node];
-      return;
-    }
-    for (const [key, value] of Object.entries(node)) walk(value, label ? `${label} · ${humanize(key)}` : humanize(key));
+    for (const [k, v] of Object.entries(node)) walk(v, keys.concat(k));
   };
-  walk(odds, "");
-  const table = el("table", {}, el("tbody", {}, rows.slice(0, 24).map(([label, p]) =>
-    el("tr", {}, el("th", { scope: "row", text: label }), el("td", { class: "num", text: percent(p) })))));
-  return el("div", {}, table, chart ? barChart(chart[0], chart[1]) : null);
+  for (const [k, v] of Object.entries(odds)) {
+    if (k !== "pairs") walk(v, [k]);
+  }
+  if (typeof odds.defense === "string") box.append(el("p", { text: t("The defense: {defense}.", { defense: word(odds.defense) }) }));
+  if (rows.length) {
+    box.append(el("table", {}, el("tbody", {}, rows.slice(0, 30).map(([label, chance]) =>
+      el("tr", {}, el("th", { scope: "row", text: label }), chanceCell(chance))))));
+  }
+  for (const [label, points, distribution] of charts.slice(0, 4)) box.append(barChart(label, points, distribution));
+  return box;
 }
 
-function percent(p) {
-  return (100 * p).toLocaleString(lang(), { maximumFractionDigits: p < 0.01 ? 3 : 1 }) + "%";
+// One battle pair's odds: who wins, or a tie that stops the fight.
+function pairView(pair, index, request) {
+  const a = nameOf(request, pair.a);
+  const b = nameOf(request, pair.b);
+  const rows = [
+    [t("{side} wins", { side: a }), pair.a_wins],
+    [t("{side} wins", { side: b }), pair.b_wins],
+    [t(ODDS_LABELS.interrupted), pair.interrupted],
+  ].filter(([, chance]) => isChance(chance));
+  const caption = t("{a} against {b}", { a, b });
+  return el("table", { class: "pair", "data-pair": String(index) },
+    el("caption", { text: caption }),
+    el("tbody", {}, rows.map(([label, chance]) => el("tr", {}, el("th", { scope: "row", text: label }), chanceCell(chance)))));
 }
 
-function barChart(label, points) {
+function barChart(label, points, distribution) {
   const ns = "http://www.w3.org/2000/svg";
   const shown = points.slice(0, 60);
-  const pOf = (x) => (typeof x.p === "number" ? x.p : x.p.p);
-  const top = Math.max(...shown.map(pOf), 1e-9);
+  const top = Math.max(...shown.map((x) => x.p.p), 1e-9);
   const width = 400;
   const height = 120;
   const bar = width / shown.length;
+  const rtl = i18n.dir === "rtl";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height + 14}`);
   svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Distribution of ${label}`);
+  svg.setAttribute("aria-label", t("Distribution of {what}", { what: label }));
   shown.forEach((x, i) => {
-    const h = (pOf(x) / top) * height;
+    const h = (x.p.p / top) * height;
+    const left = rtl ? width - (i + 1) * bar : i * bar;
     const rect = document.createElementNS(ns, "rect");
-    rect.setAttribute("x", String(i * bar + 0.5));
+    rect.setAttribute("x", String(left + 0.5));
     rect.setAttribute("y", String(height - h));
     rect.setAttribute("width", String(Math.max(bar - 1, 0.5)));
     rect.setAttribute("height", String(h));
     const title = document.createElementNS(ns, "title");
-    title.textContent = `${x.value}: ${percent(pOf(x))}`;
+    title.textContent = `${x.value}: ${percent(x.p.p)} (${t("exactly {fraction}", { fraction: x.p.exact })})`;
     rect.append(title);
     svg.append(rect);
     if (shown.length <= 20 || i % Math.ceil(shown.length / 10) === 0) {
       const text = document.createElementNS(ns, "text");
-      text.setAttribute("x", String(i * bar + bar / 2));
+      text.setAttribute("x", String(left + bar / 2));
       text.setAttribute("y", String(height + 11));
       text.setAttribute("text-anchor", "middle");
       text.textContent = String(x.value);
       svg.append(text);
     }
   });
-  return el("figure", {}, svg, el("figcaption", { class: "help", text: `Distribution of ${label}` }));
+  const notes = [t("Distribution of {what}", { what: label })];
+  if (distribution && typeof distribution.mean === "number") notes.push(t("on average {mean}", { mean: number(distribution.mean) }));
+  const pct = distribution && distribution.percentiles;
+  if (pct && "p50" in pct) notes.push(t("half the time {median} or less", { median: pct.p50 }));
+  if (pct && "p5" in pct && "p95" in pct) notes.push(t("9 times in 10 between {low} and {high}", { low: pct.p5, high: pct.p95 }));
+  return el("figure", {}, svg, el("figcaption", { class: "help", text: notes.join("; ") }));
 }
 
 // ------------------------------------------------------------------ start
 async function start() {
+  const wantedLang = new URL(location.href).searchParams.get("lang") || (navigator.language || "en").slice(0, 2);
+  if ([...$("lang").options].some((o) => o.value === wantedLang)) $("lang").value = wantedLang;
+  await loadCatalog($("lang").value);
+  translatePage();
   const response = await fetch("/openapi.json");
-  loadDoc(await response.json());
+  state.doc = await response.json();
+  Object.assign(state, discover(state.doc));
   const wanted = decodeURIComponent(location.hash.slice(1));
-  const start = state.paths.find((p) => p.path === wanted) || state.paths[0];
-  $("system").value = start.system;
-  pickSystem();
-  $("endpoint").value = start.path;
+  const first = state.paths.find((p) => p.path === wanted) || state.paths[0];
+  state.path = first.path;
+  $("system").value = first.system;
+  fillPickers();
+  $("system").value = first.system;
+  fillEndpoints();
+  $("endpoint").value = first.path;
   pickEndpoint();
-  const preferred = (navigator.language || "en").slice(0, 2);
-  if ([...$("lang").options].some((o) => o.value === preferred)) $("lang").value = preferred;
 
   $("system").addEventListener("change", pickSystem);
   $("endpoint").addEventListener("change", pickEndpoint);
-  $("lang").addEventListener("change", scheduleOdds);
+  $("lang").addEventListener("change", pickLanguage);
   $("send").addEventListener("click", send);
   $("reset").addEventListener("click", pickEndpoint);
   $("copy-curl").addEventListener("click", copyCurl);
@@ -624,8 +971,9 @@ async function start() {
   $("json").addEventListener("keydown", (event) => {
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey)) send();
   });
+  document.body.dataset.ready = "true";
 }
 
 start().catch((err) => {
-  $("result").replaceChildren(el("p", { class: "status bad", text: `The playground could not start: ${err.message}` }));
+  $("result").replaceChildren(el("p", { class: "status bad", text: t("The playground could not start: {error}", { error: err.message }) }));
 });

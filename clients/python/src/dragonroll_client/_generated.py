@@ -41,12 +41,38 @@ OPERATIONS: dict[str, str] = {
 }
 
 
+class Action(TypedDict):
+    "Action"
+
+    kind: Literal["action"]
+    name: str
+
+
+class ActionsCombatant(TypedDict):
+    "ActionsCombatant"
+
+    name: NotRequired[str | None]
+    id: str
+    speed: int
+    opponents: NotRequired[list[str]]
+
+
 class ActionsEntry(TypedDict):
     "ActionsEntry"
 
     id: str
     actions: int
     opponents_speed: int
+
+
+class ActionsRequest(TypedDict):
+    "ActionsRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[ActionsCombatant]
 
 
 class ActionsResult(TypedDict):
@@ -62,6 +88,12 @@ class ActionsResult(TypedDict):
     actions: list[ActionsEntry]
 
 
+class Attack(TypedDict):
+    "Attack"
+
+    ranged: NotRequired[bool]
+
+
 class AttackResultPart(TypedDict):
     "AttackResultPart"
 
@@ -73,6 +105,16 @@ class AttackResultPart(TypedDict):
     location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
     aimed: bool
     run_stop: RunStop | None
+
+
+class Attacker(TypedDict):
+    "Attacker"
+
+    dexterity: int
+    strength: NotRequired[int]
+    skill: int
+    weapon: Weapon
+    name: NotRequired[str | None]
 
 
 class Attempt(TypedDict):
@@ -99,6 +141,41 @@ class BattleOdds(TypedDict):
 
     pairs: list[PairOdds]
     sweep: SweepOdds | None
+
+
+class BattleOddsRequest(TypedDict):
+    "The `/dragon/battle` request without `seed` and `dice`."
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    continues: NotRequired[bool]
+    options: NotRequired[BattleOptions]
+
+
+class BattleOptions(TypedDict):
+    "BattleOptions"
+
+    hoard: NotRequired[Literal["always", "on_win"]]
+    strongest_enemy: NotRequired[Literal["highest_level", "strength_order"]]
+
+
+class BattleRequest(TypedDict):
+    "BattleRequest"
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    continues: NotRequired[bool]
+    options: NotRequired[BattleOptions]
 
 
 class BattleResult(TypedDict):
@@ -131,6 +208,22 @@ class BattleResult(TypedDict):
     next_state: BattleState
 
 
+class BattleSimulateRequest(TypedDict):
+    "The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`."
+
+    dragon: Dragon
+    entities: list[Entity]
+    location: NotRequired[Location | None]
+    round: NotRequired[int]
+    seed: NotRequired[str | int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    continues: NotRequired[bool]
+    options: NotRequired[BattleOptions]
+    runs: int
+    rerolls: NotRequired[int]
+
+
 class BattleState(TypedDict):
     "The situation of a round: what a request carries and what ``next_state`` returns."
 
@@ -138,6 +231,14 @@ class BattleState(TypedDict):
     entities: list[Entity]
     location: NotRequired[Location | None]
     round: NotRequired[int]
+
+
+class BonusAction(TypedDict):
+    "BonusAction"
+
+    kind: Literal["bonus_action"]
+    name: str
+    feature: NotRequired[str | None]
 
 
 class Bonuses(TypedDict):
@@ -181,6 +282,30 @@ class CheckOdds(TypedDict):
     natural: Distribution
 
 
+class CheckOddsRequest(TypedDict):
+    "The `/dnd5e/check` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    modifier: NotRequired[int]
+    dc: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
+class CheckRequest(TypedDict):
+    "CheckRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    modifier: NotRequired[int]
+    dc: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
 class CheckResult(TypedDict):
     "CheckResult"
 
@@ -207,6 +332,32 @@ class CombatOdds(TypedDict):
     initiator_total: Distribution
     defender_total: Distribution
     counters: list[CounterOdds]
+
+
+class CombatOddsRequest(TypedDict):
+    "The `/riders/combat` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    initiator: RidersSideInput
+    defender: RidersSideInput
+    attack: NotRequired[Attack]
+    decisions: NotRequired[list[Decision]]
+    auto: NotRequired[bool]
+
+
+class CombatRequest(TypedDict):
+    "CombatRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    initiator: RidersSideInput
+    defender: RidersSideInput
+    attack: NotRequired[Attack]
+    decisions: NotRequired[list[Decision]]
+    auto: NotRequired[bool]
 
 
 class CombatResult(TypedDict):
@@ -237,6 +388,37 @@ class CombatResult(TypedDict):
     auto_filled: list[int]
 
 
+class CombatSimulateRequest(TypedDict):
+    "The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9)."
+
+    seed: NotRequired[str | int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    initiator: RidersSideInput
+    defender: RidersSideInput
+    attack: NotRequired[Attack]
+    decisions: NotRequired[list[Decision]]
+    auto: NotRequired[bool]
+    runs: int
+
+
+class Combatant(TypedDict):
+    "Combatant"
+
+    id: str
+    name: NotRequired[str | None]
+    side: Literal["players", "gm"]
+    dex_mod: int
+    initiative_bonus: NotRequired[int]
+    dexterity: NotRequired[int | None]
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    group: NotRequired[str | None]
+    hiding: NotRequired[Hiding | None]
+    passive_perception: NotRequired[int | None]
+    surprised: NotRequired[bool | None]
+
+
 class CombatantState(TypedDict):
     "CombatantState"
 
@@ -255,6 +437,25 @@ class CombatantState(TypedDict):
     stopped: bool
     moved: int
     waited: bool
+
+
+class ComplexRequest(TypedDict):
+    "ComplexRequest"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    stat: int
+    skill: int
+    dc: int
+    attempts: int
+    successes_needed: int
+    options: NotRequired[TestOptions]
 
 
 class ComplexResult(TypedDict):
@@ -327,6 +528,50 @@ class Damage(TypedDict):
     applied_as: Literal["light", "serious", "critical", "none"]
 
 
+class DamageOptions(TypedDict):
+    "Readings of DOS-28 (the source's plain reading is the default)."
+
+    light_at_zero: NotRequired[Literal["full_bar", "no_refill"]]
+    critical_wounds: NotRequired[Literal["at_zero_hp", "while_incapacitated"]]
+
+
+class DamagePart(TypedDict):
+    "DamagePart"
+
+    dice: str
+    type: Literal[
+        "acid",
+        "bludgeoning",
+        "cold",
+        "fire",
+        "force",
+        "lightning",
+        "necrotic",
+        "piercing",
+        "poison",
+        "psychic",
+        "radiant",
+        "slashing",
+        "thunder",
+    ]
+
+
+class DamageRequest(TypedDict):
+    "DamageRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    strength: NotRequired[int]
+    weapon: NotRequired[Weapon | None]
+    armor: NotRequired[int]
+    amount: NotRequired[int | None]
+    kind: NotRequired[Literal["light", "serious", "critical"] | None]
+    target: DamageTarget
+    options: NotRequired[DamageOptions]
+
+
 class DamageResult(TypedDict):
     "DamageResult"
 
@@ -359,6 +604,20 @@ class DamageTarget(TypedDict):
     name: NotRequired[str | None]
 
 
+class DeathSaveRequest(TypedDict):
+    "DeathSaveRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    successes: NotRequired[int]
+    failures: NotRequired[int]
+    modifier: NotRequired[int]
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
 class DeathSaveResult(TypedDict):
     "DeathSaveResult"
 
@@ -389,6 +648,29 @@ class Decision(TypedDict):
     item: NotRequired[str | None]
     damage: NotRequired[Literal["fatigue", "knockback", "swap", "item"] | None]
     direction: NotRequired[Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"] | None]
+
+
+class Declaration(TypedDict):
+    "One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll."
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+    target: NotRequired[str | None]
+    count: NotRequired[int]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    ranged: NotRequired[Ranged | None]
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"] | None]
+    stop_when_down: NotRequired[bool]
+    metres: NotRequired[int | None]
 
 
 class Defeat(TypedDict):
@@ -435,6 +717,280 @@ class Distribution(TypedDict):
     percentiles: Percentiles
 
 
+class Dnd5eAttackOdds(TypedDict):
+    "Dnd5eAttackOdds"
+
+    hit: Prob
+    critical: Prob
+    miss: Prob
+    damage: Distribution
+    drops_to_0: Prob
+    dies: Prob
+
+
+class Dnd5eAttackOddsRequest(TypedDict):
+    "The `/dnd5e/attack` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Target
+
+
+class Dnd5eAttackRequest(TypedDict):
+    "Dnd5eAttackRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attack_bonus: int
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+    damage: list[DamagePart]
+    target: Target
+
+
+class Dnd5eAttackResult(TypedDict):
+    "Dnd5eAttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    hit: bool
+    critical: bool
+    attack: Dnd5eAttackRoll
+    ac: int
+    damage: list[PartRoll]
+    by_type: list[TypeDamage]
+    damage_total: int
+    target: TargetState
+
+
+class Dnd5eAttackRoll(TypedDict):
+    "Dnd5eAttackRoll"
+
+    d20s: list[int]
+    natural: int
+    mode: Literal["normal", "advantage", "disadvantage"]
+    total: int
+
+
+class Dnd5eInitiativeRequest(TypedDict):
+    "Dnd5eInitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[Combatant]
+    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
+    tie_order: NotRequired[list[str]]
+    options: NotRequired[InitiativeOptions]
+
+
+class Dnd5eInitiativeResult(TypedDict):
+    "Dnd5eInitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    round_seconds: int
+    order: list[OrderEntry]
+    surprised: list[str]
+    surprise: list[SurpriseVerdict]
+    stealth: dict[str, Stealth]
+
+
+class Dnd5eTurnRequest(TypedDict):
+    "Dnd5eTurnRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    speed: int
+    steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
+    surprised: NotRequired[bool]
+    first_turn: NotRequired[bool]
+    incapacitated: NotRequired[bool]
+    reaction_used: NotRequired[bool]
+
+
+class Dnd5eTurnResult(TypedDict):
+    "Dnd5eTurnResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    valid: bool
+    violations: list[Violation]
+    budget: Budget
+
+
+class DosAttackOdds(TypedDict):
+    "DosAttackOdds"
+
+    defense: Literal["block", "dodge"] | None
+    hit: Prob
+    blocked: Prob | None
+    dodged: Prob | None
+    missed: Prob
+    damage: Distribution
+    incapacitated: Prob
+    critical: Prob
+    truncation: Truncation
+
+
+class DosAttackOddsRequest(TypedDict):
+    "The `/dos/attack` request without `seed` and `dice`."
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attacker: Attacker
+    defender: Defender
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    ranged: NotRequired[Ranged | None]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    options: NotRequired[DamageOptions]
+
+
+class DosAttackRequest(TypedDict):
+    "DosAttackRequest"
+
+    defense_difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    defense_modifier_percent: NotRequired[int | None]
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    attacker: Attacker
+    defender: Defender
+    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
+    ranged: NotRequired[Ranged | None]
+    aim: NotRequired[
+        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    ]
+    options: NotRequired[DamageOptions]
+
+
+class DosAttackResult(TypedDict):
+    "DosAttackResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    hit: bool
+    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
+    attack: DosAttackRoll
+    defense: DefenseRoll | None
+    damage: Damage | None
+    location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
+    aimed: bool
+    run_stop: RunStop | None
+    defender: Defender
+
+
+class DosAttackRoll(TypedDict):
+    "DosAttackRoll"
+
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+    dc: int | None
+    outcome: Literal["success", "failure", "luck", "bad_luck"] | None
+
+
+class DosInitiativeRequest(TypedDict):
+    "DosInitiativeRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[InitiativeCombatant]
+    first: NotRequired[list[str]]
+
+
+class DosInitiativeResult(TypedDict):
+    "DosInitiativeResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    order: list[str]
+    entries: list[InitiativeEntry]
+
+
+class DosTurnRequest(TypedDict):
+    "DosTurnRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    combatants: list[TurnCombatant]
+    order: NotRequired[list[str] | None]
+    first: NotRequired[list[str]]
+    options: NotRequired[DamageOptions]
+
+
+class DosTurnResult(TypedDict):
+    "DosTurnResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    order: list[str]
+    initiative: list[InitiativeEntry] | None
+    actions: list[ActionsEntry]
+    results: list[TurnAction]
+    combatants: list[CombatantState]
+
+
 class Dragon(TypedDict):
     "Dragon"
 
@@ -445,6 +1001,14 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
+
+
+class DragonSide(TypedDict):
+    "DragonSide"
+
+    members: list[str]
+    dice: list[int]
+    highest: int
 
 
 class EndpointInfo(TypedDict):
@@ -523,6 +1087,15 @@ class FoundryRolls(TypedDict):
     rolls: list[FoundryRoll]
 
 
+class Hiding(TypedDict):
+    "A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."
+
+    stealth_total: NotRequired[int | None]
+    stealth_mod: NotRequired[int | None]
+    advantage: NotRequired[bool | int]
+    disadvantage: NotRequired[bool | int]
+
+
 class Hoard(TypedDict):
     "Hoard"
 
@@ -534,6 +1107,14 @@ class Hoard(TypedDict):
     dragon_won: bool
 
 
+class InitiativeCombatant(TypedDict):
+    "InitiativeCombatant"
+
+    name: NotRequired[str | None]
+    id: str
+    speed: int
+
+
 class InitiativeEntry(TypedDict):
     "InitiativeEntry"
 
@@ -542,6 +1123,20 @@ class InitiativeEntry(TypedDict):
     roll: int | None
     total: int | None
     rerolls: list[Reroll]
+
+
+class InitiativeOptions(TypedDict):
+    "InitiativeOptions"
+
+    surprise_ties: NotRequired[Literal["hidden", "noticed"]]
+
+
+class Interaction(TypedDict):
+    "Interaction"
+
+    kind: Literal["interaction"]
+    object: str
+    uses_action: NotRequired[bool]
 
 
 class Item(TypedDict):
@@ -615,6 +1210,18 @@ class ManeuverPart(TypedDict):
     b: ManeuverSideResult
 
 
+class ManeuverRequest(TypedDict):
+    "ManeuverRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    kind: Literal["grab", "break_free", "push", "feint_push"]
+    a: ManeuverSide
+    b: ManeuverSide
+
+
 class ManeuverResult(TypedDict):
     "ManeuverResult"
 
@@ -632,6 +1239,23 @@ class ManeuverResult(TypedDict):
     b: ManeuverSideResult
 
 
+class ManeuverSide(TypedDict):
+    "ManeuverSide"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    dexterity: int
+    strength: int
+    unarmed: NotRequired[int]
+    weapon: NotRequired[int]
+    dodge: NotRequired[int]
+    stat: NotRequired[Literal["dexterity", "strength"] | None]
+    skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
+    name: NotRequired[str | None]
+
+
 class ManeuverSideResult(TypedDict):
     "ManeuverSideResult"
 
@@ -640,6 +1264,13 @@ class ManeuverSideResult(TypedDict):
     roll: PoolRoll
     modifier_percent: int
     total: int
+
+
+class Move(TypedDict):
+    "Move"
+
+    kind: Literal["move"]
+    feet: int
 
 
 class OpposedOdds(TypedDict):
@@ -651,6 +1282,26 @@ class OpposedOdds(TypedDict):
     a_total: Distribution
     b_total: Distribution
     truncation: Truncation
+
+
+class OpposedOddsRequest(TypedDict):
+    "The `/dos/opposed` request without `seed` and `dice`."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    a: OpposedSide
+    b: OpposedSide
+
+
+class OpposedRequest(TypedDict):
+    "OpposedRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    a: OpposedSide
+    b: OpposedSide
 
 
 class OpposedResult(TypedDict):
@@ -666,6 +1317,18 @@ class OpposedResult(TypedDict):
     a: SideResult
     b: SideResult
     winner: Literal["a", "b"] | None
+
+
+class OpposedSide(TypedDict):
+    "OpposedSide"
+
+    difficulty: NotRequired[
+        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
+    ]
+    modifier_percent: NotRequired[int | None]
+    stat: int
+    skill: int
+    name: NotRequired[str | None]
 
 
 class Option(TypedDict):
@@ -772,6 +1435,16 @@ class PoolDie(TypedDict):
     extra: bool
 
 
+class PoolRequest(TypedDict):
+    "PoolRequest"
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    pool: int
+
+
 class PoolRoll(TypedDict):
     "A DoS pool roll (DOS-1..7), dice in draw order."
 
@@ -797,6 +1470,26 @@ class Prob(TypedDict):
     exact: str
 
 
+class Problem(TypedDict):
+    "An RFC 9457 problem details object."
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: NotRequired[str | None]
+    request_id: NotRequired[str | None]
+    errors: NotRequired[list[ProblemError] | None]
+
+
+class ProblemError(TypedDict):
+    "ProblemError"
+
+    loc: list[str | int]
+    msg: str
+    type: NotRequired[str | None]
+
+
 class ProsperityChange(TypedDict):
     "ProsperityChange"
 
@@ -805,6 +1498,20 @@ class ProsperityChange(TypedDict):
     before: int
     after: int
     reason: Literal["lost_pair", "swept", "dragon_die"]
+
+
+class Ranged(TypedDict):
+    "Ranged"
+
+    dc: int
+    ties: NotRequired[Literal["fail", "succeed"]]
+
+
+class Reaction(TypedDict):
+    "Reaction"
+
+    kind: Literal["reaction"]
+    name: str
 
 
 class Reroll(TypedDict):
@@ -829,6 +1536,36 @@ class RiderBonus(TypedDict):
     id: str
     current: bool
     bonus: int
+
+
+class RidersSide(TypedDict):
+    "RidersSide"
+
+    id: str
+    name: NotRequired[str | None]
+    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+    riders: NotRequired[list[Rider]]
+    fatigue: NotRequired[int]
+    rage: NotRequired[int]
+    terrain_bonus: NotRequired[int]
+    position: NotRequired[Position | None]
+    has_rider: NotRequired[bool]
+    items: NotRequired[list[Item]]
+
+
+class RidersSideInput(TypedDict):
+    "RidersSideInput"
+
+    id: str
+    name: NotRequired[str | None]
+    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
+    riders: NotRequired[list[Rider]]
+    fatigue: NotRequired[int]
+    rage: NotRequired[int]
+    terrain_bonus: NotRequired[int]
+    position: NotRequired[Position | None]
+    has_rider: NotRequired[bool]
+    items: NotRequired[list[Item]]
 
 
 class Roll(TypedDict):
@@ -892,6 +1629,17 @@ class Simulation(TypedDict):
     examples: list[Example]
 
 
+class Skills(TypedDict):
+    "Skills"
+
+    weapon: NotRequired[int]
+    unarmed: NotRequired[int]
+    thrown: NotRequired[int]
+    shooting: NotRequired[int]
+    block: NotRequired[int]
+    dodge: NotRequired[int]
+
+
 class SlayerRevealed(TypedDict):
     "SlayerRevealed"
 
@@ -901,6 +1649,13 @@ class SlayerRevealed(TypedDict):
     new_entity: str | None
     prosperity: int | None
     sides: int | None
+
+
+class Speech(TypedDict):
+    "Speech"
+
+    kind: Literal["speech"]
+    text: NotRequired[str]
 
 
 class States(TypedDict):
@@ -976,745 +1731,6 @@ class SystemInfo(TypedDict):
     endpoints: list[EndpointInfo]
 
 
-class TargetState(TypedDict):
-    "TargetState"
-
-    hp: int
-    temp_hp: int
-    unconscious: bool
-    dead: bool
-    death_save_failures: int
-    massive_damage: bool
-
-
-class TestOdds(TypedDict):
-    "TestOdds"
-
-    outcomes: TestOutcomes
-    succeeds: Prob
-    pool: Distribution
-    total: Distribution
-    truncation: Truncation
-
-
-class TestOutcomes(TypedDict):
-    "TestOutcomes"
-
-    success: Prob
-    failure: Prob
-    luck: Prob
-    bad_luck: Prob
-
-
-class TestResult(TypedDict):
-    "TestResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    roll: PoolRoll
-    modifier_percent: int
-    total: int
-    dc: int
-    success: bool
-    outcome: Literal["success", "failure", "luck", "bad_luck"]
-    margin: int
-
-
-class Totals(TypedDict):
-    "Totals"
-
-    initiator: int | None
-    defender: int | None
-
-
-class Truncation(TypedDict):
-    "Where the explosion chains were cut (DOS-3)."
-
-    tail_below: float
-    tail: Prob
-    tail_from: list[int]
-
-
-class TurnAction(TypedDict):
-    "One action resolved in the turn, in resolution order."
-
-    actor: str
-    n: int | None
-    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
-    target: str | None
-    skipped: str | None
-    attack: AttackResultPart | None
-    maneuver: ManeuverPart | None
-    metres: int | None
-
-
-class TypeDamage(TypedDict):
-    "TypeDamage"
-
-    type: str
-    rolled: int
-    applied: list[Literal["immunity", "resistance", "vulnerability"]]
-    total: int
-
-
-class ValueProb(TypedDict):
-    "ValueProb"
-
-    value: int
-    p: Prob
-
-
-class Violation(TypedDict):
-    "Violation"
-
-    rule: str
-    step: int | None
-    code: str
-    message: str
-
-
-class Wounds(TypedDict):
-    "Wounds"
-
-    before: int
-    gained: int
-    after: int
-
-
-class Dnd5eAttackResult(TypedDict):
-    "AttackResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    hit: bool
-    critical: bool
-    attack: Dnd5eAttackRoll
-    ac: int
-    damage: list[PartRoll]
-    by_type: list[TypeDamage]
-    damage_total: int
-    target: TargetState
-
-
-class Dnd5eAttackRoll(TypedDict):
-    "AttackRoll"
-
-    d20s: list[int]
-    natural: int
-    mode: Literal["normal", "advantage", "disadvantage"]
-    total: int
-
-
-class Dnd5eInitiativeResult(TypedDict):
-    "InitiativeResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    round_seconds: int
-    order: list[OrderEntry]
-    surprised: list[str]
-    surprise: list[SurpriseVerdict]
-    stealth: dict[str, Stealth]
-
-
-class Dnd5eTurnResult(TypedDict):
-    "TurnResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    valid: bool
-    violations: list[Violation]
-    budget: Budget
-
-
-class Dnd5eAttackOdds(TypedDict):
-    "AttackOdds"
-
-    hit: Prob
-    critical: Prob
-    miss: Prob
-    damage: Distribution
-    drops_to_0: Prob
-    dies: Prob
-
-
-class DosAttackResult(TypedDict):
-    "AttackResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    hit: bool
-    reason: Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"]
-    attack: DosAttackRoll
-    defense: DefenseRoll | None
-    damage: Damage | None
-    location: Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    aimed: bool
-    run_stop: RunStop | None
-    defender: Defender
-
-
-class DosAttackRoll(TypedDict):
-    "AttackRoll"
-
-    roll: PoolRoll
-    modifier_percent: int
-    total: int
-    dc: int | None
-    outcome: Literal["success", "failure", "luck", "bad_luck"] | None
-
-
-class DosInitiativeResult(TypedDict):
-    "InitiativeResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    order: list[str]
-    entries: list[InitiativeEntry]
-
-
-class DosTurnResult(TypedDict):
-    "TurnResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    order: list[str]
-    initiative: list[InitiativeEntry] | None
-    actions: list[ActionsEntry]
-    results: list[TurnAction]
-    combatants: list[CombatantState]
-
-
-class DosAttackOdds(TypedDict):
-    "AttackOdds"
-
-    defense: Literal["block", "dodge"] | None
-    hit: Prob
-    blocked: Prob | None
-    dodged: Prob | None
-    missed: Prob
-    damage: Distribution
-    incapacitated: Prob
-    critical: Prob
-    truncation: Truncation
-
-
-class DragonSide(TypedDict):
-    "Side"
-
-    members: list[str]
-    dice: list[int]
-    highest: int
-
-
-class RidersSide(TypedDict):
-    "Side"
-
-    id: str
-    name: NotRequired[str | None]
-    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
-    riders: NotRequired[list[Rider]]
-    fatigue: NotRequired[int]
-    rage: NotRequired[int]
-    terrain_bonus: NotRequired[int]
-    position: NotRequired[Position | None]
-    has_rider: NotRequired[bool]
-    items: NotRequired[list[Item]]
-
-
-class ProblemError(TypedDict):
-    "ProblemError"
-
-    loc: list[str | int]
-    msg: str
-    type: NotRequired[str | None]
-
-
-class Problem(TypedDict):
-    "An RFC 9457 problem details object."
-
-    type: str
-    title: str
-    status: int
-    detail: str
-    instance: NotRequired[str | None]
-    request_id: NotRequired[str | None]
-    errors: NotRequired[list[ProblemError] | None]
-
-
-class Action(TypedDict):
-    "Action"
-
-    kind: Literal["action"]
-    name: str
-
-
-class ActionsCombatant(TypedDict):
-    "ActionsCombatant"
-
-    name: NotRequired[str | None]
-    id: str
-    speed: int
-    opponents: NotRequired[list[str]]
-
-
-class ActionsRequest(TypedDict):
-    "ActionsRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[ActionsCombatant]
-
-
-class Attack(TypedDict):
-    "Attack"
-
-    ranged: NotRequired[bool]
-
-
-class Attacker(TypedDict):
-    "Attacker"
-
-    dexterity: int
-    strength: NotRequired[int]
-    skill: int
-    weapon: Weapon
-    name: NotRequired[str | None]
-
-
-class BattleOddsRequest(TypedDict):
-    "The `/dragon/battle` request without `seed` and `dice`."
-
-    dragon: Dragon
-    entities: list[Entity]
-    location: NotRequired[Location | None]
-    round: NotRequired[int]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    continues: NotRequired[bool]
-    options: NotRequired[BattleOptions]
-
-
-class BattleOptions(TypedDict):
-    "BattleOptions"
-
-    hoard: NotRequired[Literal["always", "on_win"]]
-    strongest_enemy: NotRequired[Literal["highest_level", "strength_order"]]
-
-
-class BattleRequest(TypedDict):
-    "BattleRequest"
-
-    dragon: Dragon
-    entities: list[Entity]
-    location: NotRequired[Location | None]
-    round: NotRequired[int]
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    continues: NotRequired[bool]
-    options: NotRequired[BattleOptions]
-
-
-class BattleSimulateRequest(TypedDict):
-    "The `/dragon/battle` request plus `runs` and `rerolls`; no `dice`."
-
-    dragon: Dragon
-    entities: list[Entity]
-    location: NotRequired[Location | None]
-    round: NotRequired[int]
-    seed: NotRequired[str | int | None]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    continues: NotRequired[bool]
-    options: NotRequired[BattleOptions]
-    runs: int
-    rerolls: NotRequired[int]
-
-
-class BonusAction(TypedDict):
-    "BonusAction"
-
-    kind: Literal["bonus_action"]
-    name: str
-    feature: NotRequired[str | None]
-
-
-class CheckOddsRequest(TypedDict):
-    "The `/dnd5e/check` request without `seed` and `dice`."
-
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    modifier: NotRequired[int]
-    dc: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-
-
-class CheckRequest(TypedDict):
-    "CheckRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    modifier: NotRequired[int]
-    dc: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-
-
-class CombatOddsRequest(TypedDict):
-    "The `/riders/combat` request without `seed` and `dice`."
-
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    initiator: SideInput
-    defender: SideInput
-    attack: NotRequired[Attack]
-    decisions: NotRequired[list[Decision]]
-    auto: NotRequired[bool]
-
-
-class CombatRequest(TypedDict):
-    "CombatRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    initiator: SideInput
-    defender: SideInput
-    attack: NotRequired[Attack]
-    decisions: NotRequired[list[Decision]]
-    auto: NotRequired[bool]
-
-
-class CombatSimulateRequest(TypedDict):
-    "The `/riders/combat` request plus `runs`; no `dice`; missing decisions are `auto` (RDR-9)."
-
-    seed: NotRequired[str | int | None]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    initiator: SideInput
-    defender: SideInput
-    attack: NotRequired[Attack]
-    decisions: NotRequired[list[Decision]]
-    auto: NotRequired[bool]
-    runs: int
-
-
-class Combatant(TypedDict):
-    "Combatant"
-
-    id: str
-    name: NotRequired[str | None]
-    side: Literal["players", "gm"]
-    dex_mod: int
-    initiative_bonus: NotRequired[int]
-    dexterity: NotRequired[int | None]
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-    group: NotRequired[str | None]
-    hiding: NotRequired[Hiding | None]
-    passive_perception: NotRequired[int | None]
-    surprised: NotRequired[bool | None]
-
-
-class ComplexRequest(TypedDict):
-    "ComplexRequest"
-
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    stat: int
-    skill: int
-    dc: int
-    attempts: int
-    successes_needed: int
-    options: NotRequired[TestOptions]
-
-
-class DamageOptions(TypedDict):
-    "Readings of DOS-28 (the source's plain reading is the default)."
-
-    light_at_zero: NotRequired[Literal["full_bar", "no_refill"]]
-    critical_wounds: NotRequired[Literal["at_zero_hp", "while_incapacitated"]]
-
-
-class DamagePart(TypedDict):
-    "DamagePart"
-
-    dice: str
-    type: Literal[
-        "acid",
-        "bludgeoning",
-        "cold",
-        "fire",
-        "force",
-        "lightning",
-        "necrotic",
-        "piercing",
-        "poison",
-        "psychic",
-        "radiant",
-        "slashing",
-        "thunder",
-    ]
-
-
-class DamageRequest(TypedDict):
-    "DamageRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    strength: NotRequired[int]
-    weapon: NotRequired[Weapon | None]
-    armor: NotRequired[int]
-    amount: NotRequired[int | None]
-    kind: NotRequired[Literal["light", "serious", "critical"] | None]
-    target: DamageTarget
-    options: NotRequired[DamageOptions]
-
-
-class DeathSaveRequest(TypedDict):
-    "DeathSaveRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    successes: NotRequired[int]
-    failures: NotRequired[int]
-    modifier: NotRequired[int]
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-
-
-class Declaration(TypedDict):
-    "One thing a combatant declares for the turn; `difficulty`/`modifier_percent` modify its roll."
-
-    defense_difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    defense_modifier_percent: NotRequired[int | None]
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
-    target: NotRequired[str | None]
-    count: NotRequired[int]
-    aim: NotRequired[
-        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    ]
-    ranged: NotRequired[Ranged | None]
-    defense: NotRequired[Literal["block", "dodge", "none", "auto"] | None]
-    stop_when_down: NotRequired[bool]
-    metres: NotRequired[int | None]
-
-
-class Hiding(TypedDict):
-    "A creature hiding at the start (D5E-3): its Dexterity (Stealth) total, given or rolled."
-
-    stealth_total: NotRequired[int | None]
-    stealth_mod: NotRequired[int | None]
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-
-
-class InitiativeCombatant(TypedDict):
-    "InitiativeCombatant"
-
-    name: NotRequired[str | None]
-    id: str
-    speed: int
-
-
-class InitiativeOptions(TypedDict):
-    "InitiativeOptions"
-
-    surprise_ties: NotRequired[Literal["hidden", "noticed"]]
-
-
-class Interaction(TypedDict):
-    "Interaction"
-
-    kind: Literal["interaction"]
-    object: str
-    uses_action: NotRequired[bool]
-
-
-class ManeuverRequest(TypedDict):
-    "ManeuverRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    kind: Literal["grab", "break_free", "push", "feint_push"]
-    a: ManeuverSide
-    b: ManeuverSide
-
-
-class ManeuverSide(TypedDict):
-    "ManeuverSide"
-
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    dexterity: int
-    strength: int
-    unarmed: NotRequired[int]
-    weapon: NotRequired[int]
-    dodge: NotRequired[int]
-    stat: NotRequired[Literal["dexterity", "strength"] | None]
-    skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
-    name: NotRequired[str | None]
-
-
-class Move(TypedDict):
-    "Move"
-
-    kind: Literal["move"]
-    feet: int
-
-
-class OpposedOddsRequest(TypedDict):
-    "The `/dos/opposed` request without `seed` and `dice`."
-
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    a: OpposedSide
-    b: OpposedSide
-
-
-class OpposedRequest(TypedDict):
-    "OpposedRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    a: OpposedSide
-    b: OpposedSide
-
-
-class OpposedSide(TypedDict):
-    "OpposedSide"
-
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    stat: int
-    skill: int
-    name: NotRequired[str | None]
-
-
-class PoolRequest(TypedDict):
-    "PoolRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    pool: int
-
-
-class Ranged(TypedDict):
-    "Ranged"
-
-    dc: int
-    ties: NotRequired[Literal["fail", "succeed"]]
-
-
-class Reaction(TypedDict):
-    "Reaction"
-
-    kind: Literal["reaction"]
-    name: str
-
-
-class SideInput(TypedDict):
-    "Side"
-
-    id: str
-    name: NotRequired[str | None]
-    element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
-    riders: NotRequired[list[Rider]]
-    fatigue: NotRequired[int]
-    rage: NotRequired[int]
-    terrain_bonus: NotRequired[int]
-    position: NotRequired[Position | None]
-    has_rider: NotRequired[bool]
-    items: NotRequired[list[Item]]
-
-
-class Skills(TypedDict):
-    "Skills"
-
-    weapon: NotRequired[int]
-    unarmed: NotRequired[int]
-    thrown: NotRequired[int]
-    shooting: NotRequired[int]
-    block: NotRequired[int]
-    dodge: NotRequired[int]
-
-
-class Speech(TypedDict):
-    "Speech"
-
-    kind: Literal["speech"]
-    text: NotRequired[str]
-
-
 class Target(TypedDict):
     "Target"
 
@@ -1784,6 +1800,27 @@ class Target(TypedDict):
     death_save_failures: NotRequired[int]
 
 
+class TargetState(TypedDict):
+    "TargetState"
+
+    hp: int
+    temp_hp: int
+    unconscious: bool
+    dead: bool
+    death_save_failures: int
+    massive_damage: bool
+
+
+class TestOdds(TypedDict):
+    "TestOdds"
+
+    outcomes: TestOutcomes
+    succeeds: Prob
+    pool: Distribution
+    total: Distribution
+    truncation: Truncation
+
+
 class TestOddsRequest(TypedDict):
     "The `/dos/test` request without `seed` and `dice`."
 
@@ -1805,6 +1842,15 @@ class TestOptions(TypedDict):
     ties: NotRequired[Literal["fail", "succeed"]]
 
 
+class TestOutcomes(TypedDict):
+    "TestOutcomes"
+
+    success: Prob
+    failure: Prob
+    luck: Prob
+    bad_luck: Prob
+
+
 class TestRequest(TypedDict):
     "TestRequest"
 
@@ -1820,6 +1866,53 @@ class TestRequest(TypedDict):
     skill: int
     dc: int
     options: NotRequired[TestOptions]
+
+
+class TestResult(TypedDict):
+    "TestResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    roll: PoolRoll
+    modifier_percent: int
+    total: int
+    dc: int
+    success: bool
+    outcome: Literal["success", "failure", "luck", "bad_luck"]
+    margin: int
+
+
+class Totals(TypedDict):
+    "Totals"
+
+    initiator: int | None
+    defender: int | None
+
+
+class Truncation(TypedDict):
+    "Where the explosion chains were cut (DOS-3)."
+
+    tail_below: float
+    tail: Prob
+    tail_from: list[int]
+
+
+class TurnAction(TypedDict):
+    "One action resolved in the turn, in resolution order."
+
+    actor: str
+    n: int | None
+    action: Literal["attack", "run", "step", "grab", "break_free", "push", "feint_push", "wait"]
+    target: str | None
+    skipped: str | None
+    attack: AttackResultPart | None
+    maneuver: ManeuverPart | None
+    metres: int | None
 
 
 class TurnCombatant(TypedDict):
@@ -1858,6 +1951,31 @@ class TurnSimulateRequest(TypedDict):
     max_turns: NotRequired[int]
 
 
+class TypeDamage(TypedDict):
+    "TypeDamage"
+
+    type: str
+    rolled: int
+    applied: list[Literal["immunity", "resistance", "vulnerability"]]
+    total: int
+
+
+class ValueProb(TypedDict):
+    "ValueProb"
+
+    value: int
+    p: Prob
+
+
+class Violation(TypedDict):
+    "Violation"
+
+    rule: str
+    step: int | None
+    code: str
+    message: str
+
+
 class Weapon(TypedDict):
     "What the attacker strikes with (DOS-26)."
 
@@ -1867,130 +1985,12 @@ class Weapon(TypedDict):
     damage_kind: NotRequired[Literal["light", "serious"] | None]
 
 
-class Dnd5eAttackRequest(TypedDict):
-    "AttackRequest"
+class Wounds(TypedDict):
+    "Wounds"
 
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attack_bonus: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-    damage: list[DamagePart]
-    target: Target
-
-
-class Dnd5eInitiativeRequest(TypedDict):
-    "InitiativeRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[Combatant]
-    tie_break: NotRequired[Literal["d20", "dexterity", "given"]]
-    tie_order: NotRequired[list[str]]
-    options: NotRequired[InitiativeOptions]
-
-
-class Dnd5eTurnRequest(TypedDict):
-    "TurnRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    speed: int
-    steps: list[Move | Action | BonusAction | Interaction | Reaction | Speech]
-    surprised: NotRequired[bool]
-    first_turn: NotRequired[bool]
-    incapacitated: NotRequired[bool]
-    reaction_used: NotRequired[bool]
-
-
-class Dnd5eAttackOddsRequest(TypedDict):
-    "The `/dnd5e/attack` request without `seed` and `dice`."
-
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attack_bonus: int
-    advantage: NotRequired[bool | int]
-    disadvantage: NotRequired[bool | int]
-    damage: list[DamagePart]
-    target: Target
-
-
-class DosAttackRequest(TypedDict):
-    "AttackRequest"
-
-    defense_difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    defense_modifier_percent: NotRequired[int | None]
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attacker: Attacker
-    defender: Defender
-    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
-    ranged: NotRequired[Ranged | None]
-    aim: NotRequired[
-        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    ]
-    options: NotRequired[DamageOptions]
-
-
-class DosInitiativeRequest(TypedDict):
-    "InitiativeRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[InitiativeCombatant]
-    first: NotRequired[list[str]]
-
-
-class DosTurnRequest(TypedDict):
-    "TurnRequest"
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    combatants: list[TurnCombatant]
-    order: NotRequired[list[str] | None]
-    first: NotRequired[list[str]]
-    options: NotRequired[DamageOptions]
-
-
-class DosAttackOddsRequest(TypedDict):
-    "The `/dos/attack` request without `seed` and `dice`."
-
-    defense_difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    defense_modifier_percent: NotRequired[int | None]
-    difficulty: NotRequired[
-        Literal["trivial", "easy", "normal", "hard", "very_hard", "impossible"] | None
-    ]
-    modifier_percent: NotRequired[int | None]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    foundry: NotRequired[bool]
-    attacker: Attacker
-    defender: Defender
-    defense: NotRequired[Literal["block", "dodge", "none", "auto"]]
-    ranged: NotRequired[Ranged | None]
-    aim: NotRequired[
-        Literal["head", "right_arm", "left_arm", "torso", "right_leg", "left_leg"] | None
-    ]
-    options: NotRequired[DamageOptions]
+    before: int
+    gained: int
+    after: int
 
 
 class Client(SyncTransport):

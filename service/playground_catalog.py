@@ -1,0 +1,122 @@
+"""The playground's texts in every language: a gettext domain of its own, ``playground``, kept with
+Babel as the events' texts are (``make catalogs``; docs/narration.md).
+
+- **Extracted** (``make catalogs-extract``, mapping ``babel-playground.cfg``) into
+  ``service/locale/playground.pot``: the page's own texts (``t("...")`` and ``N_("...")`` in
+  ``playground.js``, ``data-i18n`` in ``index.html``, by :func:`extract_html`), and from the
+  OpenAPI document (:func:`extract_openapi`) each field name (context ``field``), each enumerated
+  value (context ``value``), each system's name (``system``) and each endpoint's summary
+  (``summary``).
+- **Translated** in ``service/locale/<lang>/LC_MESSAGES/playground.po`` (updated from the template by
+  ``make catalogs-update``).
+- **Compiled** (``make catalogs-compile``, :func:`main`) to ``service/static/playground/i18n/<lang>.json``,
+  which the page fetches: ``{"lang", "dir", "messages"}``, a context joined to its message id by
+  U+0004 as gettext does. An untranslated or fuzzy message is left out, so the page shows the English.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+from babel.messages.pofile import read_po
+
+ROOT = Path(__file__).resolve().parent
+LOCALE = ROOT / "locale"
+DOMAIN = "playground"
+OUT = ROOT / "static" / "playground" / "i18n"
+LANGUAGES = ("en", "pl", "fi", "ar")
+RTL = frozenset({"ar"})
+CONTEXT_SEPARATOR = "\x04"
+
+# What Babel's extractors yield: (line, function, message or (context, message), comments).
+Extracted = tuple[int, str, str | tuple[str, str], list[str]]
+_DATA_I18N = re.compile(rb'data-i18n(?:-[a-z-]+)?="([^"]+)"')
+
+
+def extract_html(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[Extracted]:
+    """Every ``data-i18n="..."`` (text) and ``data-i18n-<attribute>="..."`` message of a page."""
+    for number, line in enumerate(fileobj, start=1):
+        for match in _DATA_I18N.finditer(line):
+            yield number, "gettext", match.group(1).decode("utf-8"), []
+
+
+def _walk(node: Any, fields: set[str], values: set[str]) -> None:
+    if isinstance(node, dict):
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            fields.update(properties)
+        for value in node.get("enum", []):
+            if isinstance(value, str):
+                values.add(value)
+        if isinstance(node.get("const"), str):
+            values.add(node["const"])
+        for child in node.values():
+            _walk(child, fields, values)
+    elif isinstance(node, list):
+        for child in node:
+            _walk(child, fields, values)
+
+
+def extract_openapi(
+    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
+) -> Iterator[Extracted]:
+    """Field names, values, system names and summaries of the OpenAPI document, each in its context."""
+    document = json.load(fileobj)
+    fields: set[str] = set()
+    values: set[str] = set()
+    _walk(document.get("components", {}), fields, values)
+    for key in sorted(fields):
+        yield 0, "pgettext", ("field", key), []
+    for value in sorted(values):
+        yield 0, "pgettext", ("value", value), []
+    operations = [op for item in document.get("paths", {}).values() for op in item.values()]
+    for tag in dict.fromkeys(tag for op in operations for tag in op.get("tags", [])):
+        yield 0, "pgettext", ("system", tag), []
+    for op in operations:
+        if op.get("summary"):
+            yield 0, "pgettext", ("summary", op["summary"]), []
+
+
+def compiled(lang: str) -> dict[str, Any]:
+    """One language's catalog as the page reads it."""
+    path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    with path.open("rb") as po:
+        catalog = read_po(po, locale=lang, domain=DOMAIN)
+    messages: dict[str, str] = {}
+    for message in catalog:
+        if not message.id or message.fuzzy or not message.string:
+            continue
+        assert isinstance(message.id, str) and isinstance(message.string, str)
+        key = f"{message.context}{CONTEXT_SEPARATOR}{message.id}" if message.context else message.id
+        messages[key] = message.string
+    return {
+        "lang": lang,
+        "dir": "rtl" if lang in RTL else "ltr",
+        "messages": dict(sorted(messages.items())),
+    }
+
+
+def render(lang: str) -> str:
+    return json.dumps(compiled(lang), ensure_ascii=False, indent=0, sort_keys=False) + "\n"
+
+
+def main() -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    for lang in LANGUAGES:
+        target = OUT / f"{lang}.json"
+        text = render(lang)
+        if not target.exists() or target.read_text(encoding="utf-8") != text:
+            target.write_text(text, encoding="utf-8")
+        count = len(compiled(lang)["messages"])
+        print(f"{target.relative_to(ROOT.parent)}: {count} messages", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

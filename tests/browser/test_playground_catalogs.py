@@ -1,0 +1,75 @@
+"""The playground's catalogs (service/playground_catalog.py): the template is what Babel extracts from
+the page and the OpenAPI document, every language translates every message with the same placeholders,
+and the JSON the page reads is what the .po files compile to. `make catalogs` fixes the first and last."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import read_po
+
+from service import playground_catalog as pc
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = pc.LOCALE / "playground.pot"
+PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+def read(path: Path, lang: str | None = None) -> Catalog:
+    with path.open("rb") as po:
+        return read_po(po, locale=lang, domain=pc.DOMAIN)
+
+
+def keys(catalog: Catalog) -> set[tuple[str | None, str]]:
+    return {(m.context, str(m.id)) for m in catalog if m.id}
+
+
+def test_the_template_is_what_babel_extracts(tmp_path: Path) -> None:
+    fresh = tmp_path / "playground.pot"
+    pybabel = Path(sys.executable).parent / "pybabel"
+    subprocess.run(
+        [
+            *(str(pybabel), "-q", "extract", "-F", "babel-playground.cfg", "-k", "t", "-k", "N_"),
+            *("--no-location", "--omit-header", "--sort-output", "-o", str(fresh), "."),
+        ],
+        cwd=ROOT,
+        check=True,
+        timeout=120,
+    )
+    assert keys(read(fresh)) == keys(read(TEMPLATE)), "stale: run `make catalogs` and commit"
+
+
+def test_the_template_holds_the_page_and_the_document() -> None:
+    found = keys(read(TEMPLATE))
+    assert (None, "Roll") in found and (None, "Dice legend") in found
+    assert ("field", "attack_bonus") in found and ("value", "bludgeoning") in found
+    assert ("system", "Dragons of Shadows") in found
+    assert ("summary", "Simple test against a DC") in found
+
+
+@pytest.mark.parametrize("lang", [lang for lang in pc.LANGUAGES if lang != "en"])
+def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
+    template = keys(read(TEMPLATE))
+    catalog = read(pc.LOCALE / lang / "LC_MESSAGES" / "playground.po", lang)
+    assert keys(catalog) == template
+    for message in catalog:
+        if not message.id:
+            continue
+        assert message.string and not message.fuzzy, f"{lang}: untranslated {message.id!r}"
+        wanted = sorted(PLACEHOLDER.findall(str(message.id)))
+        assert sorted(PLACEHOLDER.findall(str(message.string))) == wanted, (lang, message.id)
+
+
+@pytest.mark.parametrize("lang", pc.LANGUAGES)
+def test_the_json_catalogs_are_compiled_from_the_po_files(lang: str) -> None:
+    committed = (pc.OUT / f"{lang}.json").read_text(encoding="utf-8")
+    assert committed == pc.render(lang), "stale: run `make catalogs` and commit"
+    compiled = pc.compiled(lang)
+    assert compiled["dir"] == ("rtl" if lang == "ar" else "ltr")
+    if lang != "en":
+        assert len(compiled["messages"]) == len(keys(read(TEMPLATE)))
