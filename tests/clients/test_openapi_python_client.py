@@ -110,12 +110,16 @@ def test_every_operation_answers_its_example_as_a_model(
             for name, module in modules.items():
                 group = module.parent.name
                 function = importlib.import_module(f"{PACKAGE}.api.{group}.{name}").sync_detailed
-                answer = function(
-                    client=client, body=body_of(function, request_example(operations[name]))
-                )
+                if "requestBody" in operations[name]:  # a POST, with its example
+                    example = request_example(operations[name])
+                    answer = function(client=client, body=body_of(function, example))
+                else:  # GET /systems
+                    answer = function(client=client)
                 assert answer.status_code == 200, (name, answer.content[:300])
                 assert answer.parsed is not None and not isinstance(answer.parsed, problem), name
-                assert answer.parsed.to_dict() == json.loads(answer.content), name
+                parsed = answer.parsed
+                dicts = [m.to_dict() for m in parsed] if isinstance(parsed, list) else parsed.to_dict()
+                assert dicts == json.loads(answer.content), name
 
 
 @contextlib.contextmanager
