@@ -9,23 +9,35 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from babel.lists import format_list
 from pydantic import BaseModel
 
-from rules.narration import FSI, PDI, RTL, Message, parse, source_messages, translations
+from rules.narration import (
+    COMMA,
+    FSI,
+    GENDER,
+    GENDERS,
+    PDI,
+    RTL,
+    Message,
+    parse,
+    source_messages,
+    translations,
+)
 
 MISSING = object()
 
 
 @cache
 def reference(lang: str) -> Reference:
-    return Reference(translations(lang), source_messages(), lang in RTL)
+    return Reference(translations(lang), source_messages(), lang)
 
 
 class Reference:
     """One language's texts, rendered the slow way."""
 
-    def __init__(self, tr: gettext.GNUTranslations, source: dict[str, Message], rtl: bool) -> None:
-        self.tr, self.source, self.rtl = tr, source, rtl
+    def __init__(self, tr: gettext.GNUTranslations, source: dict[str, Message], lang: str) -> None:
+        self.tr, self.source, self.lang, self.rtl = tr, source, lang, lang in RTL
 
     def render(self, code: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
         text = self.fill(code, self.template(code, params), params, names, whole=True)
@@ -61,10 +73,17 @@ class Reference:
                 continue
             phrase = self.source.get(f"{code}#{field}") if whole else None
             if phrase is not None:
-                form = self.tr.npgettext(
-                    f"{code}#{field}", phrase.text, phrase.plural or "", params[field]
-                )
+                count = params[field]
+                count = len(count) if isinstance(count, list) else count  # a list: its length
+                form = self.tr.npgettext(f"{code}#{field}", phrase.text, phrase.plural or "", count)
                 out.append(self.fill(code, form, params, names, whole=False))
+            elif spec.startswith("?"):  # a word chosen by the gender of whom the field names
+                value = params.get(field, MISSING)
+                gender = names.get(GENDER + (value if isinstance(value, str) else field))
+                default, *choices = spec[1:].split("|")
+                words = dict(choice.split("=", 1) for choice in choices)
+                assert set(words) <= GENDERS, spec
+                out.append(words.get(gender or "", default) or default)
             else:
                 out.append(self.show(code, field, spec, params.get(field, MISSING), names))
         return "".join(out)
@@ -94,10 +113,14 @@ class Reference:
         if not value:
             return self.term(system, "list", "empty") or ""
         items = [
-            names.get(v) or self.term(system, "role", v) or v if isinstance(v, str) else str(v)
+            self.isolate(
+                names.get(v) or self.term(system, "role", v) or v if isinstance(v, str) else str(v)
+            )
             for v in value
         ]
-        return self.isolate(", ".join(items))
+        if isinstance(value[0], str):  # names: as the language joins them (CLDR, Babel)
+            return format_list(items, locale=self.lang)
+        return COMMA.get(self.lang, ", ").join(items)
 
     def word(self, system: str, table: str, value: str) -> str | None:
         return self.term(system, table, value) or self.term(system, "role", value)
