@@ -180,11 +180,16 @@ class Lists:
 
     locale: Locale
     comma: str
-    rtl: bool
+    #: What :func:`~babel.lists.format_list` makes of 0, 1, 2 ... :data:`SHORT` - 1 items, as
+    #: ``str.format`` templates (``"{0}, {1} and {2}"``): a short list is one ``format`` call.
+    templates: tuple[str, ...]
 
     def names(self, items: list[str]) -> str:
         """Names (each shown already) joined as the language joins them."""
-        return items[0] if len(items) == 1 else format_list(items, locale=self.locale)
+        count = len(items)
+        if count < SHORT:
+            return self.templates[count].format(*items)
+        return format_list(items, locale=self.locale)
 
     def join(self, value: list[Any], shown: list[str]) -> str:
         """A list's items ``shown``: names (a list whose first item is a string) as
@@ -192,9 +197,22 @@ class Lists:
         return self.names(shown) if value[0].__class__ is str else self.comma.join(shown)
 
 
+#: The longest list :class:`Lists` joins from a template (a longer one: ``format_list`` itself).
+SHORT: Final = 12
+
+
 def lists(lang: str) -> Lists:
-    """``lang``'s way of joining lists."""
-    return Lists(Locale.parse(lang), COMMA.get(lang, ", "), lang in RTL)
+    """``lang``'s way of joining lists: its templates made by ``format_list`` from placeholders
+    (private-use characters, which no CLDR pattern holds), the pattern's braces escaped."""
+    locale = Locale.parse(lang)
+    templates: list[str] = []
+    for count in range(SHORT):
+        marks = [chr(0xE000 + i) for i in range(count)]
+        template = format_list(marks, locale=locale).replace("{", "{{").replace("}", "}}")
+        for i, mark in enumerate(marks):
+            template = template.replace(mark, f"{{{i}}}")
+        templates.append(template)
+    return Lists(locale, COMMA.get(lang, ", "), tuple(templates))
 
 
 def translations(lang: str) -> gettext.GNUTranslations:
