@@ -41,6 +41,7 @@ field's where that is shown. Rendering an event is a dict lookup and a call.
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -308,7 +309,9 @@ class _Compiler:
         for field, spec in [(f, s) for _, f, s in parse(template) if f is not None]:
             phrase = self.source.get(f"{code}#{field}") if whole else None
             forms, counts = self.forms(code, field, phrase) if phrase is not None else (None, ())
-            table = self.terms.get((system, spec[1:] if spec[:1] == "@" else field))
+            table = self.terms.get(
+                (system, spec[1:] if spec[:1] == "@" else "notation" if spec == NOTATION else field)
+            )
             lookup = {**words.roles, **(table or {})}
             fields.append(
                 Field(field, spec, table, lookup, words, self.rtl, self.lists, forms, counts)
@@ -398,6 +401,8 @@ def _field(i: int, field: Field, *, rtl: bool, first: bool) -> tuple[str, dict[s
         form = _upper(f"c{i}[P(len(v) if v.__class__ is list else v)](p, n)", first)
         source = _COUNTED.format(get=get, i=i, size=len(counts), form=form)
         return source, {f"c{i}": field.forms, f"C{i}": counts}
+    if field.spec == NOTATION:  # a dice notation: Field.show, with the language's die letter
+        return f"    t{i} = {_upper(f's{i}({get}, p, n)', first)}", {f"s{i}": field.show}
     if field.spec[:1] == "?":
         default, chosen = gendered(field.spec)
         if first:
@@ -474,6 +479,22 @@ def _generate(
     return render
 
 
+#: The spec of a field that shows a dice notation (``{dice:notation}``: "1d12+3"), its "d" the
+#: language's (``system.notation=d``: "1k12+3", "⁨1⁩فصّ⁨12+3⁩").
+NOTATION: Final = "notation"
+_NOTATION: Final = re.compile(r"(\d*)d(\d.*)")
+
+
+def notation(value: str, die: str, isolate: Callable[[str], str]) -> str:
+    """A dice notation ``NdM...`` with ``die`` for its "d", the numbers each isolated; any
+    other string as itself (isolated)."""
+    match = _NOTATION.fullmatch(value)
+    if match is None:
+        return isolate(value)
+    count, rest = match.groups()
+    return (isolate(count) if count else "") + die + isolate(rest)
+
+
 @cache
 def gendered(spec: str) -> tuple[str, dict[str, str]]:
     """A gendered field's spec ``?word|feminine=word|...``: the word that needs no gender (shown
@@ -516,7 +537,7 @@ class Field:
     def show(self, value: Any, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
         kind = type(value)
         if kind is int:
-            spec = self.spec
+            spec = "" if self.spec == NOTATION else self.spec
             if not spec:
                 return self.isolate(str(value))
             if spec == "pos":
@@ -525,6 +546,8 @@ class Field:
                 word = self.table.get(str(value)) if self.table is not None else None
                 return word if word is not None else self.isolate(str(value))
             return self.isolate(format(value, spec))
+        if kind is str and self.spec == NOTATION:
+            return notation(value, (self.table or {}).get("d", "d"), self.isolate)
         if kind is str:
             name = names.get(value)
             if name is not None:

@@ -11,18 +11,33 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.pool.rolled", "{size} rolled: {dice}."),
     counted("dos.pool.rolled#size", "{size} die", "{size} dice"),
     sentence(
-        "dos.pool.all_cancelled",
+        "dos.pool.all_cancelled|others=*",
         "{ones} against {others}: every die is cancelled, the 1s too.",
     ),
+    sentence("dos.pool.all_cancelled|others=0", "{ones} and no other die: every die is cancelled."),
     counted("dos.pool.all_cancelled#ones", "{ones} die showing 1", "{ones} dice showing 1"),
     counted("dos.pool.all_cancelled#others", "{others} other die", "{others} other dice"),
     sentence("dos.die.cancelled", "A 1 cancels the highest die ({value})."),
     sentence("dos.die.exploded", "A 10 explodes and adds {extra}."),
-    sentence("dos.luck", "Luck! {tens} against {others}: the action succeeds whatever the total."),
+    # TRANSLATORS: {extra} is the list of the extra dice (a 10 adds one more, which may be a 10 again)
+    counted("dos.die.exploded#extra", "an extra die: {extra}", "extra dice: {extra}"),
+    sentence(
+        "dos.luck|others=*",
+        "Luck! {tens} against {others}: the action succeeds whatever the total.",
+    ),
+    sentence(
+        "dos.luck|others=0",
+        "Luck! {tens} and no other die: the action succeeds whatever the total.",
+    ),
     counted("dos.luck#tens", "{tens} die shows 10", "{tens} dice show 10"),
     counted("dos.luck#others", "{others} other die", "{others} other dice"),
     sentence(
-        "dos.bad_luck", "Bad luck! {ones} against {others}: the action fails whatever the total."
+        "dos.bad_luck|others=*",
+        "Bad luck! {ones} against {others}: the action fails whatever the total.",
+    ),
+    sentence(
+        "dos.bad_luck|others=0",
+        "Bad luck! {ones} and no other die: the action fails whatever the total.",
     ),
     counted("dos.bad_luck#ones", "{ones} die shows 1", "{ones} dice show 1"),
     counted("dos.bad_luck#others", "{others} other die", "{others} other dice"),
@@ -92,7 +107,13 @@ TEXTS: tuple[Message, ...] = (
     sentence(
         "dos.initiative.rolled", "{id} rolls {roll} for initiative: {total} with speed {speed}."
     ),
-    sentence("dos.initiative.tie", "{ids} tie at {total} and roll again among themselves."),
+    # TRANSLATORS: the whole sentence is the counted phrase below, in the form of the number of names
+    sentence("dos.initiative.tie", "{ids}."),
+    counted(
+        "dos.initiative.tie#ids",
+        "{ids} ties at {total} and rolls again",
+        "{ids} tie at {total} and roll again among themselves",
+    ),
     sentence(
         "dos.initiative.reroll", "{id} rolls {roll} to break the tie: {total} with speed {speed}."
     ),

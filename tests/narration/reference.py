@@ -5,6 +5,7 @@ as it is met, with no compiling, caching or generated code."""
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -101,11 +102,18 @@ class Reference:
             flag = key(value)
             return self.word(system, table, flag) or self.isolate(flag)
         if isinstance(value, int):
+            spec = "" if spec == "notation" else spec
             if spec == "pos":
                 return self.isolate(str(value + 1))
             if spec.startswith("@"):
                 return self.term(system, table, str(value)) or self.isolate(str(value))
             return self.isolate(format(value, spec))
+        if isinstance(value, str) and spec == "notation":  # a dice notation, the language's "d"
+            die = self.term(system, "notation", "d") or "d"
+            match = re.fullmatch(r"(\d*)d(\d.*)", value)
+            if match is None:
+                return self.isolate(value)
+            return (self.isolate(match[1]) if match[1] else "") + die + self.isolate(match[2])
         if isinstance(value, str):
             if value in names:
                 return self.isolate(names[value])
