@@ -480,7 +480,7 @@ def _generate(
 
 
 #: The spec of a field that shows a dice notation (``{dice:notation}``: "1d12+3"), its "d" the
-#: language's (``system.notation=d``: "1k12+3", "⁨1⁩فصّ⁨12+3⁩").
+#: language's (``system.notation=d``: "1k12+3"; in Arabic "فصّ" between the isolated numbers).
 NOTATION: Final = "notation"
 _NOTATION: Final = re.compile(r"(\d*)d(\d.*)")
 
