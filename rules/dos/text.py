@@ -203,7 +203,7 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.damage.light_as_serious", "{target} is at 0 hp: light damage counts as serious."),
     sentence(
         "dos.damage.full_bar",
-        "{target} has no life points left: the light damage counts as serious, against a full "
+        "{target} has no hp left: the light damage counts as serious, against a full "
         "bar of {max_hp}.",
     ),
     sentence(

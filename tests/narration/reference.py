@@ -156,7 +156,7 @@ def reference_names(
 ) -> dict[str, str]:
     """What ``rules.narration.names`` gathers, read the slow way: every field of every model in the
     request is walked (no plan), an id with a non-empty name is that name, and a model alone in a
-    field is that field's name or id."""
+    field is that field's name or id; a gender is kept under ``GENDER`` and the same keys."""
     out = {} if out is None else out
     if isinstance(value, BaseModel):
         fields = type(value).model_fields
@@ -166,6 +166,11 @@ def reference_names(
             out[id_] = name
         if key is not None and (name or id_) is not None:
             out[key] = name or id_
+        gender = value.gender if "gender" in fields else None
+        if gender is not None:
+            for where in (id_, key):
+                if where is not None:
+                    out[GENDER + where] = gender
         for field in fields:
             if field not in {"dice", "seed"}:
                 reference_names(getattr(value, field), field, out)
