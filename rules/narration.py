@@ -20,11 +20,17 @@ written with the three markers below, which Babel extracts (``babel.cfg``):
 
 A field is ``{param}``, or ``{param:spec}`` with a format spec (``+d``), or ``{param:pos}`` for a
 position counted from 0 shown from 1, or ``{param:@table}`` for the value's term in another table
-(``system.table=value``: a number read as a word, "a village" for change level 2). A string
-parameter is shown as its name in the request, else as its term, else as itself; a list as its
-items joined by ", ". In Arabic every value shown (not a term) is wrapped in Unicode isolates
-(FSI ... PDI), so numbers and Latin names read left to right inside the right-to-left sentence. The
-first letter of a sentence is made upper case.
+(``system.table=value``: a number read as a word, "a village" for change level 2), or
+``{param:notation}`` for a dice notation in the language's letters (``system.notation=d``:
+"1k12+3"), or ``{param:?word|feminine=word|...}`` for the word that agrees with the grammatical
+gender of whom the parameter names (the request's ``gender`` beside a ``name``; the first word
+when it gives none: a form that needs none). A string parameter is shown as its name in the
+request, else as its term, else as itself; a list of names as the language joins them (CLDR's
+"and" list, Babel's ``format_list``: "a, b i c"), a list of values (dice) with the language's comma;
+a counted list (``code#param`` of a list) takes the plural form of its length. In Arabic every value
+shown (not a term) is wrapped in Unicode isolates (FSI ... PDI), each item of a list on its own, so
+numbers and Latin names read left to right inside the right-to-left sentence. The first letter of a
+sentence is made upper case.
 
 Each language's catalog is compiled once per process (:func:`catalog`) into one Python function
 per event code, generated from the compiled catalog (``.mo``) and compiled with ``compile()``: one
