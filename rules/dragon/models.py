@@ -108,6 +108,7 @@ class Dragon(Model):
 class Entity(Model):
     id: Id
     name: str | None = Field(default=None, max_length=200, description="For people; free text.")
+    gender: Gender | None = None
     controller: Literal["player", "gm"] = Field(
         description="`player`: subjugated, on the dragon's side; `gm`: free, the other side."
     )
