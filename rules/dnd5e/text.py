@@ -24,8 +24,9 @@ TEXTS: tuple[Message, ...] = (
     sentence("dnd5e.surprise.no_opponent", "{id} has no opponent: not surprised."),
     sentence(
         "dnd5e.surprise.unnoticed",
-        "{id} (passive Perception {passive}) notices none of {unnoticed_ids}: surprised. It can "
-        "neither move nor act on its first turn, nor react until that turn ends.",
+        "{id} (passive Perception {passive}) notices none of {unnoticed_ids}: surprised. "
+        "{id:?It|feminine=She|masculine=He} can neither move nor act on "
+        "{id:?its|feminine=her|masculine=his} first turn, nor react until that turn ends.",
     ),
     # ------------------------------------------------------------ initiative (D5E-5..7)
     sentence(

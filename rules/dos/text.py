@@ -102,7 +102,7 @@ TEXTS: tuple[Message, ...] = (
     counted("dos.actions.count#actions", "{actions} action", "{actions} actions"),
     sentence(
         "dos.initiative.placed",
-        "The GM places {id} at position {position} (it waited or was hidden).",
+        "The GM places {id} at position {position} ({id:?it|feminine=she|masculine=he} waited or was hidden).",
     ),
     sentence(
         "dos.initiative.rolled", "{id} rolls {roll} for initiative: {total} with speed {speed}."
@@ -170,11 +170,12 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.attack.miss|reason=dc", "{attacker}'s shot falls short of {defender}. Miss."),
     sentence(
         "dos.run.stopped",
-        "{defender} rolls {die} after the {kind} on the run: it stops and loses the rest of its turn.",
+        "{defender} rolls {die} after the {kind} on the run: {defender:?it|feminine=she|masculine=he} stops and loses "
+        "the rest of {defender:?its|feminine=her|masculine=his} turn.",
     ),
     sentence(
         "dos.run.keeps_running",
-        "{defender} rolls {die} after the {kind} on the run: it keeps running.",
+        "{defender} rolls {die} after the {kind} on the run: {defender:?it|feminine=she|masculine=he} keeps running.",
     ),
     term("dos.kind=block", "block"),
     term("dos.kind=dodge", "dodge"),
@@ -240,18 +241,31 @@ TEXTS: tuple[Message, ...] = (
     term("dos.reason=luck", "luck"),
     term("dos.reason=bad_luck", "bad luck"),
     term("dos.reason=tie", "a tie"),
-    sentence("dos.turn.begins", "{id} begins its turn with {actions}."),
+    sentence(
+        "dos.turn.begins", "{id} begins {id:?its|feminine=her|masculine=his} turn with {actions}."
+    ),
     counted("dos.turn.begins#actions", "{actions} action", "{actions} actions"),
     sentence("dos.turn.incapacitated", "{id} is out of the fight and does nothing."),
-    sentence("dos.turn.stopped", "{id} was stopped while running and has lost its turn."),
-    sentence("dos.turn.run", "{id} runs {metres}, all its actions."),
+    sentence(
+        "dos.turn.stopped",
+        "{id} was stopped while running and has lost {id:?its|feminine=her|masculine=his} turn.",
+    ),
+    sentence(
+        "dos.turn.run", "{id} runs {metres}, all {id:?its|feminine=her|masculine=his} actions."
+    ),
     counted("dos.turn.run#metres", "{metres} metre", "{metres} metres"),
     sentence("dos.turn.step", "{id} steps {metres} (at most {max_metres})."),
     counted("dos.turn.step#metres", "{metres} metre", "{metres} metres"),
-    sentence("dos.turn.wait", "{id} waits for its moment; the GM may place it first next turn."),
+    sentence(
+        "dos.turn.wait",
+        "{id} waits for {id:?its|feminine=her|masculine=his} moment; the GM may place {id:?it|feminine=her|masculine=him} first "
+        "next turn.",
+    ),
     sentence("dos.turn.target_down", "{target} is down: {id} does not make {skipped}."),
     counted(
-        "dos.turn.target_down#skipped", "its remaining attack", "its {skipped} remaining attacks"
+        "dos.turn.target_down#skipped",
+        "{id:?its|feminine=her|masculine=his} remaining attack",
+        "{id:?its|feminine=her|masculine=his} {skipped} remaining attacks",
     ),
     # ------------------------------------------------------------ who, when the request gives no name
     term("dos.role=attacker", "the attacker"),

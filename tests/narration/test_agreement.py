@@ -161,3 +161,12 @@ def test_a_gender_changes_the_texts_and_nothing_else(api: Api) -> None:
 def test_a_dice_notation_reads_in_the_language(lang: str, dice: str) -> None:
     params = {"n": 0, "dice": "1d12+3", "type": "fire", "rolls": [5], "modifier": 3, "total": 8}
     assert f"({dice}" in render(catalog(lang), "dnd5e.damage.part", params, {})
+
+
+def test_english_pronouns_follow_the_gender_its_when_none() -> None:
+    cat = catalog("en")
+    params = {"id": "k1", "actions": 2}
+    assert render(cat, "dos.turn.begins", params, WOMAN) == "Leila begins her turn with 2 actions."
+    assert render(cat, "dos.turn.begins", params, NAMES) == "Leila begins its turn with 2 actions."
+    wait = render(cat, "dos.turn.wait", {"id": "k1"}, {**NAMES, GENDER + "k1": "masculine"})
+    assert wait == "Leila waits for his moment; the GM may place him first next turn."
