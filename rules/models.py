@@ -120,6 +120,18 @@ Name = Annotated[
         )
     ),
 ]
+#: A named participant's grammatical gender, for the languages whose texts inflect for it (an Arabic
+#: verb, a Polish past form): used only for the events' texts, never changing a result.
+Gender = Annotated[
+    Literal["feminine", "masculine", "neuter"],
+    Field(
+        description=(
+            "The grammatical gender the events' texts give this participant where a language "
+            'inflects for it (Arabic verbs: "ترمي" for a woman); absent, a form that needs none. '
+            "Used only for the texts: it never changes a result."
+        )
+    ),
+]
 #: A characteristic or any other number of the character sheet, within +-1,000,000.
 Stat = Annotated[int, Field(ge=-MAX_STAT, le=MAX_STAT)]
 NonNegative = Annotated[int, Field(ge=0, le=MAX_STAT)]

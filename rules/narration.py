@@ -20,11 +20,17 @@ written with the three markers below, which Babel extracts (``babel.cfg``):
 
 A field is ``{param}``, or ``{param:spec}`` with a format spec (``+d``), or ``{param:pos}`` for a
 position counted from 0 shown from 1, or ``{param:@table}`` for the value's term in another table
-(``system.table=value``: a number read as a word, "a village" for change level 2). A string
-parameter is shown as its name in the request, else as its term, else as itself; a list as its
-items joined by ", ". In Arabic every value shown (not a term) is wrapped in Unicode isolates
-(FSI ... PDI), so numbers and Latin names read left to right inside the right-to-left sentence. The
-first letter of a sentence is made upper case.
+(``system.table=value``: a number read as a word, "a village" for change level 2), or
+``{param:notation}`` for a dice notation in the language's letters (``system.notation=d``:
+"1k12+3"), or ``{param:?word|feminine=word|...}`` for the word that agrees with the grammatical
+gender of whom the parameter names (the request's ``gender`` beside a ``name``; the first word
+when it gives none: a form that needs none). A string parameter is shown as its name in the
+request, else as its term, else as itself; a list of names as the language joins them (CLDR's
+"and" list, Babel's ``format_list``: "a, b i c"), a list of values (dice) with the language's comma;
+a counted list (``code#param`` of a list) takes the plural form of its length. In Arabic every value
+shown (not a term) is wrapped in Unicode isolates (FSI ... PDI), each item of a list on its own, so
+numbers and Latin names read left to right inside the right-to-left sentence. The first letter of a
+sentence is made upper case.
 
 Each language's catalog is compiled once per process (:func:`catalog`) into one Python function
 per event code, generated from the compiled catalog (``.mo``) and compiled with ``compile()``: one
@@ -41,6 +47,7 @@ field's where that is shown. Rendering an event is a dict lookup and a call.
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -48,6 +55,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Final, get_origin
 
+from babel import Locale
+from babel.lists import format_list
 from pydantic import BaseModel
 
 #: The languages of the catalogs, English (the source language) first: the fallback.
@@ -61,6 +70,14 @@ LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
 FSI: Final = "\u2068"
 PDI: Final = "\u2069"
 RTL: Final = frozenset({"ar"})
+#: The comma a list of values (dice) is joined with; a list of names is joined as the language
+#: joins them (CLDR's "and" list, :func:`babel.lists.format_list`).
+COMMA: Final = {"ar": "\u060c "}
+#: Where :func:`names` keeps a participant's grammatical gender: under this prefix and the key
+#: its name is kept under (an id, or the field of a model alone in it). No id or field has it.
+GENDER: Final = "\x00gender:"
+#: The genders a ``{field:?word|feminine=word}`` field may choose by.
+GENDERS: Final = frozenset({"feminine", "masculine", "neuter"})
 
 
 # ---------------------------------------------------------------- the markers (extracted by Babel)
@@ -184,6 +201,49 @@ class Catalog:
     translations: gettext.GNUTranslations
 
 
+@dataclass(frozen=True, slots=True)
+class Lists:
+    """How one language joins a list's items: names as it joins names (Babel's
+    :func:`~babel.lists.format_list`, CLDR's "and" list: "a, b and c", "a, b i c", "a, b ja c",
+    "أ وب"), values (dice) with its comma; in Arabic each item in isolates."""
+
+    locale: Locale
+    comma: str
+    #: What :func:`~babel.lists.format_list` makes of 0, 1, 2 ... :data:`SHORT` - 1 items, as
+    #: ``str.format`` templates (``"{0}, {1} and {2}"``): a short list is one ``format`` call.
+    templates: tuple[str, ...]
+
+    def names(self, items: list[str]) -> str:
+        """Names (each shown already) joined as the language joins them."""
+        count = len(items)
+        if count < SHORT:
+            return self.templates[count].format(*items)
+        return format_list(items, locale=self.locale)
+
+    def join(self, value: list[Any], shown: list[str]) -> str:
+        """A list's items ``shown``: names (a list whose first item is a string) as
+        :meth:`names`, values (dice) with the comma."""
+        return self.names(shown) if value[0].__class__ is str else self.comma.join(shown)
+
+
+#: The longest list :class:`Lists` joins from a template (a longer one: ``format_list`` itself).
+SHORT: Final = 12
+
+
+def lists(lang: str) -> Lists:
+    """``lang``'s way of joining lists: its templates made by ``format_list`` from placeholders
+    (private-use characters, which no CLDR pattern holds), the pattern's braces escaped."""
+    locale = Locale.parse(lang)
+    templates: list[str] = []
+    for count in range(SHORT):
+        marks = [chr(0xE000 + i) for i in range(count)]
+        template = format_list(marks, locale=locale).replace("{", "{{").replace("}", "}}")
+        for i, mark in enumerate(marks):
+            template = template.replace(mark, f"{{{i}}}")
+        templates.append(template)
+    return Lists(locale, COMMA.get(lang, ", "), tuple(templates))
+
+
 def translations(lang: str) -> gettext.GNUTranslations:
     """The compiled catalog of ``lang`` (``rules/locale/<lang>/LC_MESSAGES/dragonroll.mo``)."""
     with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
@@ -209,7 +269,7 @@ def _catalog(lang: str, texts: Texts) -> Catalog:
             system, table = context.split("=", 1)[0].split(".", 1)
             value = context.split("=", 1)[1]
             terms.setdefault((system, table), {})[value] = tr.pgettext(context, message.text)
-    build = _Compiler(tr, source, terms, lang in RTL)
+    build = _Compiler(tr, source, terms, lang in RTL, lists(lang))
     sentences: dict[str, Render] = {}
     variants: dict[str, tuple[tuple[str, ...], dict[tuple[str, ...], Render]]] = {}
     for context, message in source.items():
@@ -264,6 +324,7 @@ class _Compiler:
     source: Mapping[str, Message]
     terms: Mapping[tuple[str, str], Mapping[str, str]]
     rtl: bool
+    lists: Lists
 
     def sentence(self, code: str, template: str) -> Render:
         return self.compile(code, template, whole=True)
@@ -282,10 +343,14 @@ class _Compiler:
         for field, spec in [(f, s) for _, f, s in parse(template) if f is not None]:
             phrase = self.source.get(f"{code}#{field}") if whole else None
             forms, counts = self.forms(code, field, phrase) if phrase is not None else (None, ())
-            table = self.terms.get((system, spec[1:] if spec[:1] == "@" else field))
+            table = self.terms.get(
+                (system, spec[1:] if spec[:1] == "@" else "notation" if spec == NOTATION else field)
+            )
             lookup = {**words.roles, **(table or {})}
-            fields.append(Field(field, spec, table, lookup, words, self.rtl, forms, counts))
-        return _generate(code, template, fields, self.tr, whole=whole, rtl=self.rtl)
+            fields.append(
+                Field(field, spec, table, lookup, words, self.rtl, self.lists, forms, counts)
+            )
+        return _generate(code, template, fields, self.tr, self.lists, whole=whole, rtl=self.rtl)
 
     def forms(
         self, code: str, field: str, phrase: Message
@@ -325,13 +390,23 @@ _PLAIN = """\
         t{i} = {items}
     else:
         t{i} = {other}"""
-#: A list's items joined: /dragon/battle's dice, a third of its narration when Field.show did it.
-_ITEMS = "', '.join([(n.get(x) or R.get(x) or x) if x.__class__ is str else str(x) for x in v])"
+#: A list's items joined (/dragon/battle's dice, a third of its narration when Field.show did it):
+#: names as the language joins them (``J``, :meth:`Lists.names`), values with its comma (``S``).
+_ITEM = "(n.get(x) or R.get(x) or x) if x.__class__ is str else str(x)"
+_ITEMS = f"(J if v[0].__class__ is str else S.join)([{_ITEM} for x in v])"
+#: In Arabic each item in isolates.
+_ITEMS_RTL = f"(J if v[0].__class__ is str else S.join)([FSI + ({_ITEM}) + PDI for x in v])"
 #: A counted field: a small count's text precomputed (narrating /dos/complex, 21% fewer
 #: instructions), any other count's phrase in the form its plural index (``P``) takes.
+#: A list is counted by its length (two names take the dual: "متعادلان").
 _COUNTED = """\
     v = {get}
     t{i} = C{i}[v] if v.__class__ is int and 0 <= v < {size} else {form}"""
+#: A field that shows a word chosen by the grammatical gender of whom its value names (``G``:
+#: gender -> word; ``D``: the word that needs none), ``{field:?word|feminine=word}``.
+_GENDERED = """\
+    v = {get}
+    t{i} = G{i}.get(n.get(GK + (v if v.__class__ is str else {name!r}))) or D{i}"""
 
 
 def _number(spec: str) -> str | None:
@@ -357,15 +432,23 @@ def _field(i: int, field: Field, *, rtl: bool, first: bool) -> tuple[str, dict[s
     get = f"p.get({field.name!r}, M)" if field.name in field.words.roles else f"p[{field.name!r}]"
     if field.forms is not None:
         counts = tuple(map(capital, field.counts)) if first else field.counts
-        form = _upper(f"c{i}[P(v)](p, n)", first)
+        form = _upper(f"c{i}[P(len(v) if v.__class__ is list else v)](p, n)", first)
         source = _COUNTED.format(get=get, i=i, size=len(counts), form=form)
         return source, {f"c{i}": field.forms, f"C{i}": counts}
+    if field.spec == NOTATION:  # a dice notation: Field.show, with the language's die letter
+        return f"    t{i} = {_upper(f's{i}({get}, p, n)', first)}", {f"s{i}": field.show}
+    if field.spec[:1] == "?":
+        default, chosen = gendered(field.spec)
+        if first:
+            default, chosen = capital(default), {g: capital(w) for g, w in chosen.items()}
+        source = _GENDERED.format(get=get, i=i, name=field.name)
+        return source, {f"G{i}": chosen, f"D{i}": default}
     other = _upper(f"s{i}(v, p, n)", first)
     number = _number(field.spec)
     if rtl:
         number = other if number is None else f"FSI + {number} + PDI"
         string = f"FSI + n[v] + PDI if v in n else w{i}.get(v) or FSI + v + PDI"
-        items = f"FSI + {_ITEMS} + PDI"
+        items = _ITEMS_RTL
     else:
         digits = field.spec in ("", "pos")  # a format spec (``+d``, ``x``) may give a letter
         number = other if number is None else _upper(number, first and not digits)
@@ -383,6 +466,7 @@ def _generate(
     template: str,
     fields: list[Field],
     tr: gettext.GNUTranslations,
+    lists: Lists,
     *,
     whole: bool,
     rtl: bool,
@@ -404,6 +488,7 @@ def _generate(
     follows = pieces[1][0][:1] if len(pieces) > 1 else None
     upper_first = opens and (follows is None or (follows != "" and not follows.islower()))
     namespace: dict[str, Any] = {"M": MISSING, "FSI": FSI, "PDI": PDI, "capital": capital}
+    namespace.update(J=lists.names, S=lists.comma, GK=GENDER)
     namespace["P"] = tr.plural  # type: ignore[attr-defined]
     namespace["R"] = fields[0].words.roles if fields else {}
     lines = ["def render(p, n):"]
@@ -428,6 +513,36 @@ def _generate(
     return render
 
 
+#: The spec of a field that shows a dice notation (``{dice:notation}``: "1d12+3"), its "d" the
+#: language's (``system.notation=d``: "1k12+3"; in Arabic "فصّ" between the isolated numbers).
+NOTATION: Final = "notation"
+_NOTATION: Final = re.compile(r"(\d*)d(\d.*)")
+
+
+def notation(value: str, die: str, isolate: Callable[[str], str]) -> str:
+    """A dice notation ``NdM...`` with ``die`` for its "d", the numbers each isolated; any
+    other string as itself (isolated)."""
+    match = _NOTATION.fullmatch(value)
+    if match is None:
+        return isolate(value)
+    count, rest = match.groups()
+    return (isolate(count) if count else "") + die + isolate(rest)
+
+
+@cache
+def gendered(spec: str) -> tuple[str, dict[str, str]]:
+    """A gendered field's spec ``?word|feminine=word|...``: the word that needs no gender (shown
+    when the participant has none, or one not listed), and the word of each gender listed."""
+    default, *choices = spec[1:].split("|")
+    chosen: dict[str, str] = {}
+    for choice in choices:
+        gender, _, word = choice.partition("=")
+        if gender not in GENDERS:
+            raise ValueError(f"{spec!r}: {gender!r} is not one of {', '.join(sorted(GENDERS))}")
+        chosen[gender] = word
+    return default, chosen
+
+
 def capital(text: str) -> str:
     """``text`` with its first letter made upper case."""
     return text[0].upper() + text[1:] if text and text[0].islower() else text
@@ -444,6 +559,7 @@ class Field:
     lookup: Mapping[str, str]
     words: Words
     rtl: bool
+    lists: Lists
     #: A counted field's phrase: its forms by the language's plural index.
     forms: Mapping[int, Render] | None = None
     #: A counted field's text for the counts 0 .. 99, when its phrase shows only its count.
@@ -455,7 +571,7 @@ class Field:
     def show(self, value: Any, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
         kind = type(value)
         if kind is int:
-            spec = self.spec
+            spec = "" if self.spec == NOTATION else self.spec
             if not spec:
                 return self.isolate(str(value))
             if spec == "pos":
@@ -464,6 +580,8 @@ class Field:
                 word = self.table.get(str(value)) if self.table is not None else None
                 return word if word is not None else self.isolate(str(value))
             return self.isolate(format(value, spec))
+        if kind is str and self.spec == NOTATION:
+            return notation(value, (self.table or {}).get("d", "d"), self.isolate)
         if kind is str:
             name = names.get(value)
             if name is not None:
@@ -474,14 +592,11 @@ class Field:
             if not value:
                 return self.words.empty
             roles = self.words.roles
-            return self.isolate(
-                ", ".join(
-                    [
-                        (names.get(v) or roles.get(v) or v) if v.__class__ is str else str(v)
-                        for v in value
-                    ]
-                )
-            )
+            shown = [
+                self.isolate((names.get(v) or roles.get(v) or v) if v.__class__ is str else str(v))
+                for v in value
+            ]
+            return self.lists.join(value, shown)
         if value is MISSING:
             return _role(self.name, names, self.words, self.rtl)
         key = _key(value)  # a flag or null: only ever a variant's key or a term
@@ -550,7 +665,8 @@ def _key(value: Any) -> str:
 def names(request: BaseModel) -> dict[str, str]:
     """id -> name for everyone the request names, and role -> name (or id) for a model that sits
     in a field of its own: ``attacker`` (no id), the riders' ``initiator`` (an id, maybe a name).
-    An empty name is no name."""
+    An empty name is no name. A participant's grammatical ``gender`` is kept under
+    :data:`GENDER` and the same key."""
     out: dict[str, str] = {}
     _collect(request, None, out)
     return out
@@ -563,7 +679,7 @@ def _collect(model: Any, key: str | None, out: dict[str, str]) -> None:
     plan = _plan(model.__class__)  # not isinstance(model, BaseModel): an ABC check, the most cost
     if plan is None:
         return
-    has_id, has_name, nested = plan
+    has_id, has_name, has_gender, nested = plan
     name = model.name if has_name else None
     id_ = model.id if has_id else None
     if name and id_ is not None:
@@ -571,6 +687,12 @@ def _collect(model: Any, key: str | None, out: dict[str, str]) -> None:
     label = name or id_
     if key is not None and label is not None:
         out[key] = label
+    gender = model.gender if has_gender else None
+    if gender is not None:
+        if id_ is not None:
+            out[GENDER + id_] = gender
+        if key is not None:
+            out[GENDER + key] = gender
     for field in nested:
         value = getattr(model, field)
         kind = value.__class__
@@ -585,8 +707,8 @@ def _collect(model: Any, key: str | None, out: dict[str, str]) -> None:
 
 
 @cache
-def _plan(cls: type) -> tuple[bool, bool, tuple[str, ...]] | None:
-    """For a model class: whether it has an ``id`` and a ``name``, and its fields that may hold a
+def _plan(cls: type) -> tuple[bool, bool, bool, tuple[str, ...]] | None:
+    """For a model class: whether it has an ``id``, a ``name`` and a ``gender``, and its fields that may hold a
     model that names anyone where it sits (worked out once per class); ``None`` for any other
     class."""
     if not issubclass(cls, BaseModel):
@@ -598,7 +720,7 @@ def _plan(cls: type) -> tuple[bool, bool, tuple[str, ...]] | None:
         if name not in {"dice", "seed"}
         and any(_names_anyone(*m) for m in _models_in(info.annotation))
     )
-    return "id" in fields, "name" in fields, nested
+    return "id" in fields, "name" in fields, "gender" in fields, nested
 
 
 @cache

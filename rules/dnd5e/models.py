@@ -13,6 +13,7 @@ from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
     Envelope,
+    Gender,
     Id,
     Model,
     Name,
@@ -111,6 +112,7 @@ class Hiding(Model):
 class Combatant(Model):
     id: Id
     name: Name | None = None
+    gender: Gender | None = None
     side: Side = Field(description='"players" (the characters) or "gm" (monsters, NPCs).')
     dex_mod: Stat = Field(description="Dexterity modifier, added to the initiative d20 (D5E-5).")
     initiative_bonus: Stat = Field(default=0, description="Any other initiative bonus.")
@@ -376,6 +378,7 @@ class DamagePart(Model):
 class Target(Model):
     ac: Stat = Field(description="Armor class.")
     name: Name | None = None
+    gender: Gender | None = None
     hp: HitPoints = Field(description="Current hit points (0 .. max_hp).")
     max_hp: Annotated[int, Field(ge=1, le=1_000_000)]
     temp_hp: HitPoints = 0

@@ -24,8 +24,9 @@ TEXTS: tuple[Message, ...] = (
     sentence("dnd5e.surprise.no_opponent", "{id} has no opponent: not surprised."),
     sentence(
         "dnd5e.surprise.unnoticed",
-        "{id} (passive Perception {passive}) notices none of {unnoticed_ids}: surprised. It can "
-        "neither move nor act on its first turn, nor react until that turn ends.",
+        "{id} (passive Perception {passive}) notices none of {unnoticed_ids}: surprised. "
+        "{id:?It|feminine=She|masculine=He} can neither move nor act on "
+        "{id:?its|feminine=her|masculine=his} first turn, nor react until that turn ends.",
     ),
     # ------------------------------------------------------------ initiative (D5E-5..7)
     sentence(
@@ -105,11 +106,12 @@ TEXTS: tuple[Message, ...] = (
     term("dnd5e.mode=disadvantage", "with disadvantage"),
     sentence(
         "dnd5e.damage.part",
-        "Damage {n:pos} ({dice} {type}): dice {rolls}, modifier {modifier:+d}, {total} in all.",
+        "Damage {n:pos} ({dice:notation} {type}): dice {rolls}, modifier {modifier:+d}, {total} in all.",
     ),
     sentence(
         "dnd5e.damage.critical",
-        "Damage {n:pos} ({dice} {type}): dice {rolls} and, for the critical, {critical_rolls}; "
+        "Damage {n:pos} ({dice:notation} {type}): dice {rolls} and, for the critical, "
+        "{critical_rolls}; "
         "modifier {modifier:+d} once, {total} in all.",
     ),
     sentence(
@@ -129,6 +131,8 @@ TEXTS: tuple[Message, ...] = (
         "{target} both resists and is vulnerable to {type}: {rolled} is halved, then doubled, to "
         "{total}.",
     ),
+    # TRANSLATORS: the "d" of a dice notation ("1d12+3"): the language's way to write a die
+    term("dnd5e.notation=d", "d"),
     term("dnd5e.type=acid", "acid"),
     term("dnd5e.type=bludgeoning", "bludgeoning"),
     term("dnd5e.type=cold", "cold"),
@@ -182,8 +186,8 @@ FLAVORS: tuple[Message, ...] = (
     sentence("dnd5e.foundry.dice", "{slot}: {count}d{sides}"),
     sentence("dnd5e.foundry.check", "Ability check"),
     sentence("dnd5e.foundry.attack", "Attack roll"),
-    sentence("dnd5e.foundry.damage", "Damage ({dice}, {type})"),
-    sentence("dnd5e.foundry.damage_critical", "Critical damage ({dice}, {type})"),
+    sentence("dnd5e.foundry.damage", "Damage ({dice:notation}, {type})"),
+    sentence("dnd5e.foundry.damage_critical", "Critical damage ({dice:notation}, {type})"),
     sentence("dnd5e.foundry.death_save", "Death saving throw"),
     sentence("dnd5e.foundry.initiative", "{id}: initiative"),
     sentence("dnd5e.foundry.stealth", "{id}: Stealth"),

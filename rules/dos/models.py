@@ -22,6 +22,7 @@ from rules.models import (
     MAX_POOL,
     MAX_STAT,
     Envelope,
+    Gender,
     Id,
     Model,
     Name,
@@ -140,6 +141,7 @@ class OpposedSide(Modified):
     stat: Stat
     skill: Skill
     name: Name | None = None
+    gender: Gender | None = None
 
 
 class OpposedRequest(RollRequest):
@@ -348,6 +350,7 @@ class NamedCombatant(Model):
     """A combatant whose schema errors name it: "combatant 'k1': ..." beside the index in `loc`."""
 
     name: Name | None = None
+    gender: Gender | None = None
 
     @model_validator(mode="wrap")
     @classmethod
@@ -512,6 +515,7 @@ class Target(Model):
 
 class DamageTarget(Target):
     name: Name | None = None
+    gender: Gender | None = None
 
 
 class DamageRequest(RollRequest):
@@ -632,6 +636,7 @@ class Attacker(Model):
     )
     weapon: Weapon = Field(description="The weapon (or fists) and its kind.")
     name: Name | None = None
+    gender: Gender | None = None
 
 
 class Defender(Target):
@@ -662,6 +667,7 @@ class Defender(Target):
         description="A runner stopped this turn by a d10 of 1-5 (DOS-22); no longer running.",
     )
     name: Name | None = None
+    gender: Gender | None = None
 
     @model_validator(mode="after")
     def _uses_within_skill(self) -> Defender:
@@ -841,6 +847,7 @@ class ManeuverSide(Modified):
         default=None, description="Overrides the skill the kind uses (the GM's call)."
     )
     name: Name | None = None
+    gender: Gender | None = None
 
 
 class ManeuverRequest(RollRequest):

@@ -11,18 +11,33 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.pool.rolled", "{size} rolled: {dice}."),
     counted("dos.pool.rolled#size", "{size} die", "{size} dice"),
     sentence(
-        "dos.pool.all_cancelled",
+        "dos.pool.all_cancelled|others=*",
         "{ones} against {others}: every die is cancelled, the 1s too.",
     ),
+    sentence("dos.pool.all_cancelled|others=0", "{ones} and no other die: every die is cancelled."),
     counted("dos.pool.all_cancelled#ones", "{ones} die showing 1", "{ones} dice showing 1"),
     counted("dos.pool.all_cancelled#others", "{others} other die", "{others} other dice"),
     sentence("dos.die.cancelled", "A 1 cancels the highest die ({value})."),
     sentence("dos.die.exploded", "A 10 explodes and adds {extra}."),
-    sentence("dos.luck", "Luck! {tens} against {others}: the action succeeds whatever the total."),
+    # TRANSLATORS: {extra} is the list of the extra dice (a 10 adds one more, which may be a 10 again)
+    counted("dos.die.exploded#extra", "an extra die: {extra}", "extra dice: {extra}"),
+    sentence(
+        "dos.luck|others=*",
+        "Luck! {tens} against {others}: the action succeeds whatever the total.",
+    ),
+    sentence(
+        "dos.luck|others=0",
+        "Luck! {tens} and no other die: the action succeeds whatever the total.",
+    ),
     counted("dos.luck#tens", "{tens} die shows 10", "{tens} dice show 10"),
     counted("dos.luck#others", "{others} other die", "{others} other dice"),
     sentence(
-        "dos.bad_luck", "Bad luck! {ones} against {others}: the action fails whatever the total."
+        "dos.bad_luck|others=*",
+        "Bad luck! {ones} against {others}: the action fails whatever the total.",
+    ),
+    sentence(
+        "dos.bad_luck|others=0",
+        "Bad luck! {ones} and no other die: the action fails whatever the total.",
     ),
     counted("dos.bad_luck#ones", "{ones} die shows 1", "{ones} dice show 1"),
     counted("dos.bad_luck#others", "{others} other die", "{others} other dice"),
@@ -87,12 +102,18 @@ TEXTS: tuple[Message, ...] = (
     counted("dos.actions.count#actions", "{actions} action", "{actions} actions"),
     sentence(
         "dos.initiative.placed",
-        "The GM places {id} at position {position} (it waited or was hidden).",
+        "The GM places {id} at position {position} ({id:?it|feminine=she|masculine=he} waited or was hidden).",
     ),
     sentence(
         "dos.initiative.rolled", "{id} rolls {roll} for initiative: {total} with speed {speed}."
     ),
-    sentence("dos.initiative.tie", "{ids} tie at {total} and roll again among themselves."),
+    # TRANSLATORS: the whole sentence is the counted phrase below, in the form of the number of names
+    sentence("dos.initiative.tie", "{ids}."),
+    counted(
+        "dos.initiative.tie#ids",
+        "{ids} ties at {total} and rolls again",
+        "{ids} tie at {total} and roll again among themselves",
+    ),
     sentence(
         "dos.initiative.reroll", "{id} rolls {roll} to break the tie: {total} with speed {speed}."
     ),
@@ -149,11 +170,12 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.attack.miss|reason=dc", "{attacker}'s shot falls short of {defender}. Miss."),
     sentence(
         "dos.run.stopped",
-        "{defender} rolls {die} after the {kind} on the run: it stops and loses the rest of its turn.",
+        "{defender} rolls {die} after the {kind} on the run: {defender:?it|feminine=she|masculine=he} stops and loses "
+        "the rest of {defender:?its|feminine=her|masculine=his} turn.",
     ),
     sentence(
         "dos.run.keeps_running",
-        "{defender} rolls {die} after the {kind} on the run: it keeps running.",
+        "{defender} rolls {die} after the {kind} on the run: {defender:?it|feminine=she|masculine=he} keeps running.",
     ),
     term("dos.kind=block", "block"),
     term("dos.kind=dodge", "dodge"),
@@ -182,7 +204,7 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.damage.light_as_serious", "{target} is at 0 hp: light damage counts as serious."),
     sentence(
         "dos.damage.full_bar",
-        "{target} has no life points left: the light damage counts as serious, against a full "
+        "{target} has no hp left: the light damage counts as serious, against a full "
         "bar of {max_hp}.",
     ),
     sentence(
@@ -219,18 +241,31 @@ TEXTS: tuple[Message, ...] = (
     term("dos.reason=luck", "luck"),
     term("dos.reason=bad_luck", "bad luck"),
     term("dos.reason=tie", "a tie"),
-    sentence("dos.turn.begins", "{id} begins its turn with {actions}."),
+    sentence(
+        "dos.turn.begins", "{id} begins {id:?its|feminine=her|masculine=his} turn with {actions}."
+    ),
     counted("dos.turn.begins#actions", "{actions} action", "{actions} actions"),
     sentence("dos.turn.incapacitated", "{id} is out of the fight and does nothing."),
-    sentence("dos.turn.stopped", "{id} was stopped while running and has lost its turn."),
-    sentence("dos.turn.run", "{id} runs {metres}, all its actions."),
+    sentence(
+        "dos.turn.stopped",
+        "{id} was stopped while running and has lost {id:?its|feminine=her|masculine=his} turn.",
+    ),
+    sentence(
+        "dos.turn.run", "{id} runs {metres}, all {id:?its|feminine=her|masculine=his} actions."
+    ),
     counted("dos.turn.run#metres", "{metres} metre", "{metres} metres"),
     sentence("dos.turn.step", "{id} steps {metres} (at most {max_metres})."),
     counted("dos.turn.step#metres", "{metres} metre", "{metres} metres"),
-    sentence("dos.turn.wait", "{id} waits for its moment; the GM may place it first next turn."),
+    sentence(
+        "dos.turn.wait",
+        "{id} waits for {id:?its|feminine=her|masculine=his} moment; the GM may place {id:?it|feminine=her|masculine=him} first "
+        "next turn.",
+    ),
     sentence("dos.turn.target_down", "{target} is down: {id} does not make {skipped}."),
     counted(
-        "dos.turn.target_down#skipped", "its remaining attack", "its {skipped} remaining attacks"
+        "dos.turn.target_down#skipped",
+        "{id:?its|feminine=her|masculine=his} remaining attack",
+        "{id:?its|feminine=her|masculine=his} {skipped} remaining attacks",
     ),
     # ------------------------------------------------------------ who, when the request gives no name
     term("dos.role=attacker", "the attacker"),

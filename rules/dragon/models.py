@@ -16,6 +16,7 @@ from rules.models import (
     MAX_COMBATANTS,
     MAX_POOL,
     Envelope,
+    Gender,
     Id,
     Model,
     Name,
@@ -92,6 +93,7 @@ class Dragon(Model):
     )
     target: Target = Field(description="The id of the free (GM) entity the dragon attacks (DRG-1).")
     name: Name | None = None
+    gender: Gender | None = None
 
     @model_validator(mode="after")
     def _pool_fits(self) -> Dragon:
@@ -106,6 +108,7 @@ class Dragon(Model):
 class Entity(Model):
     id: Id
     name: str | None = Field(default=None, max_length=200, description="For people; free text.")
+    gender: Gender | None = None
     controller: Literal["player", "gm"] = Field(
         description="`player`: subjugated, on the dragon's side; `gm`: free, the other side."
     )

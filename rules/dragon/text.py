@@ -94,15 +94,20 @@ TEXTS: tuple[Message, ...] = (
     term("dragon.reason=dragon_die", "the dragon die's collateral damage"),
     sentence(
         "dragon.location.party",
-        "The place {id} took part in the battle: its extra loss is already counted.",
+        "The location {id} took part in the battle: its extra loss is already counted.",
     ),
     sentence(
         "dragon.pair.spared",
-        "The fight of {a} and {b} was broken off: {ids} lose nothing to the dragon die either.",
+        "The fight of {a} and {b} was broken off: {ids}.",
+    ),
+    counted(
+        "dragon.pair.spared#ids",
+        "{ids} loses nothing to the dragon die either",
+        "{ids} lose nothing to the dragon die either",
     ),
     sentence(
         "dragon.location.spared",
-        "The place {id} fought in a broken-off pair: it loses nothing to the dragon die.",
+        "The location {id} fought in a broken-off pair: it loses nothing to the dragon die.",
     ),
     # ------------------------------------------------------------ wounds, slayers (DRG-14, DRG-15)
     sentence(
@@ -122,7 +127,8 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ changes (DRG-12, DRG-13)
     sentence(
         "dragon.change.player",
-        "The dragon's player may make one change on the scale of {level:@scale}, from a {result}.",
+        "The dragon's player may make one change on the scale of {level:@scale} (highest die "
+        "{result}).",
     ),
     sentence("dragon.change.none", "The dragon's highest die, {result}, is too low for a change."),
     sentence(

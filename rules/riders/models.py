@@ -12,6 +12,7 @@ from rules.models import (
     MAX_ATTEMPTS,
     MAX_POOL,
     Envelope,
+    Gender,
     Id,
     Model,
     Name,
@@ -101,6 +102,7 @@ Bonus = Annotated[int, Field(ge=-1_000_000, le=1_000_000, description="A flat bo
 class Rider(Model):
     id: Id
     name: Name | None = None
+    gender: Gender | None = None
     current: bool = Field(
         default=True,
         description="True for the rider the dragon carries now, false for a delivered rider.",
@@ -200,6 +202,7 @@ class Side(Model):
     )
     id: Id = Field(description="The dragon (or player).")
     name: Name | None = None
+    gender: Gender | None = None
     element: Element = Field(description="The dragon's element.")
     riders: Annotated[list[Rider], Field(max_length=MAX_RIDERS)] = Field(
         default_factory=list, description="Current and delivered riders (0-100)."

@@ -31,7 +31,7 @@ TEXTS: tuple[Message, ...] = (
     counted("riders.rolloff#count", "{count} die", "{count} dice"),
     sentence(
         "riders.rolloff.conceded",
-        "{side} gives up without rolling (decision {decision:pos}) and will take two damage.",
+        "{side} concedes without rolling and will take two damage.",
     ),
     sentence(
         "riders.presumptive_loser",
@@ -49,13 +49,13 @@ TEXTS: tuple[Message, ...] = (
     sentence("riders.counter.lead", "{side} takes the lead, {total} against {other_total}."),
     sentence(
         "riders.conceded",
-        "{side} gives up (decision {decision:pos}): {winner} wins.",
+        "{side} concedes: {winner} wins.",
     ),
     sentence("riders.winner", "{winner} wins the fight; {loser} loses."),
     # ------------------------------------------------------------ damage (RDR-6)
     sentence("riders.damage.skipped.hide_shield", "No damage: {winner} used a Hide Shield."),
     sentence("riders.damage.skipped.ranged", "No damage: {loser} attacked from range."),
-    sentence("riders.damage.double", "{loser} gave up without rolling: it takes two damage."),
+    sentence("riders.damage.double", "{loser} conceded without rolling: it takes two damage."),
     sentence("riders.damage.fatigue", "Damage {n}: {loser} takes one fatigue, now {fatigue}."),
     sentence(
         "riders.damage.fatigue_at_max|rider_lost=true",
@@ -87,7 +87,7 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ step by step (RDR-10)
     sentence(
         "riders.awaiting",
-        "Waiting for decision {decision:pos}: {by} chooses what to do in the {phase}.",
+        "Waiting for {by} to choose what to do in the {phase}.",
     ),
     term("riders.phase=rolloff", "roll-off"),
     term("riders.phase=counterattack", "counterattack"),

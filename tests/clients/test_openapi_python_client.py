@@ -118,7 +118,9 @@ def test_every_operation_answers_its_example_as_a_model(
                 assert answer.status_code == 200, (name, answer.content[:300])
                 assert answer.parsed is not None and not isinstance(answer.parsed, problem), name
                 parsed = answer.parsed
-                dicts = [m.to_dict() for m in parsed] if isinstance(parsed, list) else parsed.to_dict()
+                dicts = (
+                    [m.to_dict() for m in parsed] if isinstance(parsed, list) else parsed.to_dict()
+                )
                 assert dicts == json.loads(answer.content), name
 
 

@@ -5,27 +5,40 @@ as it is met, with no compiling, caching or generated code."""
 from __future__ import annotations
 
 import gettext
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
+from babel.lists import format_list
 from pydantic import BaseModel
 
-from rules.narration import FSI, PDI, RTL, Message, parse, source_messages, translations
+from rules.narration import (
+    COMMA,
+    FSI,
+    GENDER,
+    GENDERS,
+    PDI,
+    RTL,
+    Message,
+    parse,
+    source_messages,
+    translations,
+)
 
 MISSING = object()
 
 
 @cache
 def reference(lang: str) -> Reference:
-    return Reference(translations(lang), source_messages(), lang in RTL)
+    return Reference(translations(lang), source_messages(), lang)
 
 
 class Reference:
     """One language's texts, rendered the slow way."""
 
-    def __init__(self, tr: gettext.GNUTranslations, source: dict[str, Message], rtl: bool) -> None:
-        self.tr, self.source, self.rtl = tr, source, rtl
+    def __init__(self, tr: gettext.GNUTranslations, source: dict[str, Message], lang: str) -> None:
+        self.tr, self.source, self.lang, self.rtl = tr, source, lang, lang in RTL
 
     def render(self, code: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
         text = self.fill(code, self.template(code, params), params, names, whole=True)
@@ -61,10 +74,17 @@ class Reference:
                 continue
             phrase = self.source.get(f"{code}#{field}") if whole else None
             if phrase is not None:
-                form = self.tr.npgettext(
-                    f"{code}#{field}", phrase.text, phrase.plural or "", params[field]
-                )
+                count = params[field]
+                count = len(count) if isinstance(count, list) else count  # a list: its length
+                form = self.tr.npgettext(f"{code}#{field}", phrase.text, phrase.plural or "", count)
                 out.append(self.fill(code, form, params, names, whole=False))
+            elif spec.startswith("?"):  # a word chosen by the gender of whom the field names
+                value = params.get(field, MISSING)
+                gender = names.get(GENDER + (value if isinstance(value, str) else field))
+                default, *choices = spec[1:].split("|")
+                words = dict(choice.split("=", 1) for choice in choices)
+                assert set(words) <= GENDERS, spec
+                out.append(words.get(gender or "", default) or default)
             else:
                 out.append(self.show(code, field, spec, params.get(field, MISSING), names))
         return "".join(out)
@@ -82,11 +102,18 @@ class Reference:
             flag = key(value)
             return self.word(system, table, flag) or self.isolate(flag)
         if isinstance(value, int):
+            spec = "" if spec == "notation" else spec
             if spec == "pos":
                 return self.isolate(str(value + 1))
             if spec.startswith("@"):
                 return self.term(system, table, str(value)) or self.isolate(str(value))
             return self.isolate(format(value, spec))
+        if isinstance(value, str) and spec == "notation":  # a dice notation, the language's "d"
+            die = self.term(system, "notation", "d") or "d"
+            match = re.fullmatch(r"(\d*)d(\d.*)", value)
+            if match is None:
+                return self.isolate(value)
+            return (self.isolate(match[1]) if match[1] else "") + die + self.isolate(match[2])
         if isinstance(value, str):
             if value in names:
                 return self.isolate(names[value])
@@ -94,10 +121,14 @@ class Reference:
         if not value:
             return self.term(system, "list", "empty") or ""
         items = [
-            names.get(v) or self.term(system, "role", v) or v if isinstance(v, str) else str(v)
+            self.isolate(
+                names.get(v) or self.term(system, "role", v) or v if isinstance(v, str) else str(v)
+            )
             for v in value
         ]
-        return self.isolate(", ".join(items))
+        if isinstance(value[0], str):  # names: as the language joins them (CLDR, Babel)
+            return format_list(items, locale=self.lang)
+        return COMMA.get(self.lang, ", ").join(items)
 
     def word(self, system: str, table: str, value: str) -> str | None:
         return self.term(system, table, value) or self.term(system, "role", value)
@@ -125,7 +156,7 @@ def reference_names(
 ) -> dict[str, str]:
     """What ``rules.narration.names`` gathers, read the slow way: every field of every model in the
     request is walked (no plan), an id with a non-empty name is that name, and a model alone in a
-    field is that field's name or id."""
+    field is that field's name or id; a gender is kept under ``GENDER`` and the same keys."""
     out = {} if out is None else out
     if isinstance(value, BaseModel):
         fields = type(value).model_fields
@@ -135,6 +166,11 @@ def reference_names(
             out[id_] = name
         if key is not None and (name or id_) is not None:
             out[key] = name or id_
+        gender = value.gender if "gender" in fields else None
+        if gender is not None:
+            for where in (id_, key):
+                if where is not None:
+                    out[GENDER + where] = gender
         for field in fields:
             if field not in {"dice", "seed"}:
                 reference_names(getattr(value, field), field, out)

@@ -25,12 +25,18 @@ def variants(code: str) -> list[dict[str, object]]:
         head, *choices = context.split("|")
         if head == code and choices:
             pairs = [choice.split("=", 1) for choice in choices]
-            out.append({p: _value(v) for p, v in pairs})
+            out.append({p: _value(v, counted=f"{code}#{p}" in SOURCE) for p, v in pairs})
     return out or [{}]
 
 
-def _value(text: str) -> object:
-    return {"true": True, "false": False, "none": None, "*": "x1"}.get(text, text)
+def _value(text: str, counted: bool = False) -> object:
+    """A variant's value as a parameter: ``*`` any other (a number for a counted parameter), a
+    number as a number."""
+    if text == "*":
+        return 2 if counted else "x1"
+    if text.isdigit():
+        return int(text)
+    return {"true": True, "false": False, "none": None}.get(text, text)
 
 
 def sample_params(code: str, choice: dict[str, object] | None = None) -> dict[str, object]:
@@ -66,5 +72,5 @@ def showing(code: str, param: str) -> dict[str, object]:
         head, *choices = context.split("|")
         if head == code and message.plural is None and param in fields(message.text):
             pairs = [choice.split("=", 1) for choice in choices]
-            return sample_params(code, {p: _value(v) for p, v in pairs})
+            return sample_params(code, {p: _value(v, f"{code}#{p}" in SOURCE) for p, v in pairs})
     raise KeyError(f"{code} shows no {{{param}}}")

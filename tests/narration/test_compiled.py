@@ -13,6 +13,7 @@ from rules.narration import (
     LANGUAGES,
     _Compiler,
     catalog,
+    lists,
     names,
     render,
     source_messages,
@@ -129,7 +130,7 @@ def test_an_empty_name_is_no_name() -> None:
         ("{a}, then {b}.", {"a": "", "b": "lower"}, ", then lower."),
         ("{a}, then {b}.", {"a": "lower", "b": "x1"}, "Lower, then x1."),
         ("{a} rolls.", {"a": [2, 3]}, "2, 3 rolls."),
-        ("{a} rolls.", {"a": ["lower", 3]}, "Lower, 3 rolls."),
+        ("{a} rolls.", {"a": ["lower", 3]}, "Lower and 3 rolls."),
         ("{a} rolls.", {"a": True}, "True rolls."),
     ],
 )
@@ -139,5 +140,5 @@ def test_a_sentence_is_made_upper_case_wherever_its_first_letter_comes_from(
     """A sentence's first letter is made upper case where its first field is shown, unless that
     field's text may be empty with a lower-case letter or another field after it (no catalog has
     one): then the whole sentence is, as the reference does."""
-    compiler = _Compiler(translations("en"), source_messages(), {}, rtl=False)
+    compiler = _Compiler(translations("en"), source_messages(), {}, False, lists("en"))
     assert compiler.compile("dos.made_up", template, whole=True)(params, {}) == text

@@ -51,10 +51,15 @@ def test_the_answer_names_its_language(api: Api) -> None:
     r = api.post("/dos/attack", ATTACK, headers={"Accept-Language": "fi-FI, en;q=0.5"})
     assert r.status_code == 200, r.text
     assert r.headers["content-language"] == "fi"
-    assert "Accept-Language" in r.headers.get_list("vary")
+    assert "Accept-Language" in _vary(r.headers.get_list("vary"))
     plain = api.post("/dos/attack", ATTACK)
     assert plain.headers["content-language"] == "en"
-    assert plain.headers.get_list("vary") == ["Accept-Language"]
+    assert _vary(plain.headers.get_list("vary")).count("Accept-Language") == 1
+
+
+def _vary(values: list[str]) -> list[str]:
+    """The names a response's Vary headers list (CORS adds Origin beside Accept-Language)."""
+    return [name.strip() for value in values for name in value.split(",")]
 
 
 def test_the_lang_field_wins_over_the_header(api: Api) -> None:

@@ -146,6 +146,7 @@ def test_damage_contract_example_7(api: Api) -> None:
         "critical": False,
         "beaten": False,
         "name": None,
+        "gender": None,
     }
     gm = ok(api, "/dos/damage", {"amount": 4, "kind": "light", "target": {"hp": 0}})
     assert (gm["die"], gm["applied_as"], gm["target"]["incapacitated"]) == (None, "serious", True)

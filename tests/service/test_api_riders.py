@@ -94,7 +94,8 @@ def test_step_by_step_contract_fields(api: Api) -> None:
     assert end["state"]["defender"]["position"] == {"x": 2, "y": -1, "facing": "W"}
     assert end["state"]["initiator"] == RED | {
         "name": None,  # the names the request gives (none here) come back with the state
-        "riders": [RED["riders"][0] | {"name": None}],
+        "gender": None,
+        "riders": [RED["riders"][0] | {"name": None, "gender": None}],
         "fatigue": 0,
         "rage": 0,
         "terrain_bonus": 0,

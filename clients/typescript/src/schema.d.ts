@@ -687,6 +687,11 @@ export interface components {
              */
             name?: string | null;
             /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
+            /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
@@ -860,6 +865,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** Attempt */
         Attempt: {
@@ -1739,6 +1749,11 @@ export interface components {
              */
             name?: string | null;
             /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
+            /**
              * Side
              * @description "players" (the characters) or "gm" (monsters, NPCs).
              * @enum {string}
@@ -2361,6 +2376,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** DeathSaveRequest */
         DeathSaveRequest: {
@@ -2699,6 +2719,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         } & unknown;
         /** DefenseRoll */
         DefenseRoll: {
@@ -3635,6 +3660,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** DragonSide */
         DragonSide: {
@@ -3687,6 +3717,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Controller
              * @description `player`: subjugated, on the dragon's side; `gm`: free, the other side.
@@ -3931,6 +3966,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -4328,6 +4368,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
@@ -4500,6 +4545,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         } & unknown;
         /**
          * Option
@@ -4979,6 +5029,11 @@ export interface components {
              */
             name?: string | null;
             /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
+            /**
              * Current
              * @description True for the rider the dragon carries now, false for a delivered rider.
              * @default true
@@ -5016,6 +5071,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5074,6 +5134,11 @@ export interface components {
              * @default null
              */
             name?: string | null;
+            /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5504,6 +5569,11 @@ export interface components {
              */
             name?: string | null;
             /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
+            /**
              * Hp
              * @description Current hit points (0 .. max_hp).
              */
@@ -5839,6 +5909,11 @@ export interface components {
              */
             name?: string | null;
             /**
+             * Gender
+             * @default null
+             */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
+            /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
@@ -6126,7 +6201,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6281,7 +6356,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6456,7 +6531,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6668,7 +6743,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -6810,7 +6885,7 @@ export interface operations {
                      *               8
                      *             ]
                      *           },
-                     *           "text": "A 10 explodes and adds 8."
+                     *           "text": "A 10 explodes and adds an extra die: 8."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -7065,7 +7140,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7197,7 +7272,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7287,7 +7362,7 @@ export interface operations {
                      *             ],
                      *             "total": 13
                      *           },
-                     *           "text": "Sarathi, k1 tie at 13 and roll again among themselves."
+                     *           "text": "Sarathi and k1 tie at 13 and roll again among themselves."
                      *         },
                      *         {
                      *           "code": "dos.initiative.reroll",
@@ -7319,7 +7394,7 @@ export interface operations {
                      *               "k1"
                      *             ]
                      *           },
-                     *           "text": "Initiative order: Lethi, k2, Sarathi, k1."
+                     *           "text": "Initiative order: Lethi, k2, Sarathi, and k1."
                      *         }
                      *       ],
                      *       "order": [
@@ -7454,7 +7529,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -7672,7 +7747,8 @@ export interface operations {
                      *         "armor": 0,
                      *         "running": false,
                      *         "stopped": false,
-                     *         "name": null
+                     *         "name": null,
+                     *         "gender": null
                      *       }
                      *     }
                      */
@@ -7754,7 +7830,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -7802,7 +7878,8 @@ export interface operations {
                      *         "incapacitated": false,
                      *         "critical": false,
                      *         "beaten": false,
-                     *         "name": null
+                     *         "name": null,
+                     *         "gender": null
                      *       }
                      *     }
                      */
@@ -7886,7 +7963,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -7963,7 +8040,7 @@ export interface operations {
                      *               9
                      *             ]
                      *           },
-                     *           "text": "A 10 explodes and adds 9."
+                     *           "text": "A 10 explodes and adds an extra die: 9."
                      *         },
                      *         {
                      *           "code": "dos.luck",
@@ -7972,7 +8049,7 @@ export interface operations {
                      *             "tens": 1,
                      *             "others": 0
                      *           },
-                     *           "text": "Luck! 1 die shows 10 against 0 other dice: the action succeeds whatever the total."
+                     *           "text": "Luck! 1 die shows 10 and no other die: the action succeeds whatever the total."
                      *         },
                      *         {
                      *           "code": "dos.pool.result",
@@ -8167,7 +8244,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-4",
+                     *       "rules_version": "dos-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -8268,7 +8345,7 @@ export interface operations {
                      *               "k1"
                      *             ]
                      *           },
-                     *           "text": "Initiative order: ignatius, k1."
+                     *           "text": "Initiative order: ignatius and k1."
                      *         },
                      *         {
                      *           "code": "dos.turn.begins",
@@ -8682,7 +8759,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-4",
+                     *       "rules_version": "dragon-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -8764,7 +8841,7 @@ export interface operations {
                      *             ],
                      *             "names": "dragon, tribe, wolves, hero"
                      *           },
-                     *           "text": "Order of strength: the dragon, tribe, wolves, hero."
+                     *           "text": "Order of strength: the dragon, tribe, wolves, and hero."
                      *         },
                      *         {
                      *           "code": "dragon.pair.formed",
@@ -8899,7 +8976,7 @@ export interface operations {
                      *             "level": 3,
                      *             "scale": "a cluster of villages"
                      *           },
-                     *           "text": "The dragon's player may make one change on the scale of a cluster of villages, from a 12."
+                     *           "text": "The dragon's player may make one change on the scale of a cluster of villages (highest die 12)."
                      *         },
                      *         {
                      *           "code": "dragon.pair.spared",
@@ -8912,7 +8989,7 @@ export interface operations {
                      *             ],
                      *             "names": "wolves, hero"
                      *           },
-                     *           "text": "The fight of wolves and hero was broken off: wolves, hero lose nothing to the dragon die either."
+                     *           "text": "The fight of wolves and hero was broken off: wolves and hero lose nothing to the dragon die either."
                      *         },
                      *         {
                      *           "code": "dragon.prosperity.lost",
@@ -9175,12 +9252,14 @@ export interface operations {
                      *           "features_used": 1,
                      *           "dragon_die": true,
                      *           "target": "tribe",
-                     *           "name": null
+                     *           "name": null,
+                     *           "gender": null
                      *         },
                      *         "entities": [
                      *           {
                      *             "id": "tribe",
                      *             "name": null,
+                     *             "gender": null,
                      *             "controller": "gm",
                      *             "kind": "group",
                      *             "prosperity": 1,
@@ -9197,6 +9276,7 @@ export interface operations {
                      *           {
                      *             "id": "wolves",
                      *             "name": null,
+                     *             "gender": null,
                      *             "controller": "player",
                      *             "kind": "group",
                      *             "prosperity": 2,
@@ -9213,6 +9293,7 @@ export interface operations {
                      *           {
                      *             "id": "hero",
                      *             "name": null,
+                     *             "gender": null,
                      *             "controller": "gm",
                      *             "kind": "individual",
                      *             "prosperity": 1,
@@ -9351,7 +9432,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-4",
+                     *       "rules_version": "riders-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -9468,7 +9549,7 @@ export interface operations {
                      *             "winner": "initiator",
                      *             "decision": 2
                      *           },
-                     *           "text": "Blue gives up (decision 3): red wins."
+                     *           "text": "Blue concedes: red wins."
                      *         },
                      *         {
                      *           "code": "riders.winner",
@@ -9591,11 +9672,13 @@ export interface operations {
                      *         "initiator": {
                      *           "id": "red",
                      *           "name": null,
+                     *           "gender": null,
                      *           "element": "fire",
                      *           "riders": [
                      *             {
                      *               "id": "ash",
                      *               "name": null,
+                     *               "gender": null,
                      *               "current": true,
                      *               "bonuses": {
                      *                 "water": 2
@@ -9628,6 +9711,7 @@ export interface operations {
                      *         "defender": {
                      *           "id": "blue",
                      *           "name": null,
+                     *           "gender": null,
                      *           "element": "water",
                      *           "riders": [],
                      *           "fatigue": 3,
@@ -9794,7 +9878,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-4",
+                     *       "rules_version": "dnd5e-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -9866,7 +9950,7 @@ export interface operations {
                      *               "g2"
                      *             ]
                      *           },
-                     *           "text": "Fighter (passive Perception 12) notices none of g1, g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
+                     *           "text": "Fighter (passive Perception 12) notices none of g1 and g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
                      *         },
                      *         {
                      *           "code": "dnd5e.surprise.unnoticed",
@@ -9879,7 +9963,7 @@ export interface operations {
                      *               "g2"
                      *             ]
                      *           },
-                     *           "text": "Rogue (passive Perception 16) notices none of g1, g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
+                     *           "text": "Rogue (passive Perception 16) notices none of g1 and g2: surprised. It can neither move nor act on its first turn, nor react until that turn ends."
                      *         },
                      *         {
                      *           "code": "dnd5e.surprise.in_view",
@@ -9945,7 +10029,7 @@ export interface operations {
                      *               "g2"
                      *             ]
                      *           },
-                     *           "text": "Initiative 19 for g1, g2 (d20 17, no advantage, +2)."
+                     *           "text": "Initiative 19 for g1 and g2 (d20 17, no advantage, +2)."
                      *         },
                      *         {
                      *           "code": "dnd5e.initiative.order",
@@ -9957,7 +10041,7 @@ export interface operations {
                      *               "fighter"
                      *             ]
                      *           },
-                     *           "text": "Initiative order: goblins, rogue, fighter."
+                     *           "text": "Initiative order: goblins, rogue, and fighter."
                      *         }
                      *       ],
                      *       "round_seconds": 6,
@@ -10177,7 +10261,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-4",
+                     *       "rules_version": "dnd5e-5",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10271,7 +10355,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-4",
+                     *       "rules_version": "dnd5e-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10402,7 +10486,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-4",
+                     *       "rules_version": "dnd5e-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -10632,7 +10716,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-4",
+                     *       "rules_version": "dnd5e-5",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",

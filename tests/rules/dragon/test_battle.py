@@ -368,7 +368,7 @@ def test_drg10_drg13_a_tie_spares_its_pair_even_the_dragon_die_point() -> None:
     assert spared["params"] == {"a": "dragon", "b": "g1", "ids": ["g1", "g5"], "names": "g1, g5"}
     narrate([spared], "en", {})
     assert spared["text"] == (
-        "The fight of the dragon and g1 was broken off: g1, g5 lose nothing to the dragon die "
+        "The fight of the dragon and g1 was broken off: g1 and g5 lose nothing to the dragon die "
         "either."
     )
 

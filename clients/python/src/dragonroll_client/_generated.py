@@ -52,6 +52,7 @@ class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -115,6 +116,7 @@ class Attacker(TypedDict):
     skill: int
     weapon: Weapon
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class Attempt(TypedDict):
@@ -407,6 +409,7 @@ class Combatant(TypedDict):
 
     id: str
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -602,6 +605,7 @@ class DamageTarget(TypedDict):
     critical: NotRequired[bool]
     beaten: NotRequired[bool]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class DeathSaveRequest(TypedDict):
@@ -697,6 +701,7 @@ class Defender(TypedDict):
     running: NotRequired[bool]
     stopped: NotRequired[bool]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class DefenseRoll(TypedDict):
@@ -1001,6 +1006,7 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class DragonSide(TypedDict):
@@ -1025,6 +1031,7 @@ class Entity(TypedDict):
 
     id: str
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     controller: Literal["player", "gm"]
     kind: Literal["individual", "group"]
     prosperity: int
@@ -1111,6 +1118,7 @@ class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     id: str
     speed: int
 
@@ -1254,6 +1262,7 @@ class ManeuverSide(TypedDict):
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class ManeuverSideResult(TypedDict):
@@ -1329,6 +1338,7 @@ class OpposedSide(TypedDict):
     stat: int
     skill: int
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class Option(TypedDict):
@@ -1526,6 +1536,7 @@ class Rider(TypedDict):
 
     id: str
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1543,6 +1554,7 @@ class RidersSide(TypedDict):
 
     id: str
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1558,6 +1570,7 @@ class RidersSideInput(TypedDict):
 
     id: str
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1736,6 +1749,7 @@ class Target(TypedDict):
 
     ac: int
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -1919,6 +1933,7 @@ class TurnCombatant(TypedDict):
     "TurnCombatant"
 
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
     id: str
     side: str
     speed: int
