@@ -45,22 +45,21 @@ class OddsRoute(ResolverRoute):
         *,
         answer: Callable[[Any], Any],
         seeded: bool,
+        work: Callable[[Any], budget.Work] = _no_work,
         **kwargs: Any,
     ) -> None:
         self.answer = answer
         self.seeded = seeded
-        super().__init__(
-            path, endpoint, resolver=_refused, slots=_no_slots, work=_no_work, **kwargs
-        )
+        super().__init__(path, endpoint, resolver=_refused, slots=_no_slots, work=work, **kwargs)
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
     ) -> tuple[bytes, str | None]:
-        """Validate, give a simulation without a seed a new one (DESIGN.md), answer, serialise.
-
-        Odds draw no die; a simulation bounds its own work (``runs`` x the fight, a 422 beyond),
-        so the resolvers' dice budget does not apply."""
+        """Validate, check the work (odds terms, or a simulation's dice: budgets of their own,
+        ``rules.budget``), give a simulation without a seed a new one (DESIGN.md), answer,
+        serialise."""
         req = self.request_model.__pydantic_validator__.validate_json(body)
+        budget.check(self.work(req), dice_budget)
         if self.seeded and req.seed is None:
             req = req.model_copy(update={"seed": new_seed()})
         return encode(self.answer(req)), None  # odds tell no events: no language
@@ -79,10 +78,12 @@ def add_odds(
     examples: dict[str, Any],
     seeded: bool = False,
     slot_doc: str = "none: odds draw no dice (`seed` and `dice` are refused).",
+    work: Callable[[Any], budget.Work] = _no_work,
 ) -> None:
     """Register ``POST <path>`` answering ``request_model`` with ``answer`` (an odds or simulate
     function), its request examples (name -> body) in the OpenAPI document; ``seeded``: a request
-    without a seed gets a new one, as a resolver's does."""
+    without a seed gets a new one, as a resolver's does; ``work`` bounds a request's work before
+    it is answered (``rules.budget``)."""
 
     add_post(
         router,
@@ -96,6 +97,7 @@ def add_odds(
         slot_doc=slot_doc,
         answer=answer,
         seeded=seeded,
+        work=work,
         openapi_extra=_examples(examples),
     )
 
@@ -115,6 +117,7 @@ class Shape:
     keys: frozenset[str]
     model: type[RollRequest]
     answer: Callable[[Any], Any]
+    work: Callable[[Any], budget.Work] = _no_work
 
 
 class ShapedOddsRoute(OddsRoute):
@@ -134,6 +137,7 @@ class ShapedOddsRoute(OddsRoute):
     ) -> tuple[bytes, str | None]:
         shape = self.shape_of(body)
         req = shape.model.__pydantic_validator__.validate_json(body)
+        budget.check(shape.work(req), dice_budget)
         return encode(shape.answer(req)), None
 
     def shape_of(self, body: bytes) -> Shape:

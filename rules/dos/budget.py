@@ -1,10 +1,14 @@
-"""Work budgets of the ``/dos`` endpoints (``rules.budget``): the base d10s a request can roll.
+"""Work budgets of the ``/dos`` endpoints (``rules.budget``): the base d10s a request can roll,
+the answer's size where it grows with the attacks declared, the odds terms an odds request
+enumerates and the dice a simulation rolls.
 
 Counted from the request before any die is drawn; a pool's extra dice (DOS-3, bounded by the pool
 itself) and initiative tie-break rerolls (DOS-15) are not counted.
 """
 
 from __future__ import annotations
+
+import orjson
 
 from rules.budget import NO_DICE, Work
 from rules.dos.models import (
@@ -87,18 +91,64 @@ def _maneuver_skill(c: TurnCombatant) -> int:
     return max(s.unarmed, s.weapon, s.dodge)
 
 
+def _defense_skill(c: TurnCombatant) -> int:
+    return max(c.skills.block, c.skills.dodge)
+
+
+# What an answer of /dos/turn holds at most, in bytes, measured (docs/hardening.md, "The answer's
+# size"): per declared attack or maneuver its events, records and Foundry roll, in the widest
+# language (ar) with a critical wound; per character of the longer id of the two (ids are in
+# slots, params and, without a name, texts); per byte of the longer name (a text shows it); per
+# die of its pools (the roll record, the event's dice, a Foundry term); per combatant its state,
+# initiative and actions entries. Measured 1,985 B an attack (2,715 with Foundry rolls), 19.5 B an
+# id character, 6 B a name byte, 135 B a die (188): the figures below leave about a tenth more.
+ATTACK_BYTES = {False: 2_200, True: 3_000}
+ID_BYTES = 26
+NAME_BYTES = 7
+DIE_BYTES = {False: 150, True: 210}
+COMBATANT_BYTES = 1_500
+ANSWER_BASE = 2_000
+
+
+def shown(name: str | None, id_: str) -> int:
+    """The bytes a text spends on someone: the name as JSON writes it, else the id."""
+    return len(orjson.dumps(name)) - 2 if name else len(id_)
+
+
+def _action_bytes(c: TurnCombatant, target: TurnCombatant | None, dice: int, foundry: bool) -> int:
+    ids = max(len(c.id), len(target.id) if target else 64)
+    names = max(shown(c.name, c.id), shown(target.name, target.id) if target else 64)
+    return (
+        ATTACK_BYTES[foundry]
+        + ID_BYTES * ids
+        + NAME_BYTES * names
+        + dice * (DIE_BYTES[foundry] + ids)
+    )
+
+
 def turn_work(req: TurnRequest) -> Work:
     """Initiative, then each declared attack (its pool, the target's larger defense pool and the
     three single dice) and maneuver (both sides' largest skills); an unknown target counts 0 (the
-    resolver refuses it)."""
+    resolver refuses it). The answer: every action's bytes (:data:`ATTACK_BYTES` ...)."""
     by_id = {c.id: c for c in req.combatants}
     dice = len(req.combatants) if req.order is None else 0
+    answer = ANSWER_BASE
     for c in req.combatants:
+        answer += COMBATANT_BYTES + ID_BYTES * len(c.id) + NAME_BYTES * shown(c.name, c.id)
         for d in c.declare:
             target = by_id.get(d.target) if d.target is not None else None
             if d.action == "attack":
-                defense = max(target.skills.block, target.skills.dodge) if target else 0
-                dice += d.count * (_attack_pool(c) + defense + ATTACK_EXTRA)
+                pools = _attack_pool(c) + (_defense_skill(target) if target else 0)
+                dice += d.count * (pools + ATTACK_EXTRA)
+                answer += d.count * _action_bytes(c, target, pools + ATTACK_EXTRA, req.foundry)
             elif d.action in ("grab", "break_free", "push", "feint_push"):
-                dice += _maneuver_skill(c) + (_maneuver_skill(target) if target else 0)
-    return Work(dice, ("combatants",), "the declared attacks' and maneuvers' pools")
+                pools = _maneuver_skill(c) + (_maneuver_skill(target) if target else 0)
+                dice += pools
+                answer += _action_bytes(c, target, pools, req.foundry)
+    return Work(
+        dice,
+        ("combatants",),
+        "the declared attacks' and maneuvers' pools",
+        answer=answer,
+        answer_how="the answer's size, counted from the declared attacks and maneuvers",
+    )
