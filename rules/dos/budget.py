@@ -25,6 +25,7 @@ from rules.dos.models import (
     TurnCombatant,
     TurnRequest,
 )
+from rules.dos.simulate import TurnSimulateRequest
 
 #: An attack's dice besides the two pools: run_stop, location and damage (one d10 each, DOS-22..27).
 ATTACK_EXTRA = 3
@@ -151,4 +152,52 @@ def turn_work(req: TurnRequest) -> Work:
         "the declared attacks' and maneuvers' pools",
         answer=answer,
         answer_how="the answer's size, counted from the declared attacks and maneuvers",
+    )
+
+
+#: Dice a simulation may roll, all its runs and turns together: about a second of CPU here
+#: (docs/hardening.md, "Calibration").
+SIMULATION_DICE = 500_000
+#: Each combatant's turn counts as this many dice besides its pools, and each attack as this many
+#: besides its own: validating, copying and checking them cost about that much (measured: a die
+#: 1.3 us, a combatant's turn 46 us, an attack's events 22 us).
+TURN_OVERHEAD = 40
+ATTACK_OVERHEAD = 20
+
+
+def simulate_work(req: TurnSimulateRequest) -> Work:
+    """Every run plays up to ``max_turns`` turns of the request's declarations: the first with its
+    initiative d10s, each its attacks' and maneuvers' pools with the largest defense any foe of
+    another side could bring (an attack on a fallen target turns on another), plus
+    :data:`TURN_OVERHEAD` a combatant and :data:`ATTACK_OVERHEAD` an attack."""
+    foes: dict[str, tuple[int, int]] = {}
+    for side in {c.side for c in req.combatants}:
+        others = [c for c in req.combatants if c.side != side]
+        foes[side] = (
+            max((_defense_skill(c) for c in others), default=0),
+            max((_maneuver_skill(c) for c in others), default=0),
+        )
+    by_id = {c.id: c for c in req.combatants}
+    pools = 0
+    for c in req.combatants:
+        defense, skill = foes[c.side]
+        for d in c.declare:
+            target = by_id.get(d.target) if d.target is not None else None
+            if d.action == "attack":
+                most = max(defense, _defense_skill(target) if target else 0)
+                pools += d.count * (_attack_pool(c) + most + ATTACK_EXTRA + ATTACK_OVERHEAD)
+            elif d.action in ("grab", "break_free", "push", "feint_push"):
+                most = max(skill, _maneuver_skill(target) if target else 0)
+                pools += _maneuver_skill(c) + most
+    turn = pools + TURN_OVERHEAD * len(req.combatants)
+    initiative = len(req.combatants) if req.order is None else 0
+    dice = req.runs * (initiative + req.max_turns * turn)
+    return Work(
+        dice,
+        ("runs",),
+        f"runs x (initiative + max_turns x a turn: its pools, {ATTACK_OVERHEAD} an attack, "
+        f"{TURN_OVERHEAD} a combatant) = "
+        f"{req.runs} x ({initiative} + {req.max_turns} x {turn:,})",
+        unit="dice",
+        budget=SIMULATION_DICE,
     )

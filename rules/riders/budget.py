@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules.budget import Work
 from rules.riders.models import BASE_ROLLOFF_DICE, CombatRequest, Side, parse_dice
+from rules.riders.simulate import CombatSimulateRequest
 
 
 def combat_work(req: CombatRequest) -> Work:
@@ -28,3 +29,25 @@ def _side_dice(side: Side) -> tuple[int, int]:
         if item.dice is not None:
             dice += parse_dice(item.dice)[0]
     return rolloff, dice
+
+
+#: Dice a simulation may roll, all its runs together (docs/hardening.md, "Calibration").
+SIMULATION_DICE = 1_000_000
+#: Each item counts as this many dice besides its own in every run (its decision, its events).
+ITEM_OVERHEAD = 20
+
+
+def simulate_work(req: CombatSimulateRequest) -> Work:
+    """Every run is the whole combat (:func:`combat_work`: both roll-offs and every item's dice)
+    plus :data:`ITEM_OVERHEAD` an item."""
+    combat = combat_work(req)
+    items = len(req.initiator.items) + len(req.defender.items)
+    per_run = combat.dice + ITEM_OVERHEAD * (items + 2)
+    return Work(
+        req.runs * per_run,
+        ("runs",),
+        f"runs x (both roll-offs, the items' dice and {ITEM_OVERHEAD} an item) = "
+        f"{req.runs} x {per_run:,}",
+        unit="dice",
+        budget=SIMULATION_DICE,
+    )

@@ -6,11 +6,14 @@ One router per system, with the system's prefix and tag, mounted beside the syst
 from fastapi import APIRouter
 
 from rules.dnd5e import odds as dnd5e_odds
+from rules.dos import budget as dos_budget
 from rules.dos import odds as dos_odds
 from rules.dos import simulate as dos_simulate
+from rules.dragon import budget as dragon_budget
 from rules.dragon import odds as dragon_odds
 from rules.dragon import simulate as dragon_simulate
 from rules.odds import Simulation
+from rules.riders import budget as riders_budget
 from rules.riders import odds as riders_odds
 from rules.riders import simulate as riders_simulate
 from service.odds import Shape, add_odds, add_shaped_odds
@@ -281,6 +284,7 @@ add_odds(
     dos,
     "/simulate",
     answer=dos_simulate.simulate,
+    work=dos_budget.simulate_work,
     request_model=dos_simulate.TurnSimulateRequest,
     response_model=Simulation,
     summary="Simulate whole fights (the /dos/turn request, turn after turn)",
@@ -328,6 +332,7 @@ add_odds(
     dragon,
     "/simulate",
     answer=dragon_simulate.simulate,
+    work=dragon_budget.simulate_work,
     request_model=dragon_simulate.BattleSimulateRequest,
     response_model=Simulation,
     summary="Simulate whole battles (the /dragon/battle request, round after round)",
@@ -347,6 +352,7 @@ add_odds(
     riders,
     "/simulate",
     answer=riders_simulate.simulate,
+    work=riders_budget.simulate_work,
     request_model=riders_simulate.CombatSimulateRequest,
     response_model=Simulation,
     summary="Simulate whole combats (the /riders/combat request with auto decisions)",
