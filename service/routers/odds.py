@@ -220,6 +220,7 @@ add_odds(
     dragon,
     "/odds",
     answer=dragon_odds.battle_odds,
+    work=dragon_budget.odds_work,
     request_model=dragon_odds.BattleOddsRequest,
     response_model=dragon_odds.BattleOdds,
     summary="Odds of a battle round (the /dragon/battle request)",
