@@ -25,6 +25,7 @@ from rules.dos.models import (
     TurnCombatant,
     TurnRequest,
 )
+from rules.dos.odds import MAX_ODDS_POOL, AttackOddsRequest, OpposedOddsRequest, TestOddsRequest
 from rules.dos.simulate import TurnSimulateRequest
 
 #: An attack's dice besides the two pools: run_stop, location and damage (one d10 each, DOS-22..27).
@@ -200,4 +201,86 @@ def simulate_work(req: TurnSimulateRequest) -> Work:
         f"{req.runs} x ({initiative} + {req.max_turns} x {turn:,})",
         unit="dice",
         budget=SIMULATION_DICE,
+    )
+
+
+# ---------------------------------------------------------------- /dos/odds
+
+#: Odds terms a request may enumerate: a backstop, the pools' own limit (``MAX_ODDS_POOL`` dice,
+#: refused in ``rules.dos.odds.side``) binds first (two pools of 50 dice: 26,000 terms at most).
+ODDS_TERMS = 50_000
+#: Rule calls per enumerated (flag, total) of the first pool: ``outcome`` for a test; for an
+#: opposed test or an attack ``opposed_winner`` twice per flag of the other pool, and ``outcome``
+#: for a ranged attack's DC.
+TEST_CALLS = 1
+OPPOSED_CALLS = 6
+ATTACK_CALLS = 7
+#: Each damage die resolved by the damage resolver (DOS-26).
+DAMAGE_DIE = 10
+# The answer's bytes: a distribution's value besides the digits of its fraction, and the fixed part.
+VALUE_BYTES = 70
+ODDS_BASE = 2_000
+
+
+def pool_values(n: int) -> int:
+    """The results an ``n``-dice pool can show below its cut chains, at most, over its three flags
+    (measured: 144 for 1 die, 1,115 for 50, 1,495 for 70: at most 20 n + 211 each)."""
+    return 3 * (20 * n + 250)
+
+
+def _digits(n: int) -> int:
+    """Digits of a pool's denominator, 10^(2n + cut) (the cut is at most 30 chain tens here)."""
+    return 2 * n + 32
+
+
+def _listed(n: int) -> int:
+    """A listed distribution of an ``n``-dice pool (its result or a total): every value."""
+    return (20 * n + 250) * (VALUE_BYTES + 2 * _digits(n))
+
+
+def _odds_work(terms: int, loc: tuple[str, ...], how: str, answer: int) -> Work:
+    return Work(
+        terms,
+        loc,
+        how,
+        unit="odds terms",
+        budget=ODDS_TERMS,
+        answer=answer,
+        answer_how="the answer's size: every value of its distributions with its exact fraction",
+    )
+
+
+def _pool(n: int) -> int:
+    return min(n, MAX_ODDS_POOL)  # beyond it the pool is refused before any term
+
+
+def test_odds_work(req: TestOddsRequest) -> Work:
+    n = _pool(req.skill)
+    return _odds_work(
+        TEST_CALLS * pool_values(n),
+        ("skill",),
+        "each result of the pool",
+        ODDS_BASE + 2 * _listed(n),  # the pool's result and the total
+    )
+
+
+def opposed_odds_work(req: OpposedOddsRequest) -> Work:
+    a, b = _pool(req.a.skill), _pool(req.b.skill)
+    return _odds_work(
+        OPPOSED_CALLS * pool_values(a),
+        ("a" if a >= b else "b", "skill"),
+        "each result of a's pool against b's flags",
+        ODDS_BASE + _listed(a) + _listed(b),
+    )
+
+
+def attack_odds_work(req: AttackOddsRequest) -> Work:
+    n = _pool(req.attacker.skill)
+    d = _pool(max(req.defender.block, req.defender.dodge))
+    prob = VALUE_BYTES + 2 * (_digits(n) + _digits(d))  # over both pools' denominators
+    return _odds_work(
+        ATTACK_CALLS * pool_values(n) + DAMAGE_DIE,
+        ("attacker", "skill"),
+        "each result of the attacker's pool against the defense's flags + the damage dice",
+        ODDS_BASE + (DAMAGE_DIE + 8) * prob,  # 11 damage values at most, 7 chances
     )

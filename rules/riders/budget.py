@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules.budget import Work
 from rules.riders.models import BASE_ROLLOFF_DICE, CombatRequest, Side, parse_dice
+from rules.riders.odds import D6, CombatOddsRequest
 from rules.riders.simulate import CombatSimulateRequest
 
 
@@ -50,4 +51,29 @@ def simulate_work(req: CombatSimulateRequest) -> Work:
         f"{req.runs} x {per_run:,}",
         unit="dice",
         budget=SIMULATION_DICE,
+    )
+
+
+#: Dice x sides summed per odds request (the roll-offs, pre items and counter items): each is one
+#: polynomial of that many terms, convolved with the rest (``rules.odds.dice``).
+ODDS_WORK = 20_000
+
+
+def odds_work(req: CombatOddsRequest) -> Work:
+    """Every polynomial the roll-off's odds raise: both roll-offs' d6 and every item's dice, as
+    dice x sides; the answer lists both totals (a value each per face of those dice)."""
+    work = {}
+    for name, side in (("initiator", req.initiator), ("defender", req.defender)):
+        work[name] = (BASE_ROLLOFF_DICE + side.rage + side.extra_rolloff_dice) * D6
+        for item in side.items:
+            if item.dice is not None:
+                count, sides = parse_dice(item.dice)
+                work[name] += count * sides
+    most = "defender" if work["defender"] > work["initiator"] else "initiator"
+    return Work(
+        work["initiator"] + work["defender"],
+        (most,),
+        "both roll-offs' and every item's dice x sides",
+        unit="dice x sides",
+        budget=ODDS_WORK,
     )

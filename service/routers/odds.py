@@ -5,6 +5,7 @@ One router per system, with the system's prefix and tag, mounted beside the syst
 
 from fastapi import APIRouter
 
+from rules.dnd5e import budget as dnd5e_budget
 from rules.dnd5e import odds as dnd5e_odds
 from rules.dos import budget as dos_budget
 from rules.dos import odds as dos_odds
@@ -48,6 +49,7 @@ add_odds(
     dos,
     "/odds/test",
     answer=dos_odds.test_odds,
+    work=dos_budget.test_odds_work,
     request_model=dos_odds.TestOddsRequest,
     response_model=dos_odds.TestOdds,
     summary="Odds of a simple test (the /dos/test request)",
@@ -63,6 +65,7 @@ add_odds(
     dos,
     "/odds/opposed",
     answer=dos_odds.opposed_odds,
+    work=dos_budget.opposed_odds_work,
     request_model=dos_odds.OpposedOddsRequest,
     response_model=dos_odds.OpposedOdds,
     summary="Odds of an opposed test (the /dos/opposed request)",
@@ -77,6 +80,7 @@ add_odds(
     dos,
     "/odds/attack",
     answer=dos_odds.attack_odds,
+    work=dos_budget.attack_odds_work,
     request_model=dos_odds.AttackOddsRequest,
     response_model=dos_odds.AttackOdds,
     summary="Odds of one attack (the /dos/attack request)",
@@ -98,18 +102,21 @@ add_shaped_odds(
             frozenset({"stat", "skill", "dc"}),
             dos_odds.TestOddsRequest,
             dos_odds.test_odds,
+            dos_budget.test_odds_work,
         ),
         Shape(
             "a /dos/opposed request",
             frozenset({"a", "b"}),
             dos_odds.OpposedOddsRequest,
             dos_odds.opposed_odds,
+            dos_budget.opposed_odds_work,
         ),
         Shape(
             "a /dos/attack request",
             frozenset({"attacker", "defender"}),
             dos_odds.AttackOddsRequest,
             dos_odds.attack_odds,
+            dos_budget.attack_odds_work,
         ),
     ],
     response_model=dos_odds.TestOdds | dos_odds.OpposedOdds | dos_odds.AttackOdds,
@@ -142,6 +149,7 @@ add_odds(
     dnd5e,
     "/odds/check",
     answer=dnd5e_odds.check_odds,
+    work=dnd5e_budget.check_odds_work,
     request_model=dnd5e_odds.CheckOddsRequest,
     response_model=dnd5e_odds.CheckOdds,
     summary="Odds of a d20 check (the /dnd5e/check request)",
@@ -156,6 +164,7 @@ add_odds(
     dnd5e,
     "/odds/attack",
     answer=dnd5e_odds.attack_odds,
+    work=dnd5e_budget.attack_odds_work,
     request_model=dnd5e_odds.AttackOddsRequest,
     response_model=dnd5e_odds.AttackOdds,
     summary="Odds of an attack and its damage (the /dnd5e/attack request)",
@@ -177,12 +186,14 @@ add_shaped_odds(
             frozenset({"modifier", "dc"}),
             dnd5e_odds.CheckOddsRequest,
             dnd5e_odds.check_odds,
+            dnd5e_budget.check_odds_work,
         ),
         Shape(
             "a /dnd5e/attack request",
             frozenset({"attack_bonus", "damage", "target"}),
             dnd5e_odds.AttackOddsRequest,
             dnd5e_odds.attack_odds,
+            dnd5e_budget.attack_odds_work,
         ),
     ],
     response_model=dnd5e_odds.CheckOdds | dnd5e_odds.AttackOdds,
@@ -251,6 +262,7 @@ add_odds(
     riders,
     "/odds",
     answer=riders_odds.combat_odds,
+    work=riders_budget.odds_work,
     request_model=riders_odds.CombatOddsRequest,
     response_model=riders_odds.CombatOdds,
     summary="Odds of the roll-off (the /riders/combat request)",
