@@ -2682,7 +2682,7 @@ export interface components {
             id: string;
             /**
              * Name
-             * @description For people; free text.
+             * @description For people; free text (no control characters).
              */
             name?: string | null;
             /**
