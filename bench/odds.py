@@ -37,7 +37,7 @@ ATTACK = {
     "defender": {"dexterity": 30, "block": 20, "hp": 40, "armor": 2},
     "defense": "block",
 }
-OPPOSED = {"a": {"stat": 20, "skill": 70}, "b": {"stat": 25, "skill": 70}}
+OPPOSED = {"a": {"stat": 20, "skill": 50}, "b": {"stat": 25, "skill": 50}}
 
 
 def dragon_pairs(pairs: int) -> dict[str, Any]:
@@ -85,7 +85,7 @@ def cases(r: dict[str, Endpoint]) -> list[tuple[str, Callable[[], Any]]]:
         ("/dos/odds/attack, 30 dice vs a 20-dice block", post(r, "/dos/odds/attack", ATTACK)),
         ("/dragon/odds, 100 pairs of 20 d20 vs 20 d20", lambda: [d() for d in dragon]),
         (
-            "/dos/odds/opposed, 70 dice vs 70 dice (the limit)",
+            "/dos/odds/opposed, 50 dice vs 50 dice (the limit)",
             post(r, "/dos/odds/opposed", OPPOSED),
         ),
     ]

@@ -1,13 +1,24 @@
-"""Work budgets (no cheap amplification): what a request asks the engine to roll, counted from the
-request alone, before any die is drawn.
+"""Work budgets (no cheap amplification): what a request asks the engine to do, counted from the
+request alone, before the work starts.
 
-A request within its schema can still ask for a great deal: 1,000 attempts of 100 dice, or 100
-combatants declaring 1,000 attacks between them, and its answer lists every die. Each endpoint has
-a budget function beside its resolvers (``rules/<system>/budget.py``) that counts the **base dice**
-the request can roll at most, the dice it asks for before explosions, tie-break rerolls and other
-draws the rules bound on their own, and names the field that drives the count. The service checks
-it in one place (``service.routing.ResolverRoute.resolve``) against its budget (``DRAGONROLL_MAX_DICE``,
-:data:`MAX_DICE` by default) and refuses a request over it with a 422 ``limit-exceeded``.
+A request within its schema can still ask for a great deal: 1,000 attempts of 100 dice, 100
+combatants declaring 1,000 attacks between them, the odds of a sweep over every joint value of two
+100-die allies, a thousand simulated fights. Each endpoint has a work function beside its resolvers
+(``rules/<system>/budget.py``) that counts what the request can cost at most and names the field
+that drives the count:
+
+- a resolver counts the **base dice** it can roll (the dice it asks for before explosions,
+  tie-break rerolls and other draws the rules bound on their own), checked against the service's
+  dice budget (``DRAGONROLL_MAX_DICE``, :data:`MAX_DICE` by default);
+- an odds endpoint counts the **odds terms** its enumerations visit, a simulation the **dice** all
+  its runs roll; each against a budget of its own (:attr:`Work.budget`), calibrated so that no
+  accepted request takes more than about a second of CPU (docs/hardening.md);
+- every endpoint whose answer grows with the request also bounds the **answer's size** in bytes
+  (:attr:`Work.answer`, names, languages and Foundry rolls included), checked against
+  :data:`MAX_ANSWER`.
+
+The service checks the work in one place (``ResolverRoute.resolve``, and the odds routes' own
+``resolve``) and refuses a request over a budget with a 422 ``limit-exceeded`` naming the field.
 """
 
 from __future__ import annotations
@@ -18,15 +29,27 @@ from rules.errors import FieldError, LimitExceeded, Loc
 
 #: Base dice a request may roll by default (docs/hardening.md): a 1,000-die answer is about 140 KB.
 MAX_DICE = 10_000
+#: The largest answer an accepted request may have, in bytes (docs/hardening.md).
+MAX_ANSWER = 4 * 1024 * 1024
+
+#: The unit of a resolver's work.
+BASE_DICE = "base dice"
 
 
 @dataclass(frozen=True, slots=True)
 class Work:
-    """The base dice a request can roll at most, the field that drives them, and how they count."""
+    """What a request costs at most: ``dice`` of ``unit`` (base dice, odds terms, simulated dice),
+    the field that drives them and how they count; ``budget``, the budget of that unit when it is
+    not the service's dice budget; ``answer``, the answer's size in bytes at most (0: not bounded
+    here, the answer's size follows from the dice), counted as ``answer_how``."""
 
     dice: int
     loc: Loc
     how: str
+    unit: str = BASE_DICE
+    budget: int | None = None
+    answer: int = 0
+    answer_how: str = "the answer's size"
 
 
 #: A request that rolls no dice (its answer grows with the request alone).
@@ -34,11 +57,35 @@ NO_DICE = Work(0, (), "no dice")
 
 
 def check(work: Work, budget: int) -> None:
-    """Refuse ``work`` over ``budget`` base dice: a 422 ``limit-exceeded`` naming the field."""
-    if work.dice > budget:
-        field = ".".join(str(part) for part in work.loc)
-        msg = (
-            f"{field}: {work.how} = {work.dice:,} base dice; the budget is {budget:,} base dice "
-            "a request"
+    """Refuse ``work`` over its budget (``budget`` base dice for a resolver, else its own), or an
+    answer over :data:`MAX_ANSWER`: a 422 ``limit-exceeded`` naming the field."""
+    limit = budget if work.budget is None else work.budget
+    if work.dice > limit:
+        _refuse(work.loc, f"{work.how} = {work.dice:,} {work.unit}", f"{limit:,} {work.unit}")
+    if work.answer > MAX_ANSWER:
+        _refuse(
+            work.loc,
+            f"{work.answer_how} = {work.answer:,} bytes at most",
+            f"{MAX_ANSWER:,} bytes an answer (4 MiB)",
+            per="",
         )
-        raise LimitExceeded(msg, [FieldError(work.loc, msg)])
+
+
+def check_answer(size: int) -> None:
+    """The last guard of :data:`MAX_ANSWER`, on the encoded answer: an endpoint whose work function
+    does not count its answer's bytes (those whose dice budget keeps them far below it) is still
+    never answered over 4 MiB; the request is refused as one over its estimate would be."""
+    if size > MAX_ANSWER:
+        _refuse(
+            (), f"the answer = {size:,} bytes", f"{MAX_ANSWER:,} bytes an answer (4 MiB)", per=""
+        )
+
+
+def _refuse(loc: Loc, counted: str, budget: str, per: str = " a request") -> None:
+    field = ".".join(str(part) for part in loc)
+    msg = (
+        f"{field}: {counted}; the budget is {budget}{per}"
+        if field
+        else f"{counted}; the budget is {budget}{per}"
+    )
+    raise LimitExceeded(msg, [FieldError(loc, msg)])

@@ -5,6 +5,7 @@ Bounds are named once here (STYLE 7) and used by every system, so the OpenAPI do
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
 from pydantic import (
@@ -17,7 +18,7 @@ from pydantic import (
     with_config,
 )
 from pydantic.json_schema import JsonSchemaValue
-from pydantic_core import CoreSchema
+from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from typing_extensions import TypedDict
 
 MAX_STAT = 1_000_000
@@ -92,6 +93,49 @@ Id = Annotated[
     Field(description="Letters, digits, '_' and '-'; 1-64 characters."),
 ]
 DieValue = Annotated[int, Field(ge=1, le=2**32 - 1)]
+
+#: What free text may not hold: the C0 and C1 control characters (U+0000-U+001F, U+007F-U+009F),
+#: which break a table's lines and a terminal's state, and the bidi embeddings and overrides
+#: (U+202A-U+202E), which turn the rest of a line around. The pattern is the OpenAPI document's.
+TEXT_PATTERN = r"^[^\x00-\x1f\x7f-\x9f\u202a-\u202e]*$"
+_UNSHOWABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u202a-\u202e]")
+
+
+class Showable:
+    """Free text a table can show (STYLE 7): every name, label and description a request carries is
+    ``Annotated[str, StringConstraints(...), Showable()]`` (``Name``, ``Label``, ``Note``), the
+    length first. A character of :data:`TEXT_PATTERN`'s set is a 422
+    at the field that names the character and where it is; the JSON schema gets the pattern."""
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: Any) -> CoreSchema:
+        return core_schema.no_info_after_validator_function(_showable, handler(source))
+
+    def __get_pydantic_json_schema__(
+        self, schema: CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        out = handler(schema)
+        out["pattern"] = TEXT_PATTERN
+        return out
+
+
+def _showable(value: str) -> str:
+    bad = _UNSHOWABLE.search(value)
+    if bad is not None:
+        raise PydanticCustomError(
+            "text_unshowable",
+            "U+{code} at position {at}: free text takes no control characters and no bidi "
+            "embeddings or overrides",
+            {"code": f"{ord(bad.group()):04X}", "at": bad.start()},
+        )
+    return value
+
+
+#: Free text of 1-100 characters (an item's name).
+Label = Annotated[str, StringConstraints(min_length=1, max_length=100), Showable()]
+#: Free text of 1-200 characters (what an item does).
+Note = Annotated[str, StringConstraints(min_length=1, max_length=200), Showable()]
+
+
 DiceScript = Annotated[
     dict[SlotName, Annotated[list[DieValue], Field(max_length=MAX_SCRIPT)]],
     Field(
@@ -112,11 +156,12 @@ Lang = Literal["en", "pl", "fi", "ar"]
 #: A name to tell a combatant, a side or an entity by in the events' texts (never in a result).
 Name = Annotated[
     str,
-    StringConstraints(min_length=1, max_length=64, pattern=r"^[^\x00-\x1f\x7f]+$"),
+    StringConstraints(min_length=1, max_length=64),
+    Showable(),
     Field(
         description=(
-            "A name for the events' texts (1-64 characters, no control characters); the id is "
-            "used when absent. It never changes a result."
+            "A name for the events' texts (1-64 characters, no control characters, no bidi "
+            "embeddings or overrides); the id is used when absent. It never changes a result."
         )
     ),
 ]

@@ -66,6 +66,8 @@ class Shape:
     keys: frozenset[str]
     request: type[Any]
     answer: Callable[[Any], Any]
+    #: what a request of this shape costs (``rules.budget.Work``), checked before answering
+    work: Callable[[Any], Any] | None = None
 
 
 @dataclass(frozen=True, eq=False)

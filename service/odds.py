@@ -57,7 +57,9 @@ class OddsEndpoint(Endpoint):
         budget.check(self.work(req), dice_budget)
         if self.seeded and req.seed is None:
             req = req.model_copy(update={"seed": new_seed()})
-        return encode(self.answer(req)), None  # odds tell no events: no language
+        payload = encode(self.answer(req))
+        budget.check_answer(len(payload))
+        return payload, None  # odds tell no events: no language
 
 
 def add_odds(
@@ -137,7 +139,9 @@ class ShapedOddsEndpoint(Endpoint):
         check_duplicates(body)
         if shape.work is not None:
             budget.check(shape.work(req), dice_budget)
-        return encode(shape.answer(req)), None
+        payload = encode(shape.answer(req))
+        budget.check_answer(len(payload))
+        return payload, None
 
     def shape_of(self, body: bytes) -> Shape:
         try:

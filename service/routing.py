@@ -165,7 +165,9 @@ class ResolverEndpoint(Endpoint):
                 self.system, mapper, req, result, lang=lang, names=named, texts=self.texts
             )
             result = {**result, "foundry": {"rolls": rolls}}
-        return encode(result), lang
+        payload = encode(result)
+        budget.check_answer(len(payload))
+        return payload, lang
 
 
 def check_json(request: Request) -> None:

@@ -5,7 +5,14 @@ from __future__ import annotations
 from functools import cached_property
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, field_validator, model_validator, with_config
+from pydantic import (
+    ConfigDict,
+    Field,
+    StringConstraints,
+    field_validator,
+    model_validator,
+    with_config,
+)
 from typing_extensions import TypedDict
 
 from rules.dnd5e.notation import Formula, parse
@@ -19,6 +26,7 @@ from rules.models import (
     Name,
     NonNegative,
     RollRequest,
+    Showable,
     Stat,
     exactly_one,
     one_error,
@@ -241,6 +249,10 @@ class InitiativeResult(Envelope):
 # ------------------------------------------------------------------ turn (D5E-4, D5E-8, D5E-9)
 
 
+#: A step's free text: what is done, the feature that grants it, the object (0-100 characters).
+StepText = Annotated[str, StringConstraints(max_length=100), Showable()]
+
+
 class Move(Model):
     kind: Literal["move"]
     feet: NonNegative = Field(description="Distance of this movement segment, in feet.")
@@ -248,20 +260,20 @@ class Move(Model):
 
 class Action(Model):
     kind: Literal["action"]
-    name: Annotated[str, Field(max_length=100)] = Field(
+    name: StepText = Field(
         description="Attack, Dash, Dodge, Ready ... A Dash adds the speed to the movement budget."
     )
 
 
 class BonusAction(Model):
     kind: Literal["bonus_action"]
-    name: Annotated[str, Field(max_length=100)] = Field(
+    name: StepText = Field(
         description=(
             "A Dash granted by the named feature (such as Cunning Action) adds the speed to the "
             "movement budget, as the Dash action does."
         )
     )
-    feature: Annotated[str, Field(max_length=100)] | None = Field(
+    feature: StepText | None = Field(
         default=None,
         description="The feature, spell or ability granting it; without one it is refused (D5E-9).",
     )
@@ -269,7 +281,7 @@ class BonusAction(Model):
 
 class Interaction(Model):
     kind: Literal["interaction"]
-    object: Annotated[str, Field(max_length=100)]
+    object: StepText
     uses_action: bool = Field(
         default=False,
         description="Taken as the turn's action (a second interaction, an item needing an action).",
@@ -278,12 +290,12 @@ class Interaction(Model):
 
 class Reaction(Model):
     kind: Literal["reaction"]
-    name: Annotated[str, Field(max_length=100)]
+    name: StepText
 
 
 class Speech(Model):
     kind: Literal["speech"]
-    text: Annotated[str, Field(max_length=500)] = ""
+    text: Annotated[str, StringConstraints(max_length=500), Showable()] = ""
 
 
 Step = Annotated[

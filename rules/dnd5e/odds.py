@@ -26,12 +26,8 @@ from rules.dnd5e.models import (
     Target,
 )
 from rules.dnd5e.sentences import RULES_VERSION, SENTENCES
-from rules.errors import FieldError, LimitExceeded
 from rules.events import EventLog
 from rules.odds import Counts, Distribution, NoDice, Prob, counts, dice, distribution, prob
-
-#: Damage dice per request, counted as dice x sides, doubled for a critical: 20d20 is 800.
-MAX_DAMAGE_WORK = 1000
 
 
 class CheckOddsRequest(NoDice, CheckRequest):
@@ -86,8 +82,8 @@ def check_odds(req: CheckOddsRequest) -> CheckOdds:
 
 
 def attack_odds(req: AttackOddsRequest) -> AttackOdds:
-    """Hit, critical, damage and what it does to the target (D5E-11..15)."""
-    _check_work(req.damage)
+    """Hit, critical, damage and what it does to the target (D5E-11..15); the work checked first
+    (``rules.dnd5e.budget.attack_odds_work``)."""
     kept = naturals(mode(req.advantage, req.disadvantage))
     bare = AttackRequest(attack_bonus=req.attack_bonus, damage=[], target=req.target)
     hit = critical = Fraction(0)
@@ -115,16 +111,6 @@ def attack_odds(req: AttackOddsRequest) -> AttackOdds:
         "drops_to_0": prob(drops),
         "dies": prob(dies),
     }
-
-
-def _check_work(parts: list[DamagePart]) -> None:
-    work = 2 * sum(t.count * t.sides for p in parts for t in p.formula.dice_terms)
-    if work > MAX_DAMAGE_WORK:
-        msg = (
-            f"the damage dice are too many for odds: dice x sides, doubled for a critical, is "
-            f"{work}, at most {MAX_DAMAGE_WORK}"
-        )
-        raise LimitExceeded(msg, [FieldError(("damage",), msg)])
 
 
 def _effects(target: Target, damage: int, critical: bool, p: Fraction) -> tuple[Fraction, Fraction]:

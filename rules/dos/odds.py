@@ -46,9 +46,10 @@ from rules.odds import (
 )
 
 #: Pools larger than this are refused with a 422 naming the field: the first call for a pool size
-#: costs about n^4 (docs/odds.md: 70 dice take about 0.35 s of CPU, 100 dice 1.4 s), and a worker
-#: answering one request at a time should not spend seconds on one.
-MAX_ODDS_POOL = 70
+#: costs about n^4 (docs/odds.md: 50 dice take about 0.08 s of CPU, 70 dice 0.3 s, 100 dice 1.4 s),
+#: and its answer lists every result with its exact fraction (50 dice: 0.5 MB, 70 dice: 0.87 MB
+#: to 30 bytes asked, issue 25): an opposed test or an attack computes two pools.
+MAX_ODDS_POOL = 50
 
 Flag = Literal["none", "luck", "bad_luck"]
 FLAGS: tuple[Flag, ...] = ("none", "luck", "bad_luck")

@@ -16,12 +16,8 @@ from pydantic import Field
 from rules.dice import DiceSource
 from rules.dos import turn
 from rules.dos.models import TurnRequest, TurnResult
-from rules.errors import FieldError, LimitExceeded
 from rules.odds import NoScript, Runs, Simulation, run_seed, summarize
 
-#: A simulation's work at most, estimated up front: runs x turns x (20 per combatant + the pool
-#: dice of every declared attack); about a second here.
-MAX_WORK = 500_000
 DRAW = "draw"
 
 
@@ -35,26 +31,12 @@ class TurnSimulateRequest(NoScript, TurnRequest):
 
 
 def simulate(req: TurnSimulateRequest) -> Simulation:
-    """Play ``runs`` fights; endings are the winning side's id, or ``draw``."""
-    _check_work(req)
+    """Play ``runs`` fights; endings are the winning side's id, or ``draw``. The service has
+    checked the work first (``rules.dos.budget.simulate_work``)."""
     assert req.seed is not None, "the service gives a simulation a seed"
     sides = list(dict.fromkeys(c.side for c in req.combatants))
     endings = [_fight(req, run_seed(req.seed, i)) for i in range(req.runs)]
     return summarize(req.seed, endings, [*sides, DRAW], "turns")
-
-
-def _check_work(req: TurnSimulateRequest) -> None:
-    dice = sum(
-        d.count * (1 + max(c.skills.weapon, c.skills.unarmed, c.skills.thrown, c.skills.shooting))
-        for c in req.combatants
-        for d in c.declare
-    )
-    work = req.runs * req.max_turns * (20 * len(req.combatants) + dice)
-    if work > MAX_WORK:
-        msg = (
-            f"the simulation would roll about {work} dice, at most {MAX_WORK}: fewer runs or turns"
-        )
-        raise LimitExceeded(msg, [FieldError(("runs",), msg)])
 
 
 def _fight(req: TurnSimulateRequest, seed: str) -> tuple[str, int]:

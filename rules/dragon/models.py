@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import ConfigDict, Field, model_validator, with_config
+from pydantic import ConfigDict, Field, StringConstraints, model_validator, with_config
 from typing_extensions import TypedDict
 
 from rules.models import (
@@ -22,6 +22,7 @@ from rules.models import (
     Name,
     NonNegative,
     RollRequest,
+    Showable,
 )
 
 #: The id by which the dragon is named as a target, a pair member, a winner or an ally.
@@ -55,7 +56,7 @@ Target = Annotated[
 LeftOver = Annotated[
     str,
     Field(
-        pattern=r"^(wait|join:[A-Za-z0-9_\-]{1,64}|auto_win:[^\x00-\x1f]{1,100})$",
+        pattern=r"^(wait|join:[A-Za-z0-9_\-]{1,64}|auto_win:[^\x00-\x1f\x7f-\x9f\u202a-\u202e]{1,100})$",
         description=(
             "What the party does if it is left over (DRG-3): `wait` (idle until the next round), "
             "`join:<id>` (add its dice to that ally's roll; the ally must be in a pair; `dragon` is "
@@ -107,7 +108,9 @@ class Dragon(Model):
 
 class Entity(Model):
     id: Id
-    name: str | None = Field(default=None, max_length=200, description="For people; free text.")
+    name: Annotated[str, StringConstraints(max_length=200), Showable()] | None = Field(
+        default=None, description="For people; free text (no control characters)."
+    )
     gender: Gender | None = None
     controller: Literal["player", "gm"] = Field(
         description="`player`: subjugated, on the dragon's side; `gm`: free, the other side."

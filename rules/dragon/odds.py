@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, prod
@@ -33,13 +34,7 @@ from typing_extensions import TypedDict
 from rules.dice import DiceSource
 from rules.dragon.battle import battle
 from rules.dragon.models import DRAGON, BattleRequest, BattleResult
-from rules.errors import FieldError, LimitExceeded
 from rules.odds import NoDice, Prob, ValueProb, prob, prob_of
-
-#: The sweep's work: dragon-die sides x the sum over candidates of (dragon-die sides x their die).
-MAX_SWEEP_WORK = 2_000_000
-#: Joint values enumerated for parties whose highest die counts twice in a sweep.
-MAX_JOINT = 20_000
 
 #: A party's dice: (die size, number of dice) per pool it rolled.
 Dice = list[tuple[int, int]]
@@ -97,8 +92,29 @@ class BattleOdds(TypedDict):
     ]
 
 
-def battle_odds(req: BattleOddsRequest) -> BattleOdds:
-    """The odds of every pair of the round, and of the dragon die's sweep."""
+@dataclass(frozen=True)
+class Round:
+    """Who fights whom with which dice: the round resolved once with a throwaway seed, its dice
+    never read (the module's docstring); what the odds and their work (``rules.dragon.budget``)
+    are counted over."""
+
+    shape: BattleResult
+    own: dict[str, Dice]
+    dragon_die: int
+
+    def pair_dice(self) -> list[tuple[Dice, Dice]]:
+        """Each pair's two sides' dice, the dragon die with the dragon's side."""
+        return [
+            (self._dice(p["a_side"]["members"]), self._dice(p["b_side"]["members"]))
+            for p in self.shape["pairs"]
+        ]
+
+    def _dice(self, members: list[str]) -> Dice:
+        extra = [(self.dragon_die, 1)] if DRAGON in members and self.dragon_die else []
+        return _side(members, self.own) + extra
+
+
+def round_of(req: BattleRequest) -> Round:
     shape = battle(req, DiceSource("odds", None, None))
     own: dict[str, Dice] = {}
     dragon_die = 0
@@ -107,15 +123,16 @@ def battle_odds(req: BattleOddsRequest) -> BattleOdds:
             dragon_die = pool["sides"]
             continue
         own.setdefault(pool["owner"], []).append((pool["sides"], len(pool["dice"])))
+    return Round(shape, own, dragon_die)
+
+
+def battle_odds(req: BattleOddsRequest) -> BattleOdds:
+    """The odds of every pair of the round, and of the dragon die's sweep."""
+    r = round_of(req)
+    shape, own, dragon_die = r.shape, r.own, r.dragon_die
     pairs: list[PairOdds] = []
-    for p in shape["pairs"]:
+    for p, (a_dice, b_dice) in zip(shape["pairs"], r.pair_dice(), strict=True):
         a_members, b_members = p["a_side"]["members"], p["b_side"]["members"]
-        a_dice = _side(a_members, own) + (
-            [(dragon_die, 1)] if DRAGON in a_members and dragon_die else []
-        )
-        b_dice = _side(b_members, own) + (
-            [(dragon_die, 1)] if DRAGON in b_members and dragon_die else []
-        )
         chances = pair_odds(a_dice, b_dice)
         pairs.append(
             {
@@ -239,10 +256,22 @@ def _highest(dice: Dice) -> dict[int, Fraction]:
     return out
 
 
-def _sweep_odds(
-    req: BattleRequest, shape: BattleResult, own: dict[str, Dice], sides: int
-) -> SweepOdds:
-    """P(triggered), P(sweep) and the sweep sizes: see the module's docstring."""
+@dataclass(frozen=True)
+class Sweep:
+    """The parties of the dragon die's sweep (DRG-11) and their highest dice's distributions."""
+
+    opponent: str
+    dragon_allies: list[str]
+    opponent_allies: list[str]
+    #: The other entities in the battle, weakest first (the order they are added in).
+    candidates: list[str]
+    #: Parties whose highest die counts twice (enumerated jointly).
+    twice: list[str]
+    highest: dict[str, dict[int, Fraction]]
+    dragon_dice: dict[int, Fraction]
+
+
+def sweep_of(req: BattleRequest, shape: BattleResult, own: dict[str, Dice]) -> Sweep:
     first = shape["pairs"][0]
     dragon_allies = [m for m in first["a_side"]["members"] if m != DRAGON]
     opponent = first["b"]
@@ -253,10 +282,24 @@ def _sweep_odds(
         m for p in shape["pairs"] for m in [*p["a_side"]["members"], *p["b_side"]["members"]]
     }
     candidates = sorted(in_battle - {DRAGON, opponent}, key=lambda p: (prosperity[p], index[p]))
-    _check_sweep_work(sides, [own.get(c, []) for c in candidates])
-    highest = {p: _highest(own.get(p, [])) for p in in_battle}
-    twice = sorted(set(dragon_allies) | set(opponent_allies), key=candidates.index)
-    dragon_dice = _highest(own.get(DRAGON, []))
+    return Sweep(
+        opponent=opponent,
+        dragon_allies=dragon_allies,
+        opponent_allies=opponent_allies,
+        candidates=candidates,
+        twice=sorted(set(dragon_allies) | set(opponent_allies), key=candidates.index),
+        highest={p: _highest(own.get(p, [])) for p in in_battle},
+        dragon_dice=_highest(own.get(DRAGON, [])),
+    )
+
+
+def _sweep_odds(
+    req: BattleRequest, shape: BattleResult, own: dict[str, Dice], sides: int
+) -> SweepOdds:
+    """P(triggered), P(sweep) and the sweep sizes: see the module's docstring."""
+    sw = sweep_of(req, shape, own)
+    opponent, dragon_allies, opponent_allies = sw.opponent, sw.dragon_allies, sw.opponent_allies
+    candidates, twice, highest, dragon_dice = sw.candidates, sw.twice, sw.highest, sw.dragon_dice
     triggered = Fraction(0)
     sizes: dict[int, Fraction] = {}
     for values, weight in _joint([highest[p] for p in twice]):
@@ -280,18 +323,9 @@ def _sweep_odds(
     }
 
 
-def _check_sweep_work(sides: int, candidates: list[Dice]) -> None:
-    work = sides * sum(sides * max([s for s, _ in d], default=1) for d in candidates)
-    if work > MAX_SWEEP_WORK:
-        msg = f"the sweep's odds would take {work} steps, at most {MAX_SWEEP_WORK}: fewer entities"
-        raise LimitExceeded(msg, [FieldError(("entities",), msg)])
-
-
 def _joint(dists: list[dict[int, Fraction]]) -> list[tuple[tuple[int, ...], Fraction]]:
-    size = prod(len(d) for d in dists)
-    if size > MAX_JOINT:
-        msg = f"too many allies joined in the dragon's pair for the sweep's odds ({size} joint values)"
-        raise LimitExceeded(msg, [FieldError(("entities",), msg)])
+    """Every joint value of independent distributions, with its probability (as many as the
+    product of their sizes: ``rules.dragon.budget`` counts them first)."""
     return [
         (tuple(v for v, _ in combo), prod((p for _, p in combo), start=Fraction(1)))
         for combo in itertools.product(*(d.items() for d in dists))

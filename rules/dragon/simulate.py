@@ -15,11 +15,8 @@ from pydantic import Field
 from rules.dice import DiceSource
 from rules.dragon.battle import battle
 from rules.dragon.models import BattleRequest, BattleResult
-from rules.errors import FieldError, LimitExceeded
 from rules.odds import NoScript, Runs, Simulation, run_seed, summarize
 
-#: Dice a simulation may roll at most (runs x rounds x every party's dice, estimated up front).
-MAX_WORK = 500_000
 ENDINGS = ("dragon_won", "dragon_defeated", "not_won")
 
 
@@ -34,15 +31,8 @@ class BattleSimulateRequest(NoScript, BattleRequest):
 
 
 def simulate(req: BattleSimulateRequest) -> Simulation:
-    """Play ``runs`` battles; length: rounds."""
+    """Play ``runs`` battles; length: rounds (the work checked first: ``rules.dragon.budget``)."""
     assert req.seed is not None, "the service gives a simulation a seed"
-    dice = (
-        req.dragon.battle + req.dragon.features_used + sum(e.prosperity + 20 for e in req.entities)
-    )
-    work = req.runs * (req.rerolls + 1) * dice
-    if work > MAX_WORK:
-        msg = f"the simulation would roll about {work} dice, at most {MAX_WORK}: fewer runs"
-        raise LimitExceeded(msg, [FieldError(("runs",), msg)])
     endings = [_battle(req, run_seed(req.seed, i)) for i in range(req.runs)]
     return summarize(req.seed, endings, ENDINGS, "rounds")
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from rules.budget import Work
 from rules.riders.models import BASE_ROLLOFF_DICE, CombatRequest, Side, parse_dice
+from rules.riders.odds import D6, CombatOddsRequest
+from rules.riders.simulate import CombatSimulateRequest
 
 
 def combat_work(req: CombatRequest) -> Work:
@@ -28,3 +30,50 @@ def _side_dice(side: Side) -> tuple[int, int]:
         if item.dice is not None:
             dice += parse_dice(item.dice)[0]
     return rolloff, dice
+
+
+#: Dice a simulation may roll, all its runs together (docs/hardening.md, "Calibration").
+SIMULATION_DICE = 1_000_000
+#: Each item counts as this many dice besides its own in every run (its decision, its events).
+ITEM_OVERHEAD = 20
+
+
+def simulate_work(req: CombatSimulateRequest) -> Work:
+    """Every run is the whole combat (:func:`combat_work`: both roll-offs and every item's dice)
+    plus :data:`ITEM_OVERHEAD` an item."""
+    combat = combat_work(req)
+    items = len(req.initiator.items) + len(req.defender.items)
+    per_run = combat.dice + ITEM_OVERHEAD * (items + 2)
+    return Work(
+        req.runs * per_run,
+        ("runs",),
+        f"runs x (both roll-offs, the items' dice and {ITEM_OVERHEAD} an item) = "
+        f"{req.runs} x {per_run:,}",
+        unit="dice",
+        budget=SIMULATION_DICE,
+    )
+
+
+#: Dice x sides summed per odds request (the roll-offs, pre items and counter items): each is one
+#: polynomial of that many terms, convolved with the rest (``rules.odds.dice``).
+ODDS_WORK = 20_000
+
+
+def odds_work(req: CombatOddsRequest) -> Work:
+    """Every polynomial the roll-off's odds raise: both roll-offs' d6 and every item's dice, as
+    dice x sides; the answer lists both totals (a value each per face of those dice)."""
+    work = {}
+    for name, side in (("initiator", req.initiator), ("defender", req.defender)):
+        work[name] = (BASE_ROLLOFF_DICE + side.rage + side.extra_rolloff_dice) * D6
+        for item in side.items:
+            if item.dice is not None:
+                count, sides = parse_dice(item.dice)
+                work[name] += count * sides
+    most = "defender" if work["defender"] > work["initiator"] else "initiator"
+    return Work(
+        work["initiator"] + work["defender"],
+        (most,),
+        "both roll-offs' and every item's dice x sides",
+        unit="dice x sides",
+        budget=ODDS_WORK,
+    )

@@ -14,8 +14,10 @@ from rules.models import (
     Envelope,
     Gender,
     Id,
+    Label,
     Model,
     Name,
+    Note,
     RollRequest,
     Stat,
 )
@@ -140,9 +142,7 @@ class Item(Model):
     )
 
     id: Id = Field(description="Unique across both sides; its dice roll in slot `item.<id>`.")
-    name: Annotated[str, StringConstraints(min_length=1, max_length=100)] = Field(
-        description="Name shown in the events (1-100 characters)."
-    )
+    name: Label = Field(description="Name shown in the events (1-100 characters).")
     timing: Timing = Field(
         description=(
             '"pre": used in Phase 1 (every listed pre item is used); "counter": played by '
@@ -164,7 +164,7 @@ class Item(Model):
         default=False,
         description="A ranged attack: a loser that used it takes no damage (RDR-6).",
     )
-    damage: Annotated[str, StringConstraints(min_length=1, max_length=200)] | None = Field(
+    damage: Note | None = Field(
         default=None,
         description=(
             "What the item does as combat damage (a Hookshot); when set, the winner may use it, "

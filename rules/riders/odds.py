@@ -17,7 +17,6 @@ from typing import Annotated
 from pydantic import ConfigDict, Field, with_config
 from typing_extensions import TypedDict
 
-from rules.errors import FieldError, LimitExceeded
 from rules.odds import Counts, Distribution, NoDice, Prob, dice, distribution, prob
 from rules.riders.models import (
     BASE_ROLLOFF_DICE,
@@ -29,8 +28,6 @@ from rules.riders.models import (
 )
 
 D6 = 6
-#: Dice x sides summed per request (the roll-offs, pre items and counter items).
-MAX_WORK = 20_000
 
 
 class CombatOddsRequest(NoDice, CombatRequest):
@@ -85,8 +82,8 @@ def value(item: Item) -> Counts:
 
 
 def combat_odds(req: CombatOddsRequest) -> CombatOdds:
-    """The roll-off's odds and each counter item's chance to turn it."""
-    _check_work(req)
+    """The roll-off's odds and each counter item's chance to turn it (the work checked first:
+    ``rules.riders.budget.odds_work``)."""
     sides = {"initiator": req.initiator, "defender": req.defender}
     ini, dfd = total(req.initiator, req.defender), total(req.defender, req.initiator)
     defender_wins = _chance(dfd, ini, lambda d, i: d > i)
@@ -134,16 +131,3 @@ def _turns(mine: Counts, theirs: Counts, item: Counts, margin: int) -> Fraction:
             if m <= t - margin:
                 found += c * e * above[bisect_right(values, t - m)]
     return Fraction(found, mine.denominator * theirs.denominator * item.denominator)
-
-
-def _check_work(req: CombatRequest) -> None:
-    work = 0
-    for side in (req.initiator, req.defender):
-        work += (BASE_ROLLOFF_DICE + side.rage + side.extra_rolloff_dice) * D6
-        for item in side.items:
-            if item.dice is not None:
-                count, sides = parse_dice(item.dice)
-                work += count * sides
-    if work > MAX_WORK:
-        msg = f"the dice are too many for odds: dice x sides is {work}, at most {MAX_WORK}"
-        raise LimitExceeded(msg, [FieldError((), msg)])

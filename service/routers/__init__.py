@@ -83,7 +83,7 @@ def add_shaped(router: APIRouter, system: System, entry: Odds) -> None:
     add_shaped_odds(
         router,
         entry.path,
-        shapes=[Shape(s.name, s.keys, s.request, s.answer) for s in entry.shapes],
+        shapes=[Shape(s.name, s.keys, s.request, s.answer, s.work) for s in entry.shapes],
         response_model=entry.result,
         summary=entry.summary,
         description=entry.description,

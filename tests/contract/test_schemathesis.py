@@ -78,12 +78,14 @@ KNOWN: list[tuple[str, str]] = [
         "at a time",
     ),
     (
-        r"at most \d+ dice for odds|the simulation would roll about \d+ dice|"
-        r"too many for odds|the sweep's odds would take|too many allies joined in the dragon's "
-        r"pair for the sweep's odds",
+        r"at most \d+ dice for odds|"
+        r"(dice|odds terms|odds steps|dice x sides); the budget is [\d,]+ (dice|odds terms|odds "
+        r"steps|dice x sides) a request|bytes at most; the budget is [\d,]+ bytes an answer",
         "odds and simulations take the resolving endpoint's request as it is (issue 18), so its "
-        "schema allows what exact odds or a simulation cannot afford: a pool over 70 dice, runs x "
-        "the fight's dice over the simulation's work budget; the service names the field",
+        "schema allows what exact odds or a simulation cannot afford (a pool over 50 dice, runs x "
+        "the fight's dice over the simulation's work budget, issue 25), and an answer's size "
+        "grows with names, languages and Foundry rolls over the 4 MiB bound; the service names "
+        "the field",
     ),
     (
         r"reveals a dragonslayer minority, but the battle already holds|at most 100 entities",

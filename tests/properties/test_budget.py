@@ -12,15 +12,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.budget import MAX_DICE
+from rules.budget import MAX_ANSWER, MAX_DICE
 from service.settings import Settings
 from tests.conftest import Api
 from tests.properties.strategies import PROFILE, RESOLVING
 
-#: The largest answer the default budget lets through, stated (docs/hardening.md). Measured: about
-#: 2.3 MB (/dos/turn: 1,000 attacks of three dice a side), 1.9 MB (/dos/complex: 1,000 attempts
-#: of 10 dice); before the budget 19 MB and 13.6 MB.
-MAX_ANSWER = 4 * 1024 * 1024
+#: The largest answer the default budget lets through (docs/hardening.md; rules.budget.MAX_ANSWER,
+#: checked before resolving). Measured: about 2.3 MB (/dos/turn: 1,000 attacks of three dice a
+#: side), 1.9 MB (/dos/complex: 1,000 attempts of 10 dice); before the budget 19 MB and 13.6 MB.
+assert MAX_ANSWER == 4 * 1024 * 1024
 
 
 def _fighter(id_: str, side: str, speed: int, skill: int, **extra: Any) -> dict[str, Any]:
@@ -282,3 +282,18 @@ def test_the_largest_answers_stay_under_the_stated_size(default_api: Api) -> Non
         one(*case, seed)
 
     run()
+
+
+def test_no_answer_over_4_mib_even_where_the_estimate_counts_dice_only() -> None:
+    """``/dos/complex`` counts its dice, not its answer's bytes: with the dice budget raised by an
+    operator, 1,000 attempts of 100 dice in Arabic would answer about 14 MB. The encoded answer is
+    refused at the 4 MiB bound (``rules.budget.check_answer``), never sent."""
+    api = Api(max_dice=10_000_000, log_level="warning")
+    body = {"seed": "big", "stat": 10, "skill": 100, "attempts": 1000, "successes_needed": 1000}
+    body |= {"dc": 5000, "lang": "ar"}
+    r = api.post("/dos/complex", body)
+    assert r.status_code == 422, r.text[:300]
+    problem = r.json()
+    assert problem["type"].endswith("/limit-exceeded"), problem
+    assert "4 MiB" in problem["detail"] and f"{MAX_ANSWER:,}" in problem["detail"], problem
+    assert len(r.content) < 2_000

@@ -3713,7 +3713,7 @@ export interface components {
             id: string;
             /**
              * Name
-             * @description For people; free text.
+             * @description For people; free text (no control characters).
              * @default null
              */
             name?: string | null;
