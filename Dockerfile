@@ -21,6 +21,9 @@ WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY rules/ rules/
 COPY service/ service/
+# The pages the MCP server serves as resources (setup.py copies them into the wheel).
+COPY docs/dice.md docs/
+COPY docs/systems/ docs/systems/
 RUN /opt/tools/bin/pip wheel --no-cache-dir --no-deps --no-build-isolation -w /tmp/wheels . \
     && /opt/venv/bin/pip install --no-cache-dir --no-deps /tmp/wheels/dragonroll-*.whl
 

@@ -23,6 +23,7 @@ from rules.errors import RulesError
 from service import health, problems
 from service.docs import mount_docs
 from service.logs import LEVELS, AccessLine, make_access_line, make_logger
+from service.mcp import mount_mcp
 from service.metrics import CONTENT_TYPE, Metrics
 from service.middleware import (
     INTERNAL_ERROR,
@@ -193,6 +194,7 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
         app.include_router(router)
     mount_docs(app)
     mount_playground(app)
+    mount_mcp(app)
     install_openapi(app)
     health.add_health_routes(app)
     app.state.metrics = metrics = _add_metrics(app) if settings.metrics else None

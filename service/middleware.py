@@ -47,6 +47,8 @@ PROBLEM_KEY = "dragonroll.problem"
 LIMIT_KEY = "dragonroll.limit"
 #: scope key: the exception the edge logged before letting it out (the response had started).
 LOGGED_KEY = "dragonroll.logged"
+#: scope key: the interface a request came through when not HTTP (``"mcp"``, set by service.mcp).
+VIA_KEY = "dragonroll.via"
 
 
 def stamp_problem(body: dict[str, Any], scope: Scope, path: str) -> str:
@@ -214,6 +216,8 @@ class EdgeMiddleware:
         else:
             label = PREFLIGHT if _is_preflight(scope) else UNMATCHED
             system = None
+        if VIA_KEY in scope:  # a tool call's request (service.mcp): "mcp:/dos/test"
+            label = f"{scope[VIA_KEY]}:{label}"
         if self.metrics is not None:
             self.metrics.observe(
                 label, method, status, seconds, system, scope.get(PROBLEM_KEY), scope.get(LIMIT_KEY)
