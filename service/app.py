@@ -34,6 +34,7 @@ from service.middleware import (
     stamp_problem,
 )
 from service.openapi import install_openapi
+from service.owlbear import mount_owlbear
 from service.playground import mount_playground
 from service.routers import SYSTEMS
 from service.routing import ResolverRoute, UnsupportedMediaType, resolver_paths
@@ -195,6 +196,7 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
     mount_docs(app)
     mount_playground(app)
     mount_mcp(app)
+    mount_owlbear(app)
     install_openapi(app)
     health.add_health_routes(app)
     app.state.metrics = metrics = _add_metrics(app) if settings.metrics else None
