@@ -138,6 +138,8 @@ def test_python_sdk_client(service: Service) -> None:
 def test_typescript_sdk_client(service: Service) -> None:
     node = shutil.which("node")
     if node is None or not (HERE / "node_modules/@modelcontextprotocol/sdk").is_dir():
+        if os.environ.get("CI") == "true":
+            pytest.fail("CI must have node and run `npm ci --prefix tests/mcp` (.ci/run)")
         pytest.skip("needs node and `npm ci --prefix tests/mcp` (CI runs both)")
     http = service.post("/dos/test", ARGS)
     run = subprocess.run(

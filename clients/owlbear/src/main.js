@@ -187,14 +187,32 @@ async function loadService() {
   }
 }
 
+// A cross-site iframe may be refused storage (the browser's third-party rules): then the choice
+// lasts as long as the popover.
+function stored(key) {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function store(key, value) {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // not kept
+  }
+}
+
 function setUpLanguage() {
-  state.lang = playerLanguage(localStorage.getItem(LANGUAGE_KEY), navigator.languages ?? [navigator.language]);
+  state.lang = playerLanguage(stored(LANGUAGE_KEY), navigator.languages ?? [navigator.language]);
   const select = $("language");
   select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => option(code, name)));
   select.value = state.lang;
   select.addEventListener("change", () => {
     state.lang = select.value;
-    localStorage.setItem(LANGUAGE_KEY, state.lang);
+    store(LANGUAGE_KEY, state.lang);
   });
 }
 
