@@ -6,8 +6,22 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
 const [base, args] = process.argv.slice(2);
+
+// On a loaded machine a request can reuse a kept-alive connection the server is closing at that
+// moment (uvicorn closes idle ones after 5 s): undici then fails with "other side closed" before any
+// answer. Such a request never reached the server; it is sent once more (every call here is
+// stateless and read-only).
+async function fetchOnce(url, init) {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    if (error?.cause?.code !== "UND_ERR_SOCKET") throw error;
+    return fetch(url, init);
+  }
+}
+
 const client = new Client({ name: "dragonroll-test", version: "0.1.0" });
-await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", base)));
+await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", base), { fetch: fetchOnce }));
 const tools = await client.listTools();
 const resources = await client.listResources();
 const dice = await client.readResource({ uri: "dragonroll://docs/dice.md" });
