@@ -24,6 +24,9 @@ COPY service/ service/
 # The Foundry module, which service/foundry_module links to: the wheel carries its files (service.foundry).
 COPY clients/foundry/module.json clients/foundry/*.mjs clients/foundry/
 COPY clients/foundry/lang/ clients/foundry/lang/
+# The pages the MCP server serves as resources (setup.py copies them into the wheel).
+COPY docs/dice.md docs/
+COPY docs/systems/ docs/systems/
 RUN /opt/tools/bin/pip wheel --no-cache-dir --no-deps --no-build-isolation -w /tmp/wheels . \
     && /opt/venv/bin/pip install --no-cache-dir --no-deps /tmp/wheels/dragonroll-*.whl
 

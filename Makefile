@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients owlbear test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -169,6 +169,16 @@ FOUNDRY := clients/foundry
 $(FOUNDRY)/node_modules/.package-lock.json: $(FOUNDRY)/package-lock.json
 	npm ci --prefix $(FOUNDRY) --no-audit --no-fund --silent
 
-test-node: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json $(FOUNDRY)/node_modules/.package-lock.json ## the TypeScript client (typecheck, drift, end to end) and the Foundry module (stand-ins, end to end), each on a real uvicorn
+# The Owlbear Rodeo extension (clients/owlbear): built with vite into service/static/owlbear (committed).
+OWLBEAR := clients/owlbear
+
+$(OWLBEAR)/node_modules/.package-lock.json: $(OWLBEAR)/package-lock.json
+	npm ci --prefix $(OWLBEAR) --no-audit --no-fund --silent
+
+owlbear: $(OWLBEAR)/node_modules/.package-lock.json ## rebuild the Owlbear Rodeo extension into service/static/owlbear (commit the result)
+	npm run --prefix $(OWLBEAR) --silent build
+
+test-node: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json $(FOUNDRY)/node_modules/.package-lock.json $(OWLBEAR)/node_modules/.package-lock.json ## the TypeScript client (typecheck, drift, end to end), the Foundry module (stand-ins, end to end), the Owlbear extension (logic with the SDK replaced, build drift)
 	npm test --prefix $(TS_CLIENT) --silent
 	npm test --prefix $(FOUNDRY) --silent
+	npm test --prefix $(OWLBEAR) --silent

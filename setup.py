@@ -23,6 +23,7 @@ from typing import Any
 
 from setuptools import setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 
@@ -68,4 +69,24 @@ class BuildExt(build_ext):
         super().run()
 
 
-setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt})
+#: The pages the MCP server serves as resources (service.mcp), from docs/ into the wheel's
+#: service/pages/ (an editable install reads them from docs/ itself).
+PAGES = ("dice.md", "systems/*.md")
+
+
+class BuildPy(build_py):
+    """Builds the packages, and copies the MCP resources' pages into the wheel's build tree."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return
+        docs = ROOT / "docs"
+        for pattern in PAGES:
+            for page in sorted(docs.glob(pattern)):
+                target = Path(self.build_lib, "service", "pages", page.relative_to(docs))
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(page, target)
+
+
+setup(ext_modules=ext_modules(), cmdclass={"build_ext": BuildExt, "build_py": BuildPy})

@@ -23,6 +23,7 @@ from service import health, problems
 from service.docs import mount_docs
 from service.foundry import mount_foundry
 from service.logs import LEVELS, make_logger
+from service.mcp import mount_mcp
 from service.metrics import CONTENT_TYPE, Metrics
 from service.middleware.access import RequestIdAndAccessLine
 from service.middleware.cors import Cors
@@ -30,6 +31,7 @@ from service.middleware.errors import LastResort
 from service.middleware.limits import BodyLimit
 from service.middleware.metrics import RequestMetrics
 from service.openapi import install_openapi
+from service.owlbear import mount_owlbear
 from service.playground import mount_playground
 from service.routers import routers
 from service.routing import endpoints, include
@@ -81,6 +83,8 @@ def create_app(
     mount_docs(app)
     mount_playground(app)
     mount_foundry(app)
+    mount_mcp(app)
+    mount_owlbear(app)
     install_openapi(app)
     health.add_health_routes(app)
     metrics = _add_metrics(app) if settings.metrics else None

@@ -72,12 +72,18 @@ _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
 
 
+#: scope key: the interface a request came through when not HTTP (``"mcp"``, set by service.mcp).
+VIA_KEY = "dragonroll.via"
+
+
 def route_label(scope: Any) -> str:
     """The ``route`` label of a request: the template of the route it reached, ``preflight`` for
-    a CORS preflight answered before routing, else ``unmatched`` (never the raw path)."""
+    a CORS preflight answered before routing, else ``unmatched`` (never the raw path); a tool
+    call's request (``service.mcp``) as ``mcp:/dos/test``."""
     route = scope.get("route")
     if route is not None:
-        return str(route.path)
+        via = scope.get(VIA_KEY)
+        return f"{via}:{route.path}" if via else str(route.path)
     if scope["method"] == "OPTIONS" and any(
         name == b"access-control-request-method" for name, _ in scope["headers"]
     ):

@@ -1,0 +1,360 @@
+// The extension's logic, free of the page and of the Owlbear SDK: every function that talks to
+// Owlbear takes the SDK object (`obr`) as an argument, so the unit tests pass a stand-in
+// (test/logic.test.js) and the popover passes the real `OBR` (src/main.js).
+
+/** Room metadata key (reverse DNS) holding the room's settings: `{ serviceUrl }`. */
+export const METADATA_KEY = "dev.dragonroll.owlbear/settings";
+/** Broadcast channel of the results. */
+export const CHANNEL = "dev.dragonroll.owlbear/result";
+/** Dice+ answers on `${DICE_PLUS_SOURCE}/roll-result` (and `/roll-error`). */
+export const DICE_PLUS_SOURCE = "dev.dragonroll.owlbear";
+/** Owlbear refuses a broadcast over 16 KB; a result message stays under this many bytes. */
+export const MAX_MESSAGE_BYTES = 15_000;
+/** The narration languages of the service. */
+export const LANGUAGES = { en: "English", pl: "Polski", fi: "Suomi", ar: "العربية" };
+/** Fields the form never shows (the envelope: set by the extension itself). */
+const ENVELOPE = new Set(["seed", "dice", "lang", "foundry"]);
+
+/** The service URL of the room (its metadata), else the origin that served the page. */
+export async function serviceUrl(obr, fallback) {
+  const metadata = await obr.room.getMetadata();
+  const url = metadata?.[METADATA_KEY]?.serviceUrl;
+  return typeof url === "string" && url ? url.replace(/\/+$/, "") : fallback;
+}
+
+/** Stores the room's service URL (a GM's change: every player's popover then uses it). */
+export async function setServiceUrl(obr, url) {
+  const clean = String(url).trim().replace(/\/+$/, "");
+  if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(clean)) {
+    throw new Error(`${url || "(empty)"} is not a URL like https://dragonroll.example.org`);
+  }
+  await obr.room.setMetadata({ [METADATA_KEY]: { serviceUrl: clean } });
+  return clean;
+}
+
+/** A player's narration language: their choice, else the browser's, else English. */
+export function playerLanguage(choice, browserLanguages = []) {
+  if (choice && choice in LANGUAGES) return choice;
+  for (const tag of browserLanguages) {
+    const base = String(tag).slice(0, 2).toLowerCase();
+    if (base in LANGUAGES) return base;
+  }
+  return "en";
+}
+
+/**
+ * The systems and their rolling endpoints, from the service's description of itself. Today that is
+ * its OpenAPI document (the resolver POSTs, odds and simulations left out); `GET /systems` later.
+ */
+export async function loadCatalog(baseUrl, fetchFn = fetch) {
+  const response = await fetchFn(`${baseUrl}/openapi.json`);
+  if (!response.ok) throw new Error(`${baseUrl}/openapi.json answered ${response.status}`);
+  return catalogFromOpenApi(await response.json());
+}
+
+export function catalogFromOpenApi(doc) {
+  const systems = new Map();
+  for (const [path, item] of Object.entries(doc.paths ?? {})) {
+    const op = item.post;
+    if (!op || /\/(odds|simulate)(\/|$)/.test(path)) continue;
+    const content = op.requestBody?.content?.["application/json"];
+    if (!content?.schema) continue;
+    const system = path.split("/")[1];
+    if (!systems.has(system)) systems.set(system, { id: system, title: op.tags?.[0] ?? system, endpoints: [] });
+    systems.get(system).endpoints.push({
+      path,
+      summary: op.summary ?? path,
+      example: content.example ?? {},
+      schema: resolve(doc, content.schema),
+      rollsDice: !/\*\*Dice slots\*\*: none/.test(op.description ?? ""),
+    });
+  }
+  return [...systems.values()];
+}
+
+function resolve(doc, schema) {
+  const ref = schema?.$ref;
+  if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return schema ?? {};
+  return doc.components?.schemas?.[ref.slice("#/components/schemas/".length)] ?? {};
+}
+
+/** One schema as a form field's kind: integer, number, boolean, an enum, or null (not a scalar). */
+function scalar(schema) {
+  const options = schema.anyOf ?? schema.oneOf ?? [schema];
+  const real = options.filter((s) => s.type !== "null");
+  if (real.length !== 1) return null;
+  const s = real[0];
+  if (s.enum) return { kind: "enum", values: s.enum };
+  if (s.type === "integer" || s.type === "number" || s.type === "boolean") return { kind: s.type };
+  return null;
+}
+
+/**
+ * The compact form of an endpoint: a field per top-level scalar (a number, a yes/no, a choice),
+ * and what is left (pools, combatants, options) as JSON, all prefilled from the endpoint's example.
+ */
+export function formFor(endpoint) {
+  const fields = [];
+  const rest = {};
+  const required = new Set(endpoint.schema.required ?? []);
+  for (const [name, schema] of Object.entries(endpoint.schema.properties ?? {})) {
+    if (ENVELOPE.has(name)) continue;
+    const kind = scalar(schema);
+    if (kind) {
+      fields.push({
+        name,
+        label: schema.title ?? name,
+        description: schema.description ?? "",
+        required: required.has(name),
+        value: endpoint.example[name] ?? schema.default ?? "",
+        ...kind,
+      });
+    } else if (name in endpoint.example) {
+      rest[name] = endpoint.example[name];
+    }
+  }
+  fields.sort((a, b) => Number(b.required) - Number(a.required)); // the required ones first
+  return { fields, rest: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : "" };
+}
+
+/**
+ * The request body from the form's values (strings from inputs, booleans from checkboxes) and its
+ * JSON part; a clear Error naming the field for what cannot be sent.
+ */
+export function buildBody(form, values, restText, lang) {
+  let body = {};
+  if (restText && restText.trim()) {
+    try {
+      body = JSON.parse(restText);
+    } catch (error) {
+      throw new Error(`The JSON part is not valid JSON: ${error.message}`);
+    }
+    if (body === null || typeof body !== "object" || Array.isArray(body)) {
+      throw new Error("The JSON part must be an object, like {\"pool\": 3}");
+    }
+  }
+  for (const field of form.fields) {
+    const raw = values[field.name];
+    if (field.kind === "boolean") {
+      if (raw !== undefined && raw !== "") body[field.name] = raw === true || raw === "true";
+      continue;
+    }
+    if (raw === undefined || raw === "") {
+      if (field.required) throw new Error(`${field.label} is required`);
+      continue;
+    }
+    if (field.kind === "integer" || field.kind === "number") {
+      const n = Number(raw);
+      if (!Number.isFinite(n) || (field.kind === "integer" && !Number.isInteger(n))) {
+        throw new Error(`${field.label} must be ${field.kind === "integer" ? "a whole number" : "a number"}`);
+      }
+      body[field.name] = n;
+    } else {
+      body[field.name] = raw;
+    }
+  }
+  if (lang) body.lang = lang;
+  return body;
+}
+
+/** A seed for a roll: 32 hex characters from the browser's secure source (replayable). */
+export function newSeed(crypto = globalThis.crypto) {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** POST one request; `{ ok, status, body }` with the answer's JSON or its problem. */
+export async function post(baseUrl, path, body, fetchFn = fetch) {
+  let response;
+  try {
+    response = await fetchFn(`${baseUrl}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    return { ok: false, status: 0, body: { title: "The service did not answer", detail: `${baseUrl}: ${error.message}` } };
+  }
+  let json = null;
+  try {
+    json = await response.json();
+  } catch {
+    json = { title: `HTTP ${response.status}`, detail: "the answer is not JSON" };
+  }
+  return { ok: response.ok, status: response.status, body: json };
+}
+
+/** The sentence a problem shows a player: its detail (naming the field), else its title. */
+export function problemText(problem) {
+  return String(problem?.detail || problem?.title || "The request was refused");
+}
+
+/** The dice slot, size and count a `dice-exhausted` problem asks for (null for another problem). */
+export function missingDice(problem) {
+  if (!String(problem?.type ?? "").endsWith("/dice-exhausted")) return null;
+  const error = problem.errors?.[0] ?? {};
+  const m = /needed at least (\d+) more d(\d+) values for slot '([^']+)'/.exec(error.msg ?? problem.detail ?? "");
+  if (!m) return null;
+  return { count: Number(m[1]), sides: Number(m[2]), slot: m[3] };
+}
+
+/**
+ * Resolve `body` with the table's own dice: every slot the resolution draws is scripted with dice
+ * rolled by `rollDice(count, sides)` (Dice+ in the room). Starting from no script, each answer says
+ * what is missing: a slot the answer drew from the seed gets a script, an exhausted script asks
+ * for more dice; at most `rounds` requests. The last answer comes back with the request that got it
+ * (`request`: the body and its complete script).
+ */
+export async function resolveWithTableDice(send, body, rollDice, rounds = 12) {
+  const script = {};
+  let last = null;
+  for (let round = 0; round < rounds; round += 1) {
+    const request = { ...body, dice: structuredClone(script) };
+    last = { ...(await send(request)), request };
+    if (last.ok) {
+      const fromSeed = [...new Set((last.body.rolls ?? []).filter((r) => r.source === "seed").map((r) => r.slot))];
+      if (fromSeed.length === 0) return last;
+      for (const slot of fromSeed) script[slot] = [];
+      continue;
+    }
+    const missing = missingDice(last.body);
+    if (!missing) return last;
+    const values = await rollDice(missing.count, missing.sides);
+    script[missing.slot] = [...(script[missing.slot] ?? []), ...values];
+  }
+  return last;
+}
+
+/** Is Dice+ in the room? It answers `dice-plus/isReady` with `{ requestId, ready: true }`. */
+export function dicePlusReady(obr, timeoutMs = 1000, uuid = () => globalThis.crypto.randomUUID()) {
+  const requestId = uuid();
+  return new Promise((resolve) => {
+    let done = false;
+    const finish = (value) => {
+      if (done) return;
+      done = true;
+      unsubscribe();
+      resolve(value);
+    };
+    const unsubscribe = obr.broadcast.onMessage("dice-plus/isReady", (event) => {
+      if (event?.data?.ready === true && event.data.requestId === requestId) finish(true);
+    });
+    obr.broadcast
+      .sendMessage("dice-plus/isReady", { requestId, timestamp: Date.now() }, { destination: "LOCAL" })
+      .catch(() => finish(false));
+    setTimeout(() => finish(false), timeoutMs);
+  });
+}
+
+/**
+ * Roll `count` d`sides` with Dice+ (its 3D dice, shown to the table or, for a GM-only roll, to the
+ * GM alone); resolves to the values, in the order Dice+ lists them.
+ */
+export function dicePlusRoll(obr, player, count, sides, options = {}) {
+  const { label = "dragonroll", gmOnly = false, timeoutMs = 30_000, uuid = () => globalThis.crypto.randomUUID() } = options;
+  const rollId = uuid();
+  return new Promise((resolve, reject) => {
+    let done = false;
+    const finish = (fn, value) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      offResult();
+      offError();
+      fn(value);
+    };
+    const offResult = obr.broadcast.onMessage(`${DICE_PLUS_SOURCE}/roll-result`, (event) => {
+      const data = event?.data;
+      if (data?.rollId !== rollId) return;
+      const values = (data.result?.groups ?? []).flatMap((g) => (g.dice ?? []).filter((d) => d.kept !== false).map((d) => d.value));
+      if (values.length < count || values.some((v) => !Number.isInteger(v) || v < 1 || v > sides)) {
+        finish(reject, new Error(`Dice+ answered ${JSON.stringify(values)} for ${count}d${sides}`));
+      } else {
+        finish(resolve, values.slice(0, count));
+      }
+    });
+    const offError = obr.broadcast.onMessage(`${DICE_PLUS_SOURCE}/roll-error`, (event) => {
+      if (event?.data?.rollId === rollId) finish(reject, new Error(`Dice+: ${event.data.error ?? "the roll failed"}`));
+    });
+    const timer = setTimeout(() => finish(reject, new Error("Dice+ did not answer in time")), timeoutMs);
+    obr.broadcast
+      .sendMessage(
+        "dice-plus/roll-request",
+        {
+          rollId,
+          playerId: player.id,
+          playerName: player.name,
+          rollTarget: gmOnly ? "self" : "everyone",
+          diceNotation: `${count}d${sides} # ${label}`,
+          showResults: true,
+          timestamp: Date.now(),
+          source: DICE_PLUS_SOURCE,
+        },
+        { destination: "LOCAL" },
+      )
+      .catch((error) => finish(reject, error));
+  });
+}
+
+/**
+ * The message every player gets for a result: who rolled what, the outcome sentence, the texts,
+ * the dice, and the request (so a player reading another language can have the same result narrated
+ * in theirs: the seed and the dice make it the same). Under MAX_MESSAGE_BYTES: the request, then
+ * texts, then dice are dropped when it would be larger.
+ */
+export function resultMessage({ answer, request, endpoint, player, baseUrl, lang }) {
+  const texts = (answer.events ?? []).map((e) => e.text).filter((t) => typeof t === "string");
+  const message = {
+    v: 1,
+    id: `${answer.seed}:${Date.now()}`,
+    player: String(player.name ?? "").slice(0, 80),
+    path: endpoint.path,
+    title: endpoint.summary,
+    lang,
+    outcome: texts.at(-1) ?? "",
+    texts,
+    dice: (answer.rolls ?? []).slice(0, 200).map((r) => [r.slot, r.sides, r.value, r.source === "dice" ? "d" : "s"]),
+    seed: answer.seed,
+    service: baseUrl,
+    request,
+  };
+  const size = (m) => new TextEncoder().encode(JSON.stringify(m)).length;
+  if (size(message) > MAX_MESSAGE_BYTES) delete message.request;
+  while (size(message) > MAX_MESSAGE_BYTES && message.texts.length > 1) message.texts.pop();
+  while (size(message) > MAX_MESSAGE_BYTES && message.dice.length > 0) message.dice.pop();
+  if (size(message) > MAX_MESSAGE_BYTES) message.outcome = message.outcome.slice(0, 2000);
+  return message;
+}
+
+/** Is `data` a result message of this extension (what the log shows)? */
+export function isResultMessage(data) {
+  return (
+    data !== null && typeof data === "object" && data.v === 1 && typeof data.outcome === "string" &&
+    Array.isArray(data.texts) && Array.isArray(data.dice) && typeof data.path === "string"
+  );
+}
+
+/**
+ * Share a result: broadcast to every player (`ALL`: the others and this popover, whose log shows
+ * it from the same message). A GM-only roll is not broadcast: `deliver` shows it here alone.
+ */
+export async function share(obr, message, { gmOnly, deliver }) {
+  if (gmOnly) {
+    deliver(message);
+    return "LOCAL_ONLY";
+  }
+  await obr.broadcast.sendMessage(CHANNEL, message, { destination: "ALL" });
+  return "ALL";
+}
+
+/**
+ * The texts a player reads for a message: in their language when it is the roller's, else the
+ * same request re-resolved in theirs (same seed, same dice: the same result), else the roller's.
+ */
+export async function textsFor(message, lang, send) {
+  if (message.lang === lang || !message.request) return { texts: message.texts, lang: message.lang };
+  const again = await send(message.path, { ...message.request, lang });
+  if (!again.ok) return { texts: message.texts, lang: message.lang };
+  const texts = (again.body.events ?? []).map((e) => e.text);
+  return { texts, lang };
+}

@@ -1,0 +1,233 @@
+// The extension's logic with the Owlbear SDK replaced at its module boundary (test/fake-obr.js):
+// node --test (npm test). The OpenAPI document is the service's committed one.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import {
+  CHANNEL,
+  DICE_PLUS_SOURCE,
+  MAX_MESSAGE_BYTES,
+  METADATA_KEY,
+  buildBody,
+  catalogFromOpenApi,
+  dicePlusReady,
+  dicePlusRoll,
+  formFor,
+  isResultMessage,
+  loadCatalog,
+  missingDice,
+  newSeed,
+  playerLanguage,
+  resolveWithTableDice,
+  resultMessage,
+  serviceUrl,
+  setServiceUrl,
+  share,
+  textsFor,
+} from "../src/logic.js";
+import { fakeObr } from "./fake-obr.js";
+
+const DOC = JSON.parse(readFileSync(new URL("../../../openapi/openapi.json", import.meta.url), "utf8"));
+const CATALOG = catalogFromOpenApi(DOC);
+const endpoint = (path) => CATALOG.flatMap((s) => s.endpoints).find((e) => e.path === path);
+
+test("the service URL: the room's metadata, else the page's origin; a GM's change is checked", async () => {
+  const obr = fakeObr();
+  assert.equal(await serviceUrl(obr, "http://127.0.0.1:8000"), "http://127.0.0.1:8000");
+  assert.equal(await setServiceUrl(obr, " https://rolls.example.org/ "), "https://rolls.example.org");
+  assert.deepEqual(obr.metadata[METADATA_KEY], { serviceUrl: "https://rolls.example.org" });
+  assert.equal(await serviceUrl(obr, "http://127.0.0.1:8000"), "https://rolls.example.org");
+  await assert.rejects(setServiceUrl(obr, "rolls.example.org"), /is not a URL like https:/);
+  await assert.rejects(setServiceUrl(obr, ""), /\(empty\) is not a URL/);
+});
+
+test("the catalog: every system's rolling endpoints from the OpenAPI document", async () => {
+  assert.deepEqual(CATALOG.map((s) => s.id), ["dos", "dragon", "riders", "dnd5e"]);
+  const paths = CATALOG.flatMap((s) => s.endpoints.map((e) => e.path));
+  assert.ok(paths.includes("/dos/test") && paths.includes("/dnd5e/attack"));
+  assert.ok(!paths.some((p) => p.includes("/odds") || p.includes("/simulate")));
+  assert.equal(endpoint("/dos/actions").rollsDice, false);
+  assert.equal(endpoint("/dos/test").rollsDice, true);
+  const fetched = await loadCatalog("http://svc", async (url) => {
+    assert.equal(url, "http://svc/openapi.json");
+    return { ok: true, json: async () => DOC };
+  });
+  assert.deepEqual(fetched, CATALOG);
+  await assert.rejects(loadCatalog("http://svc", async () => ({ ok: false, status: 503 })), /answered 503/);
+});
+
+test("the compact form: a field per scalar, the rest as JSON, prefilled from the example", () => {
+  const form = formFor(endpoint("/dos/test"));
+  const names = form.fields.map((f) => f.name);
+  assert.deepEqual(names.slice(0, 3), ["stat", "skill", "dc"]);
+  assert.ok(!names.includes("seed") && !names.includes("dice") && !names.includes("lang"));
+  assert.equal(form.fields.find((f) => f.name === "difficulty").kind, "enum");
+  assert.equal(form.fields.find((f) => f.name === "stat").value, 24);
+  const attack = formFor(endpoint("/dnd5e/attack"));
+  assert.ok(JSON.parse(attack.rest).target.ac, "nested parts go to the JSON part");
+  assert.equal(attack.fields[0].name, "attack_bonus");
+});
+
+test("the body: numbers parsed, a bad field named, the language set", () => {
+  const form = formFor(endpoint("/dos/test"));
+  const body = buildBody(form, { stat: "24", skill: "3", dc: "43", difficulty: "hard" }, "", "pl");
+  assert.deepEqual(body, { stat: 24, skill: 3, dc: 43, difficulty: "hard", lang: "pl" });
+  assert.throws(() => buildBody(form, { stat: "2.5", skill: "3", dc: "43" }, "", "en"), /Stat must be a whole number/);
+  assert.throws(() => buildBody(form, { skill: "3", dc: "43" }, "", "en"), /Stat is required/);
+  assert.throws(() => buildBody(form, { stat: "1", skill: "3", dc: "4" }, "{oops", "en"), /not valid JSON/);
+  assert.throws(() => buildBody(form, { stat: "1", skill: "3", dc: "4" }, "[1]", "en"), /must be an object/);
+});
+
+test("the player's language: their choice, else the browser's, else English", () => {
+  assert.equal(playerLanguage("fi", ["pl-PL"]), "fi");
+  assert.equal(playerLanguage(null, ["de-DE", "pl-PL"]), "pl");
+  assert.equal(playerLanguage("xx", ["de"]), "en");
+  assert.match(newSeed(), /^[0-9a-f]{32}$/);
+});
+
+test("a dice-exhausted problem says which dice to roll", () => {
+  const problem = {
+    type: "https://dragonroll.dev/problems/dice-exhausted",
+    errors: [{ loc: ["body", "dice", "attack.k1"], msg: "dice.attack.k1 ran out: it holds 0 value(s), and the resolution needed at least 3 more d10 values for slot 'attack.k1'" }],
+  };
+  assert.deepEqual(missingDice(problem), { count: 3, sides: 10, slot: "attack.k1" });
+  assert.equal(missingDice({ type: "https://dragonroll.dev/problems/validation-error" }), null);
+});
+
+test("the table's dice: every slot scripted from Dice+ rolls, round by round", async () => {
+  // A stand-in service: slot "check" needs 3 d10 (4 when the first is a 10), slot "bonus" 1 d6.
+  const requests = [];
+  const send = async (body) => {
+    requests.push(structuredClone(body));
+    const check = body.dice.check;
+    const bonus = body.dice.bonus;
+    if (check === undefined || bonus === undefined) {
+      return { ok: true, body: { rolls: [{ slot: "check", source: "seed" }, { slot: "bonus", source: "seed" }] } };
+    }
+    const need = check[0] === 10 ? 4 : 3;
+    if (check.length < need) {
+      const msg = `needed at least ${need - check.length} more d10 values for slot 'check'`;
+      return { ok: false, body: { type: "x/dice-exhausted", errors: [{ msg }] } };
+    }
+    if (bonus.length < 1) return { ok: false, body: { type: "x/dice-exhausted", errors: [{ msg: "needed at least 1 more d6 values for slot 'bonus'" }] } };
+    return { ok: true, body: { rolls: [...check, ...bonus].map((v) => ({ value: v, source: "dice" })) } };
+  };
+  const rolled = [];
+  const table = [[10, 4, 7], [2], [5]];
+  const rollDice = async (count, sides) => {
+    rolled.push(`${count}d${sides}`);
+    return table.shift();
+  };
+  const result = await resolveWithTableDice(send, { stat: 1, seed: "s" }, rollDice);
+  assert.equal(result.ok, true);
+  assert.deepEqual(rolled, ["3d10", "1d10", "1d6"]);
+  assert.deepEqual(result.request, { stat: 1, seed: "s", dice: { check: [10, 4, 7, 2], bonus: [5] } });
+  assert.equal(requests.length, 5);
+  // A refusal that is not about dice ends it.
+  const refused = await resolveWithTableDice(async () => ({ ok: false, body: { type: "x/validation-error" } }), {}, rollDice);
+  assert.equal(refused.ok, false);
+});
+
+test("Dice+: isReady answered, a roll request sent and its result read", async () => {
+  const obr = fakeObr({
+    onSend(channel, data) {
+      if (channel === "dice-plus/isReady" && !("ready" in data)) {
+        obr.deliver("dice-plus/isReady", { requestId: data.requestId, ready: true });
+      }
+      if (channel === "dice-plus/roll-request") {
+        assert.equal(data.source, DICE_PLUS_SOURCE);
+        assert.equal(data.diceNotation, "3d10 # Simple test");
+        assert.equal(data.rollTarget, "everyone");
+        assert.equal(data.playerId, "p1");
+        obr.deliver(`${data.source}/roll-result`, { rollId: "other", result: { groups: [] } });
+        obr.deliver(`${data.source}/roll-result`, {
+          rollId: data.rollId,
+          result: { totalValue: 18, groups: [{ diceType: "d10", total: 18, dice: [{ value: 9, kept: true }, { value: 1 }, { value: 8 }] }] },
+        });
+      }
+    },
+  });
+  assert.equal(await dicePlusReady(obr, 200), true);
+  const values = await dicePlusRoll(obr, { id: "p1", name: "Ada" }, 3, 10, { label: "Simple test" });
+  assert.deepEqual(values, [9, 1, 8]);
+  assert.equal(obr.listeners(`${DICE_PLUS_SOURCE}/roll-result`), 0, "listeners removed");
+  assert.equal(await dicePlusReady(fakeObr(), 50), false, "no Dice+ in the room");
+});
+
+test("Dice+: an error, a bad value and silence are errors", async () => {
+  const answering = (result) =>
+    fakeObr({
+      onSend(channel, data) {
+        if (channel === "dice-plus/roll-request") obr.deliver(...result(data));
+      },
+    });
+  let obr = answering((d) => [`${d.source}/roll-error`, { rollId: d.rollId, error: "no such die" }]);
+  await assert.rejects(dicePlusRoll(obr, { id: "p" }, 1, 30), /Dice\+: no such die/);
+  obr = answering((d) => [`${d.source}/roll-result`, { rollId: d.rollId, result: { groups: [{ dice: [{ value: 11 }] }] } }]);
+  await assert.rejects(dicePlusRoll(obr, { id: "p" }, 1, 10), /Dice\+ answered \[11\] for 1d10/);
+  obr = fakeObr();
+  await assert.rejects(dicePlusRoll(obr, { id: "p" }, 1, 6, { timeoutMs: 20 }), /did not answer in time/);
+});
+
+const ANSWER = {
+  seed: "abc",
+  rolls: [{ slot: "check", sides: 10, value: 6, source: "seed" }, { slot: "check", sides: 10, value: 10, source: "dice" }],
+  events: [{ text: "2 dice rolled: 6, 10." }, { text: "Total 61 against DC 43: success." }],
+  extra: "x".repeat(40_000),
+};
+
+test("the shared message: texts and dice, not the whole answer, under 16 KB", () => {
+  const m = resultMessage({
+    answer: ANSWER,
+    request: { stat: 24, seed: "abc" },
+    endpoint: { path: "/dos/test", summary: "Simple test" },
+    player: { name: "Ada" },
+    baseUrl: "http://svc",
+    lang: "en",
+  });
+  assert.equal(m.outcome, "Total 61 against DC 43: success.");
+  assert.deepEqual(m.dice, [["check", 10, 6, "s"], ["check", 10, 10, "d"]]);
+  assert.ok(!JSON.stringify(m).includes("xxxx"));
+  assert.ok(isResultMessage(m));
+  assert.ok(!isResultMessage({ v: 2 }) && !isResultMessage(null));
+  const huge = resultMessage({
+    answer: { ...ANSWER, events: Array.from({ length: 400 }, (_, i) => ({ text: `step ${i} `.repeat(10) })) },
+    request: { names: "y".repeat(20_000) },
+    endpoint: { path: "/dos/turn", summary: "Turn" },
+    player: { name: "Ada" },
+    baseUrl: "http://svc",
+    lang: "en",
+  });
+  assert.ok(new TextEncoder().encode(JSON.stringify(huge)).length <= MAX_MESSAGE_BYTES);
+  assert.equal(huge.request, undefined);
+  assert.ok(huge.texts.length > 10);
+});
+
+test("sharing: ALL for the table (the roller's own log included), nothing sent for the GM only", async () => {
+  const obr = fakeObr();
+  const seen = [];
+  obr.broadcast.onMessage(CHANNEL, (e) => seen.push(e.data));
+  const m = { v: 1, outcome: "ok", texts: ["ok"], dice: [], path: "/dos/test" };
+  assert.equal(await share(obr, m, { gmOnly: false, deliver: () => assert.fail() }), "ALL");
+  assert.deepEqual(obr.sent, [{ channel: CHANNEL, data: m, destination: "ALL" }]);
+  assert.deepEqual(seen, [m]);
+  const local = [];
+  assert.equal(await share(obr, m, { gmOnly: true, deliver: (x) => local.push(x) }), "LOCAL_ONLY");
+  assert.equal(obr.sent.length, 1, "a GM-only roll is not broadcast");
+  assert.deepEqual(local, [m]);
+});
+
+test("each player reads the narration in their language: the same request, re-resolved", async () => {
+  const m = { lang: "en", texts: ["Success."], path: "/dos/test", request: { stat: 1, seed: "s", lang: "en" } };
+  assert.deepEqual(await textsFor(m, "en", () => assert.fail()), { texts: ["Success."], lang: "en" });
+  const asked = [];
+  const polish = await textsFor(m, "pl", async (path, body) => {
+    asked.push([path, body]);
+    return { ok: true, body: { events: [{ text: "Sukces." }] } };
+  });
+  assert.deepEqual(polish, { texts: ["Sukces."], lang: "pl" });
+  assert.deepEqual(asked, [["/dos/test", { stat: 1, seed: "s", lang: "pl" }]]);
+  const failed = await textsFor(m, "fi", async () => ({ ok: false, body: {} }));
+  assert.deepEqual(failed, { texts: ["Success."], lang: "en" });
+});
