@@ -55,7 +55,7 @@ def install_openapi(app: FastAPI) -> None:
         add_models(endpoints(app), schema)
         # As get_openapi writes its own document: through FastAPI's OpenAPI model (its key order,
         # its number types), the components by name; the examples (their nulls kept) after.
-        schema = jsonable_encoder(OpenAPI(**schema), by_alias=True, exclude_none=True)
+        schema = dict(jsonable_encoder(OpenAPI(**schema), by_alias=True, exclude_none=True))
         components = schema["components"]["schemas"]
         schema["components"]["schemas"] = {name: components[name] for name in sorted(components)}
         add_examples(app, schema)
