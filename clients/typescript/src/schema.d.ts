@@ -3802,6 +3802,53 @@ export interface components {
              */
             exact: string;
         };
+        /**
+         * Problem
+         * @description An RFC 9457 problem details object.
+         */
+        Problem: {
+            /**
+             * Type
+             * @description A URI naming the kind of problem.
+             */
+            type: string;
+            /** Title */
+            title: string;
+            /** Status */
+            status: number;
+            /** Detail */
+            detail: string;
+            /**
+             * Instance
+             * @description The path of the request.
+             */
+            instance?: string | null;
+            /**
+             * Request Id
+             * @description The request's X-Request-ID.
+             */
+            request_id?: string | null;
+            /** Errors */
+            errors?: components["schemas"]["ProblemError"][] | null;
+        };
+        /** ProblemError */
+        ProblemError: {
+            /**
+             * Loc
+             * @description Where: the path in the request ("body", field ...).
+             */
+            loc: (string | number)[];
+            /**
+             * Msg
+             * @description What is wrong there.
+             */
+            msg: string;
+            /**
+             * Type
+             * @description Machine-readable kind of the error.
+             */
+            type?: string | null;
+        };
         /** ProsperityChange */
         ProsperityChange: {
             /**
@@ -5761,59 +5808,6 @@ export interface components {
              */
             items?: components["schemas"]["Item"][];
         };
-        /** ProblemError */
-        ProblemError: {
-            /**
-             * Loc
-             * @description Where: the path in the request ("body", field ...).
-             */
-            loc: (string | number)[];
-            /**
-             * Msg
-             * @description What is wrong there.
-             */
-            msg: string;
-            /**
-             * Type
-             * @description Machine-readable kind of the error.
-             * @default null
-             */
-            type?: string | null;
-        };
-        /**
-         * Problem
-         * @description An RFC 9457 problem details object.
-         */
-        Problem: {
-            /**
-             * Type
-             * @description A URI naming the kind of problem.
-             */
-            type: string;
-            /** Title */
-            title: string;
-            /** Status */
-            status: number;
-            /** Detail */
-            detail: string;
-            /**
-             * Instance
-             * @description The path of the request.
-             * @default null
-             */
-            instance?: string | null;
-            /**
-             * Request Id
-             * @description The request's X-Request-ID.
-             * @default null
-             */
-            request_id?: string | null;
-            /**
-             * Errors
-             * @default null
-             */
-            errors?: components["schemas"]["ProblemError"][] | null;
-        };
     };
     responses: never;
     parameters: never;
@@ -5964,7 +5958,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6134,7 +6128,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6350,7 +6344,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6736,7 +6730,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6866,7 +6860,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7126,7 +7120,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7432,7 +7426,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7562,7 +7556,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7811,7 +7805,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8332,7 +8326,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -8991,7 +8985,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9449,7 +9443,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9845,7 +9839,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -9955,7 +9949,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10070,7 +10064,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10317,7 +10311,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10427,7 +10421,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10487,7 +10481,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10547,7 +10541,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10607,7 +10601,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10667,7 +10661,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10727,7 +10721,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10787,7 +10781,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10847,7 +10841,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10907,7 +10901,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -10967,7 +10961,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11027,7 +11021,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11087,7 +11081,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -11147,7 +11141,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -1178,6 +1178,26 @@ class Prob(TypedDict):
     exact: str
 
 
+class Problem(TypedDict):
+    "An RFC 9457 problem details object."
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: NotRequired[str | None]
+    request_id: NotRequired[str | None]
+    errors: NotRequired[list[ProblemError] | None]
+
+
+class ProblemError(TypedDict):
+    "ProblemError"
+
+    loc: list[str | int]
+    msg: str
+    type: NotRequired[str | None]
+
+
 class ProsperityChange(TypedDict):
     "ProsperityChange"
 
@@ -1950,26 +1970,6 @@ class RidersSide(TypedDict):
     position: NotRequired[Position | None]
     has_rider: NotRequired[bool]
     items: NotRequired[list[Item]]
-
-
-class ProblemError(TypedDict):
-    "ProblemError"
-
-    loc: list[str | int]
-    msg: str
-    type: NotRequired[str | None]
-
-
-class Problem(TypedDict):
-    "An RFC 9457 problem details object."
-
-    type: str
-    title: str
-    status: int
-    detail: str
-    instance: NotRequired[str | None]
-    request_id: NotRequired[str | None]
-    errors: NotRequired[list[ProblemError] | None]
 
 
 class Client(SyncTransport):
