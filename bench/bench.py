@@ -427,14 +427,16 @@ def wrk(url: str, body: str, seconds: float, connections: int, latency: bool = F
 SEEDS = 64
 
 
-def micro(paths: list[str], number: int) -> dict[str, float]:
+def micro(
+    paths: list[str], number: int, rows: list[tuple[str, dict[str, Any]]] | None = None
+) -> dict[str, float]:
     """ns per call of validate + resolve + serialise (``Endpoint.resolve``), in-process, for each
     endpoint."""
     sys.path.insert(0, str(ROOT))
     from service.app import create_app
     from service.routing import endpoints
 
-    bodies = {path: body for path, body in ENDPOINTS}
+    bodies = dict(rows or ENDPOINTS)
     out: dict[str, float] = {}
     routes = endpoints(create_app())
     for path in paths:
@@ -595,7 +597,7 @@ def main(argv: list[str] | None = None) -> int:
 
     measured = [(row, body) for row, body in rows if row in report["endpoints"]]
     asgi = measure_quietly(200 if args.quick else 1000, 1 if args.quick else 5, measured)
-    ns = micro([p for p, _ in measured], number=300 if args.quick else 2000)
+    ns = micro([p for p, _ in measured], 300 if args.quick else 2000, measured)
     report["inprocess_us"] = asgi
     report["micro_ns"] = ns
     print(

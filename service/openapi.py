@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 from fastapi import FastAPI
+from fastapi.encoders import jsonable_encoder
+from fastapi.openapi.models import OpenAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter
 
@@ -59,6 +61,11 @@ def install_openapi(app: FastAPI) -> None:
                             PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}
                         }
         add_models(endpoints(app), schema)
+        # As get_openapi writes its own document: through FastAPI's OpenAPI model (its key order,
+        # its number types), the components by name; the examples (their nulls kept) after.
+        schema = dict(jsonable_encoder(OpenAPI(**schema), by_alias=True, exclude_none=True))
+        components = schema["components"]["schemas"]
+        schema["components"]["schemas"] = {name: components[name] for name in sorted(components)}
         add_examples(app, schema)
         name_components(schema)
         app.openapi_schema = schema
@@ -81,9 +88,15 @@ def add_models(found: dict[str, Endpoint], schema: dict[str, Any]) -> None:
             inputs.append(((path, "answer"), "serialization", adapter))
     generated, definitions = TypeAdapter.json_schemas(inputs, ref_template=REF)
     components = schema.setdefault("components", {}).setdefault("schemas", {})
-    components.update(definitions.get("$defs", {}))
+    for name, definition in definitions.get("$defs", {}).items():
+        if "description" in definition:  # as FastAPI does: a docstring's text up to a form feed
+            definition["description"] = definition["description"].split("\f")[0]
+        components[name] = definition
     for ((path, part), _), body in generated.items():
         op = schema["paths"][path]["post"]
+        if "$ref" not in body:  # a union: FastAPI's titles for it
+            title = "Response " + op["operationId"].replace("_", " ").title()
+            body.setdefault("title", "Body" if part == "body" else title)
         if part == "body":
             op["requestBody"]["content"]["application/json"]["schema"] = body
         else:

@@ -209,7 +209,7 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """OpenAPI ``responses`` entries for problems (schema added by ``service.openapi``)."""
     out: dict[int | str, dict[str, Any]] = {}
     for status in statuses:
-        kinds = [k for k, (s, _) in KINDS.items() if s == status]
+        kinds = [k for k, (s, _) in KINDS.items() if s == status and k != "preflight-refused"]
         out[status] = {
             "description": "Problem: " + ", ".join(kinds),
             "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
