@@ -56,7 +56,7 @@ DEFAULT: Final = "en"
 #: The gettext domain and the folder of the catalogs.
 DOMAIN: Final = "dragonroll"
 LOCALE_DIR: Final = Path(__file__).resolve().parent / "locale"
-SYSTEMS: Final = ("dos", "dragon", "riders", "dnd5e")
+SYSTEMS: Final = ("dos", "dragon", "riders", "dnd5e", "notation")
 #: First Strong Isolate and Pop Directional Isolate (Unicode bidi): a value inside them keeps its
 #: own direction inside right-to-left text.
 FSI: Final = "\u2068"

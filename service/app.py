@@ -34,7 +34,7 @@ from service.middleware import (
 )
 from service.openapi import install_openapi
 from service.playground import mount_playground
-from service.routers import SYSTEMS
+from service.routers import SYSTEMS, dice
 from service.routing import ResolverRoute, UnsupportedMediaType, resolver_paths
 from service.settings import Settings
 
@@ -189,6 +189,7 @@ def create_app(settings: Settings | None = None) -> Dragonroll:
         telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
+    dice.configure(settings)  # the /dice shorthands (a process-wide table: the last app's)
     for router in SYSTEMS:
         app.include_router(router)
     mount_docs(app)

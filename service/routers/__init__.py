@@ -2,6 +2,13 @@
 
 from fastapi import APIRouter
 
-from service.routers import dnd5e, dos, dragon, odds, riders
+from service.routers import dice, dnd5e, dos, dragon, odds, riders
 
-SYSTEMS: list[APIRouter] = [dos.router, dragon.router, riders.router, dnd5e.router, *odds.ROUTERS]
+SYSTEMS: list[APIRouter] = [
+    dos.router,
+    dragon.router,
+    riders.router,
+    dnd5e.router,
+    *odds.ROUTERS,
+    dice.router,
+]
