@@ -13,7 +13,7 @@ PREFIX = "/dice"
 TAG = "Dice notation"
 
 _GRAMMAR = (
-    "`NdM` (N defaults to 1; 1-%d dice of 2-%d sides), `d%%` (d100), `dF` (Fate: -1, 0, +1); keep "
+    f"`NdM` (N defaults to 1; 1-{MAX_COUNT} dice of 2-{MAX_SIDES} sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep "
     "and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` "
     "(on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again "
     "and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` "
@@ -22,8 +22,9 @@ _GRAMMAR = (
     "`[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` "
     "and `<` are strict. Modifiers apply in this order, whatever order they are written in: "
     "rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or "
-    "explodes, at most %d times in a chain. At most %d dice terms. docs/notation.md has the grammar."
-) % (MAX_COUNT, MAX_SIDES, DEPTH, MAX_DICE_TERMS)
+    f"explodes, at most {DEPTH} times in a chain. At most {MAX_DICE_TERMS} dice terms. "
+    "docs/notation.md has the grammar."
+)
 
 ROLL_SUMMARY = "Roll any dice notation"
 ROLL_DESCRIPTION = (

@@ -616,10 +616,8 @@ def node_range(node: Node) -> tuple[int, int]:
         return a + c, b + d
     if node.op == "-":
         return a - d, b - c
-    if node.op == "*":
-        corners = [a * c, a * d, b * c, b * d]
-    else:
-        corners = [a // c, a // d, b // c, b // d]
+    f = (lambda x, y: x * y) if node.op == "*" else (lambda x, y: x // y)
+    corners = [f(a, c), f(a, d), f(b, c), f(b, d)]
     return min(corners), max(corners)
 
 
