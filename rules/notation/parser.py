@@ -23,7 +23,7 @@ strict (Foundry's and d20's reading; Roll20's ``>`` is ``>=``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -616,7 +616,7 @@ def node_range(node: Node) -> tuple[int, int]:
         return a + c, b + d
     if node.op == "-":
         return a - d, b - c
-    f = (lambda x, y: x * y) if node.op == "*" else (lambda x, y: x // y)
+    f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
     corners = [f(a, c), f(a, d), f(b, c), f(b, d)]
     return min(corners), max(corners)
 
