@@ -20,27 +20,51 @@ operators combine the terms (independent: each term has its own dice), and ``ful
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from math import comb
+from math import comb, log2
 
 from rules.errors import InvalidRequest, LimitExceeded
 from rules.notation.models import NotationOdds, NotationOddsRequest
-from rules.notation.parser import DEPTH, Binary, Dice, Group, Negate, Node, Number
+from rules.notation.parser import (
+    DEPTH,
+    Binary,
+    Dice,
+    Group,
+    Negate,
+    Node,
+    Notation,
+    Number,
+    node_range,
+    term_range,
+)
 from rules.notation.roll import notation_of
-from rules.odds import Counts, ValueProb, coefficients, distribution, prob_of, width_for
+from rules.odds import (
+    Counts,
+    ValueProb,
+    coefficients,
+    distribution,
+    kronecker,
+    prob_of,
+    width_for,
+)
 
 #: Distinct totals an answer may list (each in three lists), and pairs an operator may combine.
 MAX_VALUES = 5_000
-MAX_PAIRS = 1_000_000
+MAX_PAIRS = 250_000
 #: Digits of all the exact fractions of an answer, about (the 4 MiB answer limit).
 MAX_DIGITS = 1_500_000
-#: Steps of the keep/drop programme: values x dice x dice.
+#: Steps of the keep/drop programme (values x dice x dice / 2), and those steps x the bits of its
+#: polynomials (each step a product of one).
 MAX_KEEP_STEPS = 200_000
+MAX_KEEP_WORK = 4_000_000_000
+#: Bits of a term's distribution as one polynomial (values x bits of a count): about 1 MB.
+MAX_TERM_BITS = 8_000_000
 
 Pair = tuple[Counts, Counts]  # (full, listed)
 
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
     parsed = notation_of(req.notation, shorthands)
+    _check_size(parsed)
     full, listed = node_odds(parsed.tree)
     listed = listed.scaled(full.denominator)
     if len(full.counts) > MAX_VALUES:
@@ -57,6 +81,28 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
         "at_least": _cumulative(full, reverse=True),
         "at_most": _cumulative(full, reverse=False),
     }
+
+
+def _check_size(parsed: Notation) -> None:
+    """Refuse, before computing anything, what would be too large to compute or to send."""
+    bits = 0.0
+    for term in parsed.terms:
+        lo, hi = term_range(term)
+        term_bits = _denominator_bits(term)
+        bits += term_bits
+        if (hi - lo + 1) * (term_bits + 8) > MAX_TERM_BITS:
+            raise _too_large(
+                f"{term.text()} (column {term.column}): its {hi - lo + 1:,} totals over "
+                f"denominators of {term_bits:,.0f} bits are too large to compute exactly"
+            )
+    lo, hi = node_range(parsed.tree)
+    if min(hi - lo + 1, MAX_VALUES + 1) * bits * 0.31 * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of this answer would be too long to send")
+
+
+def _denominator_bits(term: Dice) -> float:
+    """Bits of the denominator of a term's distribution (each die over sides^draws)."""
+    return term.count * (1 + term.rerolls + term.explosions) * log2(term.sides)
 
 
 def _too_large(msg: str) -> LimitExceeded:
@@ -189,7 +235,20 @@ def term_odds(term: Dice) -> Pair:
         d = kept_odds(term)
         return d, d
     full, listed = die_odds(term)
-    return full.times(term.count), listed.times(term.count)
+    return power(full, term.count), power(listed, term.count)
+
+
+def power(d: Counts, n: int) -> Counts:
+    """The sum of ``n`` independent copies of ``d``: one big-integer power (squarings)."""
+    if not d.counts:
+        return Counts({}, d.denominator**n)
+    denominator = d.denominator**n
+    width = width_for(denominator)
+    low = min(d.counts)
+    poly = kronecker(d, low, width) ** n
+    return Counts(
+        {n * low + v: c for v, c in enumerate(coefficients(poly, width)) if c}, denominator
+    )
 
 
 def window(term: Dice) -> tuple[int, int]:
@@ -214,15 +273,17 @@ def kept_odds(term: Dice) -> Counts:
     die = rerolled(term).mapped(term.clamp)  # raw order = clamped order: min/max are monotone
     n = term.count
     values = sorted(die.counts, reverse=True)
-    if len(values) * (n + 1) * (n + 2) // 2 > MAX_KEEP_STEPS:
-        raise _too_large(
-            f"{term.text()}: keep/drop over {n} dice of {len(values)} values is too large"
-        )
     first, last = window(term)
     scores = {v: term.score(v) for v in values}
     low = min(scores.values())
     denominator = die.denominator**n
     width = width_for(denominator)
+    steps = len(values) * (n + 1) * (n + 2) // 2
+    spread = (max(scores.values()) - low) * (last - first) + 1
+    if steps > MAX_KEEP_STEPS or steps * spread * width > MAX_KEEP_WORK:
+        raise _too_large(
+            f"{term.text()}: keep/drop over {n} dice of {len(values)} values is too large"
+        )
     # state[m]: placed m dice (the m highest), a polynomial in (score - low x kept so far)
     state: dict[int, int] = {0: 1}
     for v in values:
