@@ -61,13 +61,13 @@ def brute(notation: str) -> tuple[dict[int, Fraction], Fraction]:
             p /= Fraction(slots[slot] or 1) ** len(values)
         dist[r["total"]] = dist.get(r["total"], Fraction(0)) + p
         for term, shown in zip(parsed.terms, r["terms"], strict=True):
-            if term.explode is not None and not term.explode_once:
-                if any(
-                    term.explode(d["value"]) and not d["exploded"] and d["status"] != "rerolled"
-                    for d in shown["dice"]
-                ):
-                    cut += p
-                    break
+            chained = term.explode is not None and not term.explode_once
+            if chained and any(
+                term.explode(d["value"]) and not d["exploded"] and d["status"] != "rerolled"
+                for d in shown["dice"]
+            ):
+                cut += p
+                break
     return dist, cut
 
 
@@ -129,7 +129,7 @@ ICEPOOL: list[tuple[str, Callable[[], Any]]] = [
     ("2d20kl1+5", lambda: d20.pool(2).lowest(1).sum() + 5),
     ("adv", lambda: d20.pool(2).highest(1).sum()),
     ("stat", lambda: d6.pool(4).highest(3).sum()),
-    ("6d10dl2dh1", lambda: d10.pool(6)[2:5].sum()),
+    ("6d10dl2dh1", lambda: d10.pool(6)[2:5].sum()),  # noqa: PLW0108
     ("8d10cs>=7", lambda: 8 @ d10.map(lambda x: int(x >= 7))),
     ("8d10cs>=7cf<=1", lambda: 8 @ d10.map(lambda x: 1 if x >= 7 else -1 if x <= 1 else 0)),
     ("5d10kh3cs>8", lambda: d10.map(lambda x: int(x > 8)).pool(5).highest(3).sum()),
