@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from rules.notation import endpoints as notation
+
 IGNATIUS = {
     "dexterity": 25,
     "strength": 18,
@@ -184,4 +186,5 @@ EXAMPLES: dict[str, dict[str, Any]] = {
         "seed": "greataxe",
     },
     "/dnd5e/death-save": {"successes": 1, "failures": 2, "seed": "grim"},
+    "/dice/roll": notation.ROLL_EXAMPLES["advantage"],
 }
