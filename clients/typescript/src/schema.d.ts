@@ -642,6 +642,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dice/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll any dice notation
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, in Foundry's dialect (its `r` is our `ro`, its `rr` our `r`, its `df` our `cf`). `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         *
+         *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
+         */
+        post: operations["notation_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dice/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exact odds of any dice notation
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice and rerolls go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them). Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["notation_odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3345,6 +3389,151 @@ export interface components {
              */
             feet: number;
         };
+        /** NotationOdds */
+        NotationOdds: {
+            /** Notation */
+            notation: string;
+            /** Formula */
+            formula: string;
+            /** @description The total's exact distribution. `tail` is the mass of the rolls where a die's chain of explosions (or rerolls) reached the depth and would have gone on; those rolls are counted as the roller counts them in `mean`, `percentiles`, `at_least` and `at_most`, and left out of `result`. */
+            total: components["schemas"]["Distribution"];
+            /**
+             * At Least
+             * @description P(total >= value) for every value the total can take.
+             */
+            at_least: components["schemas"]["ValueProb"][];
+            /**
+             * At Most
+             * @description P(total <= value) for every value the total can take.
+             */
+            at_most: components["schemas"]["ValueProb"][];
+        };
+        /**
+         * NotationOddsRequest
+         * @description ``POST /dice/odds``: the ``/dice/roll`` request without ``seed`` and ``dice``.
+         */
+        NotationOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Notation
+             * @description Dice notation (docs/notation.md): `4d6kh3`, `2d20kl1+5`, `8d10cs>=7`, `3d6!`, `(1d8+3)*2`, `2d6[fire]+1d4[cold]`, or a shorthand such as `adv`. Printable ASCII, at most 500 characters.
+             * @example 4d6kh3
+             * @example 2d20kl1+5
+             * @example 8d10cs>=7
+             */
+            notation: string;
+            /**
+             * Name
+             * @description Who rolls, for the events' texts.
+             */
+            name?: string | null;
+        };
+        /**
+         * NotationRollRequest
+         * @description ``POST /dice/roll``: a notation, rolled.
+         */
+        NotationRollRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Notation
+             * @description Dice notation (docs/notation.md): `4d6kh3`, `2d20kl1+5`, `8d10cs>=7`, `3d6!`, `(1d8+3)*2`, `2d6[fire]+1d4[cold]`, or a shorthand such as `adv`. Printable ASCII, at most 500 characters.
+             * @example 4d6kh3
+             * @example 2d20kl1+5
+             * @example 8d10cs>=7
+             */
+            notation: string;
+            /**
+             * Name
+             * @description Who rolls, for the events' texts.
+             */
+            name?: string | null;
+        };
+        /** NotationRollResult */
+        NotationRollResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description Version of the rules; the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Notation
+             * @description The notation as sent.
+             */
+            notation: string;
+            /**
+             * Formula
+             * @description The notation written back, normalised (shorthands expanded).
+             */
+            formula: string;
+            /** Total */
+            total: number;
+            /**
+             * Terms
+             * @description Each dice term, left to right.
+             */
+            terms: components["schemas"]["TermResult"][];
+        };
         /** OpposedOdds */
         OpposedOdds: {
             a_wins: components["schemas"]["Prob"];
@@ -4362,6 +4551,58 @@ export interface components {
              * @description Killed outright by massive damage (D5E-14).
              */
             massive_damage: boolean;
+        };
+        /**
+         * TermDie
+         * @description One die of a term, in draw order.
+         */
+        TermDie: {
+            /**
+             * Value
+             * @description What it shows (a Fate die: -1, 0 or 1).
+             */
+            value: number;
+            /**
+             * Status
+             * @description `rerolled` (replaced by a later die), `dropped` (kept out by kh/kl/dh/dl), `success`/`failure` (counted by cs/cf), `exploded` (counted, and it drew one more die), else `kept`.
+             * @enum {string}
+             */
+            status: "kept" | "dropped" | "exploded" | "rerolled" | "success" | "failure";
+            /**
+             * Exploded
+             * @description It drew one more die (!, x, xo).
+             */
+            exploded: boolean;
+            /**
+             * Counts
+             * @description What it adds to the term: its value (min/max applied), 1/-1/0 counting, 0 when not kept.
+             */
+            counts: number;
+        };
+        /** TermResult */
+        TermResult: {
+            /**
+             * Slot
+             * @description `term.<n>`, n = 0, 1 ... left to right.
+             */
+            slot: string;
+            /**
+             * Notation
+             * @description The term, normalised (`4d6kh3`, `2d6[fire]`).
+             */
+            notation: string;
+            /**
+             * Label
+             * @description Its label (`fire`), if any.
+             */
+            label: string | null;
+            /** Dice */
+            dice: components["schemas"]["TermDie"][];
+            /**
+             * Total
+             * @description The term's total (successes less failures when counting).
+             */
+            total: number;
         };
         /** TestOdds */
         TestOdds: {
@@ -11118,6 +11359,210 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["rules__dnd5e__odds__AttackOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    notation_roll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "notation": "adv+5",
+                 *       "seed": 7,
+                 *       "name": "Ala"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NotationRollRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seed": 7,
+                     *       "rng": "sha256-v1",
+                     *       "rules_version": "3",
+                     *       "rolls": [
+                     *         {
+                     *           "slot": "term.0",
+                     *           "sides": 20,
+                     *           "value": 4,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "term.0",
+                     *           "sides": 20,
+                     *           "value": 18,
+                     *           "source": "seed"
+                     *         }
+                     *       ],
+                     *       "unused_dice": {},
+                     *       "events": [
+                     *         {
+                     *           "code": "notation.kept",
+                     *           "params": {
+                     *             "term": 0,
+                     *             "notation": "2d20kh1",
+                     *             "dice": [
+                     *               4,
+                     *               18
+                     *             ],
+                     *             "kept": [
+                     *               18
+                     *             ],
+                     *             "dropped": [
+                     *               4
+                     *             ],
+                     *             "total": 18
+                     *           },
+                     *           "text": "2d20kh1 shows 4, 18 and keeps 18: 18."
+                     *         },
+                     *         {
+                     *           "code": "notation.total",
+                     *           "params": {
+                     *             "roller": "Ala",
+                     *             "formula": "2d20kh1 + 5",
+                     *             "total": 23
+                     *           },
+                     *           "text": "Ala rolls 2d20kh1 + 5: 23."
+                     *         }
+                     *       ],
+                     *       "notation": "adv+5",
+                     *       "formula": "2d20kh1 + 5",
+                     *       "total": 23,
+                     *       "terms": [
+                     *         {
+                     *           "slot": "term.0",
+                     *           "notation": "2d20kh1",
+                     *           "label": null,
+                     *           "dice": [
+                     *             {
+                     *               "value": 4,
+                     *               "status": "dropped",
+                     *               "exploded": false,
+                     *               "counts": 0
+                     *             },
+                     *             {
+                     *               "value": 18,
+                     *               "status": "kept",
+                     *               "exploded": false,
+                     *               "counts": 18
+                     *             }
+                     *           ],
+                     *           "total": 18
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotationRollResult"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    notation_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotationOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotationOdds"];
                 };
             };
             /** @description Problem: malformed-json */

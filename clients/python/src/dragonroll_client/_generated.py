@@ -37,6 +37,8 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_odds_check": "/dnd5e/odds/check",
     "dnd5e_odds_attack": "/dnd5e/odds/attack",
     "dnd5e_odds": "/dnd5e/odds",
+    "notation_roll": "/dice/roll",
+    "notation_odds": "/dice/odds",
 }
 
 
@@ -981,6 +983,52 @@ class Move(TypedDict):
     feet: int
 
 
+class NotationOdds(TypedDict):
+    "NotationOdds"
+
+    notation: str
+    formula: str
+    total: Distribution
+    at_least: list[ValueProb]
+    at_most: list[ValueProb]
+
+
+class NotationOddsRequest(TypedDict):
+    "``POST /dice/odds``: the ``/dice/roll`` request without ``seed`` and ``dice``."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    notation: str
+    name: NotRequired[str | None]
+
+
+class NotationRollRequest(TypedDict):
+    "``POST /dice/roll``: a notation, rolled."
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    notation: str
+    name: NotRequired[str | None]
+
+
+class NotationRollResult(TypedDict):
+    "NotationRollResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    notation: str
+    formula: str
+    total: int
+    terms: list[TermResult]
+
+
 class OpposedOdds(TypedDict):
     "OpposedOdds"
 
@@ -1471,6 +1519,25 @@ class TargetState(TypedDict):
     dead: bool
     death_save_failures: int
     massive_damage: bool
+
+
+class TermDie(TypedDict):
+    "One die of a term, in draw order."
+
+    value: int
+    status: Literal["kept", "dropped", "exploded", "rerolled", "success", "failure"]
+    exploded: bool
+    counts: int
+
+
+class TermResult(TypedDict):
+    "TermResult"
+
+    slot: str
+    notation: str
+    label: str | None
+    dice: list[TermDie]
+    total: int
 
 
 class TestOdds(TypedDict):
@@ -2155,6 +2222,18 @@ class Client(SyncTransport):
         "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
         return cast(CheckOdds | Dnd5eAttackOdds, self._post("/dnd5e/odds", body, headers))
 
+    def notation_roll(
+        self, body: NotationRollRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationRollResult:
+        "Roll any dice notation (POST /dice/roll)."
+        return cast(NotationRollResult, self._post("/dice/roll", body, headers))
+
+    def notation_odds(
+        self, body: NotationOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationOdds:
+        "Exact odds of any dice notation (POST /dice/odds)."
+        return cast(NotationOdds, self._post("/dice/odds", body, headers))
+
 
 class AsyncClient(AsyncTransport):
     """dragonroll over httpx, async: one method per endpoint."""
@@ -2340,3 +2419,15 @@ class AsyncClient(AsyncTransport):
     ) -> CheckOdds | Dnd5eAttackOdds:
         "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
         return cast(CheckOdds | Dnd5eAttackOdds, await self._post("/dnd5e/odds", body, headers))
+
+    async def notation_roll(
+        self, body: NotationRollRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationRollResult:
+        "Roll any dice notation (POST /dice/roll)."
+        return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
+
+    async def notation_odds(
+        self, body: NotationOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationOdds:
+        "Exact odds of any dice notation (POST /dice/odds)."
+        return cast(NotationOdds, await self._post("/dice/odds", body, headers))
