@@ -7,7 +7,7 @@ compute, write the JSON), as does the baseline, one ``/dos/test`` resolution of 
 calls after it in this process. Printed: CPU milliseconds of the process (``time.process_time``:
 other processes on a shared machine slow the wall clock, not this count) and the ratio to the
 baseline. Not a test: the figures depend on the machine (issue 18's targets: the 30-dice test cold
-under 50 ms, the 100 dragon pairs under 100 ms).
+under 50 ms, the 100 dragon pairs under 100 ms; issue 29's 20d6kh10 under 50 ms).
 
 Usage: ``python -m bench.odds [--warm 5] [--cold 3]``.
 """
@@ -38,6 +38,8 @@ ATTACK = {
     "defense": "block",
 }
 OPPOSED = {"a": {"stat": 20, "skill": 50}, "b": {"stat": 25, "skill": 50}}
+#: /dice/odds questions the size of 20d6kh10 (issue 29: under 50 ms).
+SIZED = {"notation": "10d10!cs>=8 + 4d6kh3"}
 
 
 def dragon_pairs(pairs: int) -> dict[str, Any]:
@@ -88,6 +90,8 @@ def cases(r: dict[str, Endpoint]) -> list[tuple[str, Callable[[], Any]]]:
             "/dos/odds/opposed, 50 dice vs 50 dice (the limit)",
             post(r, "/dos/odds/opposed", OPPOSED),
         ),
+        ("/dice/odds, 20d6kh10", post(r, "/dice/odds", {"notation": "20d6kh10"})),
+        ("/dice/odds, 10d10!cs>=8 + 4d6kh3", post(r, "/dice/odds", SIZED)),
     ]
 
 

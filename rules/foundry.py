@@ -39,6 +39,8 @@ class Pool:
     flavor: str
     #: The dice of the record it shows, by value (checked against the record, then claimed).
     claims: list[int] = field(default_factory=list)
+    #: Its dice of other slots than ``slot``, by slot (a roll of several slots: /dice/roll).
+    more: dict[str, list[int]] = field(default_factory=dict)
 
 
 def result(value: int, *, active: bool = True, **flags: bool | int) -> Json:
@@ -92,12 +94,17 @@ def formula(terms: list[Json]) -> str:
     parts: list[str] = []
     for term in terms:
         kind = term["class"]
-        if kind == "Die":
-            parts.append(f"{term['number']}d{term['faces']}{''.join(term['modifiers'])}")
+        flavor = term["options"].get("flavor")
+        label = f"[{flavor}]" if flavor else ""
+        if kind in ("Die", "FateDie"):
+            faces = "F" if kind == "FateDie" else term["faces"]
+            parts.append(f"{term['number']}d{faces}{''.join(term['modifiers'])}{label}")
         elif kind == "OperatorTerm":
             parts.append(term["operator"])
+        elif kind == "ParentheticalTerm":
+            parts.append(f"({term['term']}){label}")
         else:
-            parts.append(str(term["number"]))
+            parts.append(f"{term['number']}{label}")
     return " ".join(parts)
 
 
@@ -134,6 +141,8 @@ def leftovers(record: list[Json], pools: list[Pool], say: Say) -> list[Pool]:
     claimed: dict[str, Counter[int]] = {}
     for pool in pools:
         claimed.setdefault(pool.slot, Counter()).update(pool.claims)
+        for slot, values in pool.more.items():
+            claimed.setdefault(slot, Counter()).update(values)
     left: list[Pool] = []
     for die_ in record:
         taken = claimed.get(die_["slot"])

@@ -8,10 +8,16 @@ line here; the order here is the order of the OpenAPI document and of ``GET /sys
 
 from __future__ import annotations
 
-from rules import dnd5e, dos, dragon, riders
+from rules import dnd5e, dos, dragon, notation, riders
 from rules.system import System
 
-SYSTEMS: tuple[System, ...] = (dos.SYSTEM, dragon.SYSTEM, riders.SYSTEM, dnd5e.SYSTEM)
+SYSTEMS: tuple[System, ...] = (
+    dos.SYSTEM,
+    dragon.SYSTEM,
+    riders.SYSTEM,
+    dnd5e.SYSTEM,
+    notation.SYSTEM,  # the dice roller, an entry without a game, at /dice
+)
 #: Their ids, in the same order.
 IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)
 

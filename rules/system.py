@@ -103,7 +103,8 @@ class System:
     """A game system as the service serves it (or ``game=False``: an entry without a game, the
     general dice roller, whose paths are its own)."""
 
-    #: The path prefix (``/<id>``), the event codes' and catalog contexts' first part.
+    #: The event codes' and catalog contexts' first part, and the path prefix (``/<id>``) unless
+    #: ``path`` says otherwise.
     id: str
     #: Display name by language; English (``en``) at least, the fallback for any other.
     name: Mapping[str, str]
@@ -121,12 +122,14 @@ class System:
     #: The OpenAPI tag (the English name by default).
     tag: str = ""
     game: bool = True
+    #: The path prefix when it is not ``/<id>`` (the dice roller: ``notation`` served at ``/dice``).
+    path: str = ""
     #: Engine modules compiled with mypyc (pyproject.toml ``[tool.dragonroll] compiled``, tested).
     compiled: Sequence[str] = field(default=())
 
     @property
     def prefix(self) -> str:
-        return f"/{self.id}"
+        return self.path or f"/{self.id}"
 
     @property
     def title(self) -> str:

@@ -17,6 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rules.dice import RNG
+from rules.notation import system as notation
 from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, problems
@@ -75,6 +76,9 @@ def create_app(
         telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
+    notation.configure(
+        settings.dice_shorthands
+    )  # the /dice shorthands: process-wide, the last app's
     app.state.workers = WorkerPool(settings.worker_threads)
     app.state.systems = served
     for router in routers(served):

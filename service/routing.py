@@ -200,9 +200,9 @@ def endpoint_function(endpoint: Endpoint) -> Callable[[Request], Any]:
 
 
 def operation_id(system: str, path: str) -> str:
-    """``dos_roll`` for ``/dos/roll``: the route's name and OpenAPI operation id."""
-    tail = path.removeprefix(f"/{system}")
-    return f"{system}_{tail.strip('/').replace('/', '_').replace('-', '_')}"
+    """``dos_roll`` for ``/dos/roll``, ``dice_roll`` for ``/dice/roll`` (the ``notation`` system's):
+    the route's name and OpenAPI operation id, from the path served."""
+    return path.strip("/").replace("/", "_").replace("-", "_")
 
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:

@@ -16,6 +16,7 @@ from pydantic import Field, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from rules.budget import MAX_DICE
+from rules.notation.parser import check_shorthands
 
 ENV_PREFIX = "DRAGONROLL_"
 LogFormat = Literal["json", "console"]
@@ -81,6 +82,13 @@ class Settings(BaseSettings):
             " requests that roll no dice)."
         ),
     )
+    dice_shorthands: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "More shorthands for /dice (docs/notation.md), as a JSON object of name -> notation, such"
+            ' as {"crit": "4d6", "save": "1d20+5"}; a name the defaults have is replaced.'
+        ),
+    )
     metrics: bool = Field(default=True, description="Serve Prometheus metrics at /metrics.")
     otel: bool = Field(
         default=False,
@@ -141,6 +149,12 @@ class Settings(BaseSettings):
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
             value = [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("dice_shorthands")
+    @classmethod
+    def _check_shorthands(cls, value: dict[str, str]) -> dict[str, str]:
+        check_shorthands(value)
         return value
 
     @field_validator("cors_origins")

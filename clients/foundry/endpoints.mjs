@@ -19,6 +19,7 @@ export const ENDPOINTS = Object.freeze([
   { name: "dnd5eCheck", path: "/dnd5e/check", rolls: true },
   { name: "dnd5eAttack", path: "/dnd5e/attack", rolls: true },
   { name: "dnd5eDeathSave", path: "/dnd5e/death-save", rolls: true },
+  { name: "diceRoll", path: "/dice/roll", rolls: true },
   { name: "dosOddsTest", path: "/dos/odds/test", rolls: false },
   { name: "dosOddsOpposed", path: "/dos/odds/opposed", rolls: false },
   { name: "dosOddsAttack", path: "/dos/odds/attack", rolls: false },
@@ -31,4 +32,5 @@ export const ENDPOINTS = Object.freeze([
   { name: "dnd5eOddsCheck", path: "/dnd5e/odds/check", rolls: false },
   { name: "dnd5eOddsAttack", path: "/dnd5e/odds/attack", rolls: false },
   { name: "dnd5eOdds", path: "/dnd5e/odds", rolls: false },
+  { name: "diceOdds", path: "/dice/odds", rolls: false },
 ].map((endpoint) => Object.freeze(endpoint)));

@@ -116,6 +116,12 @@ KNOWN: list[tuple[str, str]] = [
         "a 5e damage formula is parsed by its grammar (rules/dnd5e/notation.py: terms, at most "
         "100 dice in all); the document describes it in words",
     ),
+    (
+        r"^notation: ",
+        "a dice notation is parsed by its grammar (rules/notation/parser.py, docs/notation.md: "
+        "the column and what was expected there), and odds refuse questions too large to answer "
+        "exactly; the document describes both in words",
+    ),
 ]
 
 CONFIG = SchemathesisConfig.from_dict(

@@ -176,6 +176,8 @@ EDGES: dict[str, tuple[int, dict[str, Any], dict[str, Any], list[str | int]]] = 
     "/dnd5e/check": (1, {"dc": 10}, {"dc": 10, "advantage": True}, ["advantage"]),
     "/dnd5e/attack": (41, strike(20), strike(21), ["damage"]),
     "/dnd5e/death-save": (1, {}, {"disadvantage": 2}, ["advantage"]),
+    # 3 dice x (1 + 10 explosions each) against 4 x 11
+    "/dice/roll": (33, {"notation": "3d6!"}, {"notation": "4d6!"}, ["notation"]),
 }
 
 

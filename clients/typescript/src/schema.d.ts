@@ -378,6 +378,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dice/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll any dice notation
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, in Foundry's dialect (its `r` is our `ro`, its `rr` our `r`, its `df` our `cf`). `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         *
+         *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
+         */
+        post: operations["dice_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dos/odds/test": {
         parameters: {
             query?: never;
@@ -642,6 +664,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dice/odds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Exact odds of any dice notation
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice and rerolls go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them). Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         *
+         *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
+         */
+        post: operations["dice_odds"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/systems": {
         parameters: {
             query?: never;
@@ -681,15 +725,9 @@ export interface components {
         };
         /** ActionsCombatant */
         ActionsCombatant: {
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Id
@@ -730,7 +768,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -743,7 +780,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -860,15 +896,9 @@ export interface components {
             skill: number;
             /** @description The weapon (or fists) and its kind. */
             weapon: components["schemas"]["Weapon"];
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** Attempt */
@@ -928,10 +958,7 @@ export interface components {
              * @description Every entity of the battle, at most 100, in request order.
              */
             entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
+            /** @description Where the battle is; loses prosperity to the dragon die. */
             location?: components["schemas"]["Location"] | null;
             /**
              * Round
@@ -942,7 +969,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -992,10 +1018,7 @@ export interface components {
              * @description Every entity of the battle, at most 100, in request order.
              */
             entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
+            /** @description Where the battle is; loses prosperity to the dragon die. */
             location?: components["schemas"]["Location"] | null;
             /**
              * Round
@@ -1006,7 +1029,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -1019,7 +1041,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1170,10 +1191,7 @@ export interface components {
              * @description Every entity of the battle, at most 100, in request order.
              */
             entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
+            /** @description Where the battle is; loses prosperity to the dragon die. */
             location?: components["schemas"]["Location"] | null;
             /**
              * Round
@@ -1184,13 +1202,11 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1237,10 +1253,7 @@ export interface components {
              * @description Every entity of the battle, at most 100, in request order.
              */
             entities: components["schemas"]["Entity"][];
-            /**
-             * @description Where the battle is; loses prosperity to the dragon die.
-             * @default null
-             */
+            /** @description Where the battle is; loses prosperity to the dragon die. */
             location?: components["schemas"]["Location"] | null;
             /**
              * Round
@@ -1264,7 +1277,6 @@ export interface components {
             /**
              * Feature
              * @description The feature, spell or ability granting it; without one it is refused (D5E-9).
-             * @default null
              */
             feature?: string | null;
         };
@@ -1360,7 +1372,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1397,7 +1408,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -1410,7 +1420,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1517,7 +1526,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1552,7 +1560,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -1565,7 +1572,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1695,13 +1701,11 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -1743,15 +1747,9 @@ export interface components {
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
             id: string;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Side
@@ -1773,7 +1771,6 @@ export interface components {
             /**
              * Dexterity
              * @description Dexterity score; needed by `tie_break: dexterity` (D5E-7).
-             * @default null
              */
             dexterity?: number | null;
             /**
@@ -1791,24 +1788,18 @@ export interface components {
             /**
              * Group
              * @description Group of identical creatures: one roll for the group, acting together (D5E-5). Members must share side, modifiers, advantage, disadvantage and dexterity.
-             * @default null
              */
             group?: string | null;
-            /**
-             * @description Set when the creature hides (D5E-3).
-             * @default null
-             */
+            /** @description Set when the creature hides (D5E-3). */
             hiding?: components["schemas"]["Hiding"] | null;
             /**
              * Passive Perception
              * @description Passive Wisdom (Perception); needed when every opponent hides (D5E-3).
-             * @default null
              */
             passive_perception?: number | null;
             /**
              * Surprised
              * @description The GM's ruling, surprised or not; when set it wins over the comparison.
-             * @default null
              */
             surprised?: boolean | null;
         };
@@ -1895,18 +1886,13 @@ export interface components {
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -1919,7 +1905,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -2193,7 +2178,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -2206,7 +2190,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -2221,10 +2204,7 @@ export interface components {
              * @default 0
              */
             strength?: number;
-            /**
-             * @description Weapon damage rolled with the damage d10 (DOS-26).
-             * @default null
-             */
+            /** @description Weapon damage rolled with the damage d10 (DOS-26). */
             weapon?: components["schemas"]["Weapon"] | null;
             /**
              * Armor
@@ -2235,13 +2215,11 @@ export interface components {
             /**
              * Amount
              * @description GM-set damage (fire, falling: DOS-29), applied as given with no die.
-             * @default null
              */
             amount?: number | null;
             /**
              * Kind
              * @description Kind of a GM-set `amount` (required with it).
-             * @default null
              */
             kind?: ("light" | "serious" | "critical") | null;
             /** @description Who takes the damage: its life state now. */
@@ -2350,7 +2328,6 @@ export interface components {
             /**
              * Max Hp
              * @description Full life bar; when given, hp <= max_hp.
-             * @default null
              */
             max_hp?: number | null;
             /**
@@ -2371,15 +2348,9 @@ export interface components {
              * @default false
              */
             beaten?: boolean;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** DeathSaveRequest */
@@ -2387,7 +2358,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -2400,7 +2370,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -2528,19 +2497,16 @@ export interface components {
             /**
              * Item
              * @description The item, for "use_item" and damage "item".
-             * @default null
              */
             item?: string | null;
             /**
              * Damage
              * @description The damage kind, for "damage".
-             * @default null
              */
             damage?: ("fatigue" | "knockback" | "swap" | "item") | null;
             /**
              * Direction
              * @description For damage knockback.
-             * @default null
              */
             direction?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW") | null;
         };
@@ -2552,25 +2518,19 @@ export interface components {
             /**
              * Defense Difficulty
              * @description Difficulty status of the defense against it (DOS-9).
-             * @default null
              */
             defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
             /**
              * Defense Modifier Percent
              * @description Explicit defense modifier in percent (-100..+100).
-             * @default null
              */
             defense_modifier_percent?: number | null;
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Action
@@ -2581,7 +2541,6 @@ export interface components {
             /**
              * Target
              * @description Required for attack, grab, break_free, push, feint_push.
-             * @default null
              */
             target?: string | null;
             /**
@@ -2593,18 +2552,13 @@ export interface components {
             /**
              * Aim
              * @description Attacks: aimed location (DOS-27).
-             * @default null
              */
             aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
-            /**
-             * @description Required for an attack with a thrown or shooting weapon.
-             * @default null
-             */
+            /** @description Required for an attack with a thrown or shooting weapon. */
             ranged?: components["schemas"]["Ranged"] | null;
             /**
              * Defense
              * @description Overrides the target's own `defense` for these attacks; for ranged attacks the default is `none` (DOS-21).
-             * @default null
              */
             defense?: ("block" | "dodge" | "none" | "auto") | null;
             /**
@@ -2616,7 +2570,6 @@ export interface components {
             /**
              * Metres
              * @description Step: metres wanted (default and cap floor(speed / 4)).
-             * @default null
              */
             metres?: number | null;
         } & (unknown & unknown & unknown & unknown & unknown);
@@ -2646,7 +2599,6 @@ export interface components {
             /**
              * Max Hp
              * @description Full life bar; when given, hp <= max_hp.
-             * @default null
              */
             max_hp?: number | null;
             /**
@@ -2714,15 +2666,9 @@ export interface components {
              * @default false
              */
             stopped?: boolean;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
         } & unknown;
         /** DefenseRoll */
@@ -2785,7 +2731,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -2823,7 +2768,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -2836,7 +2780,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -2942,7 +2885,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -2955,7 +2897,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -3054,7 +2995,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -3067,7 +3007,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -3184,30 +3123,23 @@ export interface components {
             /**
              * Defense Difficulty
              * @description Difficulty status of the defense against it (DOS-9).
-             * @default null
              */
             defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
             /**
              * Defense Modifier Percent
              * @description Explicit defense modifier in percent (-100..+100).
-             * @default null
              */
             defense_modifier_percent?: number | null;
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -3227,15 +3159,11 @@ export interface components {
              * @enum {string}
              */
             defense?: "block" | "dodge" | "none" | "auto";
-            /**
-             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
-             * @default null
-             */
+            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
             ranged?: components["schemas"]["Ranged"] | null;
             /**
              * Aim
              * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             * @default null
              */
             aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
             /**
@@ -3252,30 +3180,23 @@ export interface components {
             /**
              * Defense Difficulty
              * @description Difficulty status of the defense against it (DOS-9).
-             * @default null
              */
             defense_difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
             /**
              * Defense Modifier Percent
              * @description Explicit defense modifier in percent (-100..+100).
-             * @default null
              */
             defense_modifier_percent?: number | null;
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -3288,7 +3209,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -3308,15 +3228,11 @@ export interface components {
              * @enum {string}
              */
             defense?: "block" | "dodge" | "none" | "auto";
-            /**
-             * @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21).
-             * @default null
-             */
+            /** @description Required exactly when weapon.kind is `thrown` or `shooting` (DOS-21). */
             ranged?: components["schemas"]["Ranged"] | null;
             /**
              * Aim
              * @description Aimed at a body part: no location roll (DOS-27); its difficulty is the GM's.
-             * @default null
              */
             aim?: ("head" | "right_arm" | "left_arm" | "torso" | "right_leg" | "left_leg") | null;
             /**
@@ -3426,7 +3342,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -3439,7 +3354,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -3511,7 +3425,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -3524,7 +3437,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -3541,7 +3453,6 @@ export interface components {
             /**
              * Order
              * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
-             * @default null
              */
             order?: string[] | null;
             /**
@@ -3655,15 +3566,9 @@ export interface components {
              * @description The id of the free (GM) entity the dragon attacks (DRG-1).
              */
             target: string;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** DragonSide */
@@ -3714,13 +3619,9 @@ export interface components {
             /**
              * Name
              * @description For people; free text (no control characters).
-             * @default null
              */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Controller
@@ -3753,7 +3654,6 @@ export interface components {
             /**
              * Die
              * @description The entity's die size outright (2-1000), replacing the DRG-T3 lookup from `level` and `level_features`.
-             * @default null
              */
             die?: number | null;
             /**
@@ -3765,7 +3665,6 @@ export interface components {
             /**
              * Parent
              * @description The id of the entity it belongs to.
-             * @default null
              */
             parent?: string | null;
             /**
@@ -3777,7 +3676,6 @@ export interface components {
             /**
              * Target
              * @description Whom it attacks (DRG-1); none: it is left over (DRG-2).
-             * @default null
              */
             target?: string | null;
             /**
@@ -3789,7 +3687,6 @@ export interface components {
             /**
              * Slayer Prosperity
              * @description Groups only: the prosperity of the dragonslayer minority revealed if this group beats the dragon (DRG-14), 0 .. the group's prosperity; default the group's prosperity.
-             * @default null
              */
             slayer_prosperity?: number | null;
         };
@@ -3900,13 +3797,11 @@ export interface components {
             /**
              * Stealth Total
              * @description The Stealth check total already rolled.
-             * @default null
              */
             stealth_total?: number | null;
             /**
              * Stealth Mod
              * @description Roll d20 + this in slot `stealth.<id>` (with advantage/disadvantage below).
-             * @default null
              */
             stealth_mod?: number | null;
             /**
@@ -3961,15 +3856,9 @@ export interface components {
         };
         /** InitiativeCombatant */
         InitiativeCombatant: {
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Id
@@ -4066,7 +3955,6 @@ export interface components {
             /**
              * Dice
              * @description Dice added to the total, rolled in slot `item.<id>`.
-             * @default null
              */
             dice?: string | null;
             /**
@@ -4090,7 +3978,6 @@ export interface components {
             /**
              * Damage
              * @description What the item does as combat damage (a Hookshot); when set, the winner may use it, if still unused, in place of fatigue, knockback or swap (RDR-6).
-             * @default null
              */
             damage?: string | null;
         } & (unknown & unknown);
@@ -4220,7 +4107,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -4233,7 +4119,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -4315,13 +4200,9 @@ export interface components {
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Dexterity
@@ -4354,24 +4235,16 @@ export interface components {
             /**
              * Stat
              * @description Overrides the stat the kind uses (the GM's call).
-             * @default null
              */
             stat?: ("dexterity" | "strength") | null;
             /**
              * Skill
              * @description Overrides the skill the kind uses (the GM's call).
-             * @default null
              */
             skill?: ("unarmed" | "weapon" | "dodge") | null;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
         } & unknown;
         /** ManeuverSideResult */
@@ -4414,6 +4287,151 @@ export interface components {
              */
             feet: number;
         };
+        /** NotationOdds */
+        NotationOdds: {
+            /** Notation */
+            notation: string;
+            /** Formula */
+            formula: string;
+            /** @description The total's exact distribution. `tail` is the mass of the rolls where a die's chain of explosions (or rerolls) reached the depth and would have gone on; those rolls are counted as the roller counts them in `mean`, `percentiles`, `at_least` and `at_most`, and left out of `result`. */
+            total: components["schemas"]["Distribution"];
+            /**
+             * At Least
+             * @description P(total >= value) for every value the total can take.
+             */
+            at_least: components["schemas"]["ValueProb"][];
+            /**
+             * At Most
+             * @description P(total <= value) for every value the total can take.
+             */
+            at_most: components["schemas"]["ValueProb"][];
+        };
+        /**
+         * NotationOddsRequest
+         * @description ``POST /dice/odds``: the ``/dice/roll`` request without ``seed`` and ``dice``.
+         */
+        NotationOddsRequest: {
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Notation
+             * @description Dice notation (docs/notation.md): `4d6kh3`, `2d20kl1+5`, `8d10cs>=7`, `3d6!`, `(1d8+3)*2`, `2d6[fire]+1d4[cold]`, or a shorthand such as `adv`. Printable ASCII, at most 500 characters.
+             * @example 4d6kh3
+             * @example 2d20kl1+5
+             * @example 8d10cs>=7
+             */
+            notation: string;
+            /**
+             * Name
+             * @description Who rolls, for the events' texts.
+             */
+            name?: string | null;
+        };
+        /**
+         * NotationRollRequest
+         * @description ``POST /dice/roll``: a notation, rolled.
+         */
+        NotationRollRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Foundry
+             * @description Also answer `foundry: {rolls: [...]}`: each dice pool drawn as a Foundry VTT `Roll` (`Roll.fromData()`), in draw order (docs/foundry.md).
+             * @default false
+             */
+            foundry?: boolean;
+            /**
+             * Notation
+             * @description Dice notation (docs/notation.md): `4d6kh3`, `2d20kl1+5`, `8d10cs>=7`, `3d6!`, `(1d8+3)*2`, `2d6[fire]+1d4[cold]`, or a shorthand such as `adv`. Printable ASCII, at most 500 characters.
+             * @example 4d6kh3
+             * @example 2d20kl1+5
+             * @example 8d10cs>=7
+             */
+            notation: string;
+            /**
+             * Name
+             * @description Who rolls, for the events' texts.
+             */
+            name?: string | null;
+        };
+        /** NotationRollResult */
+        NotationRollResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Notation
+             * @description The notation as sent.
+             */
+            notation: string;
+            /**
+             * Formula
+             * @description The notation written back, normalised (shorthands expanded).
+             */
+            formula: string;
+            /** Total */
+            total: number;
+            /**
+             * Terms
+             * @description Each dice term, left to right.
+             */
+            terms: components["schemas"]["TermResult"][];
+        };
         /** OpposedOdds */
         OpposedOdds: {
             a_wins: components["schemas"]["Prob"];
@@ -4434,7 +4452,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -4451,7 +4468,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -4464,7 +4480,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -4525,13 +4540,9 @@ export interface components {
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /** Stat */
             stat: number;
@@ -4540,15 +4551,9 @@ export interface components {
              * @description Skill level = number of d10 in the pool (0-100).
              */
             skill: number;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
         } & unknown;
         /**
@@ -4561,20 +4566,13 @@ export interface components {
              * @enum {string}
              */
             choice: "use_item" | "roll" | "concede" | "damage";
-            /**
-             * Item
-             * @default null
-             */
+            /** Item */
             item?: string | null;
-            /**
-             * Damage
-             * @default null
-             */
+            /** Damage */
             damage?: ("fatigue" | "knockback" | "swap" | "item") | null;
             /**
              * Directions
              * @description For knockback: the directions allowed (set one `direction`).
-             * @default null
              */
             directions?: ("N" | "NE" | "E" | "SE" | "S" | "SW" | "W" | "NW")[] | null;
         };
@@ -4807,7 +4805,6 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -4820,7 +4817,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -4914,19 +4910,14 @@ export interface components {
             /**
              * Instance
              * @description The path of the request.
-             * @default null
              */
             instance?: string | null;
             /**
              * Request Id
              * @description The request's X-Request-ID.
-             * @default null
              */
             request_id?: string | null;
-            /**
-             * Errors
-             * @default null
-             */
+            /** Errors */
             errors?: components["schemas"]["ProblemError"][] | null;
         };
         /** ProblemError */
@@ -4944,7 +4935,6 @@ export interface components {
             /**
              * Type
              * @description Machine-readable kind of the error.
-             * @default null
              */
             type?: string | null;
         };
@@ -5023,15 +5013,9 @@ export interface components {
              * @description Letters, digits, '_' and '-'; 1-64 characters.
              */
             id: string;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Current
@@ -5066,15 +5050,9 @@ export interface components {
              * @description The dragon (or player).
              */
             id: string;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Element
@@ -5105,10 +5083,7 @@ export interface components {
              * @default 0
              */
             terrain_bonus?: number;
-            /**
-             * @description Needed for knockback (the loser's) and swap (both).
-             * @default null
-             */
+            /** @description Needed for knockback (the loser's) and swap (both). */
             position?: components["schemas"]["Position"] | null;
             /**
              * Has Rider
@@ -5129,15 +5104,9 @@ export interface components {
              * @description The dragon (or player).
              */
             id: string;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Element
@@ -5168,10 +5137,7 @@ export interface components {
              * @default 0
              */
             terrain_bonus?: number;
-            /**
-             * @description Needed for knockback (the loser's) and swap (both).
-             * @default null
-             */
+            /** @description Needed for knockback (the loser's) and swap (both). */
             position?: components["schemas"]["Position"] | null;
             /**
              * Has Rider
@@ -5563,15 +5529,9 @@ export interface components {
              * @description Armor class.
              */
             ac: number;
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Hp
@@ -5631,6 +5591,58 @@ export interface components {
              */
             massive_damage: boolean;
         };
+        /**
+         * TermDie
+         * @description One die of a term, in draw order.
+         */
+        TermDie: {
+            /**
+             * Value
+             * @description What it shows (a Fate die: -1, 0 or 1).
+             */
+            value: number;
+            /**
+             * Status
+             * @description `rerolled` (replaced by a later die), `dropped` (kept out by kh/kl/dh/dl), `success`/`failure` (counted by cs/cf), `exploded` (counted, and it drew one more die), else `kept`.
+             * @enum {string}
+             */
+            status: "kept" | "dropped" | "exploded" | "rerolled" | "success" | "failure";
+            /**
+             * Exploded
+             * @description It drew one more die (!, x, xo).
+             */
+            exploded: boolean;
+            /**
+             * Counts
+             * @description What it adds to the term: its value (min/max applied), 1/-1/0 counting, 0 when not kept.
+             */
+            counts: number;
+        };
+        /** TermResult */
+        TermResult: {
+            /**
+             * Slot
+             * @description `term.<n>`, n = 0, 1 ... left to right.
+             */
+            slot: string;
+            /**
+             * Notation
+             * @description The term, normalised (`4d6kh3`, `2d6[fire]`).
+             */
+            notation: string;
+            /**
+             * Label
+             * @description Its label (`fire`), if any.
+             */
+            label: string | null;
+            /** Dice */
+            dice: components["schemas"]["TermDie"][];
+            /**
+             * Total
+             * @description The term's total (successes less failures when counting).
+             */
+            total: number;
+        };
         /** TestOdds */
         TestOdds: {
             /** @description Exclusive, as `/dos/test`'s `outcome`; they sum to 1. */
@@ -5651,18 +5663,13 @@ export interface components {
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -5715,18 +5722,13 @@ export interface components {
             /**
              * Difficulty
              * @description Difficulty status (DOS-9): trivial +50%, easy +20%, normal 0, hard -20%, very_hard -50%, impossible -90%. Default normal.
-             * @default null
              */
             difficulty?: ("trivial" | "easy" | "normal" | "hard" | "very_hard" | "impossible") | null;
-            /**
-             * Modifier Percent
-             * @default null
-             */
+            /** Modifier Percent */
             modifier_percent?: number | null;
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
@@ -5739,7 +5741,6 @@ export interface components {
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -5903,15 +5904,9 @@ export interface components {
         };
         /** TurnCombatant */
         TurnCombatant: {
-            /**
-             * Name
-             * @default null
-             */
+            /** Name */
             name?: string | null;
-            /**
-             * Gender
-             * @default null
-             */
+            /** Gender */
             gender?: ("feminine" | "masculine" | "neuter") | null;
             /**
              * Id
@@ -5956,8 +5951,7 @@ export interface components {
              * @default {
              *       "kind": "unarmed",
              *       "damage": 0,
-             *       "made_for_throwing": true,
-             *       "damage_kind": null
+             *       "made_for_throwing": true
              *     }
              */
             weapon?: components["schemas"]["Weapon"];
@@ -5969,7 +5963,6 @@ export interface components {
             /**
              * Max Hp
              * @description Full life bar; hp <= max_hp.
-             * @default null
              */
             max_hp?: number | null;
             /**
@@ -6006,7 +5999,6 @@ export interface components {
             /**
              * Opponents
              * @description Whom it fights (DOS-14); default: every combatant of another side not incapacitated at the start of the turn.
-             * @default null
              */
             opponents?: string[] | null;
             /**
@@ -6023,13 +6015,11 @@ export interface components {
             /**
              * Seed
              * @description Seed of the dice streams; when absent the service makes one and returns it.
-             * @default null
              */
             seed?: string | number | null;
             /**
              * Lang
              * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             * @default null
              */
             lang?: ("en" | "pl" | "fi" | "ar") | null;
             /**
@@ -6046,7 +6036,6 @@ export interface components {
             /**
              * Order
              * @description A given initiative order (the order holds from turn to turn, DOS-15): every combatant exactly once. When absent, initiative is rolled.
-             * @default null
              */
             order?: string[] | null;
             /**
@@ -6141,7 +6130,6 @@ export interface components {
             /**
              * Damage Kind
              * @description Overrides the usual damage kind of the weapon kind (the source says 'usually': some improvised weapons deal light damage).
-             * @default null
              */
             damage_kind?: ("light" | "serious") | null;
         };
@@ -6286,7 +6274,7 @@ export interface operations {
                     "application/json": components["schemas"]["RollResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6456,7 +6444,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6672,7 +6660,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpposedResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7058,7 +7046,7 @@ export interface operations {
                     "application/json": components["schemas"]["ComplexResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7188,7 +7176,7 @@ export interface operations {
                     "application/json": components["schemas"]["ActionsResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7448,7 +7436,7 @@ export interface operations {
                     "application/json": components["schemas"]["DosInitiativeResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7755,7 +7743,7 @@ export interface operations {
                     "application/json": components["schemas"]["DosAttackResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -7886,7 +7874,7 @@ export interface operations {
                     "application/json": components["schemas"]["DamageResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8135,7 +8123,7 @@ export interface operations {
                     "application/json": components["schemas"]["ManeuverResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -8656,7 +8644,7 @@ export interface operations {
                     "application/json": components["schemas"]["DosTurnResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9319,7 +9307,7 @@ export interface operations {
                     "application/json": components["schemas"]["BattleResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -9780,7 +9768,7 @@ export interface operations {
                     "application/json": components["schemas"]["CombatResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10176,7 +10164,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dnd5eInitiativeResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10286,7 +10274,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dnd5eTurnResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10401,7 +10389,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10648,7 +10636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dnd5eAttackResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10758,7 +10746,178 @@ export interface operations {
                     "application/json": components["schemas"]["DeathSaveResult"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dice_roll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "notation": "4d6kh3",
+                 *       "seed": "table-1"
+                 *     }
+                 */
+                "application/json": components["schemas"]["NotationRollRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seed": "table-1",
+                     *       "rng": "sha256-v1",
+                     *       "rules_version": "notation-1",
+                     *       "rolls": [
+                     *         {
+                     *           "slot": "term.0",
+                     *           "sides": 6,
+                     *           "value": 4,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "term.0",
+                     *           "sides": 6,
+                     *           "value": 2,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "term.0",
+                     *           "sides": 6,
+                     *           "value": 1,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "term.0",
+                     *           "sides": 6,
+                     *           "value": 2,
+                     *           "source": "seed"
+                     *         }
+                     *       ],
+                     *       "unused_dice": {},
+                     *       "events": [
+                     *         {
+                     *           "code": "notation.kept",
+                     *           "params": {
+                     *             "term": 0,
+                     *             "notation": "4d6kh3",
+                     *             "dice": [
+                     *               4,
+                     *               2,
+                     *               1,
+                     *               2
+                     *             ],
+                     *             "kept": [
+                     *               4,
+                     *               2,
+                     *               2
+                     *             ],
+                     *             "dropped": [
+                     *               1
+                     *             ],
+                     *             "total": 8
+                     *           },
+                     *           "text": "4d6kh3 shows 4, 2, 1, 2 and keeps 4, 2, 2: 8."
+                     *         },
+                     *         {
+                     *           "code": "notation.total",
+                     *           "params": {
+                     *             "roller": null,
+                     *             "formula": "4d6kh3",
+                     *             "total": 8
+                     *           },
+                     *           "text": "4d6kh3 totals 8."
+                     *         }
+                     *       ],
+                     *       "notation": "4d6kh3",
+                     *       "formula": "4d6kh3",
+                     *       "total": 8,
+                     *       "terms": [
+                     *         {
+                     *           "slot": "term.0",
+                     *           "notation": "4d6kh3",
+                     *           "label": null,
+                     *           "dice": [
+                     *             {
+                     *               "value": 4,
+                     *               "status": "kept",
+                     *               "exploded": false,
+                     *               "counts": 4
+                     *             },
+                     *             {
+                     *               "value": 2,
+                     *               "status": "kept",
+                     *               "exploded": false,
+                     *               "counts": 2
+                     *             },
+                     *             {
+                     *               "value": 1,
+                     *               "status": "dropped",
+                     *               "exploded": false,
+                     *               "counts": 0
+                     *             },
+                     *             {
+                     *               "value": 2,
+                     *               "status": "kept",
+                     *               "exploded": false,
+                     *               "counts": 2
+                     *             }
+                     *           ],
+                     *           "total": 8
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["NotationRollResult"];
+                };
+            };
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10818,7 +10977,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10878,7 +11037,7 @@ export interface operations {
                     "application/json": components["schemas"]["OpposedOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10938,7 +11097,7 @@ export interface operations {
                     "application/json": components["schemas"]["DosAttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -10998,7 +11157,7 @@ export interface operations {
                     "application/json": components["schemas"]["TestOdds"] | components["schemas"]["OpposedOdds"] | components["schemas"]["DosAttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11058,7 +11217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Simulation"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11118,7 +11277,7 @@ export interface operations {
                     "application/json": components["schemas"]["BattleOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11178,7 +11337,7 @@ export interface operations {
                     "application/json": components["schemas"]["Simulation"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11238,7 +11397,7 @@ export interface operations {
                     "application/json": components["schemas"]["CombatOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11298,7 +11457,7 @@ export interface operations {
                     "application/json": components["schemas"]["Simulation"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11358,7 +11517,7 @@ export interface operations {
                     "application/json": components["schemas"]["CheckOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11418,7 +11577,7 @@ export interface operations {
                     "application/json": components["schemas"]["Dnd5eAttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -11478,7 +11637,67 @@ export interface operations {
                     "application/json": components["schemas"]["CheckOdds"] | components["schemas"]["Dnd5eAttackOdds"];
                 };
             };
-            /** @description Problem: malformed-json, preflight-refused */
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dice_odds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NotationOddsRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotationOdds"];
+                };
+            };
+            /** @description Problem: malformed-json */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -25,6 +25,7 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_check": "/dnd5e/check",
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
+    "dice_roll": "/dice/roll",
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
@@ -37,6 +38,7 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_odds_check": "/dnd5e/odds/check",
     "dnd5e_odds_attack": "/dnd5e/odds/attack",
     "dnd5e_odds": "/dnd5e/odds",
+    "dice_odds": "/dice/odds",
     "list_systems": "/systems",
 }
 
@@ -1282,6 +1284,52 @@ class Move(TypedDict):
     feet: int
 
 
+class NotationOdds(TypedDict):
+    "NotationOdds"
+
+    notation: str
+    formula: str
+    total: Distribution
+    at_least: list[ValueProb]
+    at_most: list[ValueProb]
+
+
+class NotationOddsRequest(TypedDict):
+    "``POST /dice/odds``: the ``/dice/roll`` request without ``seed`` and ``dice``."
+
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    notation: str
+    name: NotRequired[str | None]
+
+
+class NotationRollRequest(TypedDict):
+    "``POST /dice/roll``: a notation, rolled."
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    foundry: NotRequired[bool]
+    notation: str
+    name: NotRequired[str | None]
+
+
+class NotationRollResult(TypedDict):
+    "NotationRollResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    notation: str
+    formula: str
+    total: int
+    terms: list[TermResult]
+
+
 class OpposedOdds(TypedDict):
     "OpposedOdds"
 
@@ -1825,6 +1873,25 @@ class TargetState(TypedDict):
     massive_damage: bool
 
 
+class TermDie(TypedDict):
+    "One die of a term, in draw order."
+
+    value: int
+    status: Literal["kept", "dropped", "exploded", "rerolled", "success", "failure"]
+    exploded: bool
+    counts: int
+
+
+class TermResult(TypedDict):
+    "TermResult"
+
+    slot: str
+    notation: str
+    label: str | None
+    dice: list[TermDie]
+    total: int
+
+
 class TestOdds(TypedDict):
     "TestOdds"
 
@@ -2113,6 +2180,12 @@ class Client(SyncTransport):
         "A death saving throw (POST /dnd5e/death-save)."
         return cast(DeathSaveResult, self._post("/dnd5e/death-save", body, headers))
 
+    def dice_roll(
+        self, body: NotationRollRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationRollResult:
+        "Roll any dice notation (POST /dice/roll)."
+        return cast(NotationRollResult, self._post("/dice/roll", body, headers))
+
     def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
     ) -> TestOdds:
@@ -2190,6 +2263,12 @@ class Client(SyncTransport):
     ) -> CheckOdds | Dnd5eAttackOdds:
         "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
         return cast(CheckOdds | Dnd5eAttackOdds, self._post("/dnd5e/odds", body, headers))
+
+    def dice_odds(
+        self, body: NotationOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationOdds:
+        "Exact odds of any dice notation (POST /dice/odds)."
+        return cast(NotationOdds, self._post("/dice/odds", body, headers))
 
     def list_systems(self, *, headers: Mapping[str, str] | None = None) -> list[SystemInfo]:
         "The systems served, their versions, languages and endpoints (GET /systems)."
@@ -2301,6 +2380,12 @@ class AsyncClient(AsyncTransport):
         "A death saving throw (POST /dnd5e/death-save)."
         return cast(DeathSaveResult, await self._post("/dnd5e/death-save", body, headers))
 
+    async def dice_roll(
+        self, body: NotationRollRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationRollResult:
+        "Roll any dice notation (POST /dice/roll)."
+        return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
+
     async def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
     ) -> TestOdds:
@@ -2380,6 +2465,12 @@ class AsyncClient(AsyncTransport):
     ) -> CheckOdds | Dnd5eAttackOdds:
         "Odds of a check or an attack (the request says which) (POST /dnd5e/odds)."
         return cast(CheckOdds | Dnd5eAttackOdds, await self._post("/dnd5e/odds", body, headers))
+
+    async def dice_odds(
+        self, body: NotationOddsRequest, *, headers: Mapping[str, str] | None = None
+    ) -> NotationOdds:
+        "Exact odds of any dice notation (POST /dice/odds)."
+        return cast(NotationOdds, await self._post("/dice/odds", body, headers))
 
     async def list_systems(self, *, headers: Mapping[str, str] | None = None) -> list[SystemInfo]:
         "The systems served, their versions, languages and endpoints (GET /systems)."

@@ -1,0 +1,95 @@
+"""The Foundry roll of a ``/dice/roll`` answer (docs/foundry.md): one ``Roll`` of the whole
+formula, written in Foundry's dialect (its ``r`` is our ``ro``, its ``rr`` our ``r``/``rr``, its
+``df`` our ``cf``, ``d%`` is ``d100``), each dice term a ``Die`` (``FateDie`` for ``dF``) with every
+result flagged as Foundry flags it (``rerolled``, ``discarded``, ``exploded``, ``success``,
+``failure``, ``count``), each parenthesised group a ``ParentheticalTerm`` holding its own roll. The
+total is ours: Foundry's ``/`` does not floor, ours does."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.foundry import Json, Pool, Say, formula, numeric, operator
+from rules.notation.parser import Binary, Dice, Group, Negate, Node, Number, parse
+from rules.notation.roll import evaluate
+
+
+def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
+    tree = parse(res["formula"], {}).tree  # the normalised formula: shorthands expanded
+    terms = node_terms(tree, {t["slot"]: t for t in res["terms"]})
+    drawn: dict[str, list[int]] = {}
+    for die in res["rolls"]:
+        drawn.setdefault(die["slot"], []).append(die["value"])
+    if not drawn:
+        return []
+    first, *others = list(drawn)
+    flavor = say("roll", {"roller": req.name, "formula": res["formula"]})
+    more = {slot: drawn[slot] for slot in others}
+    return [Pool(first, terms, res["total"], flavor, drawn[first], more)]
+
+
+def node_terms(node: Node, terms: Mapping[str, Mapping[str, Any]]) -> list[Json]:
+    if isinstance(node, Dice):
+        return [die_term(node, terms[node.slot])]
+    if isinstance(node, Number):
+        term = numeric(node.value)
+        return [{**term, "options": {"flavor": node.label}} if node.label else term]
+    if isinstance(node, Negate):
+        return [operator("-"), *node_terms(node.operand, terms)]
+    if isinstance(node, Binary):
+        left, right = node_terms(node.left, terms), node_terms(node.right, terms)
+        return [*left, operator(node.op), *right]
+    inner = node_terms(node.inner, terms)
+    totals = {int(slot.split(".")[1]): t["total"] for slot, t in terms.items()}
+    return [parenthetical(node, inner, evaluate(node.inner, totals))]
+
+
+def parenthetical(node: Group, inner: list[Json], total: int) -> Json:
+    text = formula(inner)
+    return {
+        "class": "ParentheticalTerm",
+        "options": {"flavor": node.label} if node.label else {},
+        "evaluated": True,
+        "term": text,
+        "roll": {
+            "class": "Roll",
+            "options": {},
+            "dice": [],
+            "formula": text,
+            "terms": inner,
+            "total": total,
+            "evaluated": True,
+        },
+    }
+
+
+def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
+    counting = spec.success is not None
+    results: list[Json] = []
+    for d in shown["dice"]:
+        status = d["status"]
+        r: Json = {"result": d["value"], "active": status not in ("rerolled", "dropped")}
+        if status == "rerolled":
+            r["rerolled"] = True
+        if status == "dropped":
+            r["discarded"] = True
+        if d["exploded"]:
+            r["exploded"] = True
+        if counting and r["active"]:
+            r["success"] = status == "success"
+            if status == "failure":
+                r["failure"] = True
+            r["count"] = d["counts"]
+        elif r["active"] and d["counts"] != d["value"]:
+            r["count"] = d["counts"]  # min/max
+        results.append(r)
+    return {
+        "class": "FateDie" if spec.kind == "fate" else "Die",
+        "options": {"flavor": spec.label} if spec.label else {},
+        "evaluated": True,
+        "number": spec.count,
+        "faces": spec.sides,
+        "modifiers": spec.modifiers("foundry"),
+        "results": results,
+    }

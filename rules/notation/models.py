@@ -1,0 +1,106 @@
+"""Requests and results of ``/dice/roll`` and ``/dice/odds`` (docs/notation.md)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import ConfigDict, Field, StringConstraints, with_config
+from typing_extensions import TypedDict
+
+from rules.models import Envelope, Name, RollRequest
+from rules.notation.parser import MAX_LENGTH
+from rules.odds import Distribution, NoDice, ValueProb
+
+NotationText = Annotated[
+    str,
+    StringConstraints(min_length=1, max_length=MAX_LENGTH, pattern=r"^[\x20-\x7e]+$"),
+    Field(
+        description=(
+            "Dice notation (docs/notation.md): `4d6kh3`, `2d20kl1+5`, `8d10cs>=7`, `3d6!`, "
+            "`(1d8+3)*2`, `2d6[fire]+1d4[cold]`, or a shorthand such as `adv`. Printable ASCII, "
+            f"at most {MAX_LENGTH} characters."
+        ),
+        examples=["4d6kh3", "2d20kl1+5", "8d10cs>=7"],
+    ),
+]
+
+
+class NotationRollRequest(RollRequest):
+    """``POST /dice/roll``: a notation, rolled."""
+
+    notation: NotationText
+    name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
+
+
+class NotationOddsRequest(NoDice, NotationRollRequest):
+    """``POST /dice/odds``: the ``/dice/roll`` request without ``seed`` and ``dice``."""
+
+
+Status = Literal["kept", "dropped", "exploded", "rerolled", "success", "failure"]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class TermDie(TypedDict):
+    """One die of a term, in draw order."""
+
+    value: Annotated[int, Field(description="What it shows (a Fate die: -1, 0 or 1).")]
+    status: Annotated[
+        Status,
+        Field(
+            description=(
+                "`rerolled` (replaced by a later die), `dropped` (kept out by kh/kl/dh/dl), "
+                "`success`/`failure` (counted by cs/cf), `exploded` (counted, and it drew one more "
+                "die), else `kept`."
+            )
+        ),
+    ]
+    exploded: Annotated[bool, Field(description="It drew one more die (!, x, xo).")]
+    counts: Annotated[
+        int,
+        Field(
+            description="What it adds to the term: its value (min/max applied), 1/-1/0 counting, 0 when not kept."
+        ),
+    ]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class TermResult(TypedDict):
+    slot: Annotated[str, Field(description="`term.<n>`, n = 0, 1 ... left to right.")]
+    notation: Annotated[str, Field(description="The term, normalised (`4d6kh3`, `2d6[fire]`).")]
+    label: Annotated[str | None, Field(description="Its label (`fire`), if any.")]
+    dice: list[TermDie]
+    total: Annotated[
+        int, Field(description="The term's total (successes less failures when counting).")
+    ]
+
+
+class NotationRollResult(Envelope):
+    notation: Annotated[str, Field(description="The notation as sent.")]
+    formula: Annotated[
+        str, Field(description="The notation written back, normalised (shorthands expanded).")
+    ]
+    total: int
+    terms: Annotated[list[TermResult], Field(description="Each dice term, left to right.")]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class NotationOdds(TypedDict):
+    notation: str
+    formula: str
+    total: Annotated[
+        Distribution,
+        Field(
+            description=(
+                "The total's exact distribution. `tail` is the mass of the rolls where a die's "
+                "chain of explosions (or rerolls) reached the depth and would have gone on; those "
+                "rolls are counted as the roller counts them in `mean`, `percentiles`, `at_least` "
+                "and `at_most`, and left out of `result`."
+            )
+        ),
+    ]
+    at_least: Annotated[
+        list[ValueProb], Field(description="P(total >= value) for every value the total can take.")
+    ]
+    at_most: Annotated[
+        list[ValueProb], Field(description="P(total <= value) for every value the total can take.")
+    ]

@@ -1,0 +1,306 @@
+"""Exact odds of a notation (docs/notation.md, "Odds"): the distribution of the total, drawing
+nothing.
+
+Each dice term's total is a distribution held as integer counts over one denominator
+(``rules.odds.Counts``), twice: ``full`` is what the roller can answer (its chains cut at the
+depth), ``listed`` the same without the rolls where a chain was cut (a sub-distribution); the tree's
+operators combine the terms (independent: each term has its own dice), and ``full - listed`` is the
+``tail``.
+
+- A die: its faces, each once; rerolls up to the depth (a matching face is drawn again, up to
+  ``DEPTH`` times, or once); then its chain of explosions (each explosion a plain die), cut at the
+  depth; each value clamped by min/max and scored (itself, or +1/-1/0 counting successes).
+- A term without keep/drop: the sum of its dice, one big-integer power (``Counts.times``).
+- Keep/drop (no explosions): the dice sorted from the highest value down, by dynamic programming
+  over (dice placed, score) with the score as a Kronecker polynomial: for each value, how many of
+  the remaining dice show it (a binomial times the value's count to that power), the ranks they
+  take deciding how many are kept. ``20d6kh10`` is 6 x 21 x 21 / 2 big-integer products.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from math import comb, log2
+
+from rules.errors import InvalidRequest, LimitExceeded
+from rules.notation.models import NotationOdds, NotationOddsRequest
+from rules.notation.parser import (
+    DEPTH,
+    Binary,
+    Dice,
+    Group,
+    Negate,
+    Node,
+    Notation,
+    Number,
+    node_range,
+    term_range,
+)
+from rules.notation.roll import notation_of
+from rules.odds import (
+    Counts,
+    ValueProb,
+    coefficients,
+    distribution,
+    kronecker,
+    prob_of,
+    width_for,
+)
+
+#: Distinct totals an answer may list (each in three lists), and pairs an operator may combine.
+MAX_VALUES = 5_000
+MAX_PAIRS = 250_000
+#: Digits of all the exact fractions of an answer, about (the 4 MiB answer limit).
+MAX_DIGITS = 1_500_000
+#: Steps of the keep/drop programme (values x dice x dice / 2), and those steps x the bits of its
+#: polynomials (each step a product of one).
+MAX_KEEP_STEPS = 200_000
+MAX_KEEP_WORK = 4_000_000_000
+#: Bits of a term's distribution as one polynomial (values x bits of a count): about 1 MB.
+MAX_TERM_BITS = 8_000_000
+
+Pair = tuple[Counts, Counts]  # (full, listed)
+
+
+def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
+    parsed = notation_of(req.notation, shorthands)
+    _check_size(parsed)
+    full, listed = node_odds(parsed.tree)
+    listed = listed.scaled(full.denominator)
+    if len(full.counts) > MAX_VALUES:
+        raise _too_large(
+            f"the total takes {len(full.counts):,} values; odds list at most {MAX_VALUES:,}"
+        )
+    if len(full.counts) * len(str(full.denominator)) * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of this answer would be too long to send")
+    tail = full.mass - listed.mass
+    return {
+        "notation": req.notation,
+        "formula": parsed.formula,
+        "total": distribution(full, listed, tail),
+        "at_least": _cumulative(full, reverse=True),
+        "at_most": _cumulative(full, reverse=False),
+    }
+
+
+def _check_size(parsed: Notation) -> None:
+    """Refuse, before computing anything, what would be too large to compute or to send."""
+    bits = 0.0
+    for term in parsed.terms:
+        lo, hi = term_range(term)
+        term_bits = _denominator_bits(term)
+        bits += term_bits
+        if (hi - lo + 1) * (term_bits + 8) > MAX_TERM_BITS:
+            raise _too_large(
+                f"{term.text()} (column {term.column}): its {hi - lo + 1:,} totals over "
+                f"denominators of {term_bits:,.0f} bits are too large to compute exactly"
+            )
+    lo, hi = node_range(parsed.tree)
+    if min(hi - lo + 1, MAX_VALUES + 1) * bits * 0.31 * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of this answer would be too long to send")
+
+
+def _denominator_bits(term: Dice) -> float:
+    """Bits of the denominator of a term's distribution (each die over sides^draws)."""
+    return term.count * (1 + term.rerolls + term.explosions) * log2(term.sides)
+
+
+def _too_large(msg: str) -> LimitExceeded:
+    return LimitExceeded(f"notation: {msg}", [InvalidRequest.at(("notation",), msg).errors[0]])
+
+
+def _cumulative(d: Counts, *, reverse: bool) -> list[ValueProb]:
+    out: list[ValueProb] = []
+    running = 0
+    for v in sorted(d.counts, reverse=reverse):
+        running += d.counts[v]
+        out.append({"value": v, "p": prob_of(running, d.denominator)})
+    return out[::-1] if reverse else out
+
+
+# ---------------------------------------------------------------- the tree
+
+
+def node_odds(node: Node) -> Pair:
+    if isinstance(node, Dice):
+        return term_odds(node)
+    if isinstance(node, Number):
+        one = Counts({node.value: 1}, 1)
+        return one, one
+    if isinstance(node, Group):
+        return node_odds(node.inner)
+    if isinstance(node, Negate):
+        full, listed = node_odds(node.operand)
+        return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
+    return combine(node, node_odds(node.left), node_odds(node.right))
+
+
+def combine(node: Binary, a: Pair, b: Pair) -> Pair:
+    if node.op == "+":
+        return a[0].plus(b[0]), a[1].plus(b[1])
+    if node.op == "-":
+        return a[0].plus(b[0].mapped(lambda v: -v)), a[1].plus(b[1].mapped(lambda v: -v))
+    if len(a[0].counts) * len(b[0].counts) > MAX_PAIRS:
+        raise _too_large(
+            f"'{node.op}' at column {node.column} combines {len(a[0].counts):,} x "
+            f"{len(b[0].counts):,} values; at most {MAX_PAIRS:,}"
+        )
+    f: Callable[[int, int], int] = (lambda x, y: x * y) if node.op == "*" else (lambda x, y: x // y)
+    return _pairwise(a[0], b[0], f), _pairwise(a[1], b[1], f)
+
+
+def _pairwise(a: Counts, b: Counts, f: Callable[[int, int], int]) -> Counts:
+    out: dict[int, int] = {}
+    for x, cx in a.counts.items():
+        for y, cy in b.counts.items():
+            v = f(x, y)
+            out[v] = out.get(v, 0) + cx * cy
+    return Counts(out, a.denominator * b.denominator)
+
+
+# ---------------------------------------------------------------- a die, a term
+
+
+def _add(d: dict[int, int], v: int, c: int) -> None:
+    d[v] = d.get(v, 0) + c
+
+
+def rerolled(term: Dice) -> Counts:
+    """A base die's face after its rerolls (raw values, before min/max)."""
+    faces = term.faces
+    sides = len(faces)
+    if term.reroll is None:
+        return Counts(dict.fromkeys(faces, 1), sides)
+    depth = term.rerolls
+    matching = [v for v in faces if term.reroll(v)]
+    m = len(matching)
+    # over sides^(depth+1): a face kept at draw k+1 (k rerolls before it) counts m^k s^(depth-k)
+    stays = sum(m**k * sides ** (depth - k) for k in range(depth + 1))
+    counts = {v: (m**depth if term.reroll(v) else stays) for v in faces}
+    return Counts(counts, sides ** (depth + 1))
+
+
+def die_odds(term: Dice) -> Pair:
+    """One die's score: its rerolled face, then its explosions (each a plain die)."""
+    score = term.score
+    clamp = term.clamp
+    explode = term.explode
+    base = rerolled(term)
+    if explode is None:
+        d = base.mapped(lambda v: score(clamp(v)))
+        return d, d
+    sides = len(term.faces)
+    plain = {v: 1 for v in term.faces}
+    # T_D: the die at the depth: it stands; the listed part leaves out the faces that would explode
+    full = Counts({}, sides)
+    listed = Counts({}, sides)
+    for v in term.faces:
+        _add(full.counts, score(clamp(v)), 1)
+        if term.explode_once or not explode(v):
+            _add(listed.counts, score(clamp(v)), 1)
+    for _ in range(term.explosions - 1):
+        full, listed = _level(plain, sides, full, listed, term)
+    return _level(base.counts, base.denominator, full, listed, term)
+
+
+def _level(
+    faces: Mapping[int, int], denominator: int, full: Counts, listed: Counts, term: Dice
+) -> Pair:
+    """A die of ``faces`` (counts over ``denominator``) whose exploding faces add a die ``full``."""
+    assert term.explode is not None
+    out_full: dict[int, int] = {}
+    out_listed: dict[int, int] = {}
+    scale = full.denominator
+    for v, c in faces.items():
+        s = term.score(term.clamp(v))
+        if term.explode(v):
+            for w, cw in full.counts.items():
+                _add(out_full, s + w, c * cw)
+            for w, cw in listed.counts.items():
+                _add(out_listed, s + w, c * cw)
+        else:
+            _add(out_full, s, c * scale)
+            _add(out_listed, s, c * scale)
+    return Counts(out_full, denominator * scale), Counts(out_listed, denominator * scale)
+
+
+def term_odds(term: Dice) -> Pair:
+    if term.keeps:
+        if term.explode is not None:
+            msg = (
+                f"{term.text()} (column {term.column}): odds of keep/drop with exploding dice "
+                "are not answered (/dice/roll rolls it)"
+            )
+            raise InvalidRequest.at(("notation",), f"notation: {msg}")
+        d = kept_odds(term)
+        return d, d
+    full, listed = die_odds(term)
+    return power(full, term.count), power(listed, term.count)
+
+
+def power(d: Counts, n: int) -> Counts:
+    """The sum of ``n`` independent copies of ``d``: one big-integer power (squarings)."""
+    if not d.counts:
+        return Counts({}, d.denominator**n)
+    denominator = d.denominator**n
+    width = width_for(denominator)
+    low = min(d.counts)
+    poly = kronecker(d, low, width) ** n
+    return Counts(
+        {n * low + v: c for v, c in enumerate(coefficients(poly, width)) if c}, denominator
+    )
+
+
+def window(term: Dice) -> tuple[int, int]:
+    """The ranks kept, counted from the highest die (0) down: [first, last)."""
+    first, last = 0, term.count
+    for k in term.keeps:
+        size = last - first
+        n = min(k.n, size)
+        if k.how == "kh":
+            last = first + n
+        elif k.how == "kl":
+            first = last - n
+        elif k.how == "dh":
+            first += n
+        else:
+            last -= n
+    return first, last
+
+
+def kept_odds(term: Dice) -> Counts:
+    """The sum of the kept dice's scores (module docstring)."""
+    die = rerolled(term).mapped(term.clamp)  # raw order = clamped order: min/max are monotone
+    n = term.count
+    values = sorted(die.counts, reverse=True)
+    first, last = window(term)
+    scores = {v: term.score(v) for v in values}
+    low = min(scores.values())
+    denominator = die.denominator**n
+    width = width_for(denominator)
+    steps = len(values) * (n + 1) * (n + 2) // 2
+    spread = (max(scores.values()) - low) * (last - first) + 1
+    if steps > MAX_KEEP_STEPS or steps * spread * width > MAX_KEEP_WORK:
+        raise _too_large(
+            f"{term.text()}: keep/drop over {n} dice of {len(values)} values is too large"
+        )
+    # state[m]: placed m dice (the m highest), a polynomial in (score - low x kept so far)
+    state: dict[int, int] = {0: 1}
+    for v in values:
+        c = die.counts[v]
+        step = (scores[v] - low) * width
+        nxt: dict[int, int] = {}
+        for m, poly in state.items():
+            power = 1
+            for j in range(n - m + 1):
+                kept = max(0, min(m + j, last) - max(m, first))
+                term_poly = poly * comb(n - m, j) * power << (kept * step)
+                nxt[m + j] = nxt.get(m + j, 0) + term_poly
+                power *= c
+        state = nxt
+    poly = state.get(n, 0)
+    shift = low * (last - first)
+    return Counts({shift + v: c for v, c in enumerate(coefficients(poly, width)) if c}, denominator)
+
+
+__all__ = ["DEPTH", "notation_odds"]

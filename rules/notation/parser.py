@@ -1,0 +1,637 @@
+"""The dice notation's grammar (docs/notation.md), parsed by hand: a tokenizer-free recursive descent
+over the text, every error a :class:`NotationError` naming the 1-based column and what was expected.
+
+    expression := sum
+    sum        := product (("+" | "-") product)*
+    product    := unary (("*" | "/") unary)*             -- "/" floors
+    unary      := ("-" | "+") unary | atom
+    atom       := (dice | number | "(" sum ")" | shorthand) label?
+    dice       := number? ("d" | "D") (number | "%" | "F" | "f") modifier*
+    modifier   := reroll | explode | limit | keep | count
+    reroll     := ("r" | "rr" | "ro") compare?               -- r, rr: again and again; ro: once
+    explode    := ("!" | "x" | "xo" | "!o") compare?         -- xo, !o: once
+    limit      := ("min" | "max") number
+    keep       := ("kh" | "kl" | "dh" | "dl" | "k") number?  -- k is kh; the number defaults to 1
+    count      := ("cs" | "cf") compare                      -- cf only after cs
+    compare    := (">=" | "<=" | ">" | "<" | "=")? number     -- no operator is "="
+    label      := "[" (letter | digit | " " | "_" | "-")+ "]"
+    shorthand  := letter (letter | digit | "_")*             -- a name of the shorthand table
+
+Spaces are allowed between tokens of the arithmetic, not inside a dice term. ``>`` and ``<`` are
+strict (Foundry's and d20's reading; Roll20's ``>`` is ``>=``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+MAX_LENGTH = 500
+MAX_DICE_TERMS = 20
+MAX_COUNT = 100
+MIN_SIDES = 2
+MAX_SIDES = 1000
+MAX_NUMBER = 1_000_000
+MAX_LABEL = 32
+#: Explosions (and rerolls with ``r``/``rr``) per die at most: a die's chain stops after this many.
+DEPTH = 10
+_DIGITS = "0123456789"
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+_LABEL_CHARS = frozenset(_LETTERS + _DIGITS + " _-")
+
+Op = Literal[">", ">=", "<", "<=", "="]
+
+
+class NotationError(ValueError):
+    """A notation that does not follow the grammar or breaks a cap; ``column`` is 1-based."""
+
+    def __init__(self, column: int, message: str) -> None:
+        super().__init__(f"column {column}: {message}")
+        self.column = column
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    op: Op
+    target: int
+
+    def __call__(self, value: int) -> bool:
+        op, t = self.op, self.target
+        if op == "=":
+            return value == t
+        if op == ">":
+            return value > t
+        if op == ">=":
+            return value >= t
+        if op == "<":
+            return value < t
+        return value <= t
+
+    def __str__(self) -> str:
+        return f"{self.op}{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """``kh``/``kl`` keep the ``n`` highest/lowest of the dice still kept; ``dh``/``dl`` drop them."""
+
+    how: Literal["kh", "kl", "dh", "dl"]
+    n: int
+
+    def __str__(self) -> str:
+        return f"{self.how}{self.n}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """One dice term: ``count`` dice of ``sides`` faces (Fate dice: -1, 0, +1) and its modifiers,
+    applied in this order whatever order they are written in: rerolls, explosions, min/max, keep
+    and drop (in their written order), success counting."""
+
+    index: int
+    column: int
+    count: int
+    sides: int
+    kind: Literal["plain", "percent", "fate"] = "plain"
+    reroll: Compare | None = None
+    reroll_once: bool = False
+    explode: Compare | None = None
+    explode_once: bool = False
+    minimum: int | None = None
+    maximum: int | None = None
+    keeps: tuple[Keep, ...] = ()
+    success: Compare | None = None
+    failure: Compare | None = None
+    label: str | None = None
+
+    @property
+    def slot(self) -> str:
+        return f"term.{self.index}"
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The values a die shows: 1..sides, or -1, 0, 1 for a Fate die."""
+        return (-1, 0, 1) if self.kind == "fate" else tuple(range(1, self.sides + 1))
+
+    def face(self, drawn: int) -> int:
+        """The value of a die drawn as ``drawn`` (1..sides) from the stream."""
+        return drawn - 2 if self.kind == "fate" else drawn
+
+    @property
+    def rerolls(self) -> int:
+        """Rerolls a die may take at most."""
+        return 0 if self.reroll is None else 1 if self.reroll_once else DEPTH
+
+    @property
+    def explosions(self) -> int:
+        """Explosions a die may take at most."""
+        return 0 if self.explode is None else 1 if self.explode_once else DEPTH
+
+    @property
+    def draws(self) -> int:
+        """The most dice this term can draw (the work budget counts them before drawing)."""
+        return self.count * (1 + self.rerolls + self.explosions)
+
+    def clamp(self, value: int) -> int:
+        if self.minimum is not None and value < self.minimum:
+            value = self.minimum
+        if self.maximum is not None and value > self.maximum:
+            value = self.maximum
+        return value
+
+    def score(self, value: int) -> int:
+        """What a kept die of (clamped) ``value`` adds: itself, or +1/-1/0 when counting."""
+        if self.success is None:
+            return value
+        if self.success(value):
+            return 1
+        return -1 if self.failure is not None and self.failure(value) else 0
+
+    def base(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+        """``NdM``, ``NdF``; ``Nd%`` (Foundry: ``Nd100``)."""
+        if self.kind == "fate":
+            return f"{self.count}dF"
+        percent = self.kind == "percent" and dialect == "ours"
+        return f"{self.count}d{'%' if percent else self.sides}"
+
+    def modifiers(self, dialect: Literal["ours", "foundry"] = "ours") -> list[str]:
+        """The modifiers in the order they apply. Foundry's ``r`` is once and ``rr`` again and
+        again, and it deducts failures with ``df``: its dialect writes ours so."""
+        out: list[str] = []
+        if self.reroll is not None:
+            once = "r" if dialect == "foundry" else "ro"
+            out.append(f"{once if self.reroll_once else 'rr'}{self.reroll}")
+        if self.explode is not None:
+            default = self.explode == Compare("=", self.faces[-1])
+            out.append(
+                ("xo" if self.explode_once else "x") + ("" if default else str(self.explode))
+            )
+        if self.minimum is not None:
+            out.append(f"min{self.minimum}")
+        if self.maximum is not None:
+            out.append(f"max{self.maximum}")
+        out += [str(k) for k in self.keeps]
+        if self.success is not None:
+            out.append(f"cs{self.success}")
+        if self.failure is not None:
+            out.append(f"{'df' if dialect == 'foundry' else 'cf'}{self.failure}")
+        return out
+
+    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+        label = f"[{self.label}]" if self.label else ""
+        return self.base(dialect) + "".join(self.modifiers(dialect)) + label
+
+
+@dataclass(frozen=True, slots=True)
+class Number:
+    value: int
+    label: str | None = None
+
+    def text(self, dialect: str = "ours") -> str:
+        return str(self.value) + (f"[{self.label}]" if self.label else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """A parenthesised expression (kept as written, so the formula reads back the same)."""
+
+    inner: Node
+    label: str | None = None
+
+    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+        return f"({self.inner.text(dialect)})" + (f"[{self.label}]" if self.label else "")
+
+
+@dataclass(frozen=True, slots=True)
+class Negate:
+    operand: Node
+
+    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+        return f"-{self.operand.text(dialect)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Binary:
+    op: Literal["+", "-", "*", "/"]
+    left: Node
+    right: Node
+    column: int
+
+    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+        return f"{self.left.text(dialect)} {self.op} {self.right.text(dialect)}"
+
+
+Node = Dice | Number | Group | Negate | Binary
+
+
+@dataclass(frozen=True, slots=True)
+class Notation:
+    """A parsed notation: its tree, its dice terms left to right, its normalised text."""
+
+    tree: Node
+    terms: tuple[Dice, ...]
+    formula: str = field(default="")
+
+    @property
+    def draws(self) -> int:
+        return sum(t.draws for t in self.terms)
+
+
+#: The shorthands every deployment knows (docs/notation.md); ``DRAGONROLL_DICE_SHORTHANDS`` adds more.
+SHORTHANDS: Mapping[str, str] = {
+    "adv": "2d20kh1",
+    "dis": "2d20kl1",
+    "stat": "4d6dl1",
+    "fate": "4dF",
+    "pct": "1d100",
+}
+
+
+def parse(text: str, shorthands: Mapping[str, str] = SHORTHANDS) -> Notation:
+    """Parse ``text``; raises :class:`NotationError` (a ``ValueError``) naming the column."""
+    if len(text) > MAX_LENGTH:
+        raise NotationError(MAX_LENGTH + 1, f"a notation has at most {MAX_LENGTH} characters")
+    parser = _Parser(text, shorthands)
+    tree = parser.expression()
+    terms = tuple(parser.terms)
+    _check_divisors(tree)
+    return Notation(tree, terms, tree.text())
+
+
+def check_shorthands(table: Mapping[str, str]) -> None:
+    """Refuse a shorthand table whose names or notations would not parse (a ``ValueError``)."""
+    for name, notation in table.items():
+        if not _is_name(name) or _opens_dice(name, 0):
+            raise ValueError(
+                f"shorthand {name!r}: a name is a letter, then letters, digits or '_', and does "
+                "not read as dice (d6, d%, dF)"
+            )
+        try:
+            parse(notation, {})
+        except NotationError as exc:
+            raise ValueError(f"shorthand {name!r} = {notation!r}: {exc}") from None
+
+
+def _is_name(name: str) -> bool:
+    return (
+        0 < len(name) <= 16
+        and name[0] in _LETTERS
+        and all(c in _LETTERS or c in _DIGITS or c == "_" for c in name)
+    )
+
+
+def _opens_dice(text: str, i: int) -> bool:
+    """Whether a dice term starts at ``text[i]`` (``d`` then a number, ``%`` or ``F``)."""
+    return (
+        text[i : i + 1] in ("d", "D")
+        and i + 1 < len(text)
+        and (text[i + 1] in _DIGITS or text[i + 1] in "%Ff")
+        and not (text[i + 1] in "Ff" and i + 2 < len(text) and text[i + 2] in _LETTERS)
+    )
+
+
+class _Parser:
+    def __init__(self, text: str, shorthands: Mapping[str, str], first: int = 0) -> None:
+        self.text = text
+        self.i = 0
+        self.shorthands = shorthands
+        self.terms: list[Dice] = []
+        self.first = first  # the index of this text's first dice term (a shorthand's: later)
+
+    # ------------------------------------------------------------ helpers
+
+    def fail(self, message: str, at: int | None = None) -> NotationError:
+        return NotationError((self.i if at is None else at) + 1, message)
+
+    def found(self) -> str:
+        return repr(self.text[self.i]) if self.i < len(self.text) else "the end"
+
+    def spaces(self) -> None:
+        while self.i < len(self.text) and self.text[self.i] == " ":
+            self.i += 1
+
+    def peek(self) -> str:
+        return self.text[self.i] if self.i < len(self.text) else ""
+
+    def number(self, what: str, low: int = 0, high: int = MAX_NUMBER) -> int:
+        start = self.i
+        while self.i < len(self.text) and self.text[self.i] in _DIGITS:
+            self.i += 1
+        digits = self.text[start : self.i]
+        if not digits:
+            raise self.fail(f"expected {what} (a number), found {self.found()}")
+        if len(digits.lstrip("0")) > 7 or not low <= int(digits) <= high:
+            raise self.fail(f"{what} is {low} to {high:,}, not {digits[:12]}", start)
+        return int(digits)
+
+    # ------------------------------------------------------------ arithmetic
+
+    def expression(self) -> Node:
+        self.spaces()
+        if not self.peek():
+            raise self.fail("expected a dice term (such as 2d6), a number or '('")
+        node = self.sum()
+        if self.i < len(self.text):
+            raise self.fail(f"expected '+', '-', '*', '/' or the end, found {self.found()}")
+        return node
+
+    def sum(self) -> Node:
+        node = self.product()
+        while self.peek() in ("+", "-") and self.peek():
+            at = self.i
+            op = self.text[at]
+            self.i += 1
+            self.spaces()
+            node = Binary("+" if op == "+" else "-", node, self.product(), at + 1)
+        return node
+
+    def product(self) -> Node:
+        node = self.unary()
+        while self.peek() in ("*", "/") and self.peek():
+            at = self.i
+            op = self.text[at]
+            self.i += 1
+            self.spaces()
+            node = Binary("*" if op == "*" else "/", node, self.unary(), at + 1)
+        return node
+
+    def unary(self) -> Node:
+        if self.peek() == "-":
+            self.i += 1
+            self.spaces()
+            return Negate(self.unary())
+        if self.peek() == "+":
+            self.i += 1
+            self.spaces()
+            return self.unary()
+        node = self.atom()
+        self.spaces()
+        return node
+
+    def atom(self) -> Node:
+        ch = self.peek()
+        if ch == "(":
+            self.i += 1
+            self.spaces()
+            inner = self.sum()
+            if self.peek() != ")":
+                raise self.fail(f"expected ')' or an operator, found {self.found()}")
+            self.i += 1
+            return Group(inner, self.label())
+        if ch in _DIGITS and ch:
+            start = self.i
+            n = self.number("a number")
+            if self.peek() in ("d", "D") and self.peek():
+                return self.dice(start, n)
+            return Number(n, self.label())
+        if _opens_dice(self.text, self.i):
+            return self.dice(self.i, 1)
+        if ch in _LETTERS and ch:
+            return self.shorthand()
+        raise self.fail(
+            f"expected a dice term (such as 2d6), a number, '(' or a shorthand, found {self.found()}"
+        )
+
+    def shorthand(self) -> Node:
+        start = self.i
+        while self.peek() and (
+            self.peek() in _LETTERS or self.peek() in _DIGITS or self.peek() == "_"
+        ):
+            self.i += 1
+        name = self.text[start : self.i]
+        expansion = self.shorthands.get(name)
+        if expansion is None:
+            known = ", ".join(sorted(self.shorthands)) or "none"
+            raise self.fail(
+                f"{name!r} is no shorthand (they are: {known}); expected a dice term such as 2d6",
+                start,
+            )
+        sub = _Parser(expansion, {}, self.first + len(self.terms))
+        try:
+            tree = sub.expression()
+        except NotationError as exc:  # pragma: no cover - tables are checked when loaded
+            raise self.fail(f"shorthand {name!r} = {expansion!r}: {exc}", start) from None
+        shifted = [_at(t, start + 1) for t in sub.terms]
+        self.add_terms(shifted, start)
+        tree = _replace_terms(tree, {t.index: s for t, s in zip(sub.terms, shifted, strict=True)})
+        label = self.label()
+        if isinstance(tree, Dice | Number) and tree.label is None:
+            return _labelled(tree, label)
+        return Group(tree, label)
+
+    def add_terms(self, terms: list[Dice], at: int) -> None:
+        if len(self.terms) + len(terms) + self.first > MAX_DICE_TERMS:
+            raise self.fail(f"a notation has at most {MAX_DICE_TERMS} dice terms", at)
+        self.terms += terms
+
+    def label(self) -> str | None:
+        if self.peek() != "[":
+            return None
+        start = self.i
+        self.i += 1
+        while self.peek() and self.peek() in _LABEL_CHARS:
+            self.i += 1
+        text = self.text[start + 1 : self.i].strip()
+        if self.peek() != "]":
+            raise self.fail(
+                f"expected ']' closing the label: a label holds letters, digits, ' ', '_' and '-', "
+                f"found {self.found()}"
+            )
+        if not text or len(text) > MAX_LABEL:
+            raise self.fail(f"a label has 1 to {MAX_LABEL} characters", start)
+        self.i += 1
+        return text
+
+    # ------------------------------------------------------------ a dice term
+
+    def dice(self, start: int, count: int) -> Dice:
+        if not 1 <= count <= MAX_COUNT:
+            raise self.fail(f"a dice term rolls 1 to {MAX_COUNT} dice, not {count}", start)
+        self.i += 1  # the "d"
+        kind: Literal["plain", "percent", "fate"] = "plain"
+        if self.peek() == "%":
+            self.i += 1
+            sides, kind = 100, "percent"
+        elif self.peek() in ("F", "f") and self.peek():
+            self.i += 1
+            sides, kind = 3, "fate"
+        else:
+            if not (self.peek() in _DIGITS and self.peek()):
+                raise self.fail(
+                    f"expected the number of sides, '%' or 'F' after 'd', found {self.found()}"
+                )
+            sides = self.number("a die's sides", MIN_SIDES, MAX_SIDES)
+        index = self.first + len(self.terms)
+        term = Dice(index, start + 1, count, sides, kind)
+        self.add_terms([term], start)
+        term = self.modifiers(term)
+        self.terms[-1] = term
+        return term
+
+    def modifiers(self, term: Dice) -> Dice:
+        changes: dict[str, object] = {}
+        keeps: list[Keep] = []
+        faces = term.faces
+        while True:
+            at = self.i
+            rest = self.text[at : at + 3].lower()
+            if rest.startswith(("min", "max")):
+                self.i += 3
+                key = "minimum" if rest == "min" else "maximum"
+                self.once(changes, key, at, rest)
+                changes[key] = self.number(f"the {rest} of a die", faces[0], faces[-1])
+            elif rest[:2] in ("kh", "kl", "dh", "dl") or rest[:1] == "k":
+                how = rest[:2] if rest[:2] in ("kh", "kl", "dh", "dl") else "kh"
+                self.i += len(how) if rest[:2] == how else 1
+                n = (
+                    self.number(f"how many dice {how} takes", 1, MAX_COUNT)
+                    if self.peek() in _DIGITS and self.peek()
+                    else 1
+                )
+                if n > term.count:
+                    raise self.fail(f"{how}{n}: the term rolls only {term.count} dice", at)
+                keeps.append(Keep(how, n))  # type: ignore[arg-type]
+            elif rest[:2] in ("cs", "cf"):
+                self.i += 2
+                key = "success" if rest[:2] == "cs" else "failure"
+                if key == "failure" and "success" not in changes:
+                    raise self.fail("cf counts failures against cs's successes: write cs first", at)
+                self.once(changes, key, at, rest[:2])
+                changes[key] = self.compare(faces, rest[:2], at)
+            elif rest[:1] == "r":
+                self.i += 2 if rest[:2] in ("rr", "ro") else 1
+                self.once(changes, "reroll", at, "a reroll")
+                when = self.compare(faces, "r", at, default=Compare("=", faces[0]))
+                if all(when(v) for v in faces):
+                    raise self.fail(f"r{when}: every face of the die would be rerolled", at)
+                changes["reroll"], changes["reroll_once"] = when, rest[:2] == "ro"
+            elif rest[:1] in ("!", "x"):
+                once = rest[:2] in ("xo", "!o")
+                self.i += 2 if once else 1
+                self.once(changes, "explode", at, "an explosion")
+                when = self.compare(faces, "!", at, default=Compare("=", faces[-1]))
+                if all(when(v) for v in faces):
+                    raise self.fail(f"!{when}: every face of the die would explode", at)
+                changes["explode"], changes["explode_once"] = when, once
+            else:
+                break
+        low, high = changes.get("minimum"), changes.get("maximum")
+        if isinstance(low, int) and isinstance(high, int) and low > high:
+            raise self.fail("min is above max")
+        if self.peek() and self.peek() in _LETTERS:
+            raise self.fail(
+                f"unknown modifier at {self.found()}: expected kh, kl, dh, dl, k, !, x, xo, r, "
+                "rr, ro, min, max, cs or cf"
+            )
+        label = self.label()
+        return Dice(**{**_fields(term), **changes, "keeps": tuple(keeps), "label": label})  # type: ignore[arg-type]
+
+    def once(self, changes: dict[str, object], key: str, at: int, what: str) -> None:
+        if key in changes:
+            raise self.fail(f"a dice term takes {what} once", at)
+
+    def compare(
+        self, faces: tuple[int, ...], what: str, at: int, default: Compare | None = None
+    ) -> Compare:
+        op = ""
+        for candidate in (">=", "<=", ">", "<", "="):
+            if self.text.startswith(candidate, self.i):
+                op = candidate
+                self.i += len(candidate)
+                break
+        if not op and not (self.peek() in _DIGITS and self.peek()):
+            if default is not None:
+                return default
+            raise self.fail(
+                f"expected a comparison after {what} (such as >=7), found {self.found()}"
+            )
+        target = self.number(f"the value {what} compares with", 0, MAX_SIDES)
+        return Compare(op or "=", target)  # type: ignore[arg-type]
+
+
+def _fields(term: Dice) -> dict[str, object]:
+    return {name: getattr(term, name) for name in Dice.__dataclass_fields__}
+
+
+def _at(term: Dice, column: int) -> Dice:
+    return Dice(**{**_fields(term), "column": column})  # type: ignore[arg-type]
+
+
+def _labelled(node: Dice | Number, label: str | None) -> Node:
+    if isinstance(node, Number):
+        return Number(node.value, label)
+    return Dice(**{**_fields(node), "label": label})  # type: ignore[arg-type]
+
+
+def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
+    if isinstance(node, Dice):
+        return terms[node.index]
+    if isinstance(node, Group):
+        return Group(_replace_terms(node.inner, terms), node.label)
+    if isinstance(node, Negate):
+        return Negate(_replace_terms(node.operand, terms))
+    if isinstance(node, Binary):
+        return Binary(
+            node.op,
+            _replace_terms(node.left, terms),
+            _replace_terms(node.right, terms),
+            node.column,
+        )
+    return node
+
+
+# ---------------------------------------------------------------- ranges (a divisor never 0)
+
+
+def term_range(term: Dice) -> tuple[int, int]:
+    """The least and the most a dice term can total (a bound, not always reached)."""
+    values = [term.score(term.clamp(v)) for v in term.faces]
+    lo, hi = min(values), max(values)
+    counted = _kept(term.count, term.keeps)
+    most = _kept(term.count * (1 + term.explosions), term.keeps) if term.explosions else counted
+    corners = [counted * lo, counted * hi, most * lo, most * hi]
+    return min(corners), max(corners)
+
+
+def _kept(n: int, keeps: tuple[Keep, ...]) -> int:
+    for k in keeps:
+        n = min(n, k.n) if k.how in ("kh", "kl") else max(0, n - k.n)
+    return n
+
+
+def node_range(node: Node) -> tuple[int, int]:
+    if isinstance(node, Dice):
+        return term_range(node)
+    if isinstance(node, Number):
+        return node.value, node.value
+    if isinstance(node, Group):
+        return node_range(node.inner)
+    if isinstance(node, Negate):
+        lo, hi = node_range(node.operand)
+        return -hi, -lo
+    (a, b), (c, d) = node_range(node.left), node_range(node.right)
+    if node.op == "+":
+        return a + c, b + d
+    if node.op == "-":
+        return a - d, b - c
+    f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
+    corners = [f(a, c), f(a, d), f(b, c), f(b, d)]
+    return min(corners), max(corners)
+
+
+def _check_divisors(node: Node) -> None:
+    if isinstance(node, Group):
+        _check_divisors(node.inner)
+    elif isinstance(node, Negate):
+        _check_divisors(node.operand)
+    elif isinstance(node, Binary):
+        _check_divisors(node.left)
+        _check_divisors(node.right)
+        if node.op == "/":
+            lo, hi = node_range(node.right)
+            if lo <= 0 <= hi:
+                raise NotationError(
+                    node.column, f"the divisor after '/' can be 0 (it ranges {lo} to {hi})"
+                )

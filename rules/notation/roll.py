@@ -1,0 +1,243 @@
+"""Rolling a notation (docs/notation.md): term by term, left to right, one slot per dice term.
+
+Within a term (slot ``term.<n>``) the base dice are drawn first, in one go; then the rerolls, then the
+explosions, each in the order Foundry draws them: the term's results are scanned from the first,
+and each that must be rerolled (or explodes) draws its new die at once, appended to the results, so
+the new dice are scanned in their turn (breadth first: the base dice's rerolls, then theirs). ``ro``
+and ``xo`` scan the dice they start with only. A die is rerolled, or explodes, at most
+:data:`~rules.notation.parser.DEPTH` times in a chain; the last die of a chain so cut stands.
+Then min/max apply to every die left, keep and drop in their written order, success counting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from rules.budget import Work
+from rules.dice import DiceSource, SlotSpec
+from rules.errors import InvalidRequest
+from rules.events import EventLog, trace
+from rules.notation.models import (
+    NotationRollRequest,
+    NotationRollResult,
+    Status,
+    TermDie,
+    TermResult,
+)
+from rules.notation.parser import (
+    DEPTH,
+    SHORTHANDS,
+    Dice,
+    Group,
+    Negate,
+    Node,
+    Notation,
+    NotationError,
+    Number,
+    parse,
+)
+from rules.notation.sentences import RULES_VERSION, SENTENCES
+
+
+@lru_cache(maxsize=1024)
+def _parsed(text: str, table: tuple[tuple[str, str], ...]) -> Notation:
+    return parse(text, dict(table))
+
+
+def notation_of(text: str, shorthands: Mapping[str, str]) -> Notation:
+    """``text`` parsed with ``shorthands``; a bad notation is a 422 at ``notation``."""
+    try:
+        return _parsed(text, tuple(sorted(shorthands.items())))
+    except NotationError as exc:
+        raise InvalidRequest.at(("notation",), f"notation: {exc}") from None
+
+
+@dataclass
+class _Die:
+    value: int
+    boom: int = 0  # explosions in its chain before it
+    again: int = 0  # rerolls in its chain before it
+    active: bool = True
+    rerolled: bool = False
+    exploded: bool = False
+    dropped: bool = False
+    counts: int = 0
+
+
+def roll_term(term: Dice, dice: DiceSource) -> TermResult:
+    """Draw one dice term and read it (the module docstring)."""
+    slot = term.slot
+    results = [_Die(term.face(v)) for v in dice.roll_many(slot, term.sides, term.count)]
+    if term.reroll is not None:
+        _scan(results, term, dice, reroll=True)
+    if term.explode is not None:
+        _scan(results, term, dice, reroll=False)
+    _keep(results, term)
+    for die in results:
+        if die.active and not die.dropped:
+            die.counts = term.score(term.clamp(die.value))
+    shown: list[TermDie] = [
+        {"value": d.value, "status": _status(d, term), "exploded": d.exploded, "counts": d.counts}
+        for d in results
+    ]
+    return {
+        "slot": slot,
+        "notation": term.text(),
+        "label": term.label,
+        "dice": shown,
+        "total": sum(d.counts for d in results),
+    }
+
+
+def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) -> None:
+    """Foundry's scan: each active result that matches draws its new die at once, appended."""
+    when = term.reroll if reroll else term.explode
+    assert when is not None
+    once = term.reroll_once if reroll else term.explode_once
+    limit = 1 if once else DEPTH
+    initial = len(results)
+    checked = 0
+    while checked < len(results) and not (once and checked >= initial):
+        die = results[checked]
+        checked += 1
+        depth = die.again if reroll else die.boom
+        if not die.active or depth >= limit or not when(die.value):
+            continue
+        new = _Die(term.face(dice.roll(term.slot, term.sides)))
+        if reroll:
+            die.active, die.rerolled, new.again = False, True, depth + 1
+        else:
+            die.exploded, new.boom = True, depth + 1
+        results.append(new)
+
+
+def _keep(results: list[_Die], term: Dice) -> None:
+    """kh/kl/dh/dl in their written order, each on the dice still kept; ties: the earlier die
+    ranks higher."""
+    for keep in term.keeps:
+        live = [i for i, d in enumerate(results) if d.active and not d.dropped]
+        ranked = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))  # highest first
+        n = min(keep.n, len(ranked))
+        if keep.how == "kh":
+            out = ranked[n:]
+        elif keep.how == "kl":
+            out = ranked[: len(ranked) - n]
+        elif keep.how == "dh":
+            out = ranked[:n]
+        else:
+            out = ranked[len(ranked) - n :]
+        for i in out:
+            results[i].dropped = True
+
+
+def _status(die: _Die, term: Dice) -> Status:
+    if die.rerolled:
+        return "rerolled"
+    if die.dropped:
+        return "dropped"
+    if term.success is not None and die.counts > 0:
+        return "success"
+    if term.failure is not None and die.counts < 0:
+        return "failure"
+    return "exploded" if die.exploded else "kept"
+
+
+def evaluate(node: Node, totals: Mapping[int, int]) -> int:
+    """The total of a tree, each dice term's total given (``/`` floors)."""
+    if isinstance(node, Dice):
+        return totals[node.index]
+    if isinstance(node, Number):
+        return node.value
+    if isinstance(node, Group):
+        return evaluate(node.inner, totals)
+    if isinstance(node, Negate):
+        return -evaluate(node.operand, totals)
+    a, b = evaluate(node.left, totals), evaluate(node.right, totals)
+    if node.op == "+":
+        return a + b
+    if node.op == "-":
+        return a - b
+    if node.op == "*":
+        return a * b
+    if b == 0:  # pragma: no cover - refused by the parser (a divisor's range excludes 0)
+        raise InvalidRequest.at(("notation",), "notation: a division by 0")
+    return a // b
+
+
+@dataclass(frozen=True)
+class Roller:
+    """The ``/dice`` endpoints' functions over one shorthand table (DRAGONROLL_DICE_SHORTHANDS)."""
+
+    shorthands: Mapping[str, str] = field(default_factory=lambda: dict(SHORTHANDS))
+
+    def notation(self, req: NotationRollRequest) -> Notation:
+        return notation_of(req.notation, self.shorthands)
+
+    def slots(self, req: NotationRollRequest) -> SlotSpec:
+        """One slot per dice term: ``term.<n>`` (its die size)."""
+        return {t.slot: t.sides for t in self.notation(req).terms}
+
+    def work(self, req: NotationRollRequest) -> Work:
+        """Every die the notation can draw: each term's dice x (1 + rerolls + explosions a die may
+        take), counted before any is drawn."""
+        parsed = self.notation(req)
+        return Work(
+            parsed.draws, ("notation",), "the dice x (1 + rerolls + explosions) of each term"
+        )
+
+    def roll(self, req: NotationRollRequest, dice: DiceSource) -> NotationRollResult:
+        parsed = self.notation(req)
+        log = EventLog(SENTENCES, RULES_VERSION)
+        terms = [roll_term(t, dice) for t in parsed.terms]
+        for term, result in zip(parsed.terms, terms, strict=True):
+            tell(log, term, result)
+        total = evaluate(
+            parsed.tree, {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
+        )
+        log.add("notation.total", roller=req.name, formula=parsed.formula, total=total)
+        return {
+            **trace(dice, log),
+            "notation": req.notation,
+            "formula": parsed.formula,
+            "total": total,
+            "terms": terms,
+        }
+
+
+def tell(log: EventLog, spec: Dice, term: TermResult) -> None:
+    """A term's events: its rerolls, its explosions, then what it shows and totals."""
+    dice = term["dice"]
+    common = {"term": int(term["slot"].split(".")[1]), "notation": term["notation"]}
+    rerolled = [d["value"] for d in dice if d["status"] == "rerolled"]
+    if rerolled:
+        log.add("notation.rerolled", **common, dice=rerolled)
+    exploded = [d["value"] for d in dice if d["exploded"]]
+    if exploded:
+        log.add("notation.exploded", **common, dice=exploded, count=len(exploded))
+    shown = [d["value"] for d in dice if d["status"] != "rerolled"]
+    dropped = [d["value"] for d in dice if d["status"] == "dropped"]
+    if spec.success is not None:
+        successes = sum(1 for d in dice if d["status"] == "success")
+        failures = sum(1 for d in dice if d["status"] == "failure")
+        log.add(
+            "notation.counted",
+            **common,
+            dice=shown,
+            failing=spec.failure is not None,
+            successes=successes,
+            failures=failures,
+            total=term["total"],
+        )
+    elif dropped:
+        kept = [d["value"] for d in dice if d["status"] not in ("rerolled", "dropped")]
+        log.add(
+            "notation.kept", **common, dice=shown, kept=kept, dropped=dropped, total=term["total"]
+        )
+    else:
+        log.add("notation.rolled", **common, dice=shown, total=term["total"])
+
+
+Resolver = Callable[[Any, DiceSource], Any]

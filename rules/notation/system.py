@@ -1,0 +1,74 @@
+"""The dice roller's registry entry (docs/notation.md): an entry without a game, ``notation``,
+served at ``/dice`` (``rules.system``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.notation import endpoints as e
+from rules.notation import foundry, odds, text
+from rules.notation.models import (
+    NotationOdds,
+    NotationOddsRequest,
+    NotationRollRequest,
+    NotationRollResult,
+)
+from rules.notation.parser import SHORTHANDS
+from rules.notation.roll import Roller
+from rules.notation.sentences import RULES_VERSION
+from rules.system import Endpoint, Odds, System
+
+#: The endpoints' functions, over the default shorthands and the deployment's (:func:`configure`).
+ROLLER = Roller(dict(SHORTHANDS))
+
+
+def configure(extra: Mapping[str, str]) -> None:
+    """The process's shorthand table: the defaults and ``DRAGONROLL_DICE_SHORTHANDS`` (``extra``)."""
+    table = ROLLER.shorthands
+    assert isinstance(table, dict)
+    table.clear()
+    table.update({**SHORTHANDS, **extra})
+
+
+def notation_odds(req: NotationOddsRequest) -> Any:
+    return odds.notation_odds(req, ROLLER.shorthands)
+
+
+SYSTEM = System(
+    id=e.SYSTEM,
+    path=e.PREFIX,
+    name={"en": "Dice notation", "pl": "Notacja kości", "fi": "Noppanotaatio", "ar": "صيغة الفصوص"},
+    rules_version=RULES_VERSION,
+    endpoints=(
+        Endpoint(
+            path="/roll",
+            summary=e.ROLL_SUMMARY,
+            description=e.ROLL_DESCRIPTION,
+            request=NotationRollRequest,
+            result=NotationRollResult,
+            resolve=ROLLER.roll,
+            slots=ROLLER.slots,
+            slot_doc=e.ROLL_SLOTS,
+            work=ROLLER.work,
+            examples=e.ROLL_EXAMPLES,
+        ),
+    ),
+    texts=text.TEXTS,
+    flavors=text.FLAVORS,
+    odds=(
+        Odds(
+            path="/odds",
+            summary=e.ODDS_SUMMARY,
+            description=e.ODDS_DESCRIPTION,
+            result=NotationOdds,
+            examples=e.ODDS_EXAMPLES,
+            request=NotationOddsRequest,
+            answer=notation_odds,
+            of="/roll",
+        ),
+    ),
+    foundry=foundry.pools,
+    tag=e.TAG,
+    game=False,
+)

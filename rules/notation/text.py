@@ -1,0 +1,30 @@
+"""English texts of the dice notation's event codes (``notation.*``): the source of the catalogs
+(``rules.narration``). A term is told by its notation as normalised (``4d6kh3``, ``2d6[fire]``);
+the roller by the request's ``name`` (``roller``, null without one)."""
+
+from rules.narration import Message, counted, sentence, term
+
+TEXTS: tuple[Message, ...] = (
+    sentence("notation.rerolled", "{notation}: rerolls {dice}."),
+    sentence("notation.exploded", "{notation} explodes on {dice}: {count}."),
+    counted("notation.exploded#count", "{count} more die", "{count} more dice"),
+    sentence("notation.rolled", "{notation} shows {dice}: {total}."),
+    sentence("notation.kept", "{notation} shows {dice} and keeps {kept}: {total}."),
+    sentence("notation.counted|failing=false", "{notation} shows {dice}: {successes}."),
+    sentence(
+        "notation.counted|failing=true",
+        "{notation} shows {dice}: {successes} and {failures}, {total} in all.",
+    ),
+    counted("notation.counted#successes", "{successes} success", "{successes} successes"),
+    counted("notation.counted#failures", "{failures} failure", "{failures} failures"),
+    sentence("notation.total|roller=none", "{formula} totals {total}."),
+    sentence("notation.total|roller=*", "{roller} rolls {formula}: {total}."),
+    term("notation.list=empty", "none"),
+)
+
+#: What the Foundry roll is (``options.flavor``, rules/notation/foundry.py).
+FLAVORS: tuple[Message, ...] = (
+    sentence("notation.foundry.dice", "{slot}: {count}d{sides}"),
+    sentence("notation.foundry.roll|roller=none", "{formula}"),
+    sentence("notation.foundry.roll|roller=*", "{roller}: {formula}"),
+)
