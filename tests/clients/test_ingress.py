@@ -18,6 +18,8 @@ PUBLIC = [
     "/docs",
     "/redoc",
     "/openapi.json",
+    "/mcp",
+    "/owlbear/manifest.json",
     "/static/docs/redoc.standalone.js",
     "/foundry/module.json",
     "/foundry/dragonroll-0.1.0.zip",
@@ -92,7 +94,7 @@ def test_the_ingress_routes_each_system_of_the_registry_and_no_other(
     (rule,) = production["Ingress"]["spec"]["rules"]
     prefixes = {e["path"] for e in rule["http"]["paths"] if e["pathType"] == "Prefix"}
     systems = {s.prefix for s in SYSTEMS}
-    assert prefixes - {"/docs", "/static", "/foundry"} == systems, (
+    assert prefixes - {"/docs", "/static", "/foundry", "/owlbear"} == systems, (
         "deploy/overlays/production/ingress.yaml"
     )
     assert routed(rule, "/systems")

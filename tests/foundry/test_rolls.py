@@ -134,7 +134,38 @@ def test_the_grammar_refuses_what_is_not_notation() -> None:
     ]
     assert parse("4dF") == [("dice", 4, "F", [])]
     assert parse("3d6cs>4") == [("dice", 3, 6, ["cs>4"])]
-    for bad in ("", "d20", "2d20 +5", "2d20x", "1d6 * 2", "2d20kh +"):
+    assert parse("(3d6x + 2d20r<3) / 2") == [
+        ("group", [("dice", 3, 6, ["x"]), ("op", "+"), ("dice", 2, 20, ["r<3"])], "3d6x + 2d20r<3"),
+        ("op", "/"),
+        ("number", 2),
+    ]
+    assert parse("4d6kh3 + 1d8[fire] * - 2") == [
+        ("dice", 4, 6, ["kh3"]),
+        ("op", "+"),
+        ("dice", 1, 8, [], "fire"),
+        ("op", "*"),
+        ("op", "-"),
+        ("number", 2),
+    ]
+    assert parse("8d10cs>=7df<=1") == [("dice", 8, 10, ["cs>=7", "df<=1"])]
+    assert parse("3d6min2max5xo>4rr=1dl1") == [
+        ("dice", 3, 6, ["min2", "max5", "xo>4", "rr=1", "dl1"])
+    ]
+    for bad in (
+        "",
+        "d20",
+        "2d20 +5",
+        "2d20kh +",
+        "1d6*2",
+        "2d20y",
+        "2d20r",
+        "2d20dl",
+        "3d6cs4",
+        "(1d6 + 2",
+        "1d6)",
+        "1d6[]",
+        "()",
+    ):
         with pytest.raises(ValueError):
             parse(bad)
 

@@ -29,6 +29,10 @@ const OURS = {
   "/dnd5e/attack": (a, slot) => (slot === "attack" ? a.attack.total : a.damage[Number(slot.slice(7))].total),
 };
 
+/** Endpoints whose flavor holds no words to translate: /dice/roll's is the formula itself (after
+ * the roller's name, when one is given), the same in every language (notation.foundry.roll). */
+const WORDLESS_FLAVORS = new Set(["/dice/roll"]);
+
 function example(path) {
   const media = DOCUMENT.paths[path].post.requestBody.content["application/json"];
   return media.example ?? Object.values(media.examples ?? {})[0]?.value;
@@ -88,7 +92,7 @@ for (const [name, path] of Object.entries(RESOLVERS)) {
       }
       flavors[language] = rolls.map((r) => r.options.flavor);
     }
-    if (flavors.en.length) {
+    if (flavors.en.length && !WORDLESS_FLAVORS.has(path)) {
       for (const language of LANGUAGES.slice(1)) {
         assert.notDeepEqual(flavors[language], flavors.en, `${language} flavors are English`);
       }

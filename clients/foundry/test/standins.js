@@ -11,55 +11,229 @@ const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 /** The term classes the stand-in knows (of CONFIG.Dice.termTypes, the ones it can add up). */
-const TERMS = new Set(["Die", "OperatorTerm", "NumericTerm"]);
-/** Die modifiers as Foundry writes them: keep highest/lowest, count successes over a number. */
-const MODIFIER = /^(kh|kl|cs>\d+)$/;
+const TERMS = new Set(["Die", "FateDie", "OperatorTerm", "NumericTerm", "ParentheticalTerm"]);
+const DICE = new Set(["Die", "FateDie"]);
+const OPERATORS = new Set(["+", "-", "*", "/"]);
+/**
+ * Die modifiers as Foundry documents them: reroll (r once, rr again and again), explode (x again
+ * and again, xo once), min/max, keep/drop highest/lowest (kh kl dh dl, N defaulting to 1), count
+ * successes (cs) and deduct failures (df), each comparison `=`/`<`/`<=`/`>`/`>=` and a number.
+ */
+const MODIFIER = /^(?:(rr|r|xo|x)(?:(=|<=|>=|<|>)?(-?\d+))?|(min|max)(-?\d+)|(kh|kl|dh|dl)(\d+)?|(cs|df)(=|<=|>=|<|>)?(-?\d+))$/;
+const COMPARE = { "=": (a, b) => a === b, "<": (a, b) => a < b, "<=": (a, b) => a <= b, ">": (a, b) => a > b, ">=": (a, b) => a >= b };
 
 const refuse = (why, data) => {
   throw new Error(`Roll.fromData refused: ${why} (${JSON.stringify(data).slice(0, 160)})`);
 };
 const isInt = (n) => Number.isInteger(n);
+const label = (term) => (term.options?.flavor ? `[${term.options.flavor}]` : "");
 
-/** A term's expression as Foundry writes it: `5d10`, `2d20kh`, `3d6cs>4`, `+`, `44`. */
+/** A term's expression as Foundry writes it: `5d10`, `2d20kh`, `4dF`, `(2d6 + 1)[fire]`, `+`, `44`. */
 function expression(term) {
-  if (term.class === "Die") return `${term.number}d${term.faces}${term.modifiers.join("")}`;
+  if (DICE.has(term.class)) {
+    return `${term.number}d${term.class === "FateDie" ? "F" : term.faces}${term.modifiers.join("")}${label(term)}`;
+  }
   if (term.class === "OperatorTerm") return term.operator;
-  return String(term.number);
+  if (term.class === "ParentheticalTerm") return `(${term.term})${label(term)}`;
+  return `${term.number}${label(term)}`;
 }
 
-/** A Die's value: its active results, each by `count` when it has one (successes), else its face. */
+/** A Die's value: its active results, each by `count` when it has one (successes, min/max), else its face. */
 function dieValue(term) {
   return term.results.filter((r) => r.active).reduce((sum, r) => sum + (r.count ?? r.result), 0);
+}
+
+/** The modifiers parsed: [{ kind, test?, n? }], in the order they apply. */
+function parseModifiers(term) {
+  if (!Array.isArray(term.modifiers)) refuse("a Die's modifiers", term);
+  const lo = term.class === "FateDie" ? -1 : 1;
+  return term.modifiers.map((m) => {
+    const g = typeof m === "string" ? MODIFIER.exec(m) : null;
+    if (!g) refuse("a Die's modifiers", term);
+    if (g[1]) {
+      // r/rr default to the lowest face, x/xo to the highest; a bare number means `=`.
+      const target = g[3] !== undefined ? Number(g[3]) : g[1].startsWith("r") ? lo : term.faces;
+      const op = COMPARE[g[2] ?? "="];
+      return { kind: g[1], test: (v) => op(v, target) };
+    }
+    if (g[4]) return { kind: g[4], n: Number(g[5]) };
+    if (g[6]) {
+      const n = g[7] === undefined ? 1 : Number(g[7]);
+      if (n < 1 || n > term.number) refuse(`${m} on ${term.number} dice`, term);
+      return { kind: g[6], n };
+    }
+    const op = COMPARE[g[9] ?? "="];
+    const target = Number(g[10]);
+    return { kind: g[8], test: (v) => op(v, target) };
+  });
+}
+
+function checkDie(term) {
+  const fate = term.class === "FateDie";
+  if (!isInt(term.number) || term.number < 0 || !isInt(term.faces) || term.faces < 1) refuse("a Die's number or faces", term);
+  if (fate && term.faces !== 3) refuse("a FateDie not of three faces", term);
+  const [lo, hi] = fate ? [-1, 1] : [1, term.faces];
+  const mods = parseModifiers(term);
+  const kinds = mods.map((m) => m.kind);
+  const once = kinds.filter((k) => !/^(kh|kl|dh|dl)$/.test(k)).map((k) => k.replace(/^rr$/, "r").replace(/^xo$/, "x"));
+  if (new Set(once).size !== once.length) refuse("a modifier twice", term);
+  if (!Array.isArray(term.results)) refuse("a Die without results", term);
+  for (const r of term.results) {
+    if (!r || typeof r !== "object") refuse("a result that is no object", term);
+    if (!isInt(r.result) || r.result < lo || r.result > hi) refuse(`a result off a d${fate ? "F" : term.faces}`, term);
+    if (typeof r.active !== "boolean") refuse("a result neither active nor not", term);
+    if (r.count !== undefined && !isInt(r.count)) refuse("a count that is no integer", term);
+    for (const flag of ["discarded", "exploded", "rerolled", "success", "failure"]) {
+      if (r[flag] !== undefined && typeof r[flag] !== "boolean") refuse(`a ${flag} flag that is no boolean`, term);
+    }
+  }
+  // A Die without modifiers is a system's own pool (dragonroll's systems drop, explode and count
+  // by their own rules, outside Foundry's modifiers): only its results' shape is checked.
+  if (!mods.length) {
+    if (term.results.length < term.number) refuse("a Die with fewer results than dice", term);
+    return;
+  }
+  for (const r of term.results) {
+    if (r.active !== !(r.rerolled || r.discarded)) refuse("a result active though rerolled or discarded, or inactive for nothing", term);
+  }
+  const reroll = mods.find((m) => m.kind === "r" || m.kind === "rr");
+  const explode = mods.find((m) => m.kind === "x" || m.kind === "xo");
+  const rerolled = term.results.filter((r) => r.rerolled);
+  const exploded = term.results.filter((r) => r.exploded);
+  // Each reroll and each explosion adds exactly one die to the term's own `number`.
+  if (term.results.length !== term.number + rerolled.length + exploded.length) {
+    refuse(`${term.results.length} results for ${term.number} dice, ${rerolled.length} rerolled and ${exploded.length} exploded`, term);
+  }
+  if (rerolled.length && !reroll) refuse("a result rerolled without r", term);
+  if (exploded.length && !explode) refuse("a result exploded without x", term);
+  const kept = term.results.filter((r) => !r.rerolled); // the dice that stood
+  if (reroll) {
+    if (rerolled.some((r) => !reroll.test(r.result))) refuse(`${reroll.kind} rerolled a die it does not reroll`, term);
+    const left = kept.filter((r) => reroll.test(r.result)).length;
+    // rr rerolls until no die matches; r once, so only a replacement may match (not more of them than rerolls).
+    // A die an explosion after the reroll adds is not rerolled.
+    const later = explode && mods.indexOf(explode) > mods.indexOf(reroll) ? exploded.length : 0;
+    if (left > (reroll.kind === "rr" ? 0 : rerolled.length) + later) refuse(`${reroll.kind} left a die it rerolls`, term);
+    if (reroll.kind === "r" && rerolled.length > term.number) refuse("r rerolled more dice than the term rolls", term);
+  }
+  if (explode) {
+    if (exploded.some((r) => !explode.test(r.result))) refuse(`${explode.kind} exploded a die it does not explode`, term);
+    if (exploded.some((r) => r.rerolled)) refuse("a rerolled die exploded", term);
+    const unexploded = kept.filter((r) => !r.exploded && explode.test(r.result)).length;
+    // A die a reroll after the explosion puts in is not exploded.
+    const later = reroll && mods.indexOf(reroll) > mods.indexOf(explode) ? rerolled.length : 0;
+    if (unexploded > (explode.kind === "x" ? 0 : exploded.length) + later) refuse(`${explode.kind} left a die unexploded`, term);
+    if (explode.kind === "xo" && exploded.length > term.number) refuse("xo exploded more than once a die", term);
+    if (explode.kind === "x" && exploded.length > 100 * Math.max(1, term.number)) refuse("x exploded without end", term);
+    if (explode.kind === "x" && explode.test(lo) && explode.test(hi)) refuse("x on every face", term);
+  }
+  // min/max change a die's value (dragonroll writes it as `count`); cs/df then count it.
+  const min = mods.find((m) => m.kind === "min");
+  const max = mods.find((m) => m.kind === "max");
+  const value = (r) => Math.min(max ? max.n : Infinity, Math.max(min ? min.n : -Infinity, r.result));
+  // Keep and drop in order, each among the dice the last one kept.
+  let pool = kept;
+  for (const m of mods.filter((x) => /^(kh|kl|dh|dl)$/.test(x.kind))) {
+    const sorted = [...pool].sort((a, b) => value(b) - value(a)); // highest first
+    const n = m.kind[0] === "k" ? Math.min(m.n, pool.length) : Math.max(pool.length - m.n, 0);
+    const keepValues = (m.kind === "kh" || m.kind === "dl" ? sorted : sorted.reverse()).slice(0, n).map(value);
+    const survivors = pool.filter((r) => !r.discarded);
+    const have = survivors.map(value).sort((a, b) => a - b);
+    const want = [...keepValues].sort((a, b) => a - b);
+    if (have.length !== want.length || have.some((v, i) => v !== want[i])) refuse(`${m.kind}${m.n} keeps other dice`, term);
+    pool = survivors;
+  }
+  if (kept.some((r) => r.discarded && pool.includes(r))) refuse("a discarded die kept", term);
+  if (kept.filter((r) => r.discarded).length !== kept.length - pool.length) refuse("a die discarded by no keep or drop", term);
+  const cs = mods.find((m) => m.kind === "cs");
+  const df = mods.find((m) => m.kind === "df");
+  if (df && !cs) refuse("df without cs", term);
+  for (const r of term.results.filter((x) => x.active)) {
+    if (cs) {
+      const success = cs.test(value(r));
+      const failure = Boolean(df && !success && df.test(value(r)));
+      if (r.count !== (success ? 1 : failure ? -1 : 0)) refuse(`cs counts a die wrong`, term);
+      if (Boolean(r.success) !== success || Boolean(r.failure) !== failure) refuse("a die's success or failure flag wrong", term);
+    } else {
+      if ((r.count ?? r.result) !== value(r)) refuse(`a die's count not its value`, term);
+      if (r.success !== undefined || r.failure !== undefined) refuse("a success or failure without cs", term);
+    }
+  }
 }
 
 function checkTerm(term) {
   if (!term || typeof term !== "object") refuse("a term is not an object", term);
   if (!TERMS.has(term.class)) refuse(`unknown term class ${term.class}`, term);
   if (term.evaluated !== true) refuse("a term is not evaluated", term);
-  if (term.class === "OperatorTerm" && !["+", "-"].includes(term.operator)) refuse("an unknown operator", term);
+  if (term.options !== undefined && (typeof term.options !== "object" || term.options === null)) refuse("a term's options", term);
+  const flavor = term.options?.flavor;
+  if (flavor !== undefined && (typeof flavor !== "string" || /[[\]]/.test(flavor))) refuse("a flavor that is no label", term);
+  if (term.class === "OperatorTerm" && !OPERATORS.has(term.operator)) refuse("an unknown operator", term);
   if (term.class === "NumericTerm" && !Number.isFinite(term.number)) refuse("a number that is none", term);
-  if (term.class !== "Die") return;
-  if (!isInt(term.number) || term.number < 0 || !isInt(term.faces) || term.faces < 1) refuse("a Die's number or faces", term);
-  if (!Array.isArray(term.modifiers) || !term.modifiers.every((m) => MODIFIER.test(m))) refuse("a Die's modifiers", term);
-  if (!Array.isArray(term.results) || term.results.length < term.number) refuse("a Die with fewer results than dice", term);
-  for (const r of term.results) {
-    if (!isInt(r.result) || r.result < 1 || r.result > term.faces) refuse(`a result off a d${term.faces}`, term);
-    if (typeof r.active !== "boolean") refuse("a result neither active nor not", term);
-    if (r.count !== undefined && !isInt(r.count)) refuse("a count that is no integer", term);
+  if (term.class === "ParentheticalTerm") {
+    if (typeof term.term !== "string" || !term.roll) refuse("a ParentheticalTerm without its roll", term);
+    checkRoll(term.roll, false);
+    if (term.roll.formula !== term.term) refuse("a ParentheticalTerm not its roll's formula", term);
   }
-  for (const modifier of term.modifiers) {
-    const active = term.results.filter((r) => r.active).map((r) => r.result);
-    if (modifier === "kh" || modifier === "kl") {
-      const all = term.results.map((r) => r.result);
-      const keep = modifier === "kh" ? Math.max(...all) : Math.min(...all);
-      if (active.length !== 1 || active[0] !== keep) refuse(`${modifier} keeps another die`, term);
-    } else {
-      const bar = Number(modifier.slice(3));
-      for (const r of term.results.filter((x) => x.active)) {
-        if (r.count !== (r.result > bar ? 1 : 0)) refuse(`${modifier} counts a die wrong`, term);
-      }
+  if (DICE.has(term.class)) checkDie(term);
+}
+
+/** A term's value once evaluated. */
+function value(term) {
+  if (DICE.has(term.class)) return dieValue(term);
+  if (term.class === "ParentheticalTerm") return term.roll.total;
+  return term.number;
+}
+
+/**
+ * The terms' total, as the service adds them up: `* /` before `+ -`, a leading or doubled `-` a
+ * negation, `/` floored. Refuses terms that are not operand-operator-operand.
+ */
+function evaluate(terms, data) {
+  let i = 0;
+  const isOp = (t, ops) => t && t.class === "OperatorTerm" && ops.includes(t.operator);
+  const operand = () => {
+    const t = terms[i];
+    if (!t) refuse("a formula ending in an operator", data);
+    if (isOp(t, ["-", "+"])) {
+      i += 1;
+      return t.operator === "-" ? -operand() : operand();
     }
+    if (t.class === "OperatorTerm") refuse("terms that do not alternate with operators", data);
+    i += 1;
+    return value(t);
+  };
+  const product = () => {
+    let v = operand();
+    while (isOp(terms[i], ["*", "/"])) {
+      const op = terms[i++].operator;
+      const w = operand();
+      if (op === "/" && w === 0) refuse("a division by zero", data);
+      v = op === "*" ? v * w : Math.floor(v / w);
+    }
+    return v;
+  };
+  let total = product();
+  while (isOp(terms[i], ["+", "-"])) {
+    const op = terms[i++].operator;
+    total = op === "+" ? total + product() : total - product();
   }
+  if (i !== terms.length) refuse("terms that do not alternate with operators", data);
+  return total;
+}
+
+/** Checks an evaluated Roll's data (a ParentheticalTerm's own roll need hold no dice). */
+function checkRoll(data, top) {
+  if (!data || data.class !== "Roll" || data.evaluated !== true) refuse("not an evaluated Roll", data);
+  if (!Array.isArray(data.terms) || !data.terms.length) refuse("no terms", data);
+  data.terms.forEach(checkTerm);
+  const dice = (terms) => terms.some((t) => DICE.has(t.class) || (t.class === "ParentheticalTerm" && dice(t.roll.terms)));
+  if (top && !dice(data.terms)) refuse("no dice terms", data);
+  const formula = data.terms.map(expression).join(" ");
+  if (data.formula !== formula) refuse(`the formula ${data.formula} is not its terms' ${formula}`, data);
+  const total = evaluate(data.terms, data);
+  if (data.total !== total) refuse(`the total ${data.total} is not its terms' ${total}`, data);
+  return { formula, total };
 }
 
 /** Foundry's `Roll`, as far as dragonroll uses it: `fromData` of an evaluated roll, `render`. */
@@ -72,30 +246,15 @@ export class StandInRoll {
    * is not its terms' own, or a total its terms do not add up to.
    */
   static fromData(data) {
-    if (!data || data.class !== "Roll" || data.evaluated !== true) refuse("not an evaluated Roll", data);
-    if (!Array.isArray(data.terms) || !data.terms.length) refuse("no terms", data);
-    data.terms.forEach(checkTerm);
-    if (!data.terms.some((t) => t.class === "Die")) refuse("no dice terms", data);
-    data.terms.forEach((term, i) => {
-      if ((term.class === "OperatorTerm") !== (i % 2 === 1)) refuse("terms that do not alternate with operators", data);
-    });
-    if (data.terms.length % 2 === 0) refuse("a formula ending in an operator", data);
-    const formula = data.terms.map(expression).join(" ");
-    if (data.formula !== formula) refuse(`the formula ${data.formula} is not its terms' ${formula}`, data);
-    let total = 0;
-    let sign = 1;
-    for (const term of data.terms) {
-      if (term.class === "OperatorTerm") sign = term.operator === "+" ? 1 : -1;
-      else total += sign * (term.class === "Die" ? dieValue(term) : term.number);
-    }
-    if (data.total !== total) refuse(`the total ${data.total} is not its terms' ${total}`, data);
+    const { formula, total } = checkRoll(data, true);
     const roll = new StandInRoll();
     Object.assign(roll, { terms: data.terms, formula, total, options: data.options ?? {}, _evaluated: true });
     return roll;
   }
 
   get dice() {
-    return this.terms.filter((t) => t.class === "Die");
+    const dice = (terms) => terms.flatMap((t) => (DICE.has(t.class) ? [t] : t.class === "ParentheticalTerm" ? dice(t.roll.terms) : []));
+    return dice(this.terms);
   }
 
   /** The roll as chat HTML (`Promise<string>`), in the shape of Foundry's dice template. */

@@ -419,7 +419,7 @@ async function send() {
   try {
     const response = await fetch(state.path, {
       method: "POST",
-      headers: { "content-type": "application/json", "accept-language": i18n.lang },
+      headers: { "content-type": "application/json", "accept-language": $("lang").value },
       body: JSON.stringify(state.request),
     });
     const body = await response.json();
@@ -452,7 +452,7 @@ function curlCommand() {
   return [
     `curl -s ${location.origin}${state.path}`,
     `-H 'content-type: application/json'`,
-    `-H 'accept-language: ${i18n.lang}'`,
+    `-H 'accept-language: ${$("lang").value}'`,
     `-d ${quote(JSON.stringify(state.request))}`,
   ].join(" \\\n  ");
 }
@@ -766,7 +766,7 @@ async function fetchOdds() {
   try {
     const response = await fetch(path, {
       method: "POST",
-      headers: { "content-type": "application/json", "accept-language": i18n.lang },
+      headers: { "content-type": "application/json", "accept-language": $("lang").value },
       body: JSON.stringify(body),
     });
     const odds = await response.json();
