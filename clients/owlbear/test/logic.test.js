@@ -43,7 +43,7 @@ test("the service URL: the room's metadata, else the page's origin; a GM's chang
 });
 
 test("the catalog: every system's rolling endpoints from the OpenAPI document", async () => {
-  assert.deepEqual(CATALOG.map((s) => s.id), ["dos", "dragon", "riders", "dnd5e"]);
+  assert.deepEqual(CATALOG.map((s) => s.id), ["dos", "dragon", "riders", "dnd5e", "dice"]);
   const paths = CATALOG.flatMap((s) => s.endpoints.map((e) => e.path));
   assert.ok(paths.includes("/dos/test") && paths.includes("/dnd5e/attack"));
   assert.ok(!paths.some((p) => p.includes("/odds") || p.includes("/simulate")));
