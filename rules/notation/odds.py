@@ -83,13 +83,22 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     }
 
 
-def _check_size(parsed: Notation) -> None:
-    """Refuse, before computing anything, what would be too large to compute or to send."""
+def size_of(notation: str, shorthands: Mapping[str, str]) -> int:
+    """The largest term's totals x their denominators' bits (``rules.notation.budget``); what would
+    be too large to compute or to send is refused here, before anything is computed."""
+    return _check_size(notation_of(notation, shorthands))
+
+
+def _check_size(parsed: Notation) -> int:
+    """Refuse, before computing anything, what would be too large to compute or to send; the
+    largest term's size (totals x denominator bits) otherwise."""
     bits = 0.0
+    largest = 0.0
     for term in parsed.terms:
         lo, hi = term_range(term)
         term_bits = _denominator_bits(term)
         bits += term_bits
+        largest = max(largest, (hi - lo + 1) * (term_bits + 8))
         if (hi - lo + 1) * (term_bits + 8) > MAX_TERM_BITS:
             raise _too_large(
                 f"{term.text()} (column {term.column}): its {hi - lo + 1:,} totals over "
@@ -98,6 +107,7 @@ def _check_size(parsed: Notation) -> None:
     lo, hi = node_range(parsed.tree)
     if min(hi - lo + 1, MAX_VALUES + 1) * bits * 0.31 * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
+    return int(largest)
 
 
 def _denominator_bits(term: Dice) -> float:

@@ -3,32 +3,21 @@ served at ``/dice`` (``rules.system``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
+from rules.notation import budget, foundry, odds, text
 from rules.notation import endpoints as e
-from rules.notation import foundry, odds, text
 from rules.notation.models import (
     NotationOdds,
     NotationOddsRequest,
     NotationRollRequest,
     NotationRollResult,
 )
-from rules.notation.parser import SHORTHANDS
-from rules.notation.roll import Roller
+from rules.notation.roll import ROLLER, configure
 from rules.notation.sentences import RULES_VERSION
 from rules.system import Endpoint, Odds, System
 
-#: The endpoints' functions, over the default shorthands and the deployment's (:func:`configure`).
-ROLLER = Roller(dict(SHORTHANDS))
-
-
-def configure(extra: Mapping[str, str]) -> None:
-    """The process's shorthand table: the defaults and ``DRAGONROLL_DICE_SHORTHANDS`` (``extra``)."""
-    table = ROLLER.shorthands
-    assert isinstance(table, dict)
-    table.clear()
-    table.update({**SHORTHANDS, **extra})
+__all__ = ["ROLLER", "SYSTEM", "configure"]
 
 
 def notation_odds(req: NotationOddsRequest) -> Any:
@@ -66,6 +55,7 @@ SYSTEM = System(
             request=NotationOddsRequest,
             answer=notation_odds,
             of="/roll",
+            work=budget.odds_work,
         ),
     ),
     foundry=foundry.pools,
