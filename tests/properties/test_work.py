@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules.dnd5e.budget as dnd5e_budget
@@ -234,7 +234,9 @@ def battle(dragon_die: int, opponent: int, ally: int, foe_ally: int, others: int
     return {"dragon": dragon, "entities": entities}
 
 
-@PROFILE
+# Each example computes the odds of a battle near the budget under a profiler hook (0.5-2 s): a few
+# examples, the largest sizes among them, keep the suite within its time (docs/development.md).
+@settings(PROFILE, max_examples=8)
 @given(
     body=st.builds(
         battle,
@@ -309,7 +311,8 @@ def test_odds_polynomials_are_no_larger_than_counted(
     module = "rules.riders.odds" if path.startswith("/riders") else "rules.dnd5e.odds"
     monkeypatch.setattr(f"{module}.dice", counted)
 
-    @PROFILE
+    # A riders combat's odds near its budget take seconds each: a few examples (the suite's time).
+    @settings(PROFILE, max_examples=3 if path.startswith("/riders") else PROFILE.max_examples)
     @given(body=bodies(path))
     def run(body: Any) -> None:
         raised.clear()
