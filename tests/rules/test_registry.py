@@ -122,7 +122,7 @@ GENERATED = (
     # per endpoint in the page's code; moving it into the descriptors is still to do.
     "service/static/playground/playground.js",
 )
-DOCS = ("tests/", "docs/", "bench/", "README.md", "mkdocs.yml")
+DOCS = ("tests/", "docs/", "bench/", "README.md", "CHANGELOG.md", "mkdocs.yml")
 
 
 def test_at_most_three_files_name_every_system() -> None:
