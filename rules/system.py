@@ -93,6 +93,12 @@ class Odds:
     shapes: Sequence[Shape] = ()
     work: Callable[[Any], Work] | None = None
 
+    def shape(self, name: str, keys: frozenset[str]) -> Shape:
+        """This question as one shape of a shaped odds endpoint: a body with any of ``keys`` is
+        answered as this endpoint answers it (its request model, answer and work function)."""
+        assert self.request is not None and self.answer is not None, self.path
+        return Shape(name, keys, self.request, self.answer, self.work)
+
 
 #: A system's Foundry pools: ``pools(request, result, say) -> list[rules.foundry.Pool]``.
 Pools = Callable[..., list[Any]]

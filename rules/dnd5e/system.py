@@ -15,7 +15,7 @@ from rules.dnd5e.models import (
     TurnResult,
 )
 from rules.dnd5e.sentences import RULES_VERSION
-from rules.system import ODDS_DOC, Endpoint, Odds, Shape, System
+from rules.system import ODDS_DOC, Endpoint, Odds, System
 
 _D20 = (
     "Advantage rolls two d20s and keeps the higher, disadvantage the lower; both together (any "
@@ -170,53 +170,47 @@ LONGSWORD = {
     "target": {"ac": 15, "hp": 7, "max_hp": 7, "monster": True},
 }
 
+CHECK_ODDS = Odds(
+    path="/odds/check",
+    of="/check",
+    answer=odds.check_odds,
+    work=budget.check_odds_work,
+    request=odds.CheckOddsRequest,
+    result=odds.CheckOdds,
+    summary="Odds of a d20 check (the /dnd5e/check request)",
+    description=(
+        "`success` (d20 + modifier meets or beats the DC; advantage and disadvantage as D5E-10) "
+        "and the distribution of the d20 kept. " + ODDS_DOC
+    ),
+    examples={"DC 15 with advantage": CHECK},
+)
+
+ATTACK_ODDS = Odds(
+    path="/odds/attack",
+    of="/attack",
+    answer=odds.attack_odds,
+    work=budget.attack_odds_work,
+    request=odds.AttackOddsRequest,
+    result=odds.AttackOdds,
+    summary="Odds of an attack and its damage (the /dnd5e/attack request)",
+    description=(
+        "`hit` (critical hits included), `critical`, `miss`; the distribution and mean of the "
+        "damage dealt after immunity, resistance and vulnerability (D5E-12, D5E-13; 0 on a "
+        "miss); the chance the target drops to 0 hp and that it dies (D5E-14, D5E-15). Damage "
+        "dice are limited to 1000 dice x sides (doubled for a critical). " + ODDS_DOC
+    ),
+    examples={"a longsword on a goblin": LONGSWORD},
+)
+
 ODDS: tuple[Odds, ...] = (
-    Odds(
-        path="/odds/check",
-        of="/check",
-        answer=odds.check_odds,
-        work=budget.check_odds_work,
-        request=odds.CheckOddsRequest,
-        result=odds.CheckOdds,
-        summary="Odds of a d20 check (the /dnd5e/check request)",
-        description=(
-            "`success` (d20 + modifier meets or beats the DC; advantage and disadvantage as D5E-10) "
-            "and the distribution of the d20 kept. " + ODDS_DOC
-        ),
-        examples={"DC 15 with advantage": CHECK},
-    ),
-    Odds(
-        path="/odds/attack",
-        of="/attack",
-        answer=odds.attack_odds,
-        work=budget.attack_odds_work,
-        request=odds.AttackOddsRequest,
-        result=odds.AttackOdds,
-        summary="Odds of an attack and its damage (the /dnd5e/attack request)",
-        description=(
-            "`hit` (critical hits included), `critical`, `miss`; the distribution and mean of the "
-            "damage dealt after immunity, resistance and vulnerability (D5E-12, D5E-13; 0 on a "
-            "miss); the chance the target drops to 0 hp and that it dies (D5E-14, D5E-15). Damage "
-            "dice are limited to 1000 dice x sides (doubled for a critical). " + ODDS_DOC
-        ),
-        examples={"a longsword on a goblin": LONGSWORD},
-    ),
+    CHECK_ODDS,
+    ATTACK_ODDS,
     Odds(
         path="/odds",
         shapes=(
-            Shape(
-                "a /dnd5e/check request",
-                frozenset({"modifier", "dc"}),
-                odds.CheckOddsRequest,
-                odds.check_odds,
-                budget.check_odds_work,
-            ),
-            Shape(
-                "a /dnd5e/attack request",
-                frozenset({"attack_bonus", "damage", "target"}),
-                odds.AttackOddsRequest,
-                odds.attack_odds,
-                budget.attack_odds_work,
+            CHECK_ODDS.shape("a /dnd5e/check request", frozenset({"modifier", "dc"})),
+            ATTACK_ODDS.shape(
+                "a /dnd5e/attack request", frozenset({"attack_bonus", "damage", "target"})
             ),
         ),
         result=odds.CheckOdds | odds.AttackOdds,

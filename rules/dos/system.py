@@ -26,7 +26,7 @@ from rules.dos.models import (
 )
 from rules.dos.sentences import RULES_VERSION
 from rules.odds import Simulation
-from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, Shape, System
+from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
 
 _POOL = (
     "A pool is `skill` d10 (DOS-1): each 1 cancels the highest other die (DOS-2), each surviving "
@@ -367,78 +367,64 @@ IGNATIUS = {
 SARATHAEL = {"stat": 24, "skill": 3, "dc": 43}
 EVEN = {"a": {"stat": 30, "skill": 4}, "b": {"stat": 32, "skill": 3}}
 
+TEST_ODDS = Odds(
+    path="/odds/test",
+    of="/test",
+    answer=odds.test_odds,
+    work=budget.test_odds_work,
+    request=odds.TestOddsRequest,
+    result=odds.TestOdds,
+    summary="Odds of a simple test (the /dos/test request)",
+    description=(
+        "`outcomes` (success, failure, luck, bad_luck: exclusive, as `/dos/test`'s `outcome`), "
+        "`succeeds` (success + luck), the distribution of the pool's dice result and of the "
+        "total with their mean and 5/25/50/75/95 percentiles. " + ODDS_DOC + _CHAINS
+    ),
+    examples={"Sarathael": SARATHAEL},
+)
+
+OPPOSED_ODDS = Odds(
+    path="/odds/opposed",
+    of="/opposed",
+    answer=odds.opposed_odds,
+    work=budget.opposed_odds_work,
+    request=odds.OpposedOddsRequest,
+    result=odds.OpposedOdds,
+    summary="Odds of an opposed test (the /dos/opposed request)",
+    description=(
+        "`a_wins`, `b_wins`, `tie` (DOS-12: luck beats no luck, bad luck loses to no bad luck, "
+        "then the higher total) and each side's total. " + ODDS_DOC + _CHAINS
+    ),
+    examples={"even": EVEN},
+)
+
+ATTACK_ODDS = Odds(
+    path="/odds/attack",
+    of="/attack",
+    answer=odds.attack_odds,
+    work=budget.attack_odds_work,
+    request=odds.AttackOddsRequest,
+    result=odds.AttackOdds,
+    summary="Odds of one attack (the /dos/attack request)",
+    description=(
+        "The defense the attack meets (`auto` chosen as `/dos/attack` chooses it), `hit`, "
+        "`blocked` or `dodged`, `missed`; the distribution of the damage dealt after armor (0 "
+        "on a miss; each damage die resolved by the `/dos/damage` rules); the chance the "
+        "defender is incapacitated by this attack, and of a critical wound. " + ODDS_DOC + _CHAINS
+    ),
+    examples={"Ignatius on the kobold": IGNATIUS},
+)
+
 ODDS: tuple[Odds, ...] = (
-    Odds(
-        path="/odds/test",
-        of="/test",
-        answer=odds.test_odds,
-        work=budget.test_odds_work,
-        request=odds.TestOddsRequest,
-        result=odds.TestOdds,
-        summary="Odds of a simple test (the /dos/test request)",
-        description=(
-            "`outcomes` (success, failure, luck, bad_luck: exclusive, as `/dos/test`'s `outcome`), "
-            "`succeeds` (success + luck), the distribution of the pool's dice result and of the "
-            "total with their mean and 5/25/50/75/95 percentiles. " + ODDS_DOC + _CHAINS
-        ),
-        examples={"Sarathael": SARATHAEL},
-    ),
-    Odds(
-        path="/odds/opposed",
-        of="/opposed",
-        answer=odds.opposed_odds,
-        work=budget.opposed_odds_work,
-        request=odds.OpposedOddsRequest,
-        result=odds.OpposedOdds,
-        summary="Odds of an opposed test (the /dos/opposed request)",
-        description=(
-            "`a_wins`, `b_wins`, `tie` (DOS-12: luck beats no luck, bad luck loses to no bad luck, "
-            "then the higher total) and each side's total. " + ODDS_DOC + _CHAINS
-        ),
-        examples={"even": EVEN},
-    ),
-    Odds(
-        path="/odds/attack",
-        of="/attack",
-        answer=odds.attack_odds,
-        work=budget.attack_odds_work,
-        request=odds.AttackOddsRequest,
-        result=odds.AttackOdds,
-        summary="Odds of one attack (the /dos/attack request)",
-        description=(
-            "The defense the attack meets (`auto` chosen as `/dos/attack` chooses it), `hit`, "
-            "`blocked` or `dodged`, `missed`; the distribution of the damage dealt after armor (0 "
-            "on a miss; each damage die resolved by the `/dos/damage` rules); the chance the "
-            "defender is incapacitated by this attack, and of a critical wound. "
-            + ODDS_DOC
-            + _CHAINS
-        ),
-        examples={"Ignatius on the kobold": IGNATIUS},
-    ),
+    TEST_ODDS,
+    OPPOSED_ODDS,
+    ATTACK_ODDS,
     Odds(
         path="/odds",
         shapes=(
-            Shape(
-                "a /dos/test request",
-                frozenset({"stat", "skill", "dc"}),
-                odds.TestOddsRequest,
-                odds.test_odds,
-                budget.test_odds_work,
-            ),
-            Shape(
-                "a /dos/opposed request",
-                frozenset({"a", "b"}),
-                odds.OpposedOddsRequest,
-                odds.opposed_odds,
-                budget.opposed_odds_work,
-            ),
-            Shape(
-                "a /dos/attack request",
-                frozenset({"attacker", "defender"}),
-                odds.AttackOddsRequest,
-                odds.attack_odds,
-                budget.attack_odds_work,
-            ),
+            TEST_ODDS.shape("a /dos/test request", frozenset({"stat", "skill", "dc"})),
+            OPPOSED_ODDS.shape("a /dos/opposed request", frozenset({"a", "b"})),
+            ATTACK_ODDS.shape("a /dos/attack request", frozenset({"attacker", "defender"})),
         ),
         result=odds.TestOdds | odds.OpposedOdds | odds.AttackOdds,
         summary="Odds of a test, an opposed test or an attack (the request says which)",
