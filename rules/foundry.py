@@ -150,9 +150,22 @@ def leftovers(record: list[Json], pools: list[Pool], say: Say) -> list[Pool]:
             taken[die_["value"]] -= 1
             continue
         slot, sides, value = die_["slot"], die_["sides"], die_["value"]
-        text = say("dice", {"slot": slot, "count": 1, "sides": sides})
+        text = say("dice", {**slot_words(slot), "count": 1, "sides": sides})
         left.append(Pool(slot, [plain(sides, [value])], value, text, [value]))
     return left
+
+
+def slot_words(slot: str) -> dict[str, str | None]:
+    """What a leftover die's flavor tells of its slot: the kind of roll (``slot``, a term of the
+    system's ``slot`` table: ``location`` as "hit location") and whose it is (``who``, an id, or
+    ``None``), never the slot id itself: ``location``; ``damage.0`` (a part's number: no one);
+    ``tiebreak.k1``, ``slayer.k1`` (kind, then id); ``k1.2.location`` (id, number, kind)."""
+    parts = slot.split(".")
+    if len(parts) >= 3:
+        return {"slot": parts[-1], "who": parts[0]}
+    if len(parts) == 2 and not parts[1].isdigit():
+        return {"slot": parts[0], "who": parts[1]}
+    return {"slot": parts[0], "who": None}
 
 
 Mapper = Callable[[Any, Mapping[str, Any], Say], list[Pool]]

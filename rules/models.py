@@ -165,15 +165,17 @@ Name = Annotated[
         )
     ),
 ]
-#: A named participant's grammatical gender, for the languages whose texts inflect for it (an Arabic
-#: verb, a Polish past form): used only for the events' texts, never changing a result.
+#: A named participant's grammatical gender (or plural number, for a group's plural name), for the
+#: languages whose texts inflect for it (an Arabic verb, a Polish past form): used only for the
+#: events' texts, never changing a result.
 Gender = Annotated[
-    Literal["feminine", "masculine", "neuter"],
+    Literal["feminine", "masculine", "neuter", "plural"],
     Field(
         description=(
             "The grammatical gender the events' texts give this participant where a language "
-            'inflects for it (Arabic verbs: "ترمي" for a woman); absent, a form that needs none. '
-            "Used only for the texts: it never changes a result."
+            'inflects for it (Arabic verbs: "ترمي" for a woman); `plural` for a name that is '
+            'grammatically plural (a group: "Wilki" takes "zostają"); absent, a form that needs '
+            "none. Used only for the texts: it never changes a result."
         )
     ),
 ]

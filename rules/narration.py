@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, Final, get_origin
+from unicodedata import bidirectional
 
 from babel import Locale
 from babel.lists import format_list
@@ -76,8 +77,9 @@ COMMA: Final = {"ar": "\u060c "}
 #: Where :func:`names` keeps a participant's grammatical gender: under this prefix and the key
 #: its name is kept under (an id, or the field of a model alone in it). No id or field has it.
 GENDER: Final = "\x00gender:"
-#: The genders a ``{field:?word|feminine=word}`` field may choose by.
-GENDERS: Final = frozenset({"feminine", "masculine", "neuter"})
+#: The genders a ``{field:?word|feminine=word}`` field may choose by; ``plural`` is a name that is
+#: grammatically plural (a group: "Wilki", "the Wolves").
+GENDERS: Final = frozenset({"feminine", "masculine", "neuter", "plural"})
 
 
 # ---------------------------------------------------------------- the markers (extracted by Babel)
@@ -120,8 +122,13 @@ def parse(template: str) -> tuple[tuple[str, str | None, str], ...]:
 
 
 def fields(template: str) -> set[str]:
-    """The parameter names a template shows."""
-    return {field for _, field, _ in parse(template) if field is not None}
+    """The parameter names a template shows (each of ``{a+b:?word}``, a word agreeing with both)."""
+    return {
+        name
+        for _, field, spec in parse(template)
+        if field is not None
+        for name in (field.split("+") if spec[:1] == "?" else (field,))
+    }
 
 
 def codes(messages: Iterable[Message]) -> frozenset[str]:
@@ -394,6 +401,11 @@ _PLAIN = """\
 #: names as the language joins them (``J``, :meth:`Lists.names`), values with its comma (``S``).
 _ITEM = "(n.get(x) or R.get(x) or x) if x.__class__ is str else str(x)"
 _ITEMS = f"(J if v[0].__class__ is str else S.join)([{_ITEM} for x in v])"
+#: In a left-to-right language, a name with a right-to-left letter in isolates (:func:`ltr`).
+_ITEMS_LTR = (
+    "(J if v[0].__class__ is str else S.join)"
+    "([L(n.get(x) or R.get(x) or x) if x.__class__ is str else str(x) for x in v])"
+)
 #: In Arabic each item in isolates.
 _ITEMS_RTL = f"(J if v[0].__class__ is str else S.join)([FSI + ({_ITEM}) + PDI for x in v])"
 #: A counted field: a small count's text precomputed (narrating /dos/complex, 21% fewer
@@ -406,7 +418,13 @@ _COUNTED = """\
 #: gender -> word; ``D``: the word that needs none), ``{field:?word|feminine=word}``.
 _GENDERED = """\
     v = {get}
-    t{i} = G{i}.get(n.get(GK + (v if v.__class__ is str else {name!r}))) or D{i}"""
+    g = n.get(GK + v) if v.__class__ is str else gender(v, n, {name!r})
+    t{i} = G{i}.get(g) or D{i}"""
+#: A word that agrees with several participants together (``{a+b:?word|feminine=word}``: two women
+#: "ترميان"), the gender they take together (:func:`together`).
+_GENDERED_MANY = """\
+    g = together([gender(p.get(f, M), n, f) for f in F{i}])
+    t{i} = G{i}.get(g) or D{i}"""
 
 
 def _number(spec: str) -> str | None:
@@ -441,8 +459,11 @@ def _field(i: int, field: Field, *, rtl: bool, first: bool) -> tuple[str, dict[s
         default, chosen = gendered(field.spec)
         if first:
             default, chosen = capital(default), {g: capital(w) for g, w in chosen.items()}
-        source = _GENDERED.format(get=get, i=i, name=field.name)
-        return source, {f"G{i}": chosen, f"D{i}": default}
+        used = {f"G{i}": chosen, f"D{i}": default}
+        if "+" in field.name:  # the word agrees with several participants together
+            used[f"F{i}"] = tuple(field.name.split("+"))
+            return _GENDERED_MANY.format(i=i), used
+        return _GENDERED.format(get=get, i=i, name=field.name), used
     other = _upper(f"s{i}(v, p, n)", first)
     number = _number(field.spec)
     if rtl:
@@ -452,8 +473,8 @@ def _field(i: int, field: Field, *, rtl: bool, first: bool) -> tuple[str, dict[s
     else:
         digits = field.spec in ("", "pos")  # a format spec (``+d``, ``x``) may give a letter
         number = other if number is None else _upper(number, first and not digits)
-        string = _upper(f"n.get(v) or w{i}.get(v) or v", first)
-        items = _upper(_ITEMS, first)
+        string = _upper(f"L(n[v]) if v in n else w{i}.get(v) or L(v)", first)
+        items = _upper(_ITEMS_LTR, first)
     source = _PLAIN.format(get=get, i=i, number=number, string=string, items=items, other=other)
     words = (
         {value: capital(word) for value, word in field.lookup.items()} if first else field.lookup
@@ -488,6 +509,7 @@ def _generate(
     follows = pieces[1][0][:1] if len(pieces) > 1 else None
     upper_first = opens and (follows is None or (follows != "" and not follows.islower()))
     namespace: dict[str, Any] = {"M": MISSING, "FSI": FSI, "PDI": PDI, "capital": capital}
+    namespace.update(L=ltr, gender=gender, together=together)
     namespace.update(J=lists.names, S=lists.comma, GK=GENDER)
     namespace["P"] = tr.plural  # type: ignore[attr-defined]
     namespace["R"] = fields[0].words.roles if fields else {}
@@ -516,17 +538,26 @@ def _generate(
 #: The spec of a field that shows a dice notation (``{dice:notation}``: "1d12+3"), its "d" the
 #: language's (``system.notation=d``: "1k12+3"; in Arabic "فصّ" between the isolated numbers).
 NOTATION: Final = "notation"
-_NOTATION: Final = re.compile(r"(\d*)d(\d.*)")
+#: A formula of dice terms and numbers joined by operators ("1d8+1d6+4", "2d6 - 1").
+_NOTATION: Final = re.compile(r"(?:\d*d\d+|\d+)(?:\s*[-+*/×]\s*(?:\d*d\d+|\d+))*")
+#: One dice term (count, sides) or one number of such a formula.
+_NOTATION_TERM: Final = re.compile(r"(\d*)d(\d+)|(\d+)")
 
 
 def notation(value: str, die: str, isolate: Callable[[str], str]) -> str:
-    """A dice notation ``NdM...`` with ``die`` for its "d", the numbers each isolated; any
-    other string as itself (isolated)."""
-    match = _NOTATION.fullmatch(value)
-    if match is None:
+    """A dice notation ``NdM+...`` with ``die`` for every "d", each number isolated on its own (in
+    Arabic "1", "فصّ", "8", "+", "1", "فصّ", "6", "+", "4", each number in isolates); any other
+    string as itself (isolated)."""
+    if _NOTATION.fullmatch(value) is None:
         return isolate(value)
-    count, rest = match.groups()
-    return (isolate(count) if count else "") + die + isolate(rest)
+
+    def term(match: re.Match[str]) -> str:
+        count, sides, number = match.groups()
+        if number is not None:
+            return isolate(number)
+        return (isolate(count) if count else "") + die + isolate(sides)
+
+    return _NOTATION_TERM.sub(term, value)
 
 
 @cache
@@ -541,6 +572,42 @@ def gendered(spec: str) -> tuple[str, dict[str, str]]:
             raise ValueError(f"{spec!r}: {gender!r} is not one of {', '.join(sorted(GENDERS))}")
         chosen[gender] = word
     return default, chosen
+
+
+def gender(value: Any, names: Mapping[str, str], field: str) -> str | None:
+    """The grammatical gender of whom ``value`` names (the request's ``gender`` beside the name,
+    :func:`names`): a string is an id or a role; a list of names the gender they take together
+    (:func:`together`); anything else (a role no parameter fills) the gender of the field's role."""
+    if value.__class__ is str:
+        return names.get(GENDER + value)
+    if value.__class__ is list or value.__class__ is tuple:
+        return together([names.get(GENDER + v) if v.__class__ is str else None for v in value])
+    return names.get(GENDER + field)
+
+
+def together(genders: list[str | None]) -> str | None:
+    """The gender several participants take together: the one they share; else masculine when
+    one of them is (a mixed group in Arabic and Polish: "متعادلان", "dołączyliby"); else none."""
+    first = genders[0] if genders else None
+    if all(g == first for g in genders):
+        return first
+    return "masculine" if "masculine" in genders else None
+
+
+#: The bidi classes of right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko ...).
+_RTL_CLASSES: Final = frozenset({"R", "AL"})
+
+
+def ltr(text: str) -> str:
+    """A name or a request's string in a left-to-right sentence, in isolates (FSI ... PDI) when it
+    holds a right-to-left letter: an Arabic name that starts a Polish sentence would otherwise turn
+    a ``dir="auto"`` chat line right to left, and move its final punctuation."""
+    if text.isascii():
+        return text
+    for c in text:
+        if bidirectional(c) in _RTL_CLASSES:
+            return f"{FSI}{text}{PDI}"
+    return text
 
 
 def capital(text: str) -> str:
@@ -568,6 +635,11 @@ class Field:
     def isolate(self, text: str) -> str:
         return f"{FSI}{text}{PDI}" if self.rtl else text
 
+    def own(self, text: str) -> str:
+        """A name or a request's own string: isolated in a right-to-left language; in a
+        left-to-right one where it holds a right-to-left letter (:func:`ltr`)."""
+        return f"{FSI}{text}{PDI}" if self.rtl else ltr(text)
+
     def show(self, value: Any, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
         kind = type(value)
         if kind is int:
@@ -585,15 +657,17 @@ class Field:
         if kind is str:
             name = names.get(value)
             if name is not None:
-                return self.isolate(name)
+                return self.own(name)
             word = self.lookup.get(value)
-            return word if word is not None else self.isolate(value)  # a word: no isolates
+            return word if word is not None else self.own(value)  # a word: no isolates
         if kind is list or kind is tuple:
             if not value:
                 return self.words.empty
             roles = self.words.roles
             shown = [
-                self.isolate((names.get(v) or roles.get(v) or v) if v.__class__ is str else str(v))
+                self.own(names.get(v) or roles.get(v) or v)
+                if v.__class__ is str
+                else self.isolate(str(v))
                 for v in value
             ]
             return self.lists.join(value, shown)
@@ -639,7 +713,7 @@ def _role(field: str, names: Mapping[str, str], words: Words, rtl: bool) -> str:
     role's term; an unknown field is an error in the catalog."""
     name = names.get(field)
     if name is not None:
-        return f"{FSI}{name}{PDI}" if rtl else name
+        return f"{FSI}{name}{PDI}" if rtl else ltr(name)
     word = words.roles.get(field)
     if word is None:
         raise KeyError(f"no parameter or role {field!r}")
@@ -647,9 +721,12 @@ def _role(field: str, names: Mapping[str, str], words: Words, rtl: bool) -> str:
 
 
 def _key(value: Any) -> str:
-    """A parameter's value as a variant or term key: flags as ``true``/``false``."""
+    """A parameter's value as a variant or term key: flags as ``true``/``false``, null and an
+    empty list as ``none``."""
     if value.__class__ is str:
         return value
+    if (value.__class__ is list or value.__class__ is tuple) and not value:
+        return "none"
     if value is True:
         return "true"
     if value is False:

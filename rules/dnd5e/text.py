@@ -183,7 +183,15 @@ TEXTS: tuple[Message, ...] = (
 
 #: What each Foundry roll was (``options.flavor``, rules/dnd5e/foundry.py): ``dnd5e.foundry.<key>``.
 FLAVORS: tuple[Message, ...] = (
-    sentence("dnd5e.foundry.dice", "{slot}: {count}d{sides}"),
+    # TRANSLATORS: a die no other roll shows: {slot} is the kind of roll (below), {who} whose
+    sentence("dnd5e.foundry.dice|who=none", "{slot}: {count}d{sides}"),
+    sentence("dnd5e.foundry.dice|who=*", "{who}, {slot}: {count}d{sides}"),
+    term("dnd5e.slot=stealth", "Stealth"),
+    term("dnd5e.slot=initiative", "initiative"),
+    term("dnd5e.slot=tiebreak", "tie-break"),
+    term("dnd5e.slot=d20", "d20"),
+    term("dnd5e.slot=attack", "attack roll"),
+    term("dnd5e.slot=damage", "damage"),
     sentence("dnd5e.foundry.check", "Ability check"),
     sentence("dnd5e.foundry.attack", "Attack roll"),
     sentence("dnd5e.foundry.damage", "Damage ({dice:notation}, {type})"),

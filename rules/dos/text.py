@@ -8,7 +8,8 @@ from rules.narration import Message, counted, sentence, term
 
 TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ pools (DOS-1..6)
-    sentence("dos.pool.rolled", "{size} rolled: {dice}."),
+    sentence("dos.pool.rolled|size=*", "{size} rolled: {dice}."),
+    sentence("dos.pool.rolled|size=0", "No dice to roll."),
     counted("dos.pool.rolled#size", "{size} die", "{size} dice"),
     sentence(
         "dos.pool.all_cancelled|others=*",
@@ -96,9 +97,15 @@ TEXTS: tuple[Message, ...] = (
     term("dos.outcome=bad_luck", "bad luck, a failure"),
     # ------------------------------------------------------------ combat (DOS-14..29)
     sentence(
-        "dos.actions.count",
+        "dos.actions.count|opponents=*",
         "{id} (speed {speed}) against {opponents} (speed {opponents_speed}): {actions} per turn.",
     ),
+    sentence(
+        "dos.actions.count|opponents=none",
+        "{id} (speed {speed}) has no opponent left who can fight: {actions} per turn.",
+    ),
+    # TRANSLATORS: the opponents' names, in the form of their number ("przeciwnik: X", "przeciwnicy: X i Y")
+    counted("dos.actions.count#opponents", "{opponents}", "{opponents}"),
     counted("dos.actions.count#actions", "{actions} action", "{actions} actions"),
     sentence(
         "dos.initiative.placed",
@@ -278,7 +285,20 @@ TEXTS: tuple[Message, ...] = (
 #: What each Foundry roll was (``options.flavor``, rules/dos/foundry.py): ``dos.foundry.<key>``,
 #: rendered as a sentence is, over the parameters of the event that totals the roll.
 FLAVORS: tuple[Message, ...] = (
-    sentence("dos.foundry.dice", "{slot}: {count}d{sides}"),
+    # TRANSLATORS: a die no other roll shows: {slot} is the kind of roll (below), {who} whose
+    sentence("dos.foundry.dice|who=none", "{slot}: {count}d{sides}"),
+    sentence("dos.foundry.dice|who=*", "{who}, {slot}: {count}d{sides}"),
+    term("dos.slot=roll", "dice roll"),
+    term("dos.slot=check", "test"),
+    term("dos.slot=a", "side A"),
+    term("dos.slot=b", "side B"),
+    term("dos.slot=attempt", "attempt"),
+    term("dos.slot=attack", "attack"),
+    term("dos.slot=defense", "defence"),
+    term("dos.slot=run_stop", "stopping on the run"),
+    term("dos.slot=location", "hit location"),
+    term("dos.slot=damage", "damage die"),
+    term("dos.slot=initiative", "initiative"),
     sentence("dos.foundry.pool", "Dice roll: {size}d10"),
     sentence("dos.foundry.test", "Test against DC {dc}"),
     sentence("dos.foundry.opposed", "Opposed test: {side}"),

@@ -8,49 +8,74 @@ from rules.narration import Message, counted, sentence, term
 
 TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ who fights whom (DRG-1..4)
-    sentence("dragon.aside", "{id} stands aside and takes no part in the battle."),
+    sentence(
+        "dragon.aside",
+        "{id} {id:?stands|plural=stand} aside and {id:?takes|plural=take} no part in the battle.",
+    ),
     sentence("dragon.order", "Order of strength: {order}."),
     sentence("dragon.pair.formed", "{a} takes on {b}: they form a battle pair."),
+    # TRANSLATORS: {id:?...} words agree with the entity left over (a group may be plural: "Wolves")
     sentence(
         "dragon.left_over.wait|target=none",
-        "{id} has no target and is left over: it waits for the next round.",
+        "{id} {id:?has|plural=have} no target and {id:?is|plural=are} left over: "
+        "{id:?it waits|feminine=she waits|masculine=he waits|plural=they wait} for the next round.",
     ),
     sentence(
         "dragon.left_over.wait|target=*",
-        "{id} is left over, its target {target} already paired: it waits for the next round.",
+        "{id} {id:?is|plural=are} left over, {id:?its|feminine=her|masculine=his|plural=their} "
+        "target {target} already paired: "
+        "{id:?it waits|feminine=she waits|masculine=he waits|plural=they wait} for the next round.",
     ),
     sentence(
         "dragon.left_over.join|target=none",
-        "{id} has no target and is left over: it joins {ally}, its dice added to that roll.",
+        "{id} {id:?has|plural=have} no target and {id:?is|plural=are} left over: "
+        "{id:?it joins|feminine=she joins|masculine=he joins|plural=they join} {ally}, "
+        "{id:?its|feminine=her|masculine=his|plural=their} dice added to that roll.",
     ),
     sentence(
         "dragon.left_over.join|target=*",
-        "{id} is left over, its target {target} already paired: it joins {ally}, its dice added "
-        "to that roll.",
+        "{id} {id:?is|plural=are} left over, {id:?its|feminine=her|masculine=his|plural=their} "
+        "target {target} already paired: "
+        "{id:?it joins|feminine=she joins|masculine=he joins|plural=they join} {ally}, "
+        "{id:?its|feminine=her|masculine=his|plural=their} dice added to that roll.",
     ),
     sentence(
         "dragon.left_over.join_failed|target=none",
-        "{id} has no target and is left over: it would join {ally}, but {ally} is not in a pair, "
-        "so it waits.",
+        "{id} {id:?has|plural=have} no target and {id:?is|plural=are} left over: "
+        "{id:?it|feminine=she|masculine=he|plural=they} would join {ally}, but {ally} "
+        "{ally:?is|plural=are} not in a pair, so "
+        "{id:?it waits|feminine=she waits|masculine=he waits|plural=they wait}.",
     ),
     sentence(
         "dragon.left_over.join_failed|target=*",
-        "{id} is left over, its target {target} already paired: it would join {ally}, but {ally} "
-        "is not in a pair, so it waits.",
+        "{id} {id:?is|plural=are} left over, {id:?its|feminine=her|masculine=his|plural=their} "
+        "target {target} already paired: {id:?it|feminine=she|masculine=he|plural=they} would "
+        "join {ally}, but {ally} {ally:?is|plural=are} not in a pair, so "
+        "{id:?it waits|feminine=she waits|masculine=he waits|plural=they wait}.",
     ),
     sentence(
         "dragon.left_over.auto_win|target=none",
-        "{id} has no target and is left over: it wins against {against}, outside the battle.",
+        "{id} {id:?has|plural=have} no target and {id:?is|plural=are} left over: "
+        "{id:?it wins|feminine=she wins|masculine=he wins|plural=they win} against {against}, "
+        "outside the battle.",
     ),
     sentence(
         "dragon.left_over.auto_win|target=*",
-        "{id} is left over, its target {target} already paired: it wins against {against}, "
+        "{id} {id:?is|plural=are} left over, {id:?its|feminine=her|masculine=his|plural=their} "
+        "target {target} already paired: "
+        "{id:?it wins|feminine=she wins|masculine=he wins|plural=they win} against {against}, "
         "outside the battle.",
     ),
     # ------------------------------------------------------------ dice (DRG-5..8)
     sentence("dragon.pool.rolled|slot=dragon_die", "The dragon die, a d{sides}, shows {dice}."),
-    sentence("dragon.pool.rolled|slot=*", "{owner} rolls {count}d{sides}: {dice}."),
-    sentence("dragon.pool.empty", "{owner} has no prosperity left and rolls nothing."),
+    sentence(
+        "dragon.pool.rolled|slot=*", "{owner} {owner:?rolls|plural=roll} {count}d{sides}: {dice}."
+    ),
+    sentence(
+        "dragon.pool.empty",
+        "{owner} {owner:?has|plural=have} no prosperity left and {owner:?rolls|plural=roll} "
+        "nothing.",
+    ),
     # ------------------------------------------------------------ the dragon die's sweep (DRG-11)
     sentence(
         "dragon.sweep.not_triggered",
@@ -77,19 +102,20 @@ TEXTS: tuple[Message, ...] = (
     ),
     sentence(
         "dragon.pair.won",
-        "{winner} beats {loser}, highest die {winner_highest} against {loser_highest}: "
+        "{winner} {winner:?beats|plural=beat} {loser}, highest die {winner_highest} against "
+        "{loser_highest}: "
         "{successes}.",
     ),
     counted("dragon.pair.won#successes", "{successes} success", "{successes} successes"),
     sentence(
         "dragon.prosperity.lost|loss=0",
-        "{id} has no prosperity left to lose ({reason}).",
+        "{id} {id:?has|plural=have} no prosperity left to lose ({reason}).",
     ),
     sentence(
         "dragon.prosperity.lost|loss=*",
-        "{id} loses {loss} prosperity ({reason}): {before}, now {after}.",
+        "{id} {id:?loses|plural=lose} {loss} prosperity ({reason}): {before}, now {after}.",
     ),
-    term("dragon.reason=lost_pair", "it lost its battle pair"),
+    term("dragon.reason=lost_pair", "defeated in a battle pair"),
     term("dragon.reason=swept", "swept away by the dragon die"),
     term("dragon.reason=dragon_die", "the dragon die's collateral damage"),
     sentence(
@@ -102,7 +128,7 @@ TEXTS: tuple[Message, ...] = (
     ),
     counted(
         "dragon.pair.spared#ids",
-        "{ids} loses nothing to the dragon die either",
+        "{ids} {ids:?loses|plural=lose} nothing to the dragon die either",
         "{ids} lose nothing to the dragon die either",
     ),
     sentence(
@@ -115,14 +141,19 @@ TEXTS: tuple[Message, ...] = (
         "The dragon loses to {slayer} and takes a wound: {wounds} against its battle of {battle}.",
     ),
     counted("dragon.wound#wounds", "{wounds} wound", "{wounds} wounds"),
-    sentence("dragon.slayer.known", "{id} is already known as a dragonslayer."),
     sentence(
-        "dragon.slayer.revealed|kind=individual",
-        "{id} is tougher than it looked: a dragonslayer.",
+        "dragon.slayer.known",
+        "{id} {id:?is|plural=are} already known as {id:?a dragonslayer|plural=dragonslayers}.",
     ),
     sentence(
+        "dragon.slayer.revealed|kind=individual",
+        "{id} {id:?is|plural=are} tougher than {id:?it|feminine=she|masculine=he|plural=they} "
+        "looked: {id:?a dragonslayer|plural=dragonslayers}.",
+    ),
+    # TRANSLATORS: the minority's made-up id ({new_entity}) stays in the params and next_state only
+    sentence(
         "dragon.slayer.revealed|kind=group",
-        "{id} hides a dragonslayer minority: {new_entity}, prosperity {prosperity}, d{sides}.",
+        "{id} {id:?hides|plural=hide} a dragonslayer minority: prosperity {prosperity}, d{sides}.",
     ),
     # ------------------------------------------------------------ changes (DRG-12, DRG-13)
     sentence(
@@ -159,17 +190,21 @@ TEXTS: tuple[Message, ...] = (
     sentence("dragon.battle.continues", "The battle goes on after round {round}."),
     sentence(
         "dragon.hoard.by_strength",
-        "{id} is the strongest enemy that fought: the first in the order of strength, with "
+        "{id} {id:?is|plural=are} the strongest enemy that fought: the first in the order of "
+        "strength, with "
         "prosperity {prosperity} and level {level}.",
     ),
     sentence(
         "dragon.hoard.by_level",
-        "{id} is the strongest enemy that fought: the first of the highest level among them, "
+        "{id} {id:?is|plural=are} the strongest enemy that fought: the first of the highest "
+        "level among them, "
         "{level}.",
     ),
     sentence(
         "dragon.hoard.dragonslayer",
-        "{id} is a dragonslayer: it counts one level higher, {level} instead of {own}.",
+        "{id} {id:?is a dragonslayer|plural=are dragonslayers}: "
+        "{id:?it counts|feminine=she counts|masculine=he counts|plural=they count} one level "
+        "higher, {level} instead of {own}.",
     ),
     sentence(
         "dragon.hoard",
@@ -182,7 +217,12 @@ TEXTS: tuple[Message, ...] = (
 
 #: What each Foundry roll was (``options.flavor``, rules/dragon/foundry.py): ``dragon.foundry.<key>``.
 FLAVORS: tuple[Message, ...] = (
-    sentence("dragon.foundry.dice", "{slot}: {count}d{sides}"),
+    # TRANSLATORS: a die no other roll shows: {slot} is the kind of roll (below), {who} whose
+    sentence("dragon.foundry.dice|who=none", "{slot}: {count}d{sides}"),
+    sentence("dragon.foundry.dice|who=*", "{who}, {slot}: {count}d{sides}"),
+    term("dragon.slot=dragon_die", "dragon die"),
+    term("dragon.slot=pool", "dice"),
+    term("dragon.slot=slayer", "dragonslayer's die"),
     sentence(
         "dragon.foundry.won",
         "{owner}: {count}d{sides} against a highest {against}, successes: {successes}",

@@ -24,7 +24,10 @@ TEXTS: tuple[Message, ...] = (
 
 #: What the Foundry roll is (``options.flavor``, rules/notation/foundry.py).
 FLAVORS: tuple[Message, ...] = (
-    sentence("notation.foundry.dice", "{slot}: {count}d{sides}"),
+    # TRANSLATORS: a die no other roll shows: {slot} is the kind of roll (below), {who} whose
+    sentence("notation.foundry.dice|who=none", "{slot}: {count}d{sides}"),
+    sentence("notation.foundry.dice|who=*", "{who}, {slot}: {count}d{sides}"),
+    term("notation.slot=term", "dice"),
     sentence("notation.foundry.roll|roller=none", "{formula}"),
     sentence("notation.foundry.roll|roller=*", "{roller}: {formula}"),
 )

@@ -11,12 +11,18 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ bonuses (RDR-2, RDR-3)
     sentence(
         "riders.bonus.fatigued",
-        "{side} has 3 fatigue: its riders' elemental bonuses ({elemental}) do not count.",
+        "{side} {side:?has|plural=have} 3 fatigue: "
+        "{side:?its|feminine=her|masculine=his|plural=their} riders' elemental bonuses "
+        "({elemental}) do not count.",
     ),
     sentence(
-        "riders.item.pre",
+        "riders.item.pre|extra_dice=*",
         "{side} uses {name} before the fight: {value:+d} (dice: {dice}) and {extra_dice} for "
         "the roll-off.",
+    ),
+    sentence(
+        "riders.item.pre|extra_dice=0",
+        "{side} uses {name} before the fight: {value:+d} (dice: {dice}).",
     ),
     counted("riders.item.pre#extra_dice", "{extra_dice} extra die", "{extra_dice} extra dice"),
     sentence(
@@ -26,7 +32,8 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ the roll-off (RDR-4)
     sentence(
         "riders.rolloff",
-        "{side} rolls {count}: {dice}, a sum of {sum}; with its bonus of {bonus}, {total}.",
+        "{side} rolls {count}: {dice}, a sum of {sum}; with "
+        "{side:?its|feminine=her|masculine=his|plural=their} bonus of {bonus}, {total}.",
     ),
     counted("riders.rolloff#count", "{count} die", "{count} dice"),
     sentence(
@@ -55,17 +62,22 @@ TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ damage (RDR-6)
     sentence("riders.damage.skipped.hide_shield", "No damage: {winner} used a Hide Shield."),
     sentence("riders.damage.skipped.ranged", "No damage: {loser} attacked from range."),
-    sentence("riders.damage.double", "{loser} conceded without rolling: it takes two damage."),
+    sentence(
+        "riders.damage.double",
+        "{loser} conceded without rolling: "
+        "{loser:?it takes|feminine=she takes|masculine=he takes|plural=they take} two damage.",
+    ),
     sentence("riders.damage.fatigue", "Damage {n}: {loser} takes one fatigue, now {fatigue}."),
     sentence(
         "riders.damage.fatigue_at_max|rider_lost=true",
-        "Damage {n}: {loser} is already at 3 fatigue and loses its Dragon Rider ({riders}); its "
-        "rage rises to {rage}.",
+        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue and "
+        "{loser:?loses its|feminine=loses her|masculine=loses his|plural=lose their} Dragon Rider "
+        "({riders}); {loser:?its|feminine=her|masculine=his|plural=their} rage rises to {rage}.",
     ),
     sentence(
         "riders.damage.fatigue_at_max|rider_lost=false",
-        "Damage {n}: {loser} is already at 3 fatigue, with no Dragon Rider left to lose; its rage "
-        "rises to {rage}.",
+        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue, with no Dragon Rider "
+        "left to lose; {loser:?its|feminine=her|masculine=his|plural=their} rage rises to {rage}.",
     ),
     sentence(
         "riders.damage.knockback",
@@ -98,7 +110,11 @@ TEXTS: tuple[Message, ...] = (
 
 #: What each Foundry roll was (``options.flavor``, rules/riders/foundry.py): ``riders.foundry.<key>``.
 FLAVORS: tuple[Message, ...] = (
-    sentence("riders.foundry.dice", "{slot}: {count}d{sides}"),
+    # TRANSLATORS: a die no other roll shows: {slot} is the kind of roll (below), {who} whose
+    sentence("riders.foundry.dice|who=none", "{slot}: {count}d{sides}"),
+    sentence("riders.foundry.dice|who=*", "{who}, {slot}: {count}d{sides}"),
+    term("riders.slot=rolloff", "roll-off"),
+    term("riders.slot=item", "item"),
     sentence("riders.foundry.rolloff", "Roll-off: {side}"),
     sentence("riders.foundry.item", "{side} uses {name}"),
 )

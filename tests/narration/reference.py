@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gettext
 import re
+import unicodedata
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -79,8 +80,9 @@ class Reference:
                 form = self.tr.npgettext(f"{code}#{field}", phrase.text, phrase.plural or "", count)
                 out.append(self.fill(code, form, params, names, whole=False))
             elif spec.startswith("?"):  # a word chosen by the gender of whom the field names
-                value = params.get(field, MISSING)
-                gender = names.get(GENDER + (value if isinstance(value, str) else field))
+                gender = together(
+                    [self.gender(f, params.get(f, MISSING), names) for f in field.split("+")]
+                )
                 default, *choices = spec[1:].split("|")
                 words = dict(choice.split("=", 1) for choice in choices)
                 assert set(words) <= GENDERS, spec
@@ -89,12 +91,20 @@ class Reference:
                 out.append(self.show(code, field, spec, params.get(field, MISSING), names))
         return "".join(out)
 
+    def gender(self, field: str, value: Any, names: Mapping[str, str]) -> str | None:
+        """Whom a field names: an id's gender, a list's together, a role's by the field."""
+        if isinstance(value, str):
+            return names.get(GENDER + value)
+        if isinstance(value, (list, tuple)):
+            return together([names.get(GENDER + v) if isinstance(v, str) else None for v in value])
+        return names.get(GENDER + field)
+
     def show(self, code: str, field: str, spec: str, value: Any, names: Mapping[str, str]) -> str:
         system = code.split(".", 1)[0]
         table = spec[1:] if spec.startswith("@") else field
         if value is MISSING:  # a role
             if field in names:
-                return self.isolate(names[field])
+                return self.own(names[field])
             word = self.term(system, "role", field)
             assert word is not None, f"no parameter or role {field}"
             return word
@@ -110,20 +120,28 @@ class Reference:
             return self.isolate(format(value, spec))
         if isinstance(value, str) and spec == "notation":  # a dice notation, the language's "d"
             die = self.term(system, "notation", "d") or "d"
-            match = re.fullmatch(r"(\d*)d(\d.*)", value)
-            if match is None:
+            term = r"(?:\d*d\d+|\d+)"
+            if re.fullmatch(rf"{term}(?:\s*[-+*/×]\s*{term})*", value) is None:
                 return self.isolate(value)
-            return (self.isolate(match[1]) if match[1] else "") + die + self.isolate(match[2])
+            return re.sub(  # every "d" the language's, every number isolated on its own
+                r"(\d*)d(\d+)|(\d+)",
+                lambda m: (
+                    self.isolate(m[3])
+                    if m[3]
+                    else (self.isolate(m[1]) if m[1] else "") + die + self.isolate(m[2])
+                ),
+                value,
+            )
         if isinstance(value, str):
             if value in names:
-                return self.isolate(names[value])
-            return self.word(system, table, value) or self.isolate(value)
+                return self.own(names[value])
+            return self.word(system, table, value) or self.own(value)
         if not value:
             return self.term(system, "list", "empty") or ""
         items = [
-            self.isolate(
-                names.get(v) or self.term(system, "role", v) or v if isinstance(v, str) else str(v)
-            )
+            self.own(names.get(v) or self.term(system, "role", v) or v)
+            if isinstance(v, str)
+            else self.isolate(str(v))
             for v in value
         ]
         if isinstance(value[0], str):  # names: as the language joins them (CLDR, Babel)
@@ -141,6 +159,12 @@ class Reference:
     def isolate(self, text: str) -> str:
         return f"{FSI}{text}{PDI}" if self.rtl else text
 
+    def own(self, text: str) -> str:
+        """A name or a request's string: isolated in Arabic, and in a left-to-right language when
+        it holds a right-to-left letter (bidi class R or AL)."""
+        rtl = any(unicodedata.bidirectional(c) in ("R", "AL") for c in text)
+        return f"{FSI}{text}{PDI}" if self.rtl or rtl else text
+
 
 def key(value: Any) -> str:
     """A value as a variant's or a term's key."""
@@ -148,7 +172,16 @@ def key(value: Any) -> str:
         return "true"
     if value is False:
         return "false"
+    if isinstance(value, (list, tuple)) and not value:
+        return "none"  # an empty list chooses a variant as null does
     return "none" if value is None else str(value)
+
+
+def together(genders: list[str | None]) -> str | None:
+    """Several participants' gender: the one they share, else masculine if any is, else none."""
+    if len(set(genders)) == 1:
+        return genders[0]
+    return "masculine" if "masculine" in genders else None
 
 
 def reference_names(

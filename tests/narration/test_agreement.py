@@ -107,8 +107,9 @@ def test_a_gendered_field_takes_the_word_of_the_participants_gender() -> None:
 
 def test_a_gendered_spec_names_only_genders() -> None:
     assert gendered("?يرمي|feminine=ترمي") == ("يرمي", {"feminine": "ترمي"})
-    with pytest.raises(ValueError, match="plural"):
-        gendered("?a|plural=b")
+    assert gendered("?zostaje|plural=zostają") == ("zostaje", {"plural": "zostają"})
+    with pytest.raises(ValueError, match="dual"):
+        gendered("?a|dual=b")
 
 
 def test_names_gathers_the_gender_beside_the_name() -> None:
