@@ -22,6 +22,7 @@ from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, problems
 from service.docs import mount_docs
+from service.favicon import mount_favicon
 from service.foundry import mount_foundry
 from service.logs import LEVELS, make_logger
 from service.mcp import mount_mcp
@@ -89,6 +90,7 @@ def create_app(
     mount_foundry(app)
     mount_mcp(app)
     mount_owlbear(app)
+    mount_favicon(app)
     install_openapi(app)
     health.add_health_routes(app)
     metrics = _add_metrics(app) if settings.metrics else None

@@ -156,12 +156,24 @@ def test_a_gender_changes_the_texts_and_nothing_else(api: Api) -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "dice"),
-    [("en", "1d12+3"), ("pl", "1k12+3"), ("fi", "1d12+3"), ("ar", f"{iso('1')}فصّ{iso('12+3')}")],
+    ("lang", "dice", "several"),
+    [
+        ("en", "1d12+3", "1d8+1d6+4"),
+        ("pl", "1k12+3", "1k8+1k6+4"),
+        ("fi", "1d12+3", "1d8+1d6+4"),
+        (
+            "ar",
+            f"{iso('1')}فصّ{iso('12')}+{iso('3')}",
+            f"{iso('1')}فصّ{iso('8')}+{iso('1')}فصّ{iso('6')}+{iso('4')}",
+        ),
+    ],
 )
-def test_a_dice_notation_reads_in_the_language(lang: str, dice: str) -> None:
+def test_a_dice_notation_reads_in_the_language(lang: str, dice: str, several: str) -> None:
+    """Every "d" of a formula is the language's, each number isolated on its own (review A1)."""
     params = {"n": 0, "dice": "1d12+3", "type": "fire", "rolls": [5], "modifier": 3, "total": 8}
     assert f"({dice}" in render(catalog(lang), "dnd5e.damage.part", params, {})
+    params["dice"] = "1d8+1d6+4"
+    assert f"({several}" in render(catalog(lang), "dnd5e.damage.part", params, {})
 
 
 def test_english_pronouns_follow_the_gender_its_when_none() -> None:
