@@ -179,6 +179,8 @@ TEXTS: tuple[Message, ...] = (
     sentence("dnd5e.death_save.dead", "Three failures: the creature dies."),
     # ------------------------------------------------------------ who, when the request names none
     term("dnd5e.role=target", "the target"),
+    # ------------------------------------------------------------ a list with nothing in it
+    term("dnd5e.list=empty", "none"),
 )
 
 #: What each Foundry roll was (``options.flavor``, rules/dnd5e/foundry.py): ``dnd5e.foundry.<key>``.

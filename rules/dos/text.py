@@ -280,6 +280,8 @@ TEXTS: tuple[Message, ...] = (
     term("dos.role=target", "the target"),
     term("dos.role=a", "side A"),
     term("dos.role=b", "side B"),
+    # ------------------------------------------------------------ a list with nothing in it
+    term("dos.list=empty", "none"),
 )
 
 #: What each Foundry roll was (``options.flavor``, rules/dos/foundry.py): ``dos.foundry.<key>``,

@@ -213,6 +213,8 @@ TEXTS: tuple[Message, ...] = (
     ),
     # ------------------------------------------------------------ who, when the request names none
     term("dragon.role=dragon", "the dragon"),
+    # ------------------------------------------------------------ a list with nothing in it
+    term("dragon.list=empty", "none"),
 )
 
 #: What each Foundry roll was (``options.flavor``, rules/dragon/foundry.py): ``dragon.foundry.<key>``.

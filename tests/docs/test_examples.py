@@ -133,7 +133,9 @@ class Decimal(float):
 
     def __new__(cls, text: str) -> Decimal:
         value = super().__new__(cls, text)
-        value.places = len(text.split(".", 1)[1].split("e")[0].split("E")[0])
+        value.places = len(
+            text.split(".", 1)[1].split("e", maxsplit=1)[0].split("E", maxsplit=1)[0]
+        )
         return value
 
     places: int
@@ -270,7 +272,12 @@ def fragment(lines: list[str]) -> tuple[int | None, list[Any]]:
 
 
 #: The headings a chat message in each language sits under.
-LANGUAGE_HEADINGS = {"**English**": "en", "**Polski**": "pl", "**Suomi**": "fi", "**العربية**": "ar"}
+LANGUAGE_HEADINGS = {
+    "**English**": "en",
+    "**Polski**": "pl",
+    "**Suomi**": "fi",
+    "**العربية**": "ar",
+}
 
 
 def messages(lines: list[str], i: int, example: Example) -> None:
