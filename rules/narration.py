@@ -23,13 +23,16 @@ position counted from 0 shown from 1, or ``{param:@table}`` for the value's term
 (``system.table=value``: a number read as a word, "a village" for change level 2), or
 ``{param:notation}`` for a dice notation in the language's letters (``system.notation=d``:
 "1k12+3"), or ``{param:?word|feminine=word|...}`` for the word that agrees with the grammatical
-gender of whom the parameter names (the request's ``gender`` beside a ``name``; the first word
-when it gives none: a form that needs none). A string parameter is shown as its name in the
+gender of whom the parameter names (the request's ``gender`` beside a ``name``, ``plural`` for a
+grammatically plural name; the first word when it gives none: a form that needs none); a list's
+participants together, and ``{a+b:?word}`` two participants together (:func:`together`). A string parameter is shown as its name in the
 request, else as its term, else as itself; a list of names as the language joins them (CLDR's
 "and" list, Babel's ``format_list``: "a, b i c"), a list of values (dice) with the language's comma;
-a counted list (``code#param`` of a list) takes the plural form of its length. In Arabic every value
-shown (not a term) is wrapped in Unicode isolates (FSI ... PDI), each item of a list on its own, so
-numbers and Latin names read left to right inside the right-to-left sentence. The first letter of a
+a counted list (``code#param`` of a list) takes the plural form of its length; an empty list
+chooses a variant as null does (``none``). In Arabic every value shown (not a term) is wrapped in
+Unicode isolates (FSI ... PDI), each item of a list on its own, so numbers and Latin names read
+left to right inside the right-to-left sentence; in a left-to-right language a name (a request's
+string) with a right-to-left letter is (:func:`ltr`). The first letter of a
 sentence is made upper case.
 
 Each language's catalog is compiled once per process (:func:`catalog`) into one Python function
