@@ -7,5 +7,5 @@ from rules.narration import codes
 #: This system's rules version (docs/dice.md, "Rules versions"): bumped whenever an answer of this
 #: system could change for the same request and seed (a rule, a draw order, an event, a text in any
 #: language, a Foundry flavor). Every answer carries it; ``GET /systems`` lists it.
-RULES_VERSION = "dos-5"
+RULES_VERSION = "dos-6"
 SENTENCES = codes(TEXTS)
