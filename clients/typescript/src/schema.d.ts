@@ -728,7 +728,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -899,7 +899,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** Attempt */
         Attempt: {
@@ -1750,7 +1750,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Side
              * @description "players" (the characters) or "gm" (monsters, NPCs).
@@ -2351,7 +2351,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** DeathSaveRequest */
         DeathSaveRequest: {
@@ -2669,7 +2669,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         } & unknown;
         /** DefenseRoll */
         DefenseRoll: {
@@ -3569,7 +3569,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** DragonSide */
         DragonSide: {
@@ -3622,7 +3622,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Controller
              * @description `player`: subjugated, on the dragon's side; `gm`: free, the other side.
@@ -3859,7 +3859,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -4245,7 +4245,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
@@ -4554,7 +4554,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         } & unknown;
         /**
          * Option
@@ -5016,7 +5016,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Current
              * @description True for the rider the dragon carries now, false for a delivered rider.
@@ -5053,7 +5053,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5107,7 +5107,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5532,7 +5532,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Hp
              * @description Current hit points (0 .. max_hp).
@@ -5907,7 +5907,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -6189,7 +6189,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6344,7 +6344,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6519,7 +6519,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6731,7 +6731,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -7128,7 +7128,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7260,7 +7260,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7517,7 +7517,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -7818,7 +7818,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -7951,7 +7951,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -8232,7 +8232,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-5",
+                     *       "rules_version": "dos-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -8747,7 +8747,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-5",
+                     *       "rules_version": "dragon-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -8946,7 +8946,7 @@ export interface operations {
                      *             "after": 2,
                      *             "reason": "lost_pair"
                      *           },
-                     *           "text": "Tribe loses 2 prosperity (it lost its battle pair): 4, now 2."
+                     *           "text": "Tribe loses 2 prosperity (defeated in a battle pair): 4, now 2."
                      *         },
                      *         {
                      *           "code": "dragon.pair.interrupted",
@@ -9420,7 +9420,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-5",
+                     *       "rules_version": "riders-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -9866,7 +9866,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-5",
+                     *       "rules_version": "dnd5e-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -10249,7 +10249,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-5",
+                     *       "rules_version": "dnd5e-6",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10343,7 +10343,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-5",
+                     *       "rules_version": "dnd5e-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10474,7 +10474,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-5",
+                     *       "rules_version": "dnd5e-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -10704,7 +10704,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-5",
+                     *       "rules_version": "dnd5e-6",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10813,7 +10813,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-1",
+                     *       "rules_version": "notation-2",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",

@@ -54,7 +54,7 @@ class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -118,7 +118,7 @@ class Attacker(TypedDict):
     skill: int
     weapon: Weapon
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class Attempt(TypedDict):
@@ -411,7 +411,7 @@ class Combatant(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -607,7 +607,7 @@ class DamageTarget(TypedDict):
     critical: NotRequired[bool]
     beaten: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class DeathSaveRequest(TypedDict):
@@ -703,7 +703,7 @@ class Defender(TypedDict):
     running: NotRequired[bool]
     stopped: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class DefenseRoll(TypedDict):
@@ -1008,7 +1008,7 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class DragonSide(TypedDict):
@@ -1033,7 +1033,7 @@ class Entity(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     controller: Literal["player", "gm"]
     kind: Literal["individual", "group"]
     prosperity: int
@@ -1120,7 +1120,7 @@ class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     id: str
     speed: int
 
@@ -1264,7 +1264,7 @@ class ManeuverSide(TypedDict):
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class ManeuverSideResult(TypedDict):
@@ -1386,7 +1386,7 @@ class OpposedSide(TypedDict):
     stat: int
     skill: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class Option(TypedDict):
@@ -1584,7 +1584,7 @@ class Rider(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1602,7 +1602,7 @@ class RidersSide(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1618,7 +1618,7 @@ class RidersSideInput(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1797,7 +1797,7 @@ class Target(TypedDict):
 
     ac: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -2000,7 +2000,7 @@ class TurnCombatant(TypedDict):
     "TurnCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     id: str
     side: str
     speed: int
