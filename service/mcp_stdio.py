@@ -88,7 +88,7 @@ def _protocol_stdout() -> Any:
 
 async def serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO) -> None:
     """Serve MCP on ``stdin``/``stdout`` until stdin ends, the app's lifespan around it."""
-    from service.app import create_app  # the app module builds an app on import
+    from service.app import create_app  # noqa: PLC0415 - its module builds an app on import
 
     app = create_app(settings)
     quiet_sdk()
@@ -97,9 +97,10 @@ async def serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO) -> None:
     out = _Out(stdout, wire)
     async with (
         app.router.lifespan_context(app),
-        stdio_server(
-            stdin=cast(Any, _Lines(stdin, wire, out)), stdout=cast(Any, out)
-        ) as (read, write),
+        stdio_server(stdin=cast(Any, _Lines(stdin, wire, out)), stdout=cast(Any, out)) as (
+            read,
+            write,
+        ),
     ):
         await server.run(read, write, server.create_initialization_options())
 
