@@ -34,6 +34,8 @@ from service.routing import Endpoint, endpoints
 DESCRIBE = "describe_endpoint"
 #: The request fields every endpoint shares (the envelope): not listed with each endpoint.
 ENVELOPE = frozenset({"seed", "dice", "lang", "foundry"})
+#: The longest example request a tool's description shows for an endpoint (in bytes of JSON).
+EXAMPLE_LIMIT = 200
 #: Every tool only reads: the same request and seed give the same answer, nothing changes.
 ANNOTATIONS = types.ToolAnnotations(
     read_only_hint=True, destructive_hint=False, idempotent_hint=True, open_world_hint=False
@@ -49,6 +51,7 @@ class Route:
     kind: str  # "resolve", "odds" or "simulate"
     fields: str  # its required fields, or its questions (a shaped odds endpoint)
     endpoint: Endpoint
+    example: str = ""  # its first example request, when it is short
 
 
 @dataclass(frozen=True)
@@ -84,7 +87,16 @@ def _routes(system: System, found: dict[str, Endpoint]) -> Iterator[Route]:
             )
         else:
             fields = ", ".join(_required(entry.request)) or "all optional"
-        yield Route(path, entry.summary.rstrip("."), kind, fields, found[path])
+        example = next(iter(entry.examples.values()), None)
+        shown = encode(example).decode() if example is not None else ""
+        yield Route(
+            path,
+            entry.summary.rstrip("."),
+            kind,
+            fields,
+            found[path],
+            shown if len(shown) <= EXAMPLE_LIMIT else "",
+        )
 
 
 #: What each kind of endpoint is for, in the tool's first sentence.
@@ -102,14 +114,22 @@ def system_tool(system: System, found: dict[str, Endpoint]) -> SystemTool | None
     name = system.prefix.strip("/")
     title = system.display_name("en")
     kinds = [text for kind, text in _KINDS.items() if any(r.kind == kind for r in routes.values())]
+    if not system.game:  # the general roller: its rolls are no game's
+        kinds[0] = "roll it with seeded, replayable dice"
     doing = kinds[0] if len(kinds) == 1 else ", ".join(kinds[:-1]) + " or " + kinds[-1]
+    when = (
+        f"Use it whenever the table plays {title}."
+        if system.game
+        else "Use it for any roll that is not a game system's own."
+    )
     lines = [
-        f"{title}: {doing}. Use it whenever the table plays {title}"
-        + ("" if system.game else " or a roll is written in dice notation")
-        + ".",
+        f"{title}: {doing}. {when}",
         f"Pass `endpoint` and its JSON body as `request` (the same body as POST <endpoint>; "
-        f"{DESCRIBE} gives its fields and an example). Endpoints (required fields):",
-        *(f"- {r.path}: {r.summary} ({r.fields})" for r in routes.values()),
+        f"{DESCRIBE} gives its fields and an example). Endpoints (required fields, an example):",
+        *(
+            f"- {r.path}: {r.summary} ({r.fields})" + (f", e.g. {r.example}" if r.example else "")
+            for r in routes.values()
+        ),
     ]
     spec = types.Tool(
         name=name,
