@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients owlbear test-node browser-deps mcp-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients owlbear test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -62,16 +62,6 @@ browser-deps: $(BROWSER_TESTS)/node_modules/.package-lock.json ## install the br
 $(BROWSER_TESTS)/node_modules/.package-lock.json: $(BROWSER_TESTS)/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "make: the browser tests need npm (and node) to install axe-core: apt-get install npm, or see docs/development.md" >&2; exit 1; }
 	npm ci --prefix $(BROWSER_TESTS) --no-audit --no-fund --silent
-
-# The MCP tests' npm packages (the TypeScript SDK client, the conformance suite and the node 22 it runs
-# on, locked in tests/mcp/package-lock.json), installed when node_modules is missing or older than the lock.
-MCP_TESTS := tests/mcp
-
-mcp-deps: $(MCP_TESTS)/node_modules/.package-lock.json ## install the MCP tests' locked npm packages (SDK client, conformance suite)
-
-$(MCP_TESTS)/node_modules/.package-lock.json: $(MCP_TESTS)/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "make: the MCP tests need npm to install their packages: apt-get install npm, or see docs/development.md" >&2; exit 1; }
-	npm ci --prefix $(MCP_TESTS) --no-audit --no-fund --silent
 
 golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
 	$(BIN)/python scripts/gen_golden.py

@@ -65,15 +65,18 @@ TEXT_LIMIT = 8192
 #: The largest answer without texts whose probabilities the text lists.
 SUMMARY_LIMIT = 64 * 1024
 
-Disconnected = Callable[[], Awaitable[bool]]
+#: An awaitable function that returns once the caller has gone away.
+Gone = Callable[[], Awaitable[Any]]
+#: How often a tool call over HTTP looks whether its caller went away, in seconds.
+GONE_POLL = 0.5
 
 
 async def answer(
     state: Any,
     endpoint: Endpoint,
     body: bytes,
-    accept_language: bytes,
-    disconnected: Disconnected | None = None,
+    accept_language: bytes = b"",
+    gone: Gone | None = None,
 ) -> tuple[bytes, str | None]:
     """THE SEAM: an MCP tool call's request answered as an HTTP request to ``endpoint`` is (the
     answer's bytes and the language of its texts; a refusal raised as the HTTP path raises it).
@@ -82,8 +85,9 @@ async def answer(
     function calls, the endpoint's own ``resolve`` (validation, duplicate keys, the work budget,
     the answer bound), in the app's worker threads for the heavy endpoints; when the service's one
     pipeline entry point lands (the heavy lane's process pool, its queue and CPU limits, a caller
-    that hangs up), this body becomes a call to it with the same arguments. ``disconnected``
-    tells whether the caller went away (HTTP; ``None`` on stdio)."""
+    that hangs up), this body becomes a call to it with the same arguments
+    (``service.pipeline.answer(state, endpoint, body, accept_language, gone)``). ``gone`` returns
+    once the caller has gone away (HTTP; ``None`` on stdio): unused until then."""
     max_dice: int = state.settings.max_dice
     if endpoint.heavy:
         result: tuple[bytes, str | None] = await state.workers.run(
@@ -144,10 +148,8 @@ class Calls:
             return _error(problems.encode(refused.problem))
         route = tool.routes[path]
         accept = _header(outer, b"accept-language")
-        disconnected = request.is_disconnected if isinstance(request, Request) else None
-        return await self.run(
-            route.endpoint, body, accept, outer, wire=wire, disconnected=disconnected
-        )
+        gone = _gone(request) if isinstance(request, Request) else None
+        return await self.run(route.endpoint, body, accept, outer, wire=wire, gone=gone)
 
     async def run(
         self,
@@ -157,16 +159,14 @@ class Calls:
         outer: Scope,
         *,
         wire: Wire | None,
-        disconnected: Disconnected | None,
+        gone: Gone | None,
     ) -> types.CallToolResult:
         """One call of ``endpoint``: its result, its access line, its metrics."""
         scope = _call_scope(endpoint.path, outer)
         start = time.perf_counter()
         status = 200
         try:
-            payload, lang = await answer(
-                self.app.state, endpoint, body, accept_language, disconnected
-            )
+            payload, lang = await answer(self.app.state, endpoint, body, accept_language, gone)
             text = _text(payload, lang, endpoint.path)
             # The bound holds for the result as sent: the answer, its text and the envelope.
             budget.check_answer(len(payload) + len(orjson.dumps(text)) + 1024)
@@ -231,6 +231,16 @@ class Calls:
         # The OpenAPI document is built once, on the first describe (about a second): off the loop.
         text = await anyio.to_thread.run_sync(self.catalog.describe, path)
         return types.CallToolResult(content=[types.TextContent(text=text)])
+
+
+def _gone(request: Request) -> Gone:
+    """Returns once the HTTP client of ``request`` has gone away (its body is read by then)."""
+
+    async def gone() -> None:
+        while not await request.is_disconnected():
+            await anyio.sleep(GONE_POLL)
+
+    return gone
 
 
 class _Refused(Exception):
