@@ -336,3 +336,20 @@ def test_resources_are_the_rules_pages_the_dice_and_the_openapi_document(shared:
     ]
     assert doc["mimeType"] == "application/json"
     assert json.loads(doc["text"]) == shared.client.get("/openapi.json").json()
+
+
+def test_one_function_runs_an_endpoint_for_mcp() -> None:
+    """``service.mcp.answer`` is the seam the request pipeline takes over: no other function of the
+    MCP modules runs an endpoint (its ``resolve``, ``admit`` or ``finish``) or a lane."""
+    import ast
+
+    runners = {"resolve", "admit", "finish", "workers", "lane"}
+    found = []
+    for path in sorted((ROOT / "service").glob("mcp*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+                names = {n.attr for n in ast.walk(fn) if isinstance(n, ast.Attribute)}
+                if names & runners:
+                    found.append(f"{path.name}:{fn.name}")
+    assert found == ["mcp.py:answer"]
