@@ -11,6 +11,7 @@ in-flight requests ``DRAGONROLL_GRACEFUL_TIMEOUT`` seconds to finish; the server
 from __future__ import annotations
 
 import argparse
+import sys
 
 import uvicorn
 
@@ -23,6 +24,12 @@ FLAGS = {"host": "--host", "port": "--port", "workers": "--workers"}
 
 
 def main(argv: list[str] | None = None) -> None:
+    args_given = sys.argv[1:] if argv is None else argv
+    if args_given[:1] == ["mcp"]:  # `dragonroll mcp`: the MCP server over stdio (service.mcp_stdio)
+        from service.mcp_stdio import main as mcp_main  # noqa: PLC0415 - only for this command
+
+        mcp_main(args_given[1:])
+        return
     parser = argparse.ArgumentParser(
         prog="dragonroll", description="Serve the dragonroll rules API."
     )

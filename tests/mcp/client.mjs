@@ -1,11 +1,11 @@
 // The official TypeScript MCP SDK's client against a live dragonroll (run by test_mcp_clients.py).
-// Usage: node client.mjs <service URL> <arguments JSON>: connects to <URL>/mcp over streamable HTTP,
-// lists the tools and resources, calls dos_test with the arguments and with a bad request, and prints
-// what it got as one JSON object on stdout (the SDK validates structured content against outputSchema).
+// Usage: node client.mjs <service URL> <arguments JSON> <bad arguments JSON>: connects to <URL>/mcp
+// over streamable HTTP, lists the tools and resources, calls the dos tool with both, and prints
+// what it got as one JSON object on stdout.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-const [base, args] = process.argv.slice(2);
+const [base, args, badArgs] = process.argv.slice(2);
 
 // On a loaded machine a request can reuse a kept-alive connection the server is closing at that
 // moment (uvicorn closes idle ones after 5 s): undici then fails with "other side closed" before any
@@ -25,8 +25,8 @@ await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", base), { 
 const tools = await client.listTools();
 const resources = await client.listResources();
 const dice = await client.readResource({ uri: "dragonroll://docs/dice.md" });
-const call = await client.callTool({ name: "dos_test", arguments: JSON.parse(args) });
-const bad = await client.callTool({ name: "dos_test", arguments: { stat: "high", skill: 3, dc: 43 } });
+const call = await client.callTool({ name: "dos", arguments: JSON.parse(args) });
+const bad = await client.callTool({ name: "dos", arguments: JSON.parse(badArgs) });
 let unknown = null;
 try {
   await client.callTool({ name: "no_such_tool", arguments: {} });

@@ -26,9 +26,11 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 ARGS = {"stat": 24, "skill": 3, "dc": 43, "seed": "Sarathael", "lang": "pl"}
+CALL = {"endpoint": "/dos/test", "request": ARGS}
+BAD = {"endpoint": "/dos/test", "request": {"stat": "high", "skill": 3, "dc": 43}}
 
 
-def free_port(first: int = 18700, last: int = 18799) -> int:
+def free_port(first: int = 18600, last: int = 18699) -> int:
     """A free loopback port in this suite's range (else any)."""
     for port in range(first + os.getpid() % 50, last + 1):
         with socket.socket() as s:
@@ -103,8 +105,8 @@ def test_python_sdk_client(service: Service) -> None:
     async def session() -> dict[str, Any]:
         async with Client(f"{service.base}/mcp") as client:
             tools = await client.list_tools()
-            call = await client.call_tool("dos_test", ARGS)
-            bad = await client.call_tool("dos_test", {"stat": "high", "skill": 3, "dc": 43})
+            call = await client.call_tool("dos", CALL)
+            bad = await client.call_tool("dos", BAD)
             resources = await client.list_resources()
             page = await client.read_resource("dragonroll://docs/systems/dos.md")
             return {
@@ -119,14 +121,14 @@ def test_python_sdk_client(service: Service) -> None:
     got = asyncio.run(session())
     assert got["version"] == "2026-07-28"  # the SDK's newest protocol: per-request, no handshake
     names = [t.name for t in got["tools"]]
-    assert "dos_test" in names and "dnd5e_odds_attack" in names and len(names) == len(set(names))
-    assert all(t.input_schema["type"] == "object" and t.output_schema for t in got["tools"])
-    # The SDK checked the structured content against the tool's outputSchema; it is the HTTP JSON,
-    # and the text is the HTTP answer byte for byte.
+    assert {"dos", "dnd5e", "dice", "describe_endpoint"} <= set(names)
+    assert len(names) == len(set(names))
+    assert all(t.input_schema["type"] == "object" for t in got["tools"])
+    # The structured content is the HTTP answer's JSON, the text its events' sentences.
     call = got["call"]
     assert call.is_error is False
-    assert call.content[0].text.encode() == http
     assert call.structured_content == json.loads(http)
+    assert call.content[0].text == "\n".join(e["text"] for e in json.loads(http)["events"])
     bad = got["bad"]
     assert bad.is_error is True
     problem = json.loads(bad.content[0].text)
@@ -143,7 +145,7 @@ def test_typescript_sdk_client(service: Service) -> None:
         pytest.skip("needs node and `npm ci --prefix tests/mcp` (CI runs both)")
     http = service.post("/dos/test", ARGS)
     run = subprocess.run(
-        [node, str(HERE / "client.mjs"), service.base, json.dumps(ARGS)],
+        [node, str(HERE / "client.mjs"), service.base, json.dumps(CALL), json.dumps(BAD)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -153,10 +155,11 @@ def test_typescript_sdk_client(service: Service) -> None:
     got = json.loads(run.stdout)
     assert got["server"]["name"] == "dragonroll"  # the initialize handshake (2025-11-25)
     names = [t["name"] for t in got["tools"]]
-    assert "dos_test" in names and all(t["hasInput"] and t["hasOutput"] for t in got["tools"])
+    assert "dos" in names and all(t["hasInput"] for t in got["tools"])
     assert got["call"].get("isError", False) is False
-    assert got["call"]["content"][0]["text"].encode() == http
     assert got["call"]["structuredContent"] == json.loads(http)
+    texts = [e["text"] for e in json.loads(http)["events"]]
+    assert got["call"]["content"] == [{"type": "text", "text": "\n".join(texts)}]
     assert got["bad"]["isError"] is True
     assert json.loads(got["bad"]["content"][0]["text"])["status"] == 422
     assert got["unknown"]["code"] == -32602

@@ -1,0 +1,114 @@
+"""``dragonroll mcp``: the MCP server over stdio, through the official Python SDK's stdio client
+(which launches it as a desktop host does), and line by line for what the SDK cannot send."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+
+from service.app import create_app
+from service.settings import Settings
+from tests.conftest import Api
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
+TEST = {"stat": 24, "skill": 3, "dc": 43, "seed": "Sarathael", "lang": "pl"}
+#: The console script's entry point (pyproject.toml: dragonroll = service.__main__:main).
+COMMAND = [sys.executable, "-c", "from service.__main__ import main; main()", "mcp"]
+ENV = {"DRAGONROLL_LOG_FORMAT": "json", "DRAGONROLL_LOG_LEVEL": "info"}
+
+
+def test_the_python_sdk_stdio_client() -> None:
+    http = Api(log_level="warning").post("/dos/test", TEST)
+    params = StdioServerParameters(command=COMMAND[0], args=COMMAND[1:], cwd=ROOT, env=ENV)
+
+    async def session() -> dict[str, Any]:
+        async with Client(params) as client:
+            tools = await client.list_tools()
+            call = await client.call_tool("dos", {"endpoint": "/dos/test", "request": TEST})
+            bad = await client.call_tool(
+                "dos", {"endpoint": "/dos/test", "request": {"stat": "high", "skill": 3, "dc": 43}}
+            )
+            resources = await client.list_resources()
+            return {"tools": tools.tools, "call": call, "bad": bad, "resources": resources}
+
+    got = asyncio.run(asyncio.wait_for(session(), 120))
+    expected = [spec.name for spec in _specs()]
+    assert [t.name for t in got["tools"]] == expected
+    call = got["call"]
+    assert call.is_error is False
+    assert call.structured_content == http.json()
+    assert call.content[0].text == "\n".join(e["text"] for e in http.json()["events"])
+    assert got["bad"].is_error is True
+    assert json.loads(got["bad"].content[0].text)["errors"][0]["loc"] == ["body", "stat"]
+    assert "dragonroll://docs/dice.md" in {str(r.uri) for r in got["resources"].resources}
+
+
+def _specs() -> list[Any]:
+    from service.mcp_tools import Catalog
+
+    return Catalog(create_app(Settings(log_level="warning"))).specs
+
+
+def test_raw_lines_duplicated_keys_and_logs() -> None:
+    """Line by line (what the SDK client cannot send: a key twice): the raw arguments are checked
+    as over HTTP, a duplicated envelope key is an invalid request, stray output never reaches
+    stdout, and each call has its access line on stderr."""
+    init = {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"},
+    }
+    lines = [
+        {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": init},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+        '{"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "dos",'
+        ' "arguments": {"endpoint": "/dos/test", "request": {"stat": 24, "stat": 1,'
+        ' "skill": 3, "dc": 43}}}}',
+        '{"jsonrpc": "2.0", "id": 3, "method": "ping", "method": "tools/list"}',
+        {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "method": "tools/call",
+            "params": {"name": "dos", "arguments": {"endpoint": "/dos/test", "request": TEST}},
+        },
+    ]
+    text = "".join((x if isinstance(x, str) else json.dumps(x)) + "\n" for x in lines)
+    run = subprocess.run(
+        COMMAND,
+        input=text,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, **ENV},
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-3000:]
+    out = [json.loads(x) for x in run.stdout.splitlines()]  # every stdout line is the protocol's
+    by_id = {x["id"]: x for x in out}
+    assert set(by_id) == {0, 1, 2, 3, 4}
+    assert len(by_id[1]["result"]["tools"]) == len(_specs())
+    problem = json.loads(by_id[2]["result"]["content"][0]["text"])
+    assert by_id[2]["result"]["isError"] is True and problem["type"].endswith("/duplicate-key")
+    assert by_id[3]["error"]["code"] == -32600 and "'method'" in by_id[3]["error"]["message"]
+    assert by_id[4]["result"]["structuredContent"]["outcome"] == "failure"
+    logs = [json.loads(x) for x in run.stderr.splitlines() if x.startswith("{")]
+    calls = [x for x in logs if x.get("event") == "request"]
+    assert [(x["route"], x["status"]) for x in calls] == [
+        ("mcp:/dos/test", 422),
+        ("mcp:/dos/test", 200),
+    ]
+    assert calls[0]["request_id"] != calls[1]["request_id"]
+    assert not [x for x in logs if x.get("level") in ("error", "critical")]
