@@ -133,12 +133,14 @@ class ResolverEndpoint(Endpoint):
         slots: Callable[[Any], SlotSpec],
         foundry: Mapper | None = None,
         texts: Texts | None = None,
+        rules_version: str = "",
     ) -> None:
         super().__init__(path, system=system, request_model=request_model, work=work)
         self.resolver = resolver
         self.slots = slots
         self.foundry = foundry
         self.texts = texts
+        self.rules_version = rules_version
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
@@ -152,11 +154,13 @@ class ResolverEndpoint(Endpoint):
         """
         req = self.validate(body)
         budget.check(self.work(req), dice_budget)
-        mapper = foundry.check(self.system, self.foundry) if req.foundry else None
+        # A system without Foundry pools has no `foundry` in its requests (rules.system.Capability).
+        mapper = self.foundry if self.foundry is not None and req.foundry else None
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         result = self.resolver(req, dice)
+        result["rules_version"] = self.rules_version  # the descriptor's (rules.events.trace)
         lang = req.lang or negotiate(accept_language)
         named = names(req)  # the request's names: for the events' texts and the rolls' flavors
         narrate(result["events"], lang, named, self.texts)
@@ -301,6 +305,7 @@ def add_resolver(
     system: str | None = None,
     foundry: Mapper | None = None,
     texts: Texts | None = None,
+    rules_version: str = "",
 ) -> None:
     """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
 
@@ -319,6 +324,7 @@ def add_resolver(
         slots=slots,
         foundry=foundry,
         texts=texts,
+        rules_version=rules_version,
     )
     add_endpoint(
         router,

@@ -49,6 +49,7 @@ def resolvers(system: System, texts: Texts) -> APIRouter:
             slot_doc=endpoint.slot_doc,
             foundry=system.foundry,
             texts=texts,
+            rules_version=system.rules_version,
         )
     return router
 
