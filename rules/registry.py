@@ -9,6 +9,7 @@ line here; the order here is the order of the OpenAPI document and of ``GET /sys
 from __future__ import annotations
 
 from rules import dnd5e, dos, dragon, notation, riders
+from rules.narration import Texts, texts_of
 from rules.system import Capability, System
 
 SYSTEMS: tuple[System, ...] = (
@@ -20,6 +21,9 @@ SYSTEMS: tuple[System, ...] = (
 )
 #: Their ids, in the same order.
 IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)
+#: Their source messages (``rules.narration.texts_of``): what the service narrates them from, and
+#: what the tests and tools that read the registry's catalogs hand ``rules.narration``.
+TEXTS: Texts = texts_of(SYSTEMS)
 
 
 def find(system_id: str, systems: tuple[System, ...] = SYSTEMS) -> System:

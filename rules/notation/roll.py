@@ -241,15 +241,3 @@ def tell(log: EventLog, spec: Dice, term: TermResult) -> None:
 
 
 Resolver = Callable[[Any, DiceSource], Any]
-
-
-#: The endpoints' functions, over the default shorthands and the deployment's (:func:`configure`).
-ROLLER = Roller(dict(SHORTHANDS))
-
-
-def configure(extra: Mapping[str, str]) -> None:
-    """The process's shorthand table: the defaults and ``DRAGONROLL_DICE_SHORTHANDS`` (``extra``)."""
-    table = ROLLER.shorthands
-    assert isinstance(table, dict)
-    table.clear()
-    table.update({**SHORTHANDS, **extra})
