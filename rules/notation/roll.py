@@ -11,10 +11,9 @@ Then min/max apply to every die left, keep and drop in their written order, succ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
@@ -238,6 +237,3 @@ def tell(log: EventLog, spec: Dice, term: TermResult) -> None:
         )
     else:
         log.add("notation.rolled", **common, dice=shown, total=term["total"])
-
-
-Resolver = Callable[[Any, DiceSource], Any]
