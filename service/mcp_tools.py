@@ -29,7 +29,8 @@ from fastapi import FastAPI
 
 from rules.system import System
 from service.encoding import encode
-from service.routing import Endpoint, endpoints
+from service.endpoints import endpoints
+from service.routing import Endpoint
 
 DESCRIBE = "describe_endpoint"
 #: The request fields every endpoint shares (the envelope): not listed with each endpoint.

@@ -24,7 +24,6 @@ from rules.dos.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.dos.sentences import RULES_VERSION
 from rules.odds import Simulation
 from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
 
@@ -347,7 +346,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
 )
 
-# ---------------------------------------------------------------- odds (issue 18, docs/odds.md)
+# ---------------------------------------------------------------- odds (docs/odds.md)
 
 _CHAINS = (
     " Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens "
@@ -502,7 +501,8 @@ SYSTEM = System(
         "fi": "Varjojen lohikäärmeet",
         "ar": "تنانين الظلال",
     },
-    rules_version=RULES_VERSION,
+    # bumped whenever an answer could change for the same request and seed (System.rules_version)
+    rules_version="dos-6",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from rules.narration import LANGUAGES, catalog
+from rules.narration import LANGUAGES
 from rules.registry import IDS as SYSTEMS
 from tests.conftest import Api
 from tests.foundry.checks import check_answer
 from tests.foundry.test_rolls import OK, foundry
+from tests.narration.catalogs import catalog
 
 #: The systems' flavor messages (``<system>.foundry.<key>``), from the English catalog.
 FLAVORS = sorted(code for code in catalog("en").sentences if ".foundry." in code)

@@ -10,8 +10,8 @@ from functools import cache
 
 import pytest
 
-from rules.narration import LANGUAGES, LOCALE_DIR, source_messages
-from tests.narration.catalogs import po
+from rules.narration import LANGUAGES, LOCALE_DIR
+from tests.narration.catalogs import po, source_messages
 
 
 @cache

@@ -17,7 +17,8 @@ from typing import Any
 
 import pytest
 
-from rules.narration import FSI, GENDER, LANGUAGES, PDI, catalog, fields, render, source_messages
+from rules.narration import FSI, GENDER, LANGUAGES, PDI, fields, render
+from tests.narration.catalogs import catalog, source_messages
 from tests.narration.reference import reference
 from tests.narration.samples import all_samples
 
