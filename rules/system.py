@@ -55,6 +55,10 @@ class Endpoint:
     work: Callable[[Any], Work]
     #: Name -> request body; the first is the OpenAPI document's example (resolved there).
     examples: Mapping[str, Body]
+    #: The event codes that tell this endpoint's outcome: an answer's events with one of them, in
+    #: order, are its outcome in one line (``GET /systems`` lists them; the playground and the
+    #: Owlbear extension show them, already in the reader's language).
+    outcome: Sequence[str] = ()
 
 
 @dataclass(frozen=True, eq=False)

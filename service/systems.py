@@ -4,8 +4,8 @@ A list of the systems, in the registry's order: each with its ``id`` (its path p
 ``name`` in every language the service speaks (an object: the answer is the same for every caller,
 so a client picks its own language and a cache needs no ``Vary``), its ``rules_version`` (the one
 its answers carry), the ``languages`` its texts are all translated into (any other language is told
-in English), whether it is a game, and its resolving endpoints, each with its ``odds`` and
-``simulate`` paths where it has them. Built once per app, from the descriptors.
+in English), whether it is a game, and its resolving endpoints, each with the event codes of its
+outcome and its ``odds`` and ``simulate`` paths where it has them. Built once per app, from the descriptors.
 """
 
 from __future__ import annotations
@@ -28,6 +28,10 @@ class EndpointInfo(BaseModel):
 
     path: str = Field(description="The resolving endpoint, as served (`POST`).")
     summary: str
+    outcome: list[str] = Field(
+        description="The event codes that tell its outcome: an answer's events with one of these "
+        "codes, in order, are the outcome in one line (their `text` in the answer's language)."
+    )
     odds: str | None = Field(
         default=None, description="Its odds endpoint (no die drawn), where it has one."
     )
@@ -69,6 +73,7 @@ def describe(system: System) -> SystemInfo:
             EndpointInfo(
                 path=system.prefix + e.path,
                 summary=e.summary,
+                outcome=list(e.outcome),
                 odds=odds.get(e.path),
                 simulate=simulate.get(e.path),
             )

@@ -32,6 +32,7 @@ SYSTEM = System(
     endpoints=(
         Endpoint(
             path="/roll",
+            outcome=("notation.total",),
             summary=e.ROLL_SUMMARY,
             description=e.ROLL_DESCRIPTION,
             request=NotationRollRequest,

@@ -118,9 +118,6 @@ GENERATED = (
     "clients/foundry/endpoints.mjs",
     "service/locale/",  # the playground's catalogs, extracted from the OpenAPI document
     "service/static/playground/i18n/",
-    # The playground's one-sentence outcome per endpoint (sentence() in playground.js) is written
-    # per endpoint in the page's code; moving it into the descriptors is still to do.
-    "service/static/playground/playground.js",
 )
 DOCS = ("tests/", "docs/", "bench/", "README.md", "CHANGELOG.md", "mkdocs.yml")
 
