@@ -84,7 +84,8 @@ def describe(system: System) -> SystemInfo:
 
 def add_systems_route(app: FastAPI, systems: Sequence[System]) -> None:
     """``GET /systems``, its answer built now: the descriptors do not change while the app runs."""
-    body = encode([describe(s).model_dump(exclude_none=True) for s in systems])
+    answer = [describe(s).model_dump(exclude_none=True) for s in systems]
+    body = encode(answer)
 
     async def list_systems() -> Response:
         return Response(body, media_type="application/json")
@@ -94,6 +95,9 @@ def add_systems_route(app: FastAPI, systems: Sequence[System]) -> None:
         list_systems,
         methods=["GET"],
         response_model=list[SystemInfo],
+        # The answer itself is the document's example: a client can read the systems from the
+        # committed document too (the Owlbear extension's tests do).
+        responses={200: {"content": {"application/json": {"example": answer}}}},
         summary="The systems served, their versions, languages and endpoints",
         description=(
             "The registry: every system in the order of this document, with its display name "
