@@ -134,7 +134,7 @@ class System:
     game: bool = True
     #: The path prefix when it is not ``/<id>`` (the dice roller: ``notation`` served at ``/dice``).
     path: str = ""
-    #: Engine modules compiled with mypyc (pyproject.toml ``[tool.dragonroll] compiled``, tested).
+    #: Engine modules of its own compiled with mypyc (``rules.registry.compiled()``, setup.py).
     compiled: Sequence[str] = field(default=())
 
     @property
