@@ -434,7 +434,7 @@ def micro(
     endpoint."""
     sys.path.insert(0, str(ROOT))
     from service.app import create_app
-    from service.routing import endpoints
+    from service.endpoints import endpoints
 
     bodies = dict(rows or ENDPOINTS)
     out: dict[str, float] = {}

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from service.app import create_app
-from service.routing import Endpoint, endpoints
+from service.endpoints import endpoints
+from service.routing import Endpoint
 
 TEST = {"stat": 20, "skill": 30, "dc": 200}
 ATTACK = {

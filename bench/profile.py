@@ -85,7 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from bench.bare_app import app as bare
     from service.app import create_app
-    from service.routing import ResolverEndpoint, endpoints
+    from service.endpoints import endpoints
+    from service.routing import ResolverEndpoint
 
     svc = create_app()
     route = endpoints(svc)[url_path(args.path)]

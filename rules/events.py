@@ -19,14 +19,12 @@ from rules.models import Envelope, Event
 class EventLog:
     """Collects events during a resolution; lists them at the end, their texts to be narrated."""
 
-    __slots__ = ("_codes", "_events", "rules_version")
+    __slots__ = ("_codes", "_events")
 
-    def __init__(self, codes: Collection[str], rules_version: str) -> None:
-        """``codes``: the system's event codes; ``rules_version``: its rules version, which the
-        answer carries (``trace``)."""
+    def __init__(self, codes: Collection[str]) -> None:
+        """``codes``: the system's event codes."""
         self._codes = codes
         self._events: list[Event] = []
-        self.rules_version = rules_version
 
     def add(self, code: str, **params: Any) -> None:
         """Record an event as the response shows it, its ``text`` empty until it is narrated."""
@@ -47,12 +45,14 @@ def trace(dice: DiceSource, log: EventLog) -> Envelope:
     """The envelope fields of a result: call it last, once every die has been drawn.
 
     It refuses a resolution that ran out of scripted dice (DESIGN.md, "Scripted dice").
+    ``rules_version`` is left empty, in its place: it is the descriptor's (``System.rules_version``,
+    written there only), and whoever serves the system stamps it (``service.endpoints``).
     """
     dice.settle()
     return {
         "seed": dice.seed,
         "rng": dice.rng,
-        "rules_version": log.rules_version,
+        "rules_version": "",
         "rolls": dice.records(),
         "unused_dice": dice.unused(),
         "events": log.render(),

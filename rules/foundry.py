@@ -3,7 +3,8 @@
 Built after the resolution from the request and the result (docs/foundry.md), never by a resolver:
 ``service.routing`` calls :func:`rolls` only for a request with ``"foundry": true``. Each system maps
 its own events in ``rules/<system>/foundry.py`` (a ``pools(req, result, say) -> list[Pool]`` function,
-its descriptor's ``foundry``; a system without one answers ``foundry: true`` with a 422, :func:`check`);
+its descriptor's ``foundry``; a system without one has no ``foundry`` in its requests, so
+``foundry: true`` is a 422 there, as any unknown field is);
 the dice of the record no mapped event claims (a pool a mapper does not know) become one plain sum
 roll per slot, so every die drawn is shown once.
 
@@ -24,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules import narration
-from rules.errors import InvalidRequest
 
 Json = dict[str, Any]
 
@@ -156,17 +156,6 @@ def leftovers(record: list[Json], pools: list[Pool], say: Say) -> list[Pool]:
 
 
 Mapper = Callable[[Any, Mapping[str, Any], Say], list[Pool]]
-
-
-def check(system: str, mapper: Mapper | None) -> Mapper:
-    """``system``'s mapper; ``foundry: true`` for a system without Foundry pools is a 422 at
-    ``foundry``, refused before any die is drawn."""
-    if mapper is None:
-        raise InvalidRequest.at(
-            ("foundry",),
-            f"the {system} system has no Foundry rolls: send `foundry: false` or leave it out",
-        )
-    return mapper
 
 
 def rolls(

@@ -10,6 +10,7 @@ from typing import Annotated, Any, ClassVar, Literal, NotRequired
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     GetJsonSchemaHandler,
@@ -17,7 +18,7 @@ from pydantic import (
     StringConstraints,
     with_config,
 )
-from pydantic.json_schema import JsonSchemaValue
+from pydantic.json_schema import JsonSchemaValue, SkipJsonSchema
 from pydantic_core import CoreSchema, PydanticCustomError, core_schema
 from typing_extensions import TypedDict
 
@@ -225,8 +226,21 @@ class Model(BaseModel):
         return schema
 
 
+def _no_foundry(value: Any) -> Any:
+    raise PydanticCustomError(
+        "foundry_none",
+        "this system has no Foundry rolls: leave out `foundry`",
+    )
+
+
 class RollRequest(Model):
-    """Base of every request that may roll dice."""
+    """Base of every request that may roll dice: its ``seed``, its scripted ``dice``, its ``lang``.
+
+    A system with Foundry rolls (its descriptor's ``foundry``) bases its requests on
+    :class:`FoundryRollRequest` instead, which adds ``foundry``; ``rules.system.System`` refuses a
+    descriptor whose requests and ``foundry`` disagree, so a request offers only what its system has
+    (here ``foundry`` is out of the schema, and refused with a 422 that says why).
+    """
 
     seed: Seed | None = Field(
         default=None,
@@ -240,6 +254,12 @@ class RollRequest(Model):
             "header; without either, English."
         ),
     )
+    foundry: SkipJsonSchema[Annotated[Any, BeforeValidator(_no_foundry)]] = None
+
+
+class FoundryRollRequest(RollRequest):
+    """Base of the requests of a system with Foundry rolls: ``foundry: true`` asks for them."""
+
     foundry: bool = Field(
         default=False,
         description=(

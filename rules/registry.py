@@ -9,7 +9,7 @@ line here; the order here is the order of the OpenAPI document and of ``GET /sys
 from __future__ import annotations
 
 from rules import dnd5e, dos, dragon, notation, riders
-from rules.system import System
+from rules.system import Capability, System
 
 SYSTEMS: tuple[System, ...] = (
     dos.SYSTEM,
@@ -41,3 +41,10 @@ def find(system_id: str, systems: tuple[System, ...] = SYSTEMS) -> System:
         if system.id == system_id:
             return system
     raise KeyError(f"no system {system_id!r}: one of {', '.join(s.id for s in systems)}")
+
+
+def having(capability: Capability, systems: tuple[System, ...] = SYSTEMS) -> tuple[System, ...]:
+    """The systems that have ``capability`` (``rules.system.Capability``), in the registry's order:
+    what a test of a capability parametrizes over (``having(Capability.FOUNDRY)``), so a system
+    without it is not asked for it and one that gains it is tested at once."""
+    return tuple(system for system in systems if capability in system.capabilities)

@@ -4,8 +4,16 @@ Each system package exports one :class:`System` (``rules/<system>/system.py``, `
 ``rules.registry.SYSTEMS`` lists them, and that list is the only place that names the systems. The
 routes, the narration catalogs, the Foundry rolls, the OpenAPI examples and ``GET /systems`` are
 built from it, so a system is one package plus one line there (docs/development.md, "Adding a
-system"). A capability a system lacks is an empty field here (no odds, no Foundry pools), and the
-generic code that serves it says so (a 404 for a path it has not, a 422 for ``foundry: true``).
+system").
+
+**Capabilities.** What a system may or may not have is a :class:`Capability`, and each is declared
+by the descriptor's own contents, never beside them (STYLE 22): Foundry rolls by ``foundry`` (its
+pools), odds by ``odds``, simulations by ``simulations``, counted phrases by a :func:`counted`
+message among its ``texts``, gendered names by a ``gender`` field in a request. A capability a
+system lacks is an empty field here, and everything derived says so: ``System.capabilities`` (what
+``GET /systems`` lists and the tests parametrize over: ``rules.registry.having``), the requests (only a
+system with Foundry rolls bases them on ``rules.models.FoundryRollRequest``, checked when the
+descriptor is built), the routes (a 404 for a path it has not).
 
 Pure data and functions: nothing here imports the web layer.
 """
@@ -15,12 +23,16 @@ from __future__ import annotations
 import gettext
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cache
 from typing import Any, Final, Protocol
 
+from pydantic import BaseModel
+
 from rules import narration
-from rules.budget import NO_DICE, Work
+from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
+from rules.models import FoundryRollRequest
 from rules.narration import Message
 
 #: A request body, as JSON.
@@ -33,9 +45,19 @@ class Resolver(Protocol):
     def __call__(self, req: Any, dice: DiceSource, /) -> Any: ...
 
 
-def no_work(req: Any) -> Work:
-    """The work of a request that rolls no dice the resolvers' budget counts."""
-    return NO_DICE
+class Capability(StrEnum):
+    """Something a system may have beyond resolving, each declared by its descriptor's fields."""
+
+    #: Foundry VTT rolls (``foundry: true`` in its requests; ``System.foundry``, its pools).
+    FOUNDRY = "foundry"
+    #: Exact odds of a resolving endpoint's request, no die drawn (``System.odds``).
+    ODDS = "odds"
+    #: Seeded simulations of whole fights (``System.simulations``).
+    SIMULATE = "simulate"
+    #: Counted phrases ("1 die", "3 dice"): a ``narration.counted`` message among its texts.
+    COUNTED = "counted"
+    #: Participants named with a grammatical gender: a ``gender`` field in one of its requests.
+    GENDERED = "gendered"
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,7 +141,11 @@ class System:
     #: Display name by language; English (``en``) at least, the fallback for any other.
     name: Mapping[str, str]
     #: What a replay may rely on (docs/dice.md, "Rules versions"): the same request and seed give
-    #: the same bytes within one version of this system.
+    #: the same bytes within one version of this system. Bumped whenever an answer of this system
+    #: could change for the same request and seed (a rule, a draw order, an event, a text in any
+    #: language, a Foundry flavor). Written here only: the service stamps it on every answer
+    #: (``rules_version``, which the engine's ``rules.events.trace`` leaves empty), ``GET /systems``
+    #: lists it.
     rules_version: str
     endpoints: Sequence[Endpoint]
     #: The English source of the events' sentences and of the Foundry rolls' flavors (the catalogs
@@ -137,9 +163,33 @@ class System:
     #: Engine modules of its own compiled with mypyc (``rules.registry.compiled()``, setup.py).
     compiled: Sequence[str] = field(default=())
 
+    def __post_init__(self) -> None:
+        """Refuse a descriptor whose requests offer ``foundry`` without Foundry pools, or the pools
+        with a request that cannot ask for them (:class:`Capability`)."""
+        for endpoint in self.endpoints:
+            offers = issubclass(endpoint.request, FoundryRollRequest)
+            if offers != (self.foundry is not None):
+                raise ValueError(
+                    f"{self.id}{endpoint.path}: its request "
+                    + (
+                        "offers `foundry` but the system has no Foundry pools"
+                        if offers
+                        else "lacks `foundry` (base it on rules.models.FoundryRollRequest) but the "
+                        "system has Foundry pools"
+                    )
+                )
+
     @property
     def prefix(self) -> str:
         return self.path or f"/{self.id}"
+
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """What this system has, read from its descriptor's fields (:class:`Capability`)."""
+        return _capabilities(self)
+
+    def has(self, capability: Capability) -> bool:
+        return capability in self.capabilities
 
     @property
     def title(self) -> str:
@@ -164,6 +214,40 @@ class _Untranslated(gettext.NullTranslations):
 
 
 UNTRANSLATED: Final = "\x00untranslated"
+
+
+@cache
+def _capabilities(system: System) -> frozenset[Capability]:
+    declared = {
+        Capability.FOUNDRY: system.foundry is not None,
+        Capability.ODDS: bool(system.odds),
+        Capability.SIMULATE: bool(system.simulations),
+        Capability.COUNTED: any(m.plural is not None for m in system.texts),
+        Capability.GENDERED: any(_has_field(e.request, "gender") for e in system.endpoints),
+    }
+    return frozenset(capability for capability, has in declared.items() if has)
+
+
+def _has_field(model: type[Any], name: str) -> bool:
+    """Whether ``model`` or a model nested in it (in a list, a union, an optional) has a field
+    ``name``: read from its JSON schema, which names every nested model's properties."""
+    schema = model.model_json_schema() if issubclass(model, BaseModel) else {}
+    found = False
+
+    def walk(node: Any) -> None:
+        nonlocal found
+        if isinstance(node, dict):
+            properties = node.get("properties")
+            if isinstance(properties, dict) and name in properties:
+                found = True
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(schema)
+    return found
 
 
 @cache

@@ -22,6 +22,7 @@ from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, problems
 from service.docs import mount_docs
+from service.endpoints import endpoints, install
 from service.foundry import mount_foundry
 from service.logs import LEVELS, make_logger
 from service.mcp import mount_mcp
@@ -34,8 +35,6 @@ from service.middleware.metrics import RequestMetrics
 from service.openapi import install_openapi
 from service.owlbear import mount_owlbear
 from service.playground import mount_playground
-from service.routers import routers
-from service.routing import endpoints, include
 from service.settings import Settings
 from service.systems import add_systems_route
 from service.workers import WorkerPool
@@ -81,8 +80,7 @@ def create_app(
     )  # the /dice shorthands: process-wide, the last app's
     app.state.workers = WorkerPool(settings.worker_threads)
     app.state.systems = served
-    for router in routers(served):
-        include(app, router)
+    install(app, served)
     add_systems_route(app, served)
     mount_docs(app)
     mount_playground(app)

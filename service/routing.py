@@ -1,7 +1,8 @@
 """POST routes: FastAPI calls the endpoint, the endpoint validates the body, resolves it, returns bytes.
 
-Each resolving, odds or simulate endpoint is an :class:`Endpoint` (what to validate, what work to
-allow, how to answer) served by an ordinary FastAPI route whose endpoint function FastAPI calls as
+Each resolving, odds or simulate endpoint is an :class:`Endpoint` built from its descriptor's entry
+(what to validate, what work to allow, how to answer; ``service.endpoints`` builds and registers
+them) served by an ordinary FastAPI route whose endpoint function FastAPI calls as
 documented: it takes the ``Request``, reads the raw body, checks its ``Content-Type``, and returns a
 ``Response`` of the bytes :meth:`Endpoint.resolve` made (``Model.__pydantic_validator__``'s
 ``validate_json``, the work budget, the resolver, the narration, ``service.encoding``). FastAPI
@@ -19,20 +20,19 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from fastapi import APIRouter, FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
+import rules.system
 from rules import budget, foundry
-from rules.dice import DiceSource, SlotSpec
-from rules.foundry import Mapper
-from rules.models import RollRequest
+from rules.dice import DiceSource
 from rules.narration import Texts, names, narrate
+from rules.system import System
 from service.encoding import encode
 from service.language import HEADERS, negotiate
-from service.problems import KINDS, PROBLEM_JSON, DuplicateKey, UnsupportedMediaType
+from service.problems import DuplicateKey, UnsupportedMediaType
 
 #: scope key: the system of the endpoint a request reached (for the access line and the metrics).
 SYSTEM_KEY = "dragonroll.system"
@@ -44,10 +44,6 @@ _LANGUAGE_HEADERS: dict[str | None, dict[str, str]] = {
         for lang, headers in HEADERS.items()
     },
 }
-
-
-class Resolver(Protocol):
-    def __call__(self, req: Any, dice: DiceSource, /) -> Any: ...
 
 
 def new_seed() -> str:
@@ -81,29 +77,40 @@ def _unique(pairs: list[tuple[str, Any]]) -> None:
             seen.add(key)
 
 
+#: A descriptor's entry an endpoint serves: a resolving endpoint, an odds endpoint or a simulation.
+Entry = rules.system.Endpoint | rules.system.Odds
+
+
 class Endpoint:
-    """One POST endpoint: its request model, its work function, how it answers.
+    """One POST endpoint: the descriptor's entry it serves (``entry``, of the system
+    ``descriptor``), and what its answering reads of them, bound once when it is built
+    (``service.endpoints``): the request model, the work function.
 
     :meth:`resolve` is the whole in-process path of a request from its raw body to the bytes of the
     answer (tests, the OpenAPI examples and the benchmarks call it directly)."""
 
     #: answered in the worker threads, off the event loop (odds and simulations)
     heavy = False
-    #: the answer's model, for the OpenAPI document (set by :func:`add_endpoint`)
-    response_model: Any = None
 
     def __init__(
         self,
-        path: str,
+        descriptor: System,
+        entry: Entry,
         *,
-        system: str,
         request_model: Any,
         work: Callable[[Any], budget.Work],
     ) -> None:
-        self.path = path
-        self.system = system
+        self.descriptor = descriptor
+        self.entry = entry
+        self.path = descriptor.prefix + entry.path
+        self.system = descriptor.id
         self.request_model = request_model
         self.work = work
+
+    @property
+    def response_model(self) -> Any:
+        """The answer's model (the entry's ``result``), for the OpenAPI document."""
+        return self.entry.result
 
     def validate(self, body: bytes) -> Any:
         """The request, validated by its model's own validator (``model_validate_json`` is a Python
@@ -120,25 +127,20 @@ class Endpoint:
 
 
 class ResolverEndpoint(Endpoint):
-    """Validate, check the work budget, resolve with a fresh dice source, narrate, encode."""
+    """Validate, check the work budget, resolve with a fresh dice source, narrate, encode.
 
-    def __init__(
-        self,
-        path: str,
-        *,
-        system: str,
-        request_model: Any,
-        work: Callable[[Any], budget.Work],
-        resolver: Resolver,
-        slots: Callable[[Any], SlotSpec],
-        foundry: Mapper | None = None,
-        texts: Texts | None = None,
-    ) -> None:
-        super().__init__(path, system=system, request_model=request_model, work=work)
-        self.resolver = resolver
-        self.slots = slots
-        self.foundry = foundry
+    Serves a descriptor's resolving ``entry`` (``rules.system.Endpoint``) with its system's Foundry
+    pools, rules version and the app's ``texts`` (those of every system it serves)."""
+
+    entry: rules.system.Endpoint
+
+    def __init__(self, descriptor: System, entry: rules.system.Endpoint, texts: Texts) -> None:
+        super().__init__(descriptor, entry, request_model=entry.request, work=entry.work)
+        self.resolver = entry.resolve
+        self.slots = entry.slots
+        self.foundry = descriptor.foundry
         self.texts = texts
+        self.rules_version = descriptor.rules_version
 
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
@@ -152,11 +154,13 @@ class ResolverEndpoint(Endpoint):
         """
         req = self.validate(body)
         budget.check(self.work(req), dice_budget)
-        mapper = foundry.check(self.system, self.foundry) if req.foundry else None
+        # A system without Foundry pools has no `foundry` in its requests (rules.system.Capability).
+        mapper = self.foundry if self.foundry is not None and req.foundry else None
         seed = req.seed if req.seed is not None else new_seed()
         # The slots only check a script: a request without one does not list them.
         dice = DiceSource(seed, req.dice, self.slots(req) if req.dice else None)
         result = self.resolver(req, dice)
+        result["rules_version"] = self.rules_version  # the descriptor's (rules.events.trace)
         lang = req.lang or negotiate(accept_language)
         named = names(req)  # the request's names: for the events' texts and the rolls' flavors
         narrate(result["events"], lang, named, self.texts)
@@ -203,128 +207,3 @@ def operation_id(system: str, path: str) -> str:
     """``dos_roll`` for ``/dos/roll``, ``dice_roll`` for ``/dice/roll`` (the ``notation`` system's):
     the route's name and OpenAPI operation id, from the path served."""
     return path.strip("/").replace("/", "_").replace("-", "_")
-
-
-def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI ``responses`` entries for problems (schema added by ``service.openapi``)."""
-    out: dict[int | str, dict[str, Any]] = {}
-    for status in statuses:
-        kinds = [k for k, (s, _) in KINDS.items() if s == status and k != "preflight-refused"]
-        out[status] = {
-            "description": "Problem: " + ", ".join(kinds),
-            "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
-        }
-    return out
-
-
-#: The endpoints registered on each router (by its id, with the router kept alive beside them), by
-#: path as served (``router.prefix + path``), with the route each became and the arguments of
-#: ``add_api_route`` that made it.
-_REGISTERED: dict[int, tuple[APIRouter, dict[str, tuple[Endpoint, Any, dict[str, Any]]]]] = {}
-
-
-def add_endpoint(
-    router: APIRouter,
-    endpoint: Endpoint,
-    *,
-    response_model: Any,
-    summary: str,
-    description: str,
-    slot_doc: str,
-    openapi_extra: dict[str, Any] | None = None,
-) -> None:
-    """Register ``POST endpoint.path`` on ``router``: a FastAPI route calling
-    :func:`endpoint_function`, documented with its request model (``openapi_extra``; the schema is
-    put in by ``service.openapi``) and its answer (``response_model``)."""
-    name = operation_id(endpoint.system, endpoint.path)
-    endpoint.response_model = response_model
-    extra = dict(openapi_extra or {})
-    body = extra.setdefault("requestBody", {})
-    body["required"] = True
-    body.setdefault("content", {}).setdefault("application/json", {})
-    route_args: dict[str, Any] = {
-        "endpoint": endpoint_function(endpoint),
-        "methods": ["POST"],
-        "response_model": response_model,
-        "summary": summary,
-        "description": f"{description}\n\n**Dice slots**: {slot_doc}",
-        "responses": problem_responses(400, 413, 415, 422),
-        "name": name,
-        "operation_id": name,
-        "openapi_extra": extra,
-    }
-    router.add_api_route(endpoint.path.removeprefix(router.prefix), **route_args)
-    route = router.routes[-1]
-    registered = _REGISTERED.setdefault(id(router), (router, {}))[1]
-    registered[endpoint.path] = (endpoint, route, {**route_args, "tags": list(router.tags)})
-
-
-def include(app: FastAPI, router: APIRouter) -> None:
-    """``router``'s routes served by ``app``, its endpoints noted in ``app.state.endpoints``.
-
-    The endpoints are added to the app's own router (``app.add_api_route``, with the arguments
-    that made them on ``router``), the router's other routes included as usual: a request is then
-    matched against one flat list of routes, not through an included router's (which FastAPI
-    matches route by route twice per request: 15-20 us of a /dos/test on this machine)."""
-    registered = _REGISTERED.get(id(router), (router, {}))[1]
-    ours = {id(route) for _, route, _ in registered.values()}
-    for path, (_, _, route_args) in registered.items():
-        app.add_api_route(path, **route_args)
-    others = [route for route in router.routes if id(route) not in ours]
-    if others:
-        rest = APIRouter()
-        rest.routes.extend(others)
-        app.include_router(rest)
-    found: dict[str, Endpoint] = getattr(app.state, "endpoints", {})
-    found.update({path: endpoint for path, (endpoint, _, _) in registered.items()})
-    app.state.endpoints = found
-
-
-def endpoints(app: FastAPI) -> dict[str, Endpoint]:
-    """Every endpoint of ``app`` by path (those of the routers :func:`include` put in)."""
-    found: dict[str, Endpoint] = getattr(app.state, "endpoints", {})
-    return found
-
-
-def add_resolver(
-    router: APIRouter,
-    path: str,
-    *,
-    resolver: Resolver,
-    slots: Callable[[Any], SlotSpec],
-    request_model: type[RollRequest],
-    response_model: type[Any],
-    summary: str,
-    description: str,
-    slot_doc: str,
-    work: Callable[[Any], budget.Work],
-    system: str | None = None,
-    foundry: Mapper | None = None,
-    texts: Texts | None = None,
-) -> None:
-    """Register ``POST <path>`` resolving ``request_model`` into ``response_model``.
-
-    ``slot_doc`` lists the endpoint's dice slots; it is appended to the OpenAPI description.
-    ``work`` counts the base dice a request can roll (``rules.budget``), checked before resolving.
-    ``system``: the system's id (default: the router's prefix without its slash).
-    ``foundry``: the system's Foundry pools (``rules.foundry``; none: ``foundry: true`` is a 422);
-    ``texts``: the source texts its events are narrated from (the registry's by default).
-    """
-    endpoint = ResolverEndpoint(
-        router.prefix + path,
-        system=system or router.prefix.strip("/"),
-        request_model=request_model,
-        work=work,
-        resolver=resolver,
-        slots=slots,
-        foundry=foundry,
-        texts=texts,
-    )
-    add_endpoint(
-        router,
-        endpoint,
-        response_model=response_model,
-        summary=summary,
-        description=description,
-        slot_doc=slot_doc,
-    )

@@ -4,8 +4,10 @@ A list of the systems, in the registry's order: each with its ``id`` (its path p
 ``name`` in every language the service speaks (an object: the answer is the same for every caller,
 so a client picks its own language and a cache needs no ``Vary``), its ``rules_version`` (the one
 its answers carry), the ``languages`` its texts are all translated into (any other language is told
-in English), whether it is a game, and its resolving endpoints, each with the event codes of its
-outcome and its ``odds`` and ``simulate`` paths where it has them. Built once per app, from the descriptors.
+in English), whether it is a game, its ``capabilities`` (``rules.system.Capability``: what a client
+may ask of it, such as ``foundry: true``), and its resolving endpoints, each with the event codes of
+its outcome and its ``odds`` and ``simulate`` paths where it has them. Built once per app, from the
+descriptors.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.narration import LANGUAGES
-from rules.system import System
+from rules.system import Capability, System
 from service.encoding import encode
 
 PATH = "/systems"
@@ -56,6 +58,12 @@ class SystemInfo(BaseModel):
         "answered, with those texts in English."
     )
     game: bool = Field(description="false for an entry without a game (the dice roller).")
+    capabilities: list[Capability] = Field(
+        description="What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: "
+        "its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), "
+        "`counted` (counted phrases in its texts), `gendered` (its requests take a participant's "
+        "grammatical `gender`). A capability it lacks is not listed."
+    )
     endpoints: list[EndpointInfo]
 
 
@@ -69,6 +77,7 @@ def describe(system: System) -> SystemInfo:
         rules_version=system.rules_version,
         languages=list(system.languages()),
         game=system.game,
+        capabilities=[c for c in Capability if c in system.capabilities],
         endpoints=[
             EndpointInfo(
                 path=system.prefix + e.path,
@@ -102,7 +111,7 @@ def add_systems_route(app: FastAPI, systems: Sequence[System]) -> None:
         description=(
             "The registry: every system in the order of this document, with its display name "
             "in each language, its `rules_version`, the languages its texts are translated into, "
-            "and its resolving endpoints with their odds and simulation paths where they exist. "
+            "its capabilities, and its resolving endpoints with their odds and simulation paths where they exist. "
             "An endpoint without odds or a simulation has no `odds` or `simulate` key."
         ),
         tags=["Service"],

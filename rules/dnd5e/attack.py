@@ -24,7 +24,7 @@ from rules.dnd5e.models import (
     TypeDamage,
 )
 from rules.dnd5e.notation import DiceTerm
-from rules.dnd5e.sentences import RULES_VERSION, SENTENCES
+from rules.dnd5e.sentences import SENTENCES
 from rules.events import EventLog, trace
 
 DEATH_SAVE_DC = 10
@@ -37,7 +37,7 @@ def check_slots(req: CheckRequest) -> SlotSpec:
 
 def check(req: CheckRequest, dice: DiceSource) -> CheckResult:
     """D5E-10: d20 + modifier, success when it meets or beats the DC (no automatic 1 or 20)."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
     total = r["total"]
     success = total >= req.dc
@@ -184,7 +184,7 @@ def apply_damage(target: Target, damage: int, critical: bool, log: EventLog) -> 
 
 def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     """D5E-11: a natural 20 hits (critically), a natural 1 misses, else total >= AC hits."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     ac = req.target.ac
     r = roll_d20(dice, "attack", mode(req.advantage, req.disadvantage), req.attack_bonus)
     natural, d20s, how = r["natural"], r["d20s"], r["mode"]
@@ -225,7 +225,7 @@ def death_save(req: DeathSaveRequest, dice: DiceSource) -> DeathSaveResult:
     """D5E-16: 10 or more succeeds; three successes: stable; three failures: dead; a natural 1 is
     two failures; a natural 20 restores 1 hp. Stable or back to 1 hp, the creature is no longer
     dying: both counts reset to 0 (SRD 5.1)."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     r = roll_d20(dice, "d20", mode(req.advantage, req.disadvantage), req.modifier)
     successes, failures = req.successes, req.failures
     natural, total = r["natural"], r["total"]

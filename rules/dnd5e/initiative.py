@@ -24,7 +24,7 @@ from rules.dnd5e.models import (
     SurpriseReason,
     SurpriseVerdict,
 )
-from rules.dnd5e.sentences import RULES_VERSION, SENTENCES
+from rules.dnd5e.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded
 from rules.events import EventLog, trace
 from rules.models import MAX_ATTEMPTS
@@ -384,7 +384,7 @@ def _order(
 def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     """Surprise (D5E-3/4), then initiative (D5E-5), the order (D5E-6) and its ties (D5E-7)."""
     _validate(req)
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     stealth = _stealth(req, dice, log)
     verdicts = _surprise(req, stealth, log)
     order = _order(req, _roll(req, dice, log), dice, log)

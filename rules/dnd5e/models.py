@@ -20,12 +20,12 @@ from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
     Envelope,
+    FoundryRollRequest,
     Gender,
     Id,
     Model,
     Name,
     NonNegative,
-    RollRequest,
     Showable,
     Stat,
     exactly_one,
@@ -157,7 +157,7 @@ class InitiativeOptions(Model):
     )
 
 
-class InitiativeRequest(RollRequest):
+class InitiativeRequest(FoundryRollRequest):
     # D5E-7, as the schema says it: a dexterity tie-break needs every dexterity
     model_config = ConfigDict(
         json_schema_extra={
@@ -303,7 +303,7 @@ Step = Annotated[
 ]
 
 
-class TurnRequest(RollRequest):
+class TurnRequest(FoundryRollRequest):
     speed: NonNegative = Field(description="Walking speed in feet.")
     steps: Annotated[list[Step], Field(max_length=MAX_ATTEMPTS)] = Field(
         description="The plan, in order."
@@ -346,7 +346,7 @@ class TurnResult(Envelope):
 # ------------------------------------------------------------------ check (D5E-10)
 
 
-class CheckRequest(RollRequest):
+class CheckRequest(FoundryRollRequest):
     modifier: Stat = 0
     dc: Stat = Field(description="Difficulty class; success when the total meets or beats it.")
     advantage: Edge = False
@@ -412,7 +412,7 @@ class Target(Model):
         return self
 
 
-class AttackRequest(RollRequest):
+class AttackRequest(FoundryRollRequest):
     attack_bonus: Stat = Field(description="Added to the d20 (D5E-11).")
     advantage: Edge = False
     disadvantage: Edge = False
@@ -479,7 +479,7 @@ class AttackResult(Envelope):
 # ------------------------------------------------------------------ death save (D5E-16)
 
 
-class DeathSaveRequest(RollRequest):
+class DeathSaveRequest(FoundryRollRequest):
     successes: Annotated[int, Field(ge=0, le=2)] = Field(default=0, description="So far.")
     failures: Annotated[int, Field(ge=0, le=2)] = Field(default=0, description="So far.")
     modifier: Stat = Field(default=0, description="Any bonus to the save (a spell, a feature).")

@@ -25,7 +25,7 @@ from rules.dnd5e.models import (
     PartRoll,
     Target,
 )
-from rules.dnd5e.sentences import RULES_VERSION, SENTENCES
+from rules.dnd5e.sentences import SENTENCES
 from rules.events import EventLog
 from rules.odds import Counts, Distribution, NoDice, Prob, counts, dice, distribution, prob
 
@@ -117,7 +117,7 @@ def _effects(target: Target, damage: int, critical: bool, p: Fraction) -> tuple[
     """(P drops to 0, P dead) contributed by ``damage`` dealt with probability ``p`` (D5E-14/15)."""
     if not p:
         return Fraction(0), Fraction(0)
-    state = engine.apply_damage(target, damage, critical, EventLog(SENTENCES, RULES_VERSION))
+    state = engine.apply_damage(target, damage, critical, EventLog(SENTENCES))
     return (p if target.hp > 0 and state["hp"] == 0 else Fraction(0)), (
         p if state["dead"] else Fraction(0)
     )
@@ -142,4 +142,4 @@ def _damage(parts: list[DamagePart], target: Target, critical: bool) -> Counts:
 def _after_type(kind: str, amount: int, target: Target) -> int:
     """Immunity, resistance, vulnerability on one type's amount: the engine's ``by_type``."""
     part = PartRoll(dice="", type=kind, rolls=[], critical_rolls=[], modifier=0, total=amount)
-    return engine.by_type([part], target, EventLog(SENTENCES, RULES_VERSION))[0]["total"]
+    return engine.by_type([part], target, EventLog(SENTENCES))[0]["total"]

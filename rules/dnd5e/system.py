@@ -14,7 +14,6 @@ from rules.dnd5e.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.dnd5e.sentences import RULES_VERSION
 from rules.system import ODDS_DOC, Endpoint, Odds, System
 
 _D20 = (
@@ -263,7 +262,8 @@ SYSTEM = System(
         "fi": "Viidennen laitoksen SRD-taistelu",
         "ar": "قتال الإصدار الخامس (SRD)",
     },
-    rules_version=RULES_VERSION,
+    # bumped whenever an answer could change for the same request and seed (System.rules_version)
+    rules_version="dnd5e-5",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

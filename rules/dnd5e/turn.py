@@ -23,7 +23,7 @@ from rules.dnd5e.models import (
     TurnResult,
     Violation,
 )
-from rules.dnd5e.sentences import RULES_VERSION, SENTENCES
+from rules.dnd5e.sentences import SENTENCES
 from rules.events import EventLog, trace
 
 
@@ -173,7 +173,7 @@ class _Plan:
 
 def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     """D5E-4, D5E-8, D5E-9: walk the plan step by step against its budgets, then narrate."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     plan = _Plan(req)
     for i, step in enumerate(req.steps):
         if isinstance(step, Move):

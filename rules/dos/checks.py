@@ -16,7 +16,7 @@ from rules.dos.models import (
     TestResult,
 )
 from rules.dos.pool import D10, opposed_reason, opposed_winner, outcome, roll_pool, total
-from rules.dos.sentences import RULES_VERSION, SENTENCES
+from rules.dos.sentences import SENTENCES
 from rules.events import EventLog, trace
 
 
@@ -26,7 +26,7 @@ def roll_slots(req: PoolRequest) -> SlotSpec:
 
 def roll(req: PoolRequest, dice: DiceSource) -> RollResult:
     """A bare pool roll in slot ``roll`` (DOS-1..7)."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     pool = roll_pool(dice, "roll", req.pool, log)
     return {**trace(dice, log), "roll": pool}
 
@@ -37,7 +37,7 @@ def test_slots(req: TestRequest) -> SlotSpec:
 
 def test(req: TestRequest, dice: DiceSource) -> TestResult:
     """A simple test (DOS-11) in slot ``check``."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     pool = roll_pool(dice, "check", req.skill, log)
     percent = req.percent
     tot = total(req.stat, pool["result"], percent)
@@ -69,7 +69,7 @@ def opposed_slots(req: OpposedRequest) -> SlotSpec:
 
 def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
     """An opposed test (DOS-12): side ``a`` rolls in slot ``a``, then side ``b`` in slot ``b``."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     sides: dict[str, SideResult] = {}
     for name, side in (("a", req.a), ("b", req.b)):
         pool = roll_pool(dice, name, side.skill, log)
@@ -107,7 +107,7 @@ def complex_slots(req: ComplexRequest) -> SlotSpec:
 
 def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
     """A complex test (DOS-13): attempt n rolls in slot ``attempt.n`` until enough successes."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     # What every attempt shares, read once: the pool, the stat, the DC and its reading (DOS-11).
     percent = req.percent
     skill, stat, dc, needed = req.skill, req.stat, req.dc, req.successes_needed

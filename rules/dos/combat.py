@@ -51,7 +51,7 @@ from rules.dos.models import (
     Weapon,
 )
 from rules.dos.pool import D10, opposed_reason, opposed_winner, outcome, roll_pool, total
-from rules.dos.sentences import RULES_VERSION, SENTENCES
+from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
 from rules.events import EventLog, trace
 
@@ -175,7 +175,7 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
         errors += check_refs(c.opponents, known, ("combatants", i, "opponents"), c.id, "opponent")
     raise_if(errors)
     speed = {c.id: c.speed for c in req.combatants}
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     entries: list[ActionsEntry] = []
     for c in req.combatants:
         opp = sum(speed[o] for o in c.opponents)
@@ -292,7 +292,7 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     errors = check_ids([c.id for c in req.combatants], "combatants")
     errors += check_first(req.first, {c.id for c in req.combatants}, ("first",))
     raise_if(errors)
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     order, entries = roll_initiative(
         dice, log, [(c.id, c.speed) for c in req.combatants], req.first
     )
@@ -431,7 +431,7 @@ def damage_slots(req: DamageRequest) -> SlotSpec:
 
 def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
     """Damage by weapon (DOS-26) or GM-set (DOS-29), applied to the target (DOS-28)."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     t = req.target
     die: int | None = None
     percent: int | None = None
@@ -807,7 +807,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
             f"a {weapon.kind} attack is melee: `ranged` is only for thrown or shooting weapons",
         )
     kind = choose_defense(req.defense, req.defender, ranged, ("defense",))
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     defender = req.defender
     part, changes = attack_core(
         dice,
@@ -892,7 +892,7 @@ def maneuver_slots(req: ManeuverRequest) -> SlotSpec:
 
 def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
     """Grab, break free, push or push by feints (DOS-24, DOS-25)."""
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     part = maneuver_core(
         dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
     )

@@ -22,12 +22,12 @@ from rules.models import (
     MAX_POOL,
     MAX_STAT,
     Envelope,
+    FoundryRollRequest,
     Gender,
     Id,
     Model,
     Name,
     NonNegative,
-    RollRequest,
     Stat,
     exactly_one,
     not_both,
@@ -124,11 +124,11 @@ class TestOptions(Model):
 # ---------------------------------------------------------------- requests
 
 
-class PoolRequest(RollRequest):
+class PoolRequest(FoundryRollRequest):
     pool: Skill
 
 
-class TestRequest(RollRequest, Modified):
+class TestRequest(FoundryRollRequest, Modified):
     __test__ = False  # not a pytest class
 
     stat: Stat = Field(description="The stat (or sum of stats) the skill depends on.")
@@ -144,12 +144,12 @@ class OpposedSide(Modified):
     gender: Gender | None = None
 
 
-class OpposedRequest(RollRequest):
+class OpposedRequest(FoundryRollRequest):
     a: OpposedSide
     b: OpposedSide
 
 
-class ComplexRequest(RollRequest, Modified):
+class ComplexRequest(FoundryRollRequest, Modified):
     stat: Stat
     skill: Skill
     dc: Stat
@@ -385,7 +385,7 @@ class ActionsCombatant(NamedCombatant):
     )
 
 
-class ActionsRequest(RollRequest):
+class ActionsRequest(FoundryRollRequest):
     combatants: list[ActionsCombatant] = Field(
         min_length=1, max_length=MAX_COMBATANTS, description="1..100 combatants, unique ids."
     )
@@ -417,7 +417,7 @@ class InitiativeCombatant(NamedCombatant):
     speed: Speed
 
 
-class InitiativeRequest(RollRequest):
+class InitiativeRequest(FoundryRollRequest):
     combatants: list[InitiativeCombatant] = Field(
         min_length=1, max_length=MAX_COMBATANTS, description="1..100 combatants, unique ids."
     )
@@ -518,7 +518,7 @@ class DamageTarget(Target):
     gender: Gender | None = None
 
 
-class DamageRequest(RollRequest):
+class DamageRequest(FoundryRollRequest):
     # a weapon, or an amount with its kind (DOS-26, DOS-29), as the schema says it
     model_config = ConfigDict(
         json_schema_extra={
@@ -689,7 +689,7 @@ class Ranged(Model):
     ties: Ties = Field(default="fail", description="DOS-11: whether total == DC hits.")
 
 
-class AttackRequest(RollRequest, Modified, DefenseModified):
+class AttackRequest(FoundryRollRequest, Modified, DefenseModified):
     # DOS-21 and DOS-28, as the schema says it: `ranged` exactly for thrown and shooting weapons;
     # an incapacitated defender neither blocks nor dodges
     model_config = ConfigDict(
@@ -850,7 +850,7 @@ class ManeuverSide(Modified):
     gender: Gender | None = None
 
 
-class ManeuverRequest(RollRequest):
+class ManeuverRequest(FoundryRollRequest):
     kind: ManeuverKind = Field(description=_MANEUVER_DOC)
     a: ManeuverSide = Field(description="The side making the maneuver.")
     b: ManeuverSide = Field(description="The side resisting it.")
@@ -1052,7 +1052,7 @@ class TurnCombatant(NamedCombatant):
         return self
 
 
-class TurnRequest(RollRequest):
+class TurnRequest(FoundryRollRequest):
     # DOS-15, as the schema says it: `first` only when initiative is rolled (no `order`)
     model_config = ConfigDict(
         json_schema_extra={

@@ -1,11 +1,7 @@
-"""The DoS event codes and rules version, for ``EventLog``: their texts are in
+"""The DoS event codes, for ``EventLog``: their texts are in
 rules/dos/text.py and the catalogs (``rules.narration``)."""
 
 from rules.dos.text import TEXTS
 from rules.narration import codes
 
-#: This system's rules version (docs/dice.md, "Rules versions"): bumped whenever an answer of this
-#: system could change for the same request and seed (a rule, a draw order, an event, a text in any
-#: language, a Foundry flavor). Every answer carries it; ``GET /systems`` lists it.
-RULES_VERSION = "dos-5"
 SENTENCES = codes(TEXTS)

@@ -24,7 +24,6 @@ from rules.dos.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.dos.sentences import RULES_VERSION
 from rules.odds import Simulation
 from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
 
@@ -545,7 +544,8 @@ SYSTEM = System(
         "fi": "Varjojen lohikäärmeet",
         "ar": "تنانين الظلال",
     },
-    rules_version=RULES_VERSION,
+    # bumped whenever an answer could change for the same request and seed (System.rules_version)
+    rules_version="dos-5",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

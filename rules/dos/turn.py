@@ -49,7 +49,7 @@ from rules.dos.models import (
     TurnResult,
 )
 from rules.dos.pool import D10
-from rules.dos.sentences import RULES_VERSION, SENTENCES
+from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, LimitExceeded, Loc
 from rules.events import EventLog, trace
 from rules.models import MAX_ATTEMPTS
@@ -434,7 +434,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     combatant's actions in initiative order, everyone's new state."""
     counts = _count_actions(req)
     _validate(req, counts)
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     order, entries = _start(dice, log, req, counts)
     live = _live(req, counts)
     results: list[TurnAction] = []

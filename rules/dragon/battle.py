@@ -42,7 +42,7 @@ from rules.dragon.models import (
     SweepStep,
     Wounds,
 )
-from rules.dragon.sentences import RULES_VERSION, SENTENCES
+from rules.dragon.sentences import SENTENCES
 from rules.dragon.tables import (
     CHANGE_SCALE,
     DRAGON_DICE,
@@ -277,7 +277,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     """Resolve one round (DRG-1..17), phase by phase; dice in slots ``pool.dragon``,
     ``dragon_die``, ``pool.<id>``, ``slayer.<id>``."""
     by_id = check(req)
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     d = req.dragon
     # Order and pairs (DRG-2, DRG-4), then the left-over parties (DRG-3).
     order = strength_order(req, log)

@@ -16,12 +16,12 @@ from rules.models import (
     MAX_COMBATANTS,
     MAX_POOL,
     Envelope,
+    FoundryRollRequest,
     Gender,
     Id,
     Model,
     Name,
     NonNegative,
-    RollRequest,
     Showable,
 )
 
@@ -195,7 +195,7 @@ class BattleState(Model):
     round: Round = 1
 
 
-class BattleRequest(RollRequest, BattleState):
+class BattleRequest(FoundryRollRequest, BattleState):
     # DRG-16, as the schema says it: a battle goes on to round 1000 at most
     model_config = ConfigDict(
         json_schema_extra={

@@ -3,7 +3,6 @@ Foundry pools, as the service serves them (``rules.system``)."""
 
 from rules.dragon import battle, budget, foundry, odds, simulate, text
 from rules.dragon.models import BattleRequest, BattleResult
-from rules.dragon.sentences import RULES_VERSION
 from rules.odds import Simulation
 from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
 
@@ -155,7 +154,8 @@ SYSTEM = System(
         "fi": "Lohikäärmeen taistelu",
         "ar": "معركة التنين",
     },
-    rules_version=RULES_VERSION,
+    # bumped whenever an answer could change for the same request and seed (System.rules_version)
+    rules_version="dragon-5",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

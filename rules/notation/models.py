@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
 
-from rules.models import Envelope, Name, RollRequest
+from rules.models import Envelope, FoundryRollRequest, Name
 from rules.notation.parser import MAX_LENGTH
 from rules.odds import Distribution, NoDice, ValueProb
 
@@ -25,7 +25,7 @@ NotationText = Annotated[
 ]
 
 
-class NotationRollRequest(RollRequest):
+class NotationRollRequest(FoundryRollRequest):
     """``POST /dice/roll``: a notation, rolled."""
 
     notation: NotationText

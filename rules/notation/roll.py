@@ -39,7 +39,7 @@ from rules.notation.parser import (
     Number,
     parse,
 )
-from rules.notation.sentences import RULES_VERSION, SENTENCES
+from rules.notation.sentences import SENTENCES
 
 
 @lru_cache(maxsize=1024)
@@ -190,7 +190,7 @@ class Roller:
 
     def roll(self, req: NotationRollRequest, dice: DiceSource) -> NotationRollResult:
         parsed = self.notation(req)
-        log = EventLog(SENTENCES, RULES_VERSION)
+        log = EventLog(SENTENCES)
         terms = [roll_term(t, dice) for t in parsed.terms]
         for term, result in zip(parsed.terms, terms, strict=True):
             tell(log, term, result)

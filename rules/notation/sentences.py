@@ -3,6 +3,4 @@
 from rules.narration import codes
 from rules.notation.text import TEXTS
 
-#: The notation's rules version (docs/dice.md, "Rules versions").
-RULES_VERSION = "notation-1"
 SENTENCES = codes(TEXTS)

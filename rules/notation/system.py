@@ -14,7 +14,6 @@ from rules.notation.models import (
     NotationRollResult,
 )
 from rules.notation.roll import ROLLER, configure
-from rules.notation.sentences import RULES_VERSION
 from rules.system import Endpoint, Odds, System
 
 __all__ = ["ROLLER", "SYSTEM", "configure"]
@@ -28,7 +27,8 @@ SYSTEM = System(
     id=e.SYSTEM,
     path=e.PREFIX,
     name={"en": "Dice notation", "pl": "Notacja kości", "fi": "Noppanotaatio", "ar": "صيغة الفصوص"},
-    rules_version=RULES_VERSION,
+    # bumped whenever an answer could change for the same request and seed (System.rules_version)
+    rules_version="notation-1",
     endpoints=(
         Endpoint(
             path="/roll",

@@ -51,7 +51,7 @@ from rules.riders.models import (
     parse_dice,
     rage_cap,
 )
-from rules.riders.sentences import RULES_VERSION, SENTENCES
+from rules.riders.sentences import SENTENCES
 
 D6 = 6
 SIDES: tuple[SideName, SideName] = ("initiator", "defender")
@@ -288,7 +288,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     """Resolve a Dragon Riders combat as far as the decisions go (RDR-1..10): the bonuses, the
     roll-off and counterattack, the damage; then what the combat awaits, or its end."""
     _check_ids(req)
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     ini = _Fighter("initiator", req.initiator)
     dfd = _Fighter("defender", req.defender)
     c = _Combat(req, dice, log, ini, dfd)

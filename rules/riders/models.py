@@ -12,13 +12,13 @@ from rules.models import (
     MAX_ATTEMPTS,
     MAX_POOL,
     Envelope,
+    FoundryRollRequest,
     Gender,
     Id,
     Label,
     Model,
     Name,
     Note,
-    RollRequest,
     Stat,
 )
 
@@ -268,7 +268,7 @@ class Decision(Model):
     direction: Direction | None = Field(default=None, description="For damage knockback.")
 
 
-class CombatRequest(RollRequest):
+class CombatRequest(FoundryRollRequest):
     initiator: Side
     defender: Side
     attack: Attack = Field(default=Attack(), description="The initiator's attack.")

@@ -1,11 +1,7 @@
-"""The Dragon Riders event codes and rules version, for ``EventLog``: their texts are in
+"""The Dragon Riders event codes, for ``EventLog``: their texts are in
 rules/riders/text.py and the catalogs (``rules.narration``)."""
 
 from rules.narration import codes
 from rules.riders.text import TEXTS
 
-#: This system's rules version (docs/dice.md, "Rules versions"): bumped whenever an answer of this
-#: system could change for the same request and seed (a rule, a draw order, an event, a text in any
-#: language, a Foundry flavor). Every answer carries it; ``GET /systems`` lists it.
-RULES_VERSION = "riders-5"
 SENTENCES = codes(TEXTS)

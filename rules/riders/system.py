@@ -4,7 +4,6 @@ Foundry pools, as the service serves them (``rules.system``)."""
 from rules.odds import Simulation
 from rules.riders import budget, combat, foundry, odds, simulate, text
 from rules.riders.models import CombatRequest, CombatResult
-from rules.riders.sentences import RULES_VERSION
 from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
 
 ENDPOINTS: tuple[Endpoint, ...] = (
@@ -131,7 +130,8 @@ SYSTEM = System(
         "fi": "Lohikäärmeratsastajat",
         "ar": "فرسان التنانين",
     },
-    rules_version=RULES_VERSION,
+    # bumped whenever an answer could change for the same request and seed (System.rules_version)
+    rules_version="riders-5",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

@@ -17,7 +17,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.narration import FSI, LANGUAGES, PDI, catalog, names, render
-from service.routing import Endpoint, endpoints
+from service.endpoints import endpoints
+from service.routing import Endpoint
 from tests.conftest import Api
 from tests.narration.catalogs import languages
 from tests.narration.reference import reference, reference_names

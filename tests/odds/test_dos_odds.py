@@ -21,7 +21,7 @@ from rules.dos.models import AttackRequest, OpposedRequest, TestRequest
 from rules.dos.odds import AttackOddsRequest, OpposedOddsRequest, TestOddsRequest
 from rules.dos.pool import roll_pool
 from rules.dos.poolodds import pool_odds
-from rules.dos.sentences import RULES_VERSION, SENTENCES
+from rules.dos.sentences import SENTENCES
 from rules.events import EventLog
 from tests.conftest import Api
 from tests.odds.oracles import RUNS, exact, within
@@ -44,7 +44,7 @@ def brute_pool(n: int) -> Counter[tuple[str, int]]:
         for c in Counter(combo).values():
             weight /= factorial(c)
         dice = DiceSource("oracle", {"s": [*combo, *[1] * n]}, None)
-        roll = roll_pool(dice, "s", n, EventLog(SENTENCES, RULES_VERSION))
+        roll = roll_pool(dice, "s", n, EventLog(SENTENCES))
         chains = sum(1 for d in roll["dice"] if d["extra"])
         dist = Counter({roll["result"] - chains: weight})  # each chain's scripted 1 taken off
         for _ in range(chains):

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
+from service.endpoints import endpoints
 from service.odds import OddsEndpoint, ShapedOddsEndpoint
-from service.routing import endpoints
 from tests.conftest import Api
 from tests.odds.oracles import exact
 

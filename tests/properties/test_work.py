@@ -24,8 +24,9 @@ from rules.budget import MAX_ANSWER, MAX_DICE
 from rules.dos import odds as dos_odds
 from rules.dos import poolodds
 from rules.dragon import odds as dragon_odds
+from service.endpoints import endpoints
 from service.odds import OddsEndpoint, ShapedOddsEndpoint
-from service.routing import Endpoint, endpoints
+from service.routing import Endpoint
 from tests.conftest import Api, assert_problem
 from tests.properties.meter import counting_calls, counting_dice, dragon_terms
 from tests.properties.strategies import PROFILE, RESOLVING, bodies, seeded

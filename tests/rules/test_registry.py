@@ -14,8 +14,9 @@ import pytest
 import yaml
 from pydantic import ValidationError
 
-from rules.registry import IDS, SHARED_COMPILED, SYSTEMS, compiled, find
-from rules.system import System
+from rules.models import FoundryRollRequest, RollRequest
+from rules.registry import IDS, SHARED_COMPILED, SYSTEMS, compiled, find, having
+from rules.system import Capability, Endpoint, System
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,6 +34,78 @@ def test_a_system_is_its_package_s_descriptor(system: System) -> None:
         assert bool(entry.shapes) != (entry.answer is not None), entry.path
     codes = {m.context.split(".", 1)[0] for m in (*system.texts, *system.flavors)}
     assert codes <= {system.id}, "a system's texts live under its own id"
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_a_system_s_capabilities_are_what_its_descriptor_holds(system: System) -> None:
+    has = system.capabilities
+    assert (Capability.FOUNDRY in has) == (system.foundry is not None)
+    assert (Capability.ODDS in has) == bool(system.odds)
+    assert (Capability.SIMULATE in has) == bool(system.simulations)
+    assert (Capability.COUNTED in has) == any(m.plural for m in system.texts)
+    for endpoint in system.endpoints:
+        # a request offers `foundry` exactly where the system has Foundry rolls
+        offered = "foundry" in endpoint.request.model_json_schema()["properties"]
+        assert offered == (Capability.FOUNDRY in has)
+    for capability in Capability:
+        assert (system in having(capability)) == system.has(capability)
+
+
+def test_the_capabilities_today() -> None:
+    # What the registry's systems have (a change here is a change GET /systems shows).
+    assert {s.id: sorted(s.capabilities) for s in SYSTEMS} == {
+        "dos": ["counted", "foundry", "gendered", "odds", "simulate"],
+        "dragon": ["counted", "foundry", "gendered", "odds", "simulate"],
+        "riders": ["counted", "foundry", "gendered", "odds", "simulate"],
+        "dnd5e": ["counted", "foundry", "gendered", "odds"],
+        "notation": ["counted", "foundry", "odds"],
+    }
+
+
+class _Plain(RollRequest):
+    n: int = 1
+
+
+class _WithFoundry(FoundryRollRequest):
+    n: int = 1
+
+
+def _endpoint(request: type) -> Endpoint:
+    return Endpoint(
+        path="/x",
+        summary="x",
+        description="x",
+        request=request,
+        result=dict,
+        resolve=lambda req, dice: {},
+        slots=lambda req: {},
+        slot_doc="none",
+        work=lambda req: None,  # type: ignore[arg-type,return-value]
+        examples={},
+    )
+
+
+def test_a_descriptor_whose_requests_and_foundry_pools_disagree_is_refused() -> None:
+    plain = System(id="x", name={"en": "X"}, rules_version="x-1", endpoints=(), texts=())
+    assert plain.capabilities == frozenset()
+    System(id="x", name={"en": "X"}, rules_version="x-1", endpoints=(_endpoint(_Plain),), texts=())
+    with pytest.raises(ValueError, match="offers `foundry` but the system has no Foundry pools"):
+        System(
+            id="x",
+            name={"en": "X"},
+            rules_version="x-1",
+            endpoints=(_endpoint(_WithFoundry),),
+            texts=(),
+        )
+    with pytest.raises(ValueError, match="lacks `foundry`"):
+        System(
+            id="x",
+            name={"en": "X"},
+            rules_version="x-1",
+            endpoints=(_endpoint(_Plain),),
+            texts=(),
+            foundry=lambda req, res, say: [],
+        )
 
 
 def test_ids_and_versions_are_each_a_system_s_own() -> None:

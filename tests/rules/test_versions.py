@@ -26,8 +26,8 @@ def test_a_change_to_a_system_bumps_its_version(system: System) -> None:
     bumped = system.rules_version != recorded["rules_version"]
     assert not (changed and not bumped), (
         f"the {system.id} engine, the shared code or its texts changed but its rules_version is "
-        f"still {system.rules_version!r}: if an answer can change, bump RULES_VERSION in "
-        f"rules/{system.id}/sentences.py and `make golden`; then (or, when no answer can "
+        f"still {system.rules_version!r}: if an answer can change, bump its rules_version "
+        f"in rules/{system.id}/system.py and `make golden`; then (or, when no answer can "
         "change, alone) `make versions`"
     )
     assert (system.rules_version, changed) == (recorded["rules_version"], False), (

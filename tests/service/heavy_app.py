@@ -1,18 +1,19 @@
 """The service with one more odds endpoint, ``POST /heavy/odds``, that burns CPU for ``seconds``
 (a stand-in for the heaviest accepted odds or simulation): ``tests/service/test_server_limits.py``
-serves it under uvicorn to measure the probes and SIGTERM while it runs."""
+serves it under uvicorn to measure the probes and SIGTERM while it runs. It is a system of its own,
+served beside the registry's as any other (``create_app(systems=...)``)."""
 
 from __future__ import annotations
 
 import time
 from typing import Any
 
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.registry import SYSTEMS
+from rules.system import Odds, System
 from service.app import create_app as create_service
-from service.odds import add_odds
-from service.routing import include
 
 
 class Burn(BaseModel):
@@ -32,18 +33,26 @@ class Burnt(BaseModel):
     burnt: float
 
 
+HEAVY = System(
+    id="heavy",
+    name={"en": "Heavy"},
+    rules_version="heavy-1",
+    endpoints=(),
+    texts=(),
+    odds=(
+        Odds(
+            path="/odds",
+            summary="burn",
+            description="burn",
+            result=Burnt,
+            examples={},
+            request=Burn,
+            answer=burn,
+        ),
+    ),
+    game=False,
+)
+
+
 def create_app() -> FastAPI:
-    app = create_service()
-    router = APIRouter(prefix="/heavy")
-    add_odds(
-        router,
-        "/odds",
-        answer=burn,
-        request_model=Burn,  # type: ignore[arg-type]
-        response_model=Burnt,
-        summary="burn",
-        description="burn",
-        examples={},
-    )
-    include(app, router)
-    return app
+    return create_service(systems=(*SYSTEMS, HEAVY))

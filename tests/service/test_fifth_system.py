@@ -45,7 +45,7 @@ class FlipResult(Envelope):
 
 def flip(req: FlipRequest, dice: DiceSource) -> FlipResult:
     """Each flip a d2 in slot ``coin``: 2 is heads."""
-    log = EventLog(codes(TEXTS), VERSION)
+    log = EventLog(codes(TEXTS))
     heads = sum(1 for value in dice.roll_many("coin", 2, req.flips) if value == 2)
     log.add("coin.flipped", heads=heads, flips=req.flips)
     return {**trace(dice, log), "heads": heads}
@@ -154,13 +154,17 @@ def test_the_fifth_system_is_in_the_openapi_document_and_in_get_systems(app: Any
         "rules_version": VERSION,
         "languages": ["en"],
         "game": True,
+        "capabilities": ["counted"],  # no Foundry rolls, odds or simulation
         "endpoints": [{"path": "/coin/flip", "summary": "Flip a coin"}],
     }
+    # what it lacks, its request does not offer
+    assert "foundry" not in doc["components"]["schemas"]["FlipRequest"]["properties"]
 
 
 def test_what_the_fifth_system_lacks_is_a_clear_4xx(app: Any) -> None:
     foundry = call(app, "POST", "/coin/flip", json={"flips": 1, "foundry": True})
-    problem = assert_problem(foundry, 422, "invalid-request")
+    # its request has no `foundry` (rules.system.Capability): a schema error that says why
+    problem = assert_problem(foundry, 422, "validation-error")
     assert problem["errors"][0]["loc"] == ["body", "foundry"]
     assert "no Foundry rolls" in problem["detail"]
     assert_problem(call(app, "POST", "/coin/odds", json={"flips": 1}), 404, "not-found")

@@ -16,8 +16,7 @@ from fastapi import FastAPI
 from fastapi.routing import APIRoute
 
 from rules.registry import SYSTEMS
-from service.routers import routers
-from service.routing import endpoints
+from service.endpoints import endpoints
 from tests.conftest import Api, http_scope
 from tests.service.test_ops import ROLL, log_lines, metric
 
@@ -45,15 +44,17 @@ def test_every_request_goes_through_fastapi(api: Api) -> None:
     ]
 
 
-def test_each_endpoint_is_the_function_fastapi_calls(api: Api) -> None:
-    """The route's endpoint is what answers: replacing it changes the answer."""
-    routes = {
-        r.path: r
-        for router in routers(SYSTEMS)
-        for r in router.routes
-        if isinstance(r, APIRoute) and "POST" in r.methods
-    }
-    assert set(endpoints(api.app)) <= set(routes)
+def test_each_endpoint_is_a_route_of_the_app_fastapi_calls(api: Api) -> None:
+    """Every entry of every descriptor is one route on the app itself (no included router), whose
+    function FastAPI calls, and one endpoint in ``app.state.endpoints`` holding that entry."""
+    routes = {r.path: r for r in api.app.routes if isinstance(r, APIRoute) and "POST" in r.methods}
+    served = endpoints(api.app)
+    assert set(served) == set(routes) - {"/mcp"}
+    entries = [(s, entry) for s in SYSTEMS for entry in (*s.endpoints, *s.odds, *s.simulations)]
+    assert len(served) == len(entries)
+    for system, entry in entries:
+        endpoint = served[system.prefix + entry.path]
+        assert endpoint.entry is entry and endpoint.descriptor is system
     for path, route in routes.items():
         assert route.name == route.operation_id, path
         assert asyncio.iscoroutinefunction(route.endpoint), path

@@ -12,14 +12,15 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import APIRouter, FastAPI
+from fastapi import FastAPI
 from pydantic import ValidationError
 
-from rules.dos.budget import roll_work
-from rules.dos.checks import roll_slots
-from rules.dos.models import PoolRequest, RollResult
+from rules.budget import NO_DICE
+from rules.models import RollRequest
+from rules.registry import SYSTEMS
+from rules.system import Endpoint, System
 from service import health
-from service.routing import add_resolver
+from service.app import create_app
 from service.settings import Settings, explain
 from tests.conftest import Api, assert_problem, http_scope
 
@@ -191,28 +192,41 @@ def test_absurd_json_is_rejected_cleanly(api: Api, body: bytes) -> None:
     assert r.headers["content-type"].startswith("application/problem+json")
 
 
+class BrokenRequest(RollRequest):
+    pool: int = 1
+
+
+def broken(req: BrokenRequest, dice: Any) -> Any:
+    raise RuntimeError("secret internals: /etc/passwd")
+
+
+#: A system with one resolver that fails unexpectedly, as a bug in the engine would.
+BROKEN = System(
+    id="broken",
+    name={"en": "Broken"},
+    rules_version="broken-1",
+    endpoints=(
+        Endpoint(
+            path="/roll",
+            summary="broken",
+            description="broken",
+            request=BrokenRequest,
+            result=dict,
+            resolve=broken,
+            slots=lambda req: {},
+            slot_doc="none",
+            work=lambda req: NO_DICE,
+            examples={},
+        ),
+    ),
+    texts=(),
+)
+
+
 def failing_app(**settings: Any) -> Api:
-    """An app with one resolver that fails unexpectedly, as a bug in the engine would."""
-
-    def broken(req: PoolRequest, dice: Any) -> RollResult:
-        raise RuntimeError("secret internals: /etc/passwd")
-
+    """The service with the :data:`BROKEN` system beside the registry's."""
     api = Api(**settings)
-    router = APIRouter(prefix="/broken")
-    add_resolver(
-        router,
-        "/roll",
-        resolver=broken,
-        slots=roll_slots,
-        work=roll_work,
-        request_model=PoolRequest,
-        response_model=RollResult,
-        summary="broken",
-        description="broken",
-        system="broken",
-        slot_doc="none",
-    )
-    api.app.include_router(router)
+    api.app = create_app(Settings(**settings), systems=(*SYSTEMS, BROKEN))
     return api
 
 

@@ -695,7 +695,7 @@ export interface paths {
         };
         /**
          * The systems served, their versions, languages and endpoints
-         * @description The registry: every system in the order of this document, with its display name in each language, its `rules_version`, the languages its texts are translated into, and its resolving endpoints with their odds and simulation paths where they exist. An endpoint without odds or a simulation has no `odds` or `simulate` key.
+         * @description The registry: every system in the order of this document, with its display name in each language, its `rules_version`, the languages its texts are translated into, its capabilities, and its resolving endpoints with their odds and simulation paths where they exist. An endpoint without odds or a simulation has no `odds` or `simulate` key.
          */
         get: operations["list_systems"];
         put?: never;
@@ -1327,6 +1327,12 @@ export interface components {
             /** Reactions */
             reactions: number;
         };
+        /**
+         * Capability
+         * @description Something a system may have beyond resolving, each declared by its descriptor's fields.
+         * @enum {string}
+         */
+        Capability: "foundry" | "odds" | "simulate" | "counted" | "gendered";
         /** Change */
         Change: {
             /**
@@ -5519,6 +5525,11 @@ export interface components {
              * @description false for an entry without a game (the dice roller).
              */
             game: boolean;
+            /**
+             * Capabilities
+             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
+             */
+            capabilities: components["schemas"]["Capability"][];
             /** Endpoints */
             endpoints: components["schemas"]["EndpointInfo"][];
         };

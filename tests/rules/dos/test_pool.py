@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 
 from rules.dice import DiceSource
 from rules.dos.pool import MAX_CHAIN, opposed_reason, opposed_winner, roll_pool
-from rules.dos.sentences import RULES_VERSION, SENTENCES
+from rules.dos.sentences import SENTENCES
 from rules.events import EventLog
 
 
 def pool(values: Sequence[int], size: int | None = None):  # type: ignore[no-untyped-def]
     size = len(values) if size is None else size
     dice = DiceSource("t", {"roll": list(values)})
-    log = EventLog(SENTENCES, RULES_VERSION)
+    log = EventLog(SENTENCES)
     roll = roll_pool(dice, "roll", size, log)
     dice.settle()
     return roll, log, dice
@@ -142,7 +142,7 @@ def test_example_2_sarathael_luck_and_two_extra_dice() -> None:
 @given(st.integers(0, 30), st.text(min_size=1, max_size=8, alphabet="abcdefgh0123"))
 def test_pool_properties(size: int, seed: str) -> None:
     dice = DiceSource(seed)
-    roll = roll_pool(dice, "roll", size, EventLog(SENTENCES, RULES_VERSION))
+    roll = roll_pool(dice, "roll", size, EventLog(SENTENCES))
     base = [d["value"] for d in roll["dice"] if not d["extra"]]
     assert len(base) == size
     ones = base.count(1)

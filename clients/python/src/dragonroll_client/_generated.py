@@ -268,6 +268,10 @@ class Budget(TypedDict):
     reactions: int
 
 
+class Capability(TypedDict):
+    "Something a system may have beyond resolving, each declared by its descriptor's fields."
+
+
 class Change(TypedDict):
     "Change"
 
@@ -1789,6 +1793,7 @@ class SystemInfo(TypedDict):
     rules_version: str
     languages: list[str]
     game: bool
+    capabilities: list[Capability]
     endpoints: list[EndpointInfo]
 
 
