@@ -52,14 +52,16 @@ def test_a_system_s_capabilities_are_what_its_descriptor_holds(system: System) -
 
 
 def test_the_capabilities_today() -> None:
-    # What the registry's systems have (a change here is a change GET /systems shows).
-    assert {s.id: sorted(s.capabilities) for s in SYSTEMS} == {
+    # What these systems have (a change here is a change GET /systems shows); a system added to
+    # the registry is not pinned here.
+    today = {
         "dos": ["counted", "foundry", "gendered", "odds", "simulate"],
         "dragon": ["counted", "foundry", "gendered", "odds", "simulate"],
         "riders": ["counted", "foundry", "gendered", "odds", "simulate"],
         "dnd5e": ["counted", "foundry", "gendered", "odds"],
         "notation": ["counted", "foundry", "odds"],
     }
+    assert {s.id: sorted(s.capabilities) for s in SYSTEMS if s.id in today} == today
 
 
 class _Plain(RollRequest):
