@@ -582,7 +582,12 @@ function outcomeName(request, outcome) {
   return OUTCOME_WORDS[outcome] ? t(OUTCOME_WORDS[outcome]) : nameOf(request, outcome);
 }
 
-const UNITS = { turns: N_("turns"), rounds: N_("rounds"), decisions: N_("decisions") };
+// A simulation's mean length, its unit in the row's name (a number then needs no agreeing noun).
+const MEAN_LENGTH = {
+  turns: N_("Mean length, in turns"),
+  rounds: N_("Mean length, in rounds"),
+  decisions: N_("Mean length, in decisions"),
+};
 
 // A value in words: yes and no, the enumerated values in the chosen language, percentages signed.
 function inWords(key, value) {
@@ -615,10 +620,10 @@ function wordsTable(body) {
   for (const [key, value] of Object.entries(body)) {
     if (ENVELOPE.has(key) || key === "outcomes" || key === "examples") continue;
     if (key === "length_unit") continue;
-    let text = inWords(key, value);
-    if (key === "mean_length") text = `${number(value)} ${t(UNITS[body.length_unit] || body.length_unit || "")}`.trim();
+    const text = inWords(key, value);
     if (text === null || text === "") continue;
-    rows.push(el("tr", {}, el("th", { scope: "row", text: fieldName(key) }), el("td", { text })));
+    const unit = key === "mean_length" && MEAN_LENGTH[body.length_unit];
+    rows.push(el("tr", {}, el("th", { scope: "row", text: unit ? t(unit) : fieldName(key) }), el("td", { text })));
   }
   return el("table", { class: "words" }, el("tbody", {}, rows));
 }
