@@ -188,9 +188,15 @@ SUITES = [
     "tests/browser/test_playground_catalogs.py",
     "tests/clients/test_ingress.py",
     "tests/clients/test_python_client.py",
-    "tests/properties/test_budget.py::test_each_example_resolves_at_its_own_work_and_is_refused_one_die_under",
+    "tests/properties/test_budget.py",
     "tests/contract/test_schemathesis.py",
 ]
+#: What of them is slow and says nothing of the new system: the generated requests of the other
+#: systems' endpoints (the contract and the Foundry rolls' properties run over omen's alone).
+SELECT = (
+    "not generated_requests and not largest_answers and not 4_mib and not at_the_budget"
+    " and (not test_operation_keeps_its_contract or omen)"
+)
 
 
 def run(copy: Path, *args: str, timeout: int = 900) -> subprocess.CompletedProcess[str]:
@@ -339,7 +345,7 @@ def test_a_new_system_touches_its_package_its_registry_entry_its_translations_an
 
 def test_the_suites_over_the_registry_pass_with_it(project: Path) -> None:
     done = run(project, str(VENV / "bin" / "python"), "-m", "pytest", "-p", "no:cacheprovider",
-               "-q", "-n", "0", *SUITES, timeout=1800)  # fmt: skip
+               "-q", "-n", "0", "-k", SELECT, *SUITES, timeout=1800)  # fmt: skip
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
 
 
