@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from rules.narration import LANGUAGES as NARRATION_LANGUAGES
 from rules.registry import SYSTEMS, find
 from tests.service.test_ops_server import Server
 
@@ -361,6 +362,11 @@ def test_the_page_speaks_the_chosen_language(browser: Any, server: Server, lang:
             "() => [document.documentElement.lang, document.documentElement.dir]"
         )
         assert html == [lang, "rtl" if lang == "ar" else "ltr"]
+        # The languages offered are those the service speaks (GET /systems), each in its own name.
+        options = page.page.eval_on_selector_all("#lang option", "os => os.map(o => o.value)")
+        assert options == list(NARRATION_LANGUAGES)
+        names = page.page.eval_on_selector_all("#lang option", "os => os.map(o => o.textContent)")
+        assert names[:2] == ["English", "Polski"]
         # Every fixed text of the page is its catalog's.
         for msgid, shown in page.page.evaluate(
             "() => [...document.querySelectorAll('[data-i18n]')].map(n => [n.dataset.i18n, n.textContent])"

@@ -27,16 +27,52 @@ const N_ = (text) => text;
 const i18n = { lang: "en", dir: "ltr", messages: {} };
 const catalogs = new Map();
 
+// A language the service speaks but the page has no catalog of shows the page's English texts
+// (the answers' texts are the service's, in that language).
 async function loadCatalog(lang) {
   if (!catalogs.has(lang)) {
     const response = await fetch(`/static/playground/i18n/${lang}.json`);
-    if (!response.ok) throw new Error(`no catalog for ${lang} (${response.status})`);
-    catalogs.set(lang, await response.json());
+    if (response.status === 404) {
+      catalogs.set(lang, { lang, dir: direction(lang), messages: {} });
+    } else {
+      if (!response.ok) throw new Error(`no catalog for ${lang} (${response.status})`);
+      catalogs.set(lang, await response.json());
+    }
   }
   const catalog = catalogs.get(lang);
   i18n.lang = catalog.lang;
   i18n.dir = catalog.dir;
   i18n.messages = catalog.messages;
+}
+
+function direction(lang) {
+  try {
+    const info = new Intl.Locale(lang);
+    const text = info.getTextInfo ? info.getTextInfo() : info.textInfo;
+    return text && text.direction === "rtl" ? "rtl" : "ltr";
+  } catch {
+    return "ltr";
+  }
+}
+
+// A language's name in that language ("pl": "Polski"), from the browser's own tables.
+function languageName(code) {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}
+
+// The languages the service speaks: those GET /systems gives every system's name in.
+function fillLanguages(systems) {
+  const languages = systems.length ? Object.keys(systems[0].name) : ["en"];
+  const chosen = $("lang").value;
+  $("lang").replaceChildren(...languages.map((code) => el("option", {
+    value: code, lang: code, dir: direction(code) === "rtl" ? "rtl" : null, text: languageName(code),
+  })));
+  $("lang").value = languages.includes(chosen) ? chosen : "en";
 }
 
 function fill(text, params) {
@@ -923,15 +959,16 @@ function barChart(label, points, distribution) {
 
 // ------------------------------------------------------------------ start
 async function start() {
-  const wantedLang = new URL(location.href).searchParams.get("lang") || (navigator.language || "en").slice(0, 2);
-  if ([...$("lang").options].some((o) => o.value === wantedLang)) $("lang").value = wantedLang;
-  await loadCatalog($("lang").value);
-  translatePage();
   const [systems, doc] = await Promise.all(["/systems", "/openapi.json"].map(async (url) => {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     return response.json();
   }));
+  fillLanguages(systems);
+  const wantedLang = new URL(location.href).searchParams.get("lang") || (navigator.language || "en").slice(0, 2);
+  if ([...$("lang").options].some((o) => o.value === wantedLang)) $("lang").value = wantedLang;
+  await loadCatalog($("lang").value);
+  translatePage();
   state.doc = doc;
   Object.assign(state, discover(systems, doc));
   const wanted = decodeURIComponent(location.hash.slice(1));
