@@ -17,8 +17,8 @@ that drives the count:
   (:attr:`Work.answer`, names, languages and Foundry rolls included), checked against
   :data:`MAX_ANSWER`.
 
-The service checks the work in one place (``ResolverRoute.resolve``, and the odds routes' own
-``resolve``) and refuses a request over a budget with a 422 ``limit-exceeded`` naming the field.
+The service checks the work in one place (``service.routing.ResolverEndpoint.resolve``, and the odds
+endpoints' own ``resolve``) and refuses a request over a budget with a 422 ``limit-exceeded`` naming the field.
 """
 
 from __future__ import annotations

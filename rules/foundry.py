@@ -115,7 +115,7 @@ class Say:
     system: str
     lang: str
     names: Mapping[str, str]
-    texts: narration.Texts | None = None
+    texts: narration.Texts
 
     def __call__(self, key: str, params: Mapping[str, Any]) -> str:
         context = f"{self.system}.foundry.{key}"
@@ -166,7 +166,7 @@ def rolls(
     *,
     lang: str,
     names: Mapping[str, str],
-    texts: narration.Texts | None = None,
+    texts: narration.Texts,
 ) -> list[Json]:
     """The Foundry rolls of a result, their flavors in ``lang`` with the request's ``names``
     (``rules.narration.names``, as its events' texts have them): the pools of the system's

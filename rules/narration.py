@@ -159,16 +159,9 @@ def _texts_of(systems: tuple[Any, ...]) -> Texts:
     return Texts(out)
 
 
-def registered() -> Texts:
-    """The source messages of the registry's systems (``rules.registry.SYSTEMS``)."""
-    from rules.registry import SYSTEMS  # noqa: PLC0415 (the registry imports the systems' texts)
-
-    return texts_of(SYSTEMS)
-
-
-def source_messages(texts: Texts | None = None) -> dict[str, Message]:
-    """Every message of ``texts`` (the registry's systems by default) by context."""
-    return dict((texts or registered()).messages)
+def source_messages(texts: Texts) -> dict[str, Message]:
+    """Every message of ``texts`` by context."""
+    return dict(texts.messages)
 
 
 # ---------------------------------------------------------------- catalogs, compiled
@@ -250,11 +243,11 @@ def translations(lang: str) -> gettext.GNUTranslations:
         return gettext.GNUTranslations(f)
 
 
-def catalog(lang: str, texts: Texts | None = None) -> Catalog:
-    """``lang``'s catalog of ``texts`` (the registry's systems by default), built once per process
-    from the source texts and the compiled catalog. A message the catalog lacks (a system added
-    since the catalogs were made) is told in English."""
-    return _catalog(lang, texts or registered())
+def catalog(lang: str, texts: Texts) -> Catalog:
+    """``lang``'s catalog of ``texts`` (the systems an app serves: ``texts_of``), built once per
+    process from the source texts and the compiled catalog. A message the catalog lacks (a system
+    added since the catalogs were made) is told in English."""
+    return _catalog(lang, texts)
 
 
 @cache
@@ -607,11 +600,9 @@ class Field:
 # ---------------------------------------------------------------- rendering
 
 
-def narrate(
-    events: list[Any], lang: str, names: Mapping[str, str], texts: Texts | None = None
-) -> None:
+def narrate(events: list[Any], lang: str, names: Mapping[str, str], texts: Texts) -> None:
     """Fill in the ``text`` of each event (``{"code", "params", "text"}``), in ``lang``, from
-    ``texts`` (the registry's systems' by default)."""
+    ``texts`` (those of the systems the app serves, handed to its endpoints)."""
     sentences = catalog(lang, texts).sentences
     for event in events:
         event["text"] = sentences[event["code"]](event["params"], names)
@@ -627,7 +618,7 @@ def flavor(
     context: str,
     params: Mapping[str, Any],
     names: Mapping[str, str],
-    texts: Texts | None = None,
+    texts: Texts,
 ) -> str:
     """A Foundry roll's flavor (``<system>.foundry.<key>``, a system's ``FLAVORS``) in ``lang``,
     rendered as an event's sentence is (``rules.foundry``)."""

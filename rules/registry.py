@@ -1,7 +1,7 @@
 """The registry: the one list of the systems the service serves (STYLE 21; docs/development.md,
 "Adding a system"). Everything that lists systems or endpoints is built from it at start-up (the
 routes, the narration catalogs, the Foundry rolls, the OpenAPI examples, ``GET /systems``, the
-compiled modules (``setup.py``), the docs' navigation (``docs/hooks.py``)) or is tested against it
+compiled modules (``setup.py``), the docs' navigation (``scripts/mkdocs_hooks.py``)) or is tested against it
 (the bench's bodies). A system is its package (``rules/<system>/``, exporting its ``SYSTEM``) plus one
 line here; the order here is the order of the OpenAPI document and of ``GET /systems``.
 """
@@ -9,6 +9,7 @@ line here; the order here is the order of the OpenAPI document and of ``GET /sys
 from __future__ import annotations
 
 from rules import dnd5e, dos, dragon, notation, riders
+from rules.narration import Texts, texts_of
 from rules.system import Capability, System
 
 SYSTEMS: tuple[System, ...] = (
@@ -20,6 +21,9 @@ SYSTEMS: tuple[System, ...] = (
 )
 #: Their ids, in the same order.
 IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)
+#: Their source messages (``rules.narration.texts_of``): what the service narrates them from, and
+#: what the tests and tools that read the registry's catalogs hand ``rules.narration``.
+TEXTS: Texts = texts_of(SYSTEMS)
 #: The engine modules every system shares that the wheel and the image compile with mypyc
 #: (setup.py); each system's own are its descriptor's ``compiled``.
 SHARED_COMPILED: tuple[str, ...] = (

@@ -162,6 +162,10 @@ class System:
     path: str = ""
     #: Engine modules of its own compiled with mypyc (``rules.registry.compiled()``, setup.py).
     compiled: Sequence[str] = field(default=())
+    #: A system that reads dice notation with shorthands (``adv``): this descriptor as a deployment
+    #: with more of them serves it, ``with_shorthands(extra) -> System`` (``extra`` from the
+    #: settings, ``DRAGONROLL_DICE_SHORTHANDS``; :meth:`configured`). None: the same everywhere.
+    with_shorthands: Callable[[Mapping[str, str]], System] | None = None
 
     def __post_init__(self) -> None:
         """Refuse a descriptor whose requests offer ``foundry`` without Foundry pools, or the pools
@@ -182,6 +186,14 @@ class System:
     @property
     def prefix(self) -> str:
         return self.path or f"/{self.id}"
+
+    def configured(self, shorthands: Mapping[str, str]) -> System:
+        """This system as a deployment with the extra dice ``shorthands`` serves it: a descriptor
+        of its own, whose functions read them (each app builds its own: two apps in one process
+        keep their own settings); itself when there are none or it reads no notation."""
+        if not shorthands or self.with_shorthands is None:
+            return self
+        return self.with_shorthands(shorthands)
 
     @property
     def capabilities(self) -> frozenset[Capability]:

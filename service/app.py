@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from rules.dice import RNG
-from rules.notation import system as notation
+from rules.narration import texts_of
 from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, problems
@@ -60,7 +60,10 @@ def create_app(
     others), ``GET /systems``, the docs, health and metrics, the middlewares (one job each,
     ``service.middleware``), and the problem handlers (``service.problems``)."""
     settings = settings or Settings()
-    served = tuple(SYSTEMS if systems is None else systems)
+    # This app's own descriptors: a system that reads dice notation over this deployment's
+    # shorthands (DRAGONROLL_DICE_SHORTHANDS), every other the registry's itself.
+    given = SYSTEMS if systems is None else systems
+    served = tuple(system.configured(settings.dice_shorthands) for system in given)
     log = make_logger(settings)
     app = FastAPI(
         title="dragonroll",
@@ -75,12 +78,10 @@ def create_app(
         telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
-    notation.configure(
-        settings.dice_shorthands
-    )  # the /dice shorthands: process-wide, the last app's
     app.state.workers = WorkerPool(settings.worker_threads)
     app.state.systems = served
-    install(app, served)
+    # The narration of this app's systems, and their endpoints, each holding its entry.
+    install(app, served, texts_of(served))
     add_systems_route(app, served)
     mount_docs(app)
     mount_playground(app)

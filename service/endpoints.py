@@ -18,18 +18,17 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from rules.narration import texts_of
+from rules.narration import Texts
 from rules.system import Odds, System
 from service.odds import OddsEndpoint, ShapedOddsEndpoint
 from service.problems import KINDS, PROBLEM_JSON
 from service.routing import Endpoint, ResolverEndpoint, endpoint_function, operation_id
 
 
-def build(systems: Iterable[System]) -> dict[str, Endpoint]:
-    """Every system's resolving endpoints, then every system's odds and simulations (the OpenAPI
-    document lists them in this order), by path as served."""
-    systems = tuple(systems)
-    texts = texts_of(systems)
+def build(systems: Iterable[System], texts: Texts) -> dict[str, Endpoint]:
+    """Every system's resolving endpoints, narrated from ``texts`` (those of every system the app
+    serves), then every system's odds and simulations (the OpenAPI document lists them in this
+    order), by path as served."""
     resolving = [ResolverEndpoint(s, entry, texts) for s in systems for entry in s.endpoints]
     answering = [_odds(s, entry) for s in systems for entry in (*s.odds, *s.simulations)]
     return {endpoint.path: endpoint for endpoint in (*resolving, *answering)}
@@ -39,9 +38,10 @@ def _odds(system: System, entry: Odds) -> Endpoint:
     return ShapedOddsEndpoint(system, entry) if entry.shapes else OddsEndpoint(system, entry)
 
 
-def install(app: FastAPI, systems: Iterable[System]) -> None:
-    """``POST`` routes on ``app`` for the endpoints of ``systems``, kept in ``app.state.endpoints``."""
-    built = build(systems)
+def install(app: FastAPI, systems: Iterable[System], texts: Texts) -> None:
+    """``POST`` routes on ``app`` for the endpoints of ``systems`` (:func:`build`), kept in
+    ``app.state.endpoints``."""
+    built = build(systems, texts)
     for path, endpoint in built.items():
         app.add_api_route(path, endpoint_function(endpoint), methods=["POST"], **route(endpoint))
     app.state.endpoints = built

@@ -48,6 +48,22 @@ class Problem(BaseModel):
     errors: list[ProblemError] | None = None
 
 
+def engine_kinds() -> dict[str, tuple[int, str]]:
+    """The engine's errors (``rules.errors``), each kind with its title as its class states it
+    (written there only), every one a 422: the subclasses of ``RulesError`` in the order they are
+    defined, each before its own subclasses, then ``RulesError`` itself."""
+    found: dict[str, tuple[int, str]] = {}
+
+    def walk(cls: type[RulesError]) -> None:
+        for sub in cls.__subclasses__():
+            found[sub.kind] = (422, sub.title)
+            walk(sub)
+
+    walk(RulesError)
+    found[RulesError.kind] = (422, RulesError.title)
+    return found
+
+
 #: kind -> (status, title): every problem type the service returns, for the docs and the OpenAPI.
 KINDS: dict[str, tuple[int, str]] = {
     "malformed-json": (400, "The body is not valid JSON"),
@@ -57,12 +73,7 @@ KINDS: dict[str, tuple[int, str]] = {
     "payload-too-large": (413, "The request body is too large"),
     "unsupported-media-type": (415, "The body must be JSON"),
     "validation-error": (422, "The request does not match the schema"),
-    "invalid-request": (422, "The request is not consistent"),
-    "dice-script": (422, "The scripted dice cannot be used"),
-    "dice-exhausted": (422, "The scripted dice ran out"),
-    "limit-exceeded": (422, "A limit of the service was exceeded"),
-    "illegal-decision": (422, "The decision is not legal at this point"),
-    "unresolvable": (422, "The request cannot be resolved as written"),
+    **engine_kinds(),
     "duplicate-key": (422, "A key appears twice in one object"),
     "internal-error": (500, "Internal server error"),
 }

@@ -1,4 +1,4 @@
-"""``GET /systems``: the registry as the service serves it (issue 26; docs/development.md).
+"""``GET /systems``: the registry as the service serves it (docs/development.md).
 
 A list of the systems, in the registry's order: each with its ``id`` (its path prefix), its display
 ``name`` in every language the service speaks (an object: the answer is the same for every caller,

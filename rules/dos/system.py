@@ -389,7 +389,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
 )
 
-# ---------------------------------------------------------------- odds (issue 18, docs/odds.md)
+# ---------------------------------------------------------------- odds (docs/odds.md)
 
 _CHAINS = (
     " Exact: the pool is counted over every roll (ones cancel the highest dice, surviving tens "

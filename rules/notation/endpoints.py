@@ -1,6 +1,5 @@
 """Everything about the ``/dice`` endpoints but the HTTP layer: their summaries, descriptions, slots
-and examples, so the service registers them in a few lines (service/routers/dice.py) and a registry
-entry can take them as they are."""
+and examples, which its registry entry (rules/notation/system.py) takes as they are."""
 
 from __future__ import annotations
 

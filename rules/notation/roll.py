@@ -11,10 +11,9 @@ Then min/max apply to every die left, keep and drop in their written order, succ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
@@ -238,18 +237,3 @@ def tell(log: EventLog, spec: Dice, term: TermResult) -> None:
         )
     else:
         log.add("notation.rolled", **common, dice=shown, total=term["total"])
-
-
-Resolver = Callable[[Any, DiceSource], Any]
-
-
-#: The endpoints' functions, over the default shorthands and the deployment's (:func:`configure`).
-ROLLER = Roller(dict(SHORTHANDS))
-
-
-def configure(extra: Mapping[str, str]) -> None:
-    """The process's shorthand table: the defaults and ``DRAGONROLL_DICE_SHORTHANDS`` (``extra``)."""
-    table = ROLLER.shorthands
-    assert isinstance(table, dict)
-    table.clear()
-    table.update({**SHORTHANDS, **extra})

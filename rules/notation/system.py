@@ -1,9 +1,14 @@
 """The dice roller's registry entry (docs/notation.md): an entry without a game, ``notation``,
-served at ``/dice`` (``rules.system``)."""
+served at ``/dice`` (``rules.system``).
+
+Its functions read a shorthand table (``adv`` for ``2d20kh1``): :func:`system` builds the entry
+over one, ``SYSTEM`` over the defaults; a deployment with more (``DRAGONROLL_DICE_SHORTHANDS``)
+serves ``SYSTEM.configured(extra)``, an entry of its own (``System.with_shorthands``)."""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from functools import partial
 
 from rules.notation import budget, foundry, odds, text
 from rules.notation import endpoints as e
@@ -13,53 +18,62 @@ from rules.notation.models import (
     NotationRollRequest,
     NotationRollResult,
 )
-from rules.notation.roll import ROLLER, configure
+from rules.notation.parser import SHORTHANDS
+from rules.notation.roll import Roller
 from rules.system import Endpoint, Odds, System
 
-__all__ = ["ROLLER", "SYSTEM", "configure"]
+__all__ = ["SYSTEM", "system"]
 
 
-def notation_odds(req: NotationOddsRequest) -> Any:
-    return odds.notation_odds(req, ROLLER.shorthands)
-
-
-SYSTEM = System(
-    id=e.SYSTEM,
-    path=e.PREFIX,
-    name={"en": "Dice notation", "pl": "Notacja kości", "fi": "Noppanotaatio", "ar": "صيغة الفصوص"},
-    # bumped whenever an answer could change for the same request and seed (System.rules_version)
-    rules_version="notation-1",
-    endpoints=(
-        Endpoint(
-            path="/roll",
-            outcome=("notation.total",),
-            summary=e.ROLL_SUMMARY,
-            description=e.ROLL_DESCRIPTION,
-            request=NotationRollRequest,
-            result=NotationRollResult,
-            resolve=ROLLER.roll,
-            slots=ROLLER.slots,
-            slot_doc=e.ROLL_SLOTS,
-            work=ROLLER.work,
-            examples=e.ROLL_EXAMPLES,
+def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
+    """The entry whose roll and odds read ``shorthands`` (the defaults and a deployment's)."""
+    roller = Roller(dict(shorthands))
+    return System(
+        id=e.SYSTEM,
+        path=e.PREFIX,
+        name={
+            "en": "Dice notation",
+            "pl": "Notacja kości",
+            "fi": "Noppanotaatio",
+            "ar": "صيغة الفصوص",
+        },
+        # bumped whenever an answer could change for the same request and seed (System.rules_version)
+        rules_version="notation-1",
+        endpoints=(
+            Endpoint(
+                path="/roll",
+                outcome=("notation.total",),
+                summary=e.ROLL_SUMMARY,
+                description=e.ROLL_DESCRIPTION,
+                request=NotationRollRequest,
+                result=NotationRollResult,
+                resolve=roller.roll,
+                slots=roller.slots,
+                slot_doc=e.ROLL_SLOTS,
+                work=roller.work,
+                examples=e.ROLL_EXAMPLES,
+            ),
         ),
-    ),
-    texts=text.TEXTS,
-    flavors=text.FLAVORS,
-    odds=(
-        Odds(
-            path="/odds",
-            summary=e.ODDS_SUMMARY,
-            description=e.ODDS_DESCRIPTION,
-            result=NotationOdds,
-            examples=e.ODDS_EXAMPLES,
-            request=NotationOddsRequest,
-            answer=notation_odds,
-            of="/roll",
-            work=budget.odds_work,
+        texts=text.TEXTS,
+        flavors=text.FLAVORS,
+        odds=(
+            Odds(
+                path="/odds",
+                summary=e.ODDS_SUMMARY,
+                description=e.ODDS_DESCRIPTION,
+                result=NotationOdds,
+                examples=e.ODDS_EXAMPLES,
+                request=NotationOddsRequest,
+                answer=partial(odds.notation_odds, shorthands=roller.shorthands),
+                of="/roll",
+                work=partial(budget.odds_work, shorthands=roller.shorthands),
+            ),
         ),
-    ),
-    foundry=foundry.pools,
-    tag=e.TAG,
-    game=False,
-)
+        foundry=foundry.pools,
+        tag=e.TAG,
+        game=False,
+        with_shorthands=lambda extra: system({**SHORTHANDS, **extra}),
+    )
+
+
+SYSTEM = system()

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-from rules.narration import LANGUAGES, catalog
+from rules.narration import LANGUAGES
 from rules.registry import having
 from rules.system import Capability
 from tests.conftest import Api
 from tests.foundry.checks import check_answer
 from tests.foundry.test_rolls import OK, foundry
+from tests.narration.catalogs import catalog
 
 #: The systems with Foundry rolls (a capability: a system without them has no flavors to test).
 SYSTEMS = [s.id for s in having(Capability.FOUNDRY)]

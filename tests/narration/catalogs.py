@@ -9,12 +9,24 @@ import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
-from rules.narration import LANGUAGES, LOCALE_DIR
+from rules import narration
+from rules.narration import LANGUAGES, LOCALE_DIR, Message
+from rules.registry import TEXTS
 
 #: Languages whose catalogs are not translated yet (the `translations` branch writes them). A test of
 #: a complete catalog is marked to fail for them, strictly: remove a language once it lands.
 PENDING: frozenset[str] = frozenset()
 TRANSLATED = tuple(lang for lang in LANGUAGES if lang != "en")
+
+
+def catalog(lang: str) -> narration.Catalog:
+    """``lang``'s compiled catalog of the registry's systems' texts (``rules.narration.catalog``)."""
+    return narration.catalog(lang, TEXTS)
+
+
+def source_messages() -> dict[str, Message]:
+    """The registry's systems' source messages, by context."""
+    return narration.source_messages(TEXTS)
 
 
 def po_path(lang: str) -> str:

@@ -13,18 +13,8 @@ from typing import Any
 from babel.lists import format_list
 from pydantic import BaseModel
 
-from rules.narration import (
-    COMMA,
-    FSI,
-    GENDER,
-    GENDERS,
-    PDI,
-    RTL,
-    Message,
-    parse,
-    source_messages,
-    translations,
-)
+from rules.narration import COMMA, FSI, GENDER, GENDERS, PDI, RTL, Message, parse, translations
+from tests.narration.catalogs import source_messages
 
 MISSING = object()
 

@@ -3,7 +3,8 @@ term (a valid value of its table) and a variant's choosing parameters (the varia
 
 from __future__ import annotations
 
-from rules.narration import fields, source_messages
+from rules.narration import fields
+from tests.narration.catalogs import source_messages
 
 SOURCE = source_messages()
 

@@ -11,8 +11,9 @@ import pytest
 from babel.lists import format_list
 
 from rules.dos.models import AttackRequest
-from rules.narration import FSI, GENDER, LANGUAGES, PDI, catalog, gendered, lists, names, render
+from rules.narration import FSI, GENDER, LANGUAGES, PDI, gendered, lists, names, render
 from tests.conftest import Api
+from tests.narration.catalogs import catalog
 from tests.narration.reference import reference
 
 NAMES = {"k1": "Leila", "k2": "Sara", "k3": "Bolt"}

@@ -22,9 +22,9 @@ import pytest
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from rules.narration import LANGUAGES, LOCALE_DIR, codes, fields, source_messages
+from rules.narration import LANGUAGES, LOCALE_DIR, codes, fields
 from rules.registry import IDS as SYSTEMS
-from tests.narration.catalogs import TRANSLATED, languages, po, po_path
+from tests.narration.catalogs import TRANSLATED, languages, po, po_path, source_messages
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCE = source_messages()

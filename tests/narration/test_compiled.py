@@ -8,17 +8,8 @@ from __future__ import annotations
 import pytest
 
 from rules.dragon.models import BattleRequest
-from rules.narration import (
-    FSI,
-    LANGUAGES,
-    _Compiler,
-    catalog,
-    lists,
-    names,
-    render,
-    source_messages,
-    translations,
-)
+from rules.narration import FSI, LANGUAGES, _Compiler, lists, names, render, translations
+from tests.narration.catalogs import catalog, source_messages
 from tests.narration.reference import reference
 from tests.narration.samples import all_samples
 

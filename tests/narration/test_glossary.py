@@ -12,9 +12,9 @@ from functools import cache
 
 import pytest
 
-from rules.narration import LANGUAGES, LOCALE_DIR, source_messages
+from rules.narration import LANGUAGES, LOCALE_DIR
 from rules.registry import IDS
-from tests.narration.catalogs import po
+from tests.narration.catalogs import po, source_messages
 
 #: A glossary line's scope: ``<system id>: `` before its terms.
 SCOPE = re.compile(r"^([a-z][a-z0-9_]*):\s+")

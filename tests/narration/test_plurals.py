@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 from babel import Locale
 
-from rules.narration import LANGUAGES, catalog, render, source_messages
+from rules.narration import LANGUAGES, render
 from rules.registry import having
 from rules.system import Capability
-from tests.narration.catalogs import languages, po
+from tests.narration.catalogs import catalog, languages, po, source_messages
 from tests.narration.samples import showing
 
 NUMBERS = (1, 2, 5, 11, 22, 101)

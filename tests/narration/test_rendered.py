@@ -16,11 +16,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rules.narration import FSI, LANGUAGES, PDI, catalog, names, render
+from rules.narration import FSI, LANGUAGES, PDI, names, render
 from service.endpoints import endpoints
 from service.routing import Endpoint
 from tests.conftest import Api
-from tests.narration.catalogs import languages
+from tests.narration.catalogs import catalog, languages
 from tests.narration.reference import reference, reference_names
 from tests.narration.samples import all_samples
 from tests.properties.strategies import PROFILE, RESOLVING, bodies, seeded, seeds

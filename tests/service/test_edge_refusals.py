@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from tests.conftest import Api, assert_problem, http_scope
-from tests.service.test_ops import CHROME_PNA_PREFLIGHT, FOUNDRY, ROLL
+from tests.service.ops import CHROME_PNA_PREFLIGHT, FOUNDRY, ROLL
 
 
 @pytest.mark.parametrize(

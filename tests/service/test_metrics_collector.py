@@ -29,7 +29,7 @@ from service.metrics import (
     status_class,
 )
 from tests.conftest import Api
-from tests.service.test_ops import JSON, ROLL, failing_app
+from tests.service.ops import JSON, ROLL, failing_app
 
 # --- the reference: the metrics as prometheus_client's Counter and Histogram recorded them ------
 

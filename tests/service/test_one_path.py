@@ -18,7 +18,7 @@ from fastapi.routing import APIRoute
 from rules.registry import SYSTEMS
 from service.endpoints import endpoints
 from tests.conftest import Api, http_scope
-from tests.service.test_ops import ROLL, log_lines, metric
+from tests.service.ops import ROLL, log_lines, metric
 
 SERVICE = Path(__file__).resolve().parents[2] / "service"
 

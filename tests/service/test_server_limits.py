@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from tests.service.test_ops import metric
+from tests.service.ops import metric
 
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "127.0.0.1"

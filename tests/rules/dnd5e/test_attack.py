@@ -13,6 +13,7 @@ from pydantic_core import to_json
 from rules.dnd5e.models import AttackRequest
 from rules.errors import DiceScriptError
 from rules.narration import narrate
+from rules.registry import TEXTS
 from tests.rules.dnd5e.helpers import run_attack, run_check, run_death_save, target
 from tests.rules.dos.helpers import build
 
@@ -482,7 +483,7 @@ def test_d5e12_events_show_both_rolls_on_a_critical() -> None:
     res = run_attack(
         attack_bonus=0, damage=SWORD, target=target(), dice={"attack": [20], "damage.0": [2, 7]}
     )
-    narrate(res["events"], "en", {})
+    narrate(res["events"], "en", {}, TEXTS)
     part = [e for e in res["events"] if e["code"] == "dnd5e.damage.critical"]
     assert part[0]["params"]["rolls"] == [2] and part[0]["params"]["critical_rolls"] == [7]
     assert part[0]["text"] == (

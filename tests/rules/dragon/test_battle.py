@@ -7,6 +7,7 @@ import pytest
 from rules.dragon.models import BattleResult
 from rules.errors import IllegalDecision, InvalidRequest
 from rules.narration import narrate
+from rules.registry import TEXTS
 from tests.rules.dragon.helpers import dragon, ent, prosperity, run
 
 
@@ -59,7 +60,7 @@ def test_drg2_a_party_targeting_the_dragon_after_it_paired_is_left_over() -> Non
     )
     assert [(p["a"], p["b"]) for p in res["pairs"]] == [("dragon", "g1")]
     assert res["left_over"][0]["id"] == "g2"
-    narrate(res["events"], "en", {})
+    narrate(res["events"], "en", {}, TEXTS)
     assert (
         "already paired"
         in res["events"][[e["code"] for e in res["events"]].index("dragon.left_over.wait")]["text"]
@@ -366,7 +367,7 @@ def test_drg10_drg13_a_tie_spares_its_pair_even_the_dragon_die_point() -> None:
     assert res["destruction_change"] is not None and res["destruction_change"]["result"] == 3
     [spared] = [e for e in res["events"] if e["code"] == "dragon.pair.spared"]
     assert spared["params"] == {"a": "dragon", "b": "g1", "ids": ["g1", "g5"], "names": "g1, g5"}
-    narrate([spared], "en", {})
+    narrate([spared], "en", {}, TEXTS)
     assert spared["text"] == (
         "The fight of the dragon and g1 was broken off: g1 and g5 lose nothing to the dragon die "
         "either."
@@ -638,7 +639,7 @@ def test_drg15_wounds_reaching_battle_defeat_the_dragon_whatever_continues_says(
         continues=True,
     )
     assert res["wounds"]["after"] == 2 and res["dragon_defeated"] and res["battle_ended"]
-    narrate(res["events"], "en", {})
+    narrate(res["events"], "en", {}, TEXTS)
     [text] = [e["text"] for e in res["events"] if e["code"] == "dragon.defeated"]
     assert "may never attack hero the same way again" in text
 
@@ -703,7 +704,7 @@ def test_drg17_hoard_from_the_strongest_enemy_by_strength_order() -> None:
         ("dragon.hoard.dragonslayer", {"id": "hero", "own": 4, "level": 5}),
         ("dragon.hoard", {"amount": 4, "strongest": "hero", "level": 5}),
     ]
-    narrate(res["events"], "en", {})
+    narrate(res["events"], "en", {}, TEXTS)
     texts = [e["text"] for e in res["events"] if e["code"].startswith("dragon.hoard")]
     assert "the first in the order of strength, with prosperity 2" in texts[0]
     assert "counts one level higher, 5 instead of 4" in texts[1]
