@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients owlbear test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: generate check-generated catalogs-events catalogs-events-extract catalogs-events-update catalogs-events-compile catalogs-playground catalogs-playground-extract catalogs-playground-update catalogs-playground-compile clients owlbear test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -20,7 +20,7 @@ venv: $(STAMP)
 run: $(STAMP) ## set up and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
-test: lint typecheck lint-deploy docs unit test-node ## set up and run every check CI runs
+test: lint typecheck lint-deploy docs unit test-node check-generated ## set up and run every check CI runs
 
 # The wheel as the image builds it, the engine compiled with mypyc (needs a C compiler and the Python
 # headers), in its own virtualenv; then every golden request answered by it and by the source, compared.
@@ -63,8 +63,9 @@ $(BROWSER_TESTS)/node_modules/.package-lock.json: $(BROWSER_TESTS)/package-lock.
 	@command -v npm >/dev/null 2>&1 || { echo "make: the browser tests need npm (and node) to install axe-core: apt-get install npm, or see docs/development.md" >&2; exit 1; }
 	npm ci --prefix $(BROWSER_TESTS) --no-audit --no-fund --silent
 
-golden: $(STAMP) ## re-record tests/golden/*/*.response.json (review the diff!)
-	$(BIN)/python scripts/gen_golden.py
+# `make golden SYSTEM=dos` (or SYSTEM="dos riders") re-records those systems' goldens alone.
+golden: $(STAMP) ## re-record tests/golden/*/*.response.json, or SYSTEM=<id>'s alone (review the diff!)
+	$(BIN)/python scripts/gen_golden.py $(foreach id,$(SYSTEM),--system $(id))
 
 versions: $(STAMP) ## re-record each system's rules version and fingerprint (tests/rules/versions.json)
 	$(BIN)/python -m tests.rules.versions
@@ -98,21 +99,53 @@ PLAYGROUND_LOCALE := service/locale
 
 catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' and the playground's catalogs
 
-catalogs-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot; the playground -> service/locale/playground.pot
+catalogs-extract: catalogs-events-extract catalogs-playground-extract ## both templates
+catalogs-update: catalogs-events-update catalogs-playground-update ## the templates' messages into every language's .po
+catalogs-compile: catalogs-events-compile catalogs-playground-compile ## .mo and the playground's i18n/<lang>.json
+
+# One domain at a time, for `make generate` (the playground's is extracted from openapi/openapi.json,
+# which is made from the event catalogs: events, then the document, then the playground).
+catalogs-events: catalogs-events-extract catalogs-events-update catalogs-events-compile ## the event texts' catalogs alone
+
+catalogs-events-extract: $(STAMP) ## rules/*/text.py -> rules/locale/dragonroll.pot
 	$(BIN)/pybabel -q extract -F babel.cfg $(CATALOG_KEYWORDS) --add-comments=TRANSLATORS: \
 		--no-location --omit-header -o $(LOCALE)/dragonroll.pot .
+
+catalogs-events-update: $(STAMP)
+	$(BIN)/pybabel -q update -i $(LOCALE)/dragonroll.pot -d $(LOCALE) -D dragonroll \
+		--ignore-obsolete --ignore-pot-creation-date
+
+catalogs-events-compile: $(STAMP) ## every dragonroll .po -> .mo (what the service reads)
+	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
+
+catalogs-playground: catalogs-playground-extract catalogs-playground-update catalogs-playground-compile ## the playground's catalogs alone
+
+catalogs-playground-extract: $(STAMP) ## the page and openapi/openapi.json -> service/locale/playground.pot
 	$(BIN)/pybabel -q extract -F babel-playground.cfg -k t -k N_ --add-comments=TRANSLATORS: \
 		--no-location --omit-header --sort-output -o $(PLAYGROUND_LOCALE)/playground.pot .
 
-catalogs-update: $(STAMP) ## the templates' messages into every language's .po
-	$(BIN)/pybabel -q update -i $(LOCALE)/dragonroll.pot -d $(LOCALE) -D dragonroll \
-		--ignore-obsolete --ignore-pot-creation-date
+catalogs-playground-update: $(STAMP)
 	$(BIN)/pybabel -q update -i $(PLAYGROUND_LOCALE)/playground.pot -d $(PLAYGROUND_LOCALE) -D playground \
 		--ignore-obsolete --ignore-pot-creation-date --no-wrap
 
-catalogs-compile: $(STAMP) ## every .po -> .mo (what the service reads); the playground's -> i18n/<lang>.json
-	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
+catalogs-playground-compile: $(STAMP) ## the playground's .po -> service/static/playground/i18n/<lang>.json
 	$(BIN)/python -m service.playground_catalog
+
+# Every regeneration, in the order each reads the one before: the event catalogs (the document's
+# examples and GET /systems's languages read them), the OpenAPI document, the playground's catalogs
+# (extracted from the document), the clients (generated from it), the goldens of SYSTEM only (none
+# without it; `make golden` records them all), and last the rules versions (they fingerprint the
+# translations). `make check-generated` runs it and fails when it changed a file.
+generate: ## every generated file, in dependency order (SYSTEM=<id>: that system's goldens too)
+	$(MAKE) --no-print-directory catalogs-events
+	$(MAKE) --no-print-directory openapi
+	$(MAKE) --no-print-directory catalogs-playground
+	$(MAKE) --no-print-directory clients
+	$(if $(SYSTEM),$(MAKE) --no-print-directory golden SYSTEM="$(SYSTEM)")
+	$(MAKE) --no-print-directory versions
+
+check-generated: $(STAMP) ## run `make generate` and fail when a generated file was stale (it is then rewritten: review and commit)
+	$(BIN)/python scripts/check_generated.py
 
 openapi: $(STAMP) ## regenerate openapi/openapi.json from the app
 	$(BIN)/python scripts/gen_openapi.py

@@ -1,8 +1,8 @@
 """The registry: the one list of the systems the service serves (STYLE 21; docs/development.md,
 "Adding a system"). Everything that lists systems or endpoints is built from it at start-up (the
-routes, the narration catalogs, the Foundry rolls, the OpenAPI examples, ``GET /systems``) or is
-tested against it (the ingress, the image test, the compiled modules, the docs' navigation, the
-bench's bodies). A system is its package (``rules/<system>/``, exporting its ``SYSTEM``) plus one
+routes, the narration catalogs, the Foundry rolls, the OpenAPI examples, ``GET /systems``, the
+compiled modules (``setup.py``), the docs' navigation (``scripts/mkdocs_hooks.py``)) or is tested against it
+(the bench's bodies). A system is its package (``rules/<system>/``, exporting its ``SYSTEM``) plus one
 line here; the order here is the order of the OpenAPI document and of ``GET /systems``.
 """
 
@@ -24,6 +24,19 @@ IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)
 #: Their source messages (``rules.narration.texts_of``): what the service narrates them from, and
 #: what the tests and tools that read the registry's catalogs hand ``rules.narration``.
 TEXTS: Texts = texts_of(SYSTEMS)
+#: The engine modules every system shares that the wheel and the image compile with mypyc
+#: (setup.py); each system's own are its descriptor's ``compiled``.
+SHARED_COMPILED: tuple[str, ...] = (
+    "rules.dice.stream",
+    "rules.dice.source",
+    "rules.events",
+    "rules.narration",
+)
+
+
+def compiled(systems: tuple[System, ...] = SYSTEMS) -> tuple[str, ...]:
+    """Every module compiled with mypyc (``setup.py``): the shared ones, then each system's."""
+    return (*SHARED_COMPILED, *(module for system in systems for module in system.compiled))
 
 
 def find(system_id: str, systems: tuple[System, ...] = SYSTEMS) -> System:

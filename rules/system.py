@@ -77,6 +77,10 @@ class Endpoint:
     work: Callable[[Any], Work]
     #: Name -> request body; the first is the OpenAPI document's example (resolved there).
     examples: Mapping[str, Body]
+    #: The event codes that tell this endpoint's outcome: an answer's events with one of them, in
+    #: order, are its outcome in one line (``GET /systems`` lists them; the playground and the
+    #: Owlbear extension show them, already in the reader's language).
+    outcome: Sequence[str] = ()
 
 
 @dataclass(frozen=True, eq=False)
@@ -156,7 +160,7 @@ class System:
     game: bool = True
     #: The path prefix when it is not ``/<id>`` (the dice roller: ``notation`` served at ``/dice``).
     path: str = ""
-    #: Engine modules compiled with mypyc (pyproject.toml ``[tool.dragonroll] compiled``, tested).
+    #: Engine modules of its own compiled with mypyc (``rules.registry.compiled()``, setup.py).
     compiled: Sequence[str] = field(default=())
     #: A system that reads dice notation with shorthands (``adv``): this descriptor as a deployment
     #: with more of them serves it, ``with_shorthands(extra) -> System`` (``extra`` from the

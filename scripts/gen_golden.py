@@ -1,6 +1,7 @@
 """Record golden responses: for every ``tests/golden/<system>/<name>.request.json`` write the exact
-response body beside it as ``<name>.response.json`` (``make golden``). ``tests/golden/test_golden.py``
-replays every request and compares bytes, so any change of behaviour shows up as a diff to review.
+response body beside it as ``<name>.response.json`` (``make golden``; ``make golden SYSTEM=<id>``, or
+``--system <id>`` here, records that system's alone). ``tests/golden/test_golden.py`` replays every
+request and compares bytes, so any change of behaviour shows up as a diff to review.
 
 A request file is ``{"path": "/dos/test", "body": {...}}``; its body must carry a ``seed`` (or script
 every die) so the response is fixed.
@@ -8,9 +9,11 @@ every die) so the response is fixed.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,8 +47,25 @@ def response_file(request_file: Path) -> Path:
     return request_file.with_name(request_file.name.replace(".request.json", ".response.json"))
 
 
-def main() -> None:
-    for request_file in requests():
+def chosen(systems: Sequence[str]) -> list[Path]:
+    """The request files of ``systems`` (every system's when none is named); an id the registry
+    does not serve is refused, naming those it does."""
+    sys.path.insert(0, str(ROOT))
+    from rules.registry import IDS
+
+    unknown = sorted(set(systems) - set(IDS))
+    if unknown:
+        raise SystemExit(f"no system {', '.join(unknown)}: one of {', '.join(IDS)}")
+    return [r for r in requests() if not systems or r.parent.name in systems]
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--system", action="append", default=[], help="record this system's goldens only"
+    )
+    args = parser.parse_args(argv)
+    for request_file in chosen(args.system):
         spec = json.loads(request_file.read_text(encoding="utf-8"))
         status, content = asyncio.run(respond(spec["path"], spec["body"]))
         if status != spec.get("status", 200):

@@ -5,8 +5,9 @@ Babel as the events' texts are (``make catalogs``; docs/narration.md).
   ``service/locale/playground.pot``: the page's own texts (``t("...")`` and ``N_("...")`` in
   ``playground.js``, ``data-i18n`` in ``index.html``, by :func:`extract_html`), and from the
   OpenAPI document (:func:`extract_openapi`) each field name (context ``field``), each enumerated
-  value (context ``value``), each system's name (``system``) and each endpoint's summary
-  (``summary``).
+  value (context ``value``), each part of a dice slot's name (``slot``, from the operations' "Dice
+  slots") and each endpoint's summary (``summary``). The systems' names are not here: ``GET
+  /systems`` gives them in every language, from the descriptors.
 - **Translated** in ``service/locale/<lang>/LC_MESSAGES/playground.po`` (updated from the template by
   ``make catalogs-update``).
 - **Compiled** (``make catalogs-compile``, :func:`main`) to ``service/static/playground/i18n/<lang>.json``,
@@ -36,6 +37,11 @@ CONTEXT_SEPARATOR = "\x04"
 # What Babel's extractors yield: (line, function, message or (context, message), comments).
 Extracted = tuple[int, str, str | tuple[str, str], list[str]]
 _DATA_I18N = re.compile(rb'data-i18n(?:-[a-z-]+)?="([^"]+)"')
+#: A slot in an operation's "Dice slots" paragraph: a code span, alone or in a list of them, before
+#: its die in parentheses (`attack` (d10), `pool.<entity id>` (the entity's die), `a`, `b` (d10)).
+_SLOT = re.compile(r"`((?:[^`\s<]|<[^>`]*>)+)`(?=(?:, `[^`]+`)* \()")
+_SLOT_PART = re.compile(r"[a-z][a-z0-9_]*")
+SLOTS_HEADING = "**Dice slots**"
 
 
 def extract_html(
@@ -64,10 +70,23 @@ def _walk(node: Any, fields: set[str], values: set[str]) -> None:
             _walk(child, fields, values)
 
 
+def slot_parts(description: str) -> list[str]:
+    """The named parts of the slots an operation's description lists (``pool.<entity id>``: ``pool``;
+    ``<id>.<n>.attack``: ``attack``), in order."""
+    _, found, slots = description.partition(SLOTS_HEADING)
+    parts = [
+        part
+        for slot in _SLOT.findall(slots if found else "")
+        for part in slot.split(".")
+        if _SLOT_PART.fullmatch(part)
+    ]
+    return list(dict.fromkeys(parts))
+
+
 def extract_openapi(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[Extracted]:
-    """Field names, values, system names and summaries of the OpenAPI document, each in its context."""
+    """Field names, values, slot names and summaries of the OpenAPI document, each in its context."""
     document = json.load(fileobj)
     fields: set[str] = set()
     values: set[str] = set()
@@ -77,8 +96,9 @@ def extract_openapi(
     for value in sorted(values):
         yield 0, "pgettext", ("value", value), []
     operations = [op for item in document.get("paths", {}).values() for op in item.values()]
-    for tag in dict.fromkeys(tag for op in operations for tag in op.get("tags", [])):
-        yield 0, "pgettext", ("system", tag), []
+    slots = dict.fromkeys(p for op in operations for p in slot_parts(op.get("description") or ""))
+    for part in slots:
+        yield 0, "pgettext", ("slot", part), []
     for op in operations:
         if op.get("summary"):
             yield 0, "pgettext", ("summary", op["summary"]), []

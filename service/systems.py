@@ -5,8 +5,9 @@ A list of the systems, in the registry's order: each with its ``id`` (its path p
 so a client picks its own language and a cache needs no ``Vary``), its ``rules_version`` (the one
 its answers carry), the ``languages`` its texts are all translated into (any other language is told
 in English), whether it is a game, its ``capabilities`` (``rules.system.Capability``: what a client
-may ask of it, such as ``foundry: true``), and its resolving endpoints, each with its ``odds`` and
-``simulate`` paths where it has them. Built once per app, from the descriptors.
+may ask of it, such as ``foundry: true``), and its resolving endpoints, each with the event codes of
+its outcome and its ``odds`` and ``simulate`` paths where it has them. Built once per app, from the
+descriptors.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ class EndpointInfo(BaseModel):
 
     path: str = Field(description="The resolving endpoint, as served (`POST`).")
     summary: str
+    outcome: list[str] = Field(
+        description="The event codes that tell its outcome: an answer's events with one of these "
+        "codes, in order, are the outcome in one line (their `text` in the answer's language)."
+    )
     odds: str | None = Field(
         default=None, description="Its odds endpoint (no die drawn), where it has one."
     )
@@ -77,6 +82,7 @@ def describe(system: System) -> SystemInfo:
             EndpointInfo(
                 path=system.prefix + e.path,
                 summary=e.summary,
+                outcome=list(e.outcome),
                 odds=odds.get(e.path),
                 simulate=simulate.get(e.path),
             )
@@ -87,7 +93,8 @@ def describe(system: System) -> SystemInfo:
 
 def add_systems_route(app: FastAPI, systems: Sequence[System]) -> None:
     """``GET /systems``, its answer built now: the descriptors do not change while the app runs."""
-    body = encode([describe(s).model_dump(exclude_none=True) for s in systems])
+    answer = [describe(s).model_dump(exclude_none=True) for s in systems]
+    body = encode(answer)
 
     async def list_systems() -> Response:
         return Response(body, media_type="application/json")
@@ -97,6 +104,9 @@ def add_systems_route(app: FastAPI, systems: Sequence[System]) -> None:
         list_systems,
         methods=["GET"],
         response_model=list[SystemInfo],
+        # The answer itself is the document's example: a client can read the systems from the
+        # committed document too (the Owlbear extension's tests do).
+        responses={200: {"content": {"application/json": {"example": answer}}}},
         summary="The systems served, their versions, languages and endpoints",
         description=(
             "The registry: every system in the order of this document, with its display name "

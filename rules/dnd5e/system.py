@@ -24,6 +24,7 @@ _D20 = (
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         path="/initiative",
+        outcome=("dnd5e.initiative.order",),
         summary="Surprise and initiative",
         description=(
             "Surprise first (D5E-3): a creature is surprised when every opponent hides and it notices "
@@ -70,6 +71,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/turn",
+        outcome=(
+            "dnd5e.turn.valid",
+            "dnd5e.turn.invalid",
+        ),
         summary="Check a turn plan against its budgets",
         description=(
             "Movement up to the speed (a Dash adds the speed again: the action, or a bonus action a "
@@ -100,6 +105,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/check",
+        outcome=(
+            "dnd5e.check.success",
+            "dnd5e.check.failure",
+        ),
         summary="A d20 test against a DC",
         description="d20 + modifier; success when the total meets or beats the DC (D5E-10). "
         + _D20,
@@ -113,6 +122,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/attack",
+        outcome=(
+            "dnd5e.attack.hit",
+            "dnd5e.attack.critical",
+            "dnd5e.attack.miss",
+            "dnd5e.attack.fumble",
+            "dnd5e.damage.total",
+            "dnd5e.target.unconscious",
+            "dnd5e.target.dead",
+            "dnd5e.target.monster_dies",
+        ),
         summary="An attack roll, its damage and what it does to the target",
         description=(
             "d20 + attack_bonus against AC; a natural 20 always hits and is critical, a natural 1 "
@@ -145,6 +164,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/death-save",
+        outcome=(
+            "dnd5e.death_save.success",
+            "dnd5e.death_save.failure",
+            "dnd5e.death_save.nat20",
+            "dnd5e.death_save.nat1",
+            "dnd5e.death_save.stable",
+            "dnd5e.death_save.dead",
+        ),
         summary="A death saving throw",
         description=(
             "d20 (+ modifier): 10 or more succeeds, less fails; three successes: stable; three "

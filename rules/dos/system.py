@@ -56,6 +56,7 @@ _ATTACK_SLOTS = (
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         path="/roll",
+        outcome=("dos.pool.result",),
         summary="Roll a d10 pool",
         description=_POOL,
         request=PoolRequest,
@@ -68,6 +69,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/test",
+        outcome=(
+            "dos.test.success",
+            "dos.test.failure",
+            "dos.test.luck",
+            "dos.test.bad_luck",
+        ),
         summary="Simple test against a DC",
         description=(
             "Total = floor((stat + dice result) x (100 + modifier) / 100) (DOS-8); success when the "
@@ -92,6 +99,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/opposed",
+        outcome=(
+            "dos.opposed.winner",
+            "dos.opposed.tie",
+        ),
         summary="Opposed test between two sides",
         description=(
             "Both sides roll; luck beats no luck, bad luck loses to no bad luck, otherwise the higher "
@@ -113,6 +124,10 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/complex",
+        outcome=(
+            "dos.complex.success",
+            "dos.complex.failure",
+        ),
         summary="Complex test: several attempts, several successes needed",
         description=(
             "Attempts are simple tests rolled one after another until `successes_needed` is reached or "
@@ -138,6 +153,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/actions",
+        outcome=("dos.actions.count",),
         summary="Actions per turn",
         description=(
             "DOS-14: each combatant has floor(own speed / sum of the speeds of all the opponents it "
@@ -162,6 +178,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/initiative",
+        outcome=("dos.initiative.order",),
         summary="Initiative order",
         description=(
             "DOS-15: initiative = d10 + speed (no explosion, no 1/10 effects), highest first. Tied "
@@ -194,6 +211,12 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/attack",
+        outcome=(
+            "dos.attack.hit",
+            "dos.attack.miss",
+            "dos.damage.applied",
+            "dos.damage.incapacitated",
+        ),
         summary="One attack, melee or ranged, resolved completely",
         description=(
             "Melee (DOS-17): opposed test, attacker dexterity + pool(skill) against the defender's "
@@ -235,6 +258,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/damage",
+        outcome=(
+            "dos.damage.applied",
+            "dos.damage.none",
+            "dos.damage.incapacitated",
+        ),
         summary="Damage by weapon or GM-set, applied to a target",
         description=(
             "Either `weapon` (+ `strength`, `armor`): rolled damage; or `amount` + `kind`: damage set "
@@ -257,6 +285,16 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/maneuver",
+        outcome=(
+            "dos.maneuver.grab.success",
+            "dos.maneuver.grab.failure",
+            "dos.maneuver.break_free.success",
+            "dos.maneuver.break_free.failure",
+            "dos.maneuver.push.success",
+            "dos.maneuver.push.failure",
+            "dos.maneuver.feint_push.success",
+            "dos.maneuver.feint_push.failure",
+        ),
         summary="Grab, break free, push: opposed maneuvers",
         description=(
             "Opposed tests (DOS-12) with the stat and skill each kind uses (DOS-24, DOS-25); each "
@@ -283,6 +321,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     ),
     Endpoint(
         path="/turn",
+        outcome=(
+            "dos.damage.applied",
+            "dos.damage.incapacitated",
+            "dos.turn.stopped",
+        ),
         summary="A whole combat turn",
         description=(
             "Every combatant with its full state and its declarations. The service works out actions "

@@ -9,6 +9,12 @@ from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds,
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         path="/battle",
+        outcome=(
+            "dragon.defeated",
+            "dragon.battle.ended",
+            "dragon.battle.continues",
+            "dragon.hoard",
+        ),
         summary="Resolve one round of a dragon's violent conflict",
         description=(
             "Parties pair up in strength order: the dragon first, then entities by prosperity, free "

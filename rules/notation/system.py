@@ -42,6 +42,7 @@ def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
         endpoints=(
             Endpoint(
                 path="/roll",
+                outcome=("notation.total",),
                 summary=e.ROLL_SUMMARY,
                 description=e.ROLL_DESCRIPTION,
                 request=NotationRollRequest,

@@ -9,6 +9,10 @@ from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds,
 ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint(
         path="/combat",
+        outcome=(
+            "riders.winner",
+            "riders.awaiting",
+        ),
         summary="Combat, step by step or automatic",
         description=(
             "Resolves a combat from the initial situation plus the `decisions` taken so far and returns "

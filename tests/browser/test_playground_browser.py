@@ -26,7 +26,8 @@ from typing import Any
 
 import pytest
 
-from rules.registry import SYSTEMS
+from rules.narration import LANGUAGES as NARRATION_LANGUAGES
+from rules.registry import SYSTEMS, find
 from tests.service.test_ops_server import Server
 
 pytestmark = pytest.mark.slow
@@ -361,25 +362,32 @@ def test_the_page_speaks_the_chosen_language(browser: Any, server: Server, lang:
             "() => [document.documentElement.lang, document.documentElement.dir]"
         )
         assert html == [lang, "rtl" if lang == "ar" else "ltr"]
+        # The languages offered are those the service speaks (GET /systems), each in its own name.
+        options = page.page.eval_on_selector_all("#lang option", "os => os.map(o => o.value)")
+        assert options == list(NARRATION_LANGUAGES)
+        names = page.page.eval_on_selector_all("#lang option", "os => os.map(o => o.textContent)")
+        assert names[:2] == ["English", "Polski"]
         # Every fixed text of the page is its catalog's.
         for msgid, shown in page.page.evaluate(
             "() => [...document.querySelectorAll('[data-i18n]')].map(n => [n.dataset.i18n, n.textContent])"
         ):
             assert shown == messages.get(msgid, msgid), msgid
         assert page.page.title() == messages.get("dragonroll playground", "dragonroll playground")
-        # The form's field names and the systems' names.
+        # The form's field names, and the system's name as GET /systems gives it.
         labels = page.page.locator("#form-view label").all_inner_texts()
         assert messages.get("field\x04dexterity", "dexterity") in labels
         system = page.page.locator("#system option:checked").inner_text()
-        assert system == messages.get("system\x04Dragons of Shadows", "Dragons of Shadows")
+        assert system == find("dos").display_name(lang)
         answer = page.roll()
-        sentence = page.page.inner_text("#sentence")
-        if answer["hit"]:
-            expected = messages.get(
-                "A hit: {amount} damage ({kind}).", "A hit: {amount} damage ({kind})."
-            )
-            kind = messages.get("value\x04" + answer["damage"]["kind"], answer["damage"]["kind"])
-            assert sentence == expected.format(amount=answer["damage"]["amount"], kind=kind)
+        # The outcome: the answer's own events of the endpoint's outcome codes, in its language.
+        (endpoint,) = [e for e in find("dos").endpoints if e.path == "/attack"]
+        told = [e["text"] for e in answer["events"] if e["code"] in endpoint.outcome]
+        assert told and page.page.inner_text("#sentence") == " ".join(told)
+        assert page.page.locator("#sentence").get_attribute("lang") == lang
+        # Each group of dice headed by its slot's name in the language, never by the slot's id.
+        headings = page.page.locator("#result .dice-group h4").all_inner_texts()
+        slots = list(dict.fromkeys(r["slot"] for r in answer["rolls"]))
+        assert headings == [messages[f"slot\x04{slot}"] for slot in slots]
         assert page.page.locator("#result table.words th").first.inner_text() == messages.get(
             "field\x04hit", "hit"
         )
@@ -395,6 +403,36 @@ def test_the_page_speaks_the_chosen_language(browser: Any, server: Server, lang:
         assert page.errors == []
         assert page.axe() == []
         page.shot(f"language-{lang}")
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", ["pl", "ar"])
+def test_map_keys_and_compound_slots_are_words(browser: Any, server: Server, lang: str) -> None:
+    """A map's keys (a rider's `bonuses` by element) are values in words; a slot named after an
+    entity (`pool.dragon`, `pool.<id>`) is the slot's name and the entity's; a field the catalog
+    translates is never shown by its key."""
+    messages = catalog(lang)
+    page = Page(browser, server)
+    try:
+        page.open("/riders/combat", lang=lang)
+        labels = page.page.locator("#form-view label").all_inner_texts()
+        assert messages["value\x04water"] in labels and "water" not in labels
+        assert page.errors == []
+    finally:
+        page.close()
+    page = Page(browser, server)
+    try:
+        page.open("/dragon/battle", lang=lang)
+        labels = page.page.locator("#form-view label").all_inner_texts()
+        assert messages["field\x04prosperity"] in labels and "prosperity" not in labels
+        answer = page.roll()
+        headings = page.page.locator("#result .dice-group h4").all_inner_texts()
+        pool, dragon = messages["slot\x04pool"], messages["slot\x04dragon"]
+        assert f"{pool} · {dragon}" in headings
+        raw = {part for r in answer["rolls"] for part in (r["slot"], *r["slot"].split("."))}
+        assert not raw & set(headings), headings
+        assert page.errors == []
     finally:
         page.close()
 
@@ -432,7 +470,7 @@ def test_every_endpoint_of_every_system_rolls_its_example(browser: Any, server: 
     try:
         page.open()
         systems = page.page.eval_on_selector_all("#system option", "os => os.map(o => o.value)")
-        assert systems == [s.prefix.strip("/") for s in SYSTEMS]  # the registry's, /dice too
+        assert systems == [s.id for s in SYSTEMS]  # GET /systems: the registry's, /dice too
         for system in systems:
             page.page.select_option("#system", system)
             paths = page.page.eval_on_selector_all("#endpoint option", "os => os.map(o => o.value)")

@@ -48,8 +48,21 @@ def test_the_template_holds_the_page_and_the_document() -> None:
     found = keys(read(TEMPLATE))
     assert (None, "Roll") in found and (None, "Dice legend") in found
     assert ("field", "attack_bonus") in found and ("value", "bludgeoning") in found
-    assert ("system", "Dragons of Shadows") in found
     assert ("summary", "Simple test against a DC") in found
+    assert ("slot", "attack") in found and ("slot", "dragon_die") in found
+    # The systems' names are GET /systems' (their descriptors'), not a second copy here.
+    assert not any(context == "system" for context, _ in found)
+
+
+def test_every_slot_of_every_endpoint_has_its_name() -> None:
+    """Each named part of every slot the registry's endpoints document is a message (context
+    ``slot``), so no dice group of the page is headed by a slot's id."""
+    from rules.registry import SYSTEMS
+
+    found = keys(read(TEMPLATE))
+    docs = [f"{pc.SLOTS_HEADING}: {e.slot_doc}" for s in SYSTEMS for e in s.endpoints]
+    parts = {p for doc in docs for p in pc.slot_parts(doc)}
+    assert parts and {("slot", p) for p in parts} <= found
 
 
 @pytest.mark.parametrize("lang", [lang for lang in pc.LANGUAGES if lang != "en"])

@@ -11,18 +11,16 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import tomllib
 from pathlib import Path
 
 import pytest
 
+from rules.registry import compiled
 from scripts.gen_golden import requests
 from tests.conftest import Api
 
 ROOT = Path(__file__).resolve().parents[2]
-LISTED: list[str] = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["dragonroll"][
-    "compiled"
-]
+LISTED: list[str] = list(compiled())
 #: Seeds per golden request in the comparison with the source (besides the recorded one).
 SEEDS = 12
 COMPILED_PYTHON = os.environ.get("DRAGONROLL_COMPILED_PYTHON")

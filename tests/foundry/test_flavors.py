@@ -13,12 +13,15 @@ from typing import Any
 import pytest
 
 from rules.narration import LANGUAGES
-from rules.registry import IDS as SYSTEMS
+from rules.registry import having
+from rules.system import Capability
 from tests.conftest import Api
 from tests.foundry.checks import check_answer
 from tests.foundry.test_rolls import OK, foundry
 from tests.narration.catalogs import catalog
 
+#: The systems with Foundry rolls (a capability: a system without them has no flavors to test).
+SYSTEMS = [s.id for s in having(Capability.FOUNDRY)]
 #: The systems' flavor messages (``<system>.foundry.<key>``), from the English catalog.
 FLAVORS = sorted(code for code in catalog("en").sentences if ".foundry." in code)
 

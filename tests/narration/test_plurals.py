@@ -12,7 +12,8 @@ import pytest
 from babel import Locale
 
 from rules.narration import LANGUAGES, render
-from rules.registry import IDS as SYSTEMS
+from rules.registry import having
+from rules.system import Capability
 from tests.narration.catalogs import catalog, languages, po, source_messages
 from tests.narration.samples import showing
 
@@ -88,5 +89,9 @@ def _params(code: str, param: str, n: int) -> dict[str, object]:
     return params
 
 
-def test_every_system_counts_something() -> None:
-    assert {c.split(".", 1)[0] for c in COUNTED} == set(SYSTEMS)
+def test_the_systems_that_count_are_those_that_declare_it() -> None:
+    """A counted phrase is a capability (``Capability.COUNTED``), not a duty: the systems whose
+    texts count something are exactly those the registry lists as counting."""
+    counting = {s.id for s in having(Capability.COUNTED)}
+    assert counting
+    assert {c.split(".", 1)[0] for c in COUNTED} == counting

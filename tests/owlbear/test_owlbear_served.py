@@ -29,7 +29,8 @@ def test_the_manifest_names_the_popover_and_the_icon(api: Api) -> None:
     assert manifest["manifest_version"] == 1
     for key in ("name", "version", "author", "description", "icon", "homepage_url"):
         assert isinstance(manifest[key], str) and manifest[key], key
-    assert len(manifest["description"]) <= 128  # Owlbear's limit for an extension's description
+    # Owlbear Rodeo's manifest reference: a description of at most 128 characters.
+    assert len(manifest["description"]) <= 128, len(manifest["description"])
     assert manifest["homepage_url"] == "http://testserver/"  # absolute, the service's own page
     action = manifest["action"]
     assert set(action) == {"title", "icon", "popover", "width", "height"}

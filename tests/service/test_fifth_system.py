@@ -66,6 +66,7 @@ COIN = System(
     endpoints=(
         Endpoint(
             path="/flip",
+            outcome=("coin.flipped",),
             summary="Flip a coin",
             description="Each flip is heads or tails.",
             request=FlipRequest,
@@ -155,7 +156,9 @@ def test_the_fifth_system_is_in_the_openapi_document_and_in_get_systems(app: Any
         "languages": ["en"],
         "game": True,
         "capabilities": ["counted"],  # no Foundry rolls, odds or simulation
-        "endpoints": [{"path": "/coin/flip", "summary": "Flip a coin"}],
+        "endpoints": [
+            {"path": "/coin/flip", "summary": "Flip a coin", "outcome": ["coin.flipped"]}
+        ],
     }
     # what it lacks, its request does not offer
     assert "foundry" not in doc["components"]["schemas"]["FlipRequest"]["properties"]

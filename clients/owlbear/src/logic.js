@@ -10,8 +10,6 @@ export const CHANNEL = "dev.dragonroll.owlbear/result";
 export const DICE_PLUS_SOURCE = "dev.dragonroll.owlbear";
 /** Owlbear refuses a broadcast over 16 KB; a result message stays under this many bytes. */
 export const MAX_MESSAGE_BYTES = 15_000;
-/** The narration languages of the service. */
-export const LANGUAGES = { en: "English", pl: "Polski", fi: "Suomi", ar: "العربية" };
 /** Fields the form never shows (the envelope: set by the extension itself). */
 const ENVELOPE = new Set(["seed", "dice", "lang", "foundry"]);
 
@@ -32,44 +30,87 @@ export async function setServiceUrl(obr, url) {
   return clean;
 }
 
+/** The languages the service speaks: those its systems' names are given in (`GET /systems`). */
+export function languagesOf(catalog) {
+  return catalog.length ? Object.keys(catalog[0].name) : ["en"];
+}
+
+/** A language's name in that language (`pl`: "polski"), from the browser's own tables. */
+export function languageName(code) {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}
+
 /** A player's narration language: their choice, else the browser's, else English. */
-export function playerLanguage(choice, browserLanguages = []) {
-  if (choice && choice in LANGUAGES) return choice;
+export function playerLanguage(choice, browserLanguages = [], languages = ["en"]) {
+  if (choice && languages.includes(choice)) return choice;
   for (const tag of browserLanguages) {
     const base = String(tag).slice(0, 2).toLowerCase();
-    if (base in LANGUAGES) return base;
+    if (languages.includes(base)) return base;
   }
   return "en";
 }
 
 /**
- * The systems and their rolling endpoints, from the service's description of itself. Today that is
- * its OpenAPI document (the resolver POSTs, odds and simulations left out); `GET /systems` later.
+ * The systems and their rolling endpoints, from the service's description of itself: `GET /systems`
+ * (names in every language, the languages, each endpoint and its outcome's event codes), and each
+ * endpoint's example and request schema from its OpenAPI document.
  */
 export async function loadCatalog(baseUrl, fetchFn = fetch) {
-  const response = await fetchFn(`${baseUrl}/openapi.json`);
-  if (!response.ok) throw new Error(`${baseUrl}/openapi.json answered ${response.status}`);
-  return catalogFromOpenApi(await response.json());
+  const [systems, doc] = await Promise.all(
+    ["/systems", "/openapi.json"].map(async (path) => {
+      const response = await fetchFn(`${baseUrl}${path}`);
+      if (!response.ok) throw new Error(`${baseUrl}${path} answered ${response.status}`);
+      return response.json();
+    }),
+  );
+  return catalogFrom(systems, doc);
 }
 
-export function catalogFromOpenApi(doc) {
-  const systems = new Map();
-  for (const [path, item] of Object.entries(doc.paths ?? {})) {
-    const op = item.post;
-    if (!op || /\/(odds|simulate)(\/|$)/.test(path)) continue;
-    const content = op.requestBody?.content?.["application/json"];
-    if (!content?.schema) continue;
-    const system = path.split("/")[1];
-    if (!systems.has(system)) systems.set(system, { id: system, title: op.tags?.[0] ?? system, endpoints: [] });
-    systems.get(system).endpoints.push({
-      path,
-      summary: op.summary ?? path,
-      example: content.example ?? {},
-      schema: resolve(doc, content.schema),
-      rollsDice: !/\*\*Dice slots\*\*: none/.test(op.description ?? ""),
-    });
-  }
-  return [...systems.values()];
+export function catalogFrom(systems, doc) {
+  return systems.map((system) => ({
+    id: system.id,
+    name: system.name,
+    languages: system.languages,
+    endpoints: system.endpoints.flatMap((e) => {
+      const op = doc.paths?.[e.path]?.post;
+      const content = op?.requestBody?.content?.["application/json"];
+      if (!content?.schema) return [];
+      return [{
+        path: e.path,
+        summary: e.summary,
+        outcome: e.outcome ?? [],
+        example: content.example ?? {},
+        schema: resolve(doc, content.schema),
+        rollsDice: !/\*\*Dice slots\*\*: none/.test(op.description ?? ""),
+      }];
+    }),
+  }));
+}
+
+/** A system's name in the player's language (English where it has none of its own). */
+export function systemName(system, lang) {
+  return system.name?.[lang] ?? system.name?.en ?? system.id;
+}
+
+/** The endpoint of `path` in the catalog (null for one it does not list). */
+export function endpointOf(catalog, path) {
+  return catalog.flatMap((s) => s.endpoints).find((e) => e.path === path) ?? null;
+}
+
+/**
+ * An answer's outcome in one line: the texts of its events whose codes are the endpoint's outcome
+ * (`GET /systems`), already in the answer's language; else its last text.
+ */
+export function outcomeOf(answer, endpoint) {
+  const codes = new Set(endpoint?.outcome ?? []);
+  const events = (answer?.events ?? []).filter((e) => typeof e.text === "string");
+  const told = events.filter((e) => codes.has(e.code)).map((e) => e.text);
+  return told.length ? told.join(" ") : (events.at(-1)?.text ?? "");
 }
 
 function resolve(doc, schema) {
@@ -311,7 +352,7 @@ export function resultMessage({ answer, request, endpoint, player, baseUrl, lang
     path: endpoint.path,
     title: endpoint.summary,
     lang,
-    outcome: texts.at(-1) ?? "",
+    outcome: outcomeOf(answer, endpoint),
     texts,
     dice: (answer.rolls ?? []).slice(0, 200).map((r) => [r.slot, r.sides, r.value, r.source === "dice" ? "d" : "s"]),
     seed: answer.seed,
@@ -348,13 +389,15 @@ export async function share(obr, message, { gmOnly, deliver }) {
 }
 
 /**
- * The texts a player reads for a message: in their language when it is the roller's, else the
- * same request re-resolved in theirs (same seed, same dice: the same result), else the roller's.
+ * The texts and the outcome a player reads for a message: in their language when it is the
+ * roller's, else the same request re-resolved in theirs (same seed, same dice: the same result),
+ * else the roller's. `endpoint` (from the catalog) names the outcome's event codes.
  */
-export async function textsFor(message, lang, send) {
-  if (message.lang === lang || !message.request) return { texts: message.texts, lang: message.lang };
+export async function textsFor(message, lang, send, endpoint = null) {
+  const theirs = { texts: message.texts, outcome: message.outcome, lang: message.lang };
+  if (message.lang === lang || !message.request) return theirs;
   const again = await send(message.path, { ...message.request, lang });
-  if (!again.ok) return { texts: message.texts, lang: message.lang };
+  if (!again.ok) return theirs;
   const texts = (again.body.events ?? []).map((e) => e.text);
-  return { texts, lang };
+  return { texts, outcome: outcomeOf(again.body, endpoint) || message.outcome, lang };
 }

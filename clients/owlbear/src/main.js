@@ -2,12 +2,14 @@
 import OBR from "@owlbear-rodeo/sdk";
 import {
   CHANNEL,
-  LANGUAGES,
   buildBody,
   dicePlusReady,
   dicePlusRoll,
+  endpointOf,
   formFor,
   isResultMessage,
+  languageName,
+  languagesOf,
   loadCatalog,
   newSeed,
   playerLanguage,
@@ -18,6 +20,7 @@ import {
   serviceUrl,
   setServiceUrl,
   share,
+  systemName,
   textsFor,
 } from "./logic.js";
 
@@ -42,7 +45,7 @@ function option(value, text) {
 
 function renderSystems() {
   const select = $("system");
-  select.replaceChildren(...state.catalog.map((s) => option(s.id, s.title)));
+  select.replaceChildren(...state.catalog.map((s) => option(s.id, systemName(s, state.lang))));
   renderEndpoints();
 }
 
@@ -145,14 +148,18 @@ async function roll(event) {
 
 async function receive(message, gmOnly = false) {
   if (!isResultMessage(message)) return;
-  const { texts } = await textsFor(message, state.lang, (path, b) => post(state.base, path, b));
+  const endpoint = endpointOf(state.catalog, message.path);
+  const send = (path, b) => post(state.base, path, b);
+  const { texts, outcome: told, lang } = await textsFor(message, state.lang, send, endpoint);
   const item = document.createElement("li");
   const who = document.createElement("div");
   who.className = "who";
   who.textContent = `${message.player}: ${message.title}${gmOnly ? " (GM only)" : ""}`;
   const outcome = document.createElement("p");
   outcome.className = "outcome";
-  outcome.textContent = texts.at(-1) ?? message.outcome;
+  outcome.textContent = told;
+  outcome.lang = lang;
+  outcome.dir = lang === "ar" ? "rtl" : "auto";
   const dice = document.createElement("ul");
   dice.className = "dice";
   dice.setAttribute("aria-label", "dice");
@@ -180,6 +187,7 @@ async function loadService() {
   $("service-url").value = state.base;
   try {
     state.catalog = await loadCatalog(state.base);
+    renderLanguages();
     renderSystems();
     status(`Service: ${state.base}`);
   } catch (error) {
@@ -205,14 +213,24 @@ function store(key, value) {
   }
 }
 
-function setUpLanguage() {
-  state.lang = playerLanguage(stored(LANGUAGE_KEY), navigator.languages ?? [navigator.language]);
+// The languages the service speaks (GET /systems), each in its own name; the player's choice kept.
+function renderLanguages() {
+  const languages = languagesOf(state.catalog);
+  state.lang = playerLanguage(stored(LANGUAGE_KEY), navigator.languages ?? [navigator.language], languages);
   const select = $("language");
-  select.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) => option(code, name)));
+  select.replaceChildren(...languages.map((code) => option(code, languageName(code))));
   select.value = state.lang;
-  select.addEventListener("change", () => {
-    state.lang = select.value;
+}
+
+function setUpLanguage() {
+  renderLanguages();
+  $("language").addEventListener("change", () => {
+    state.lang = $("language").value;
     store(LANGUAGE_KEY, state.lang);
+    for (const o of $("system").options) {
+      const system = state.catalog.find((s) => s.id === o.value);
+      if (system) o.textContent = systemName(system, state.lang);
+    }
   });
 }
 

@@ -1,5 +1,6 @@
 // The extension's logic with the Owlbear SDK replaced at its module boundary (test/fake-obr.js):
-// node --test (npm test). The OpenAPI document is the service's committed one.
+// node --test (npm test). The OpenAPI document is the service's committed one, and `GET /systems`'s
+// answer is its example there.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
@@ -10,11 +11,14 @@ import {
   MAX_MESSAGE_BYTES,
   METADATA_KEY,
   buildBody,
-  catalogFromOpenApi,
+  catalogFrom,
   dicePlusReady,
   dicePlusRoll,
+  endpointOf,
   formFor,
   isResultMessage,
+  languageName,
+  languagesOf,
   loadCatalog,
   missingDice,
   newSeed,
@@ -24,13 +28,15 @@ import {
   serviceUrl,
   setServiceUrl,
   share,
+  systemName,
   textsFor,
 } from "../src/logic.js";
 import { fakeObr } from "./fake-obr.js";
 
 const DOC = JSON.parse(readFileSync(new URL("../../../openapi/openapi.json", import.meta.url), "utf8"));
-const CATALOG = catalogFromOpenApi(DOC);
-const endpoint = (path) => CATALOG.flatMap((s) => s.endpoints).find((e) => e.path === path);
+const SYSTEMS = DOC.paths["/systems"].get.responses["200"].content["application/json"].example;
+const CATALOG = catalogFrom(SYSTEMS, DOC);
+const endpoint = (path) => endpointOf(CATALOG, path);
 
 test("the service URL: the room's metadata, else the page's origin; a GM's change is checked", async () => {
   const obr = fakeObr();
@@ -42,19 +48,31 @@ test("the service URL: the room's metadata, else the page's origin; a GM's chang
   await assert.rejects(setServiceUrl(obr, ""), /\(empty\) is not a URL/);
 });
 
-test("the catalog: every system's rolling endpoints from the OpenAPI document", async () => {
-  assert.deepEqual(CATALOG.map((s) => s.id), ["dos", "dragon", "riders", "dnd5e", "dice"]);
+test("the catalog: every system GET /systems lists, with its rolling endpoints", async () => {
+  assert.deepEqual(CATALOG.map((s) => s.id), SYSTEMS.map((s) => s.id));
   const paths = CATALOG.flatMap((s) => s.endpoints.map((e) => e.path));
-  assert.ok(paths.includes("/dos/test") && paths.includes("/dnd5e/attack"));
-  assert.ok(!paths.some((p) => p.includes("/odds") || p.includes("/simulate")));
+  assert.deepEqual(paths, SYSTEMS.flatMap((s) => s.endpoints.map((e) => e.path)));
+  // Every resolving POST of the document, and no odds or simulation.
+  const resolving = Object.keys(DOC.paths).filter((p) => DOC.paths[p].post && !/\/(odds|simulate)(\/|$)/.test(p));
+  assert.deepEqual([...paths].sort(), resolving.sort());
+  assert.ok(CATALOG.every((s) => s.endpoints.every((e) => e.outcome.length > 0 && e.schema.properties)));
   assert.equal(endpoint("/dos/actions").rollsDice, false);
   assert.equal(endpoint("/dos/test").rollsDice, true);
   const fetched = await loadCatalog("http://svc", async (url) => {
-    assert.equal(url, "http://svc/openapi.json");
-    return { ok: true, json: async () => DOC };
+    const answers = { "http://svc/systems": SYSTEMS, "http://svc/openapi.json": DOC };
+    assert.ok(url in answers, url);
+    return { ok: true, json: async () => answers[url] };
   });
   assert.deepEqual(fetched, CATALOG);
   await assert.rejects(loadCatalog("http://svc", async () => ({ ok: false, status: 503 })), /answered 503/);
+});
+
+test("the systems' names in the player's language, as GET /systems gives them", () => {
+  for (const system of SYSTEMS) {
+    const entry = CATALOG.find((s) => s.id === system.id);
+    for (const [lang, name] of Object.entries(system.name)) assert.equal(systemName(entry, lang), name);
+    assert.equal(systemName(entry, "xx"), system.name.en);
+  }
 });
 
 test("the compact form: a field per scalar, the rest as JSON, prefilled from the example", () => {
@@ -80,9 +98,14 @@ test("the body: numbers parsed, a bad field named, the language set", () => {
 });
 
 test("the player's language: their choice, else the browser's, else English", () => {
-  assert.equal(playerLanguage("fi", ["pl-PL"]), "fi");
-  assert.equal(playerLanguage(null, ["de-DE", "pl-PL"]), "pl");
-  assert.equal(playerLanguage("xx", ["de"]), "en");
+  const languages = languagesOf(CATALOG);
+  assert.deepEqual(languages, Object.keys(SYSTEMS[0].name));
+  assert.ok(languages.includes("en") && languages.length > 1);
+  assert.equal(playerLanguage(languages[1], ["xx-XX"], languages), languages[1]);
+  assert.equal(playerLanguage(null, ["de-DE", `${languages[1]}-XX`], languages), languages[1]);
+  assert.equal(playerLanguage("xx", ["de"], languages), "en");
+  assert.equal(languageName("pl"), "Polski");
+  assert.equal(languageName("en"), "English");
   assert.match(newSeed(), /^[0-9a-f]{32}$/);
 });
 
@@ -173,7 +196,11 @@ test("Dice+: an error, a bad value and silence are errors", async () => {
 const ANSWER = {
   seed: "abc",
   rolls: [{ slot: "check", sides: 10, value: 6, source: "seed" }, { slot: "check", sides: 10, value: 10, source: "dice" }],
-  events: [{ text: "2 dice rolled: 6, 10." }, { text: "Total 61 against DC 43: success." }],
+  events: [
+    { code: "dos.pool.rolled", text: "2 dice rolled: 6, 10." },
+    { code: "dos.test.success", text: "Total 61 against DC 43: success." },
+    { code: "dos.foundry.note", text: "A later step." },
+  ],
   extra: "x".repeat(40_000),
 };
 
@@ -181,11 +208,13 @@ test("the shared message: texts and dice, not the whole answer, under 16 KB", ()
   const m = resultMessage({
     answer: ANSWER,
     request: { stat: 24, seed: "abc" },
-    endpoint: { path: "/dos/test", summary: "Simple test" },
+    endpoint: endpoint("/dos/test"),
     player: { name: "Ada" },
     baseUrl: "http://svc",
     lang: "en",
   });
+  // The outcome: the events of the endpoint's outcome codes (GET /systems), not the last one.
+  assert.ok(endpoint("/dos/test").outcome.includes("dos.test.success"));
   assert.equal(m.outcome, "Total 61 against DC 43: success.");
   assert.deepEqual(m.dice, [["check", 10, 6, "s"], ["check", 10, 10, "d"]]);
   assert.ok(!JSON.stringify(m).includes("xxxx"));
@@ -218,16 +247,17 @@ test("sharing: ALL for the table (the roller's own log included), nothing sent f
   assert.deepEqual(local, [m]);
 });
 
-test("each player reads the narration in their language: the same request, re-resolved", async () => {
-  const m = { lang: "en", texts: ["Success."], path: "/dos/test", request: { stat: 1, seed: "s", lang: "en" } };
-  assert.deepEqual(await textsFor(m, "en", () => assert.fail()), { texts: ["Success."], lang: "en" });
+test("each player reads the narration and the outcome in their language: the same request, re-resolved", async () => {
+  const m = { lang: "en", texts: ["Rolled.", "Success."], outcome: "Success.", path: "/dos/test", request: { stat: 1, seed: "s", lang: "en" } };
+  const test = endpoint("/dos/test");
+  assert.deepEqual(await textsFor(m, "en", () => assert.fail(), test), { texts: m.texts, outcome: "Success.", lang: "en" });
   const asked = [];
   const polish = await textsFor(m, "pl", async (path, body) => {
     asked.push([path, body]);
-    return { ok: true, body: { events: [{ text: "Sukces." }] } };
-  });
-  assert.deepEqual(polish, { texts: ["Sukces."], lang: "pl" });
+    return { ok: true, body: { events: [{ code: "dos.pool.rolled", text: "Rzut." }, { code: "dos.test.success", text: "Sukces." }] } };
+  }, test);
+  assert.deepEqual(polish, { texts: ["Rzut.", "Sukces."], outcome: "Sukces.", lang: "pl" });
   assert.deepEqual(asked, [["/dos/test", { stat: 1, seed: "s", lang: "pl" }]]);
-  const failed = await textsFor(m, "fi", async () => ({ ok: false, body: {} }));
-  assert.deepEqual(failed, { texts: ["Success."], lang: "en" });
+  const failed = await textsFor(m, "fi", async () => ({ ok: false, body: {} }), test);
+  assert.deepEqual(failed, { texts: m.texts, outcome: "Success.", lang: "en" });
 });

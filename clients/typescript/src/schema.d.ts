@@ -3605,6 +3605,11 @@ export interface components {
             /** Summary */
             summary: string;
             /**
+             * Outcome
+             * @description The event codes that tell its outcome: an answer's events with one of these codes, in order, are the outcome in one line (their `text` in the answer's language).
+             */
+            outcome: string[];
+            /**
              * Odds
              * @description Its odds endpoint (no die drawn), where it has one.
              */
@@ -11761,6 +11766,311 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "dos",
+                     *         "name": {
+                     *           "en": "Dragons of Shadows",
+                     *           "pl": "Smoki Cieni",
+                     *           "fi": "Varjojen lohikäärmeet",
+                     *           "ar": "تنانين الظلال"
+                     *         },
+                     *         "rules_version": "dos-5",
+                     *         "languages": [
+                     *           "en",
+                     *           "pl",
+                     *           "fi",
+                     *           "ar"
+                     *         ],
+                     *         "game": true,
+                     *         "capabilities": [
+                     *           "foundry",
+                     *           "odds",
+                     *           "simulate",
+                     *           "counted",
+                     *           "gendered"
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "path": "/dos/roll",
+                     *             "summary": "Roll a d10 pool",
+                     *             "outcome": [
+                     *               "dos.pool.result"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dos/test",
+                     *             "summary": "Simple test against a DC",
+                     *             "outcome": [
+                     *               "dos.test.success",
+                     *               "dos.test.failure",
+                     *               "dos.test.luck",
+                     *               "dos.test.bad_luck"
+                     *             ],
+                     *             "odds": "/dos/odds/test"
+                     *           },
+                     *           {
+                     *             "path": "/dos/opposed",
+                     *             "summary": "Opposed test between two sides",
+                     *             "outcome": [
+                     *               "dos.opposed.winner",
+                     *               "dos.opposed.tie"
+                     *             ],
+                     *             "odds": "/dos/odds/opposed"
+                     *           },
+                     *           {
+                     *             "path": "/dos/complex",
+                     *             "summary": "Complex test: several attempts, several successes needed",
+                     *             "outcome": [
+                     *               "dos.complex.success",
+                     *               "dos.complex.failure"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dos/actions",
+                     *             "summary": "Actions per turn",
+                     *             "outcome": [
+                     *               "dos.actions.count"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dos/initiative",
+                     *             "summary": "Initiative order",
+                     *             "outcome": [
+                     *               "dos.initiative.order"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dos/attack",
+                     *             "summary": "One attack, melee or ranged, resolved completely",
+                     *             "outcome": [
+                     *               "dos.attack.hit",
+                     *               "dos.attack.miss",
+                     *               "dos.damage.applied",
+                     *               "dos.damage.incapacitated"
+                     *             ],
+                     *             "odds": "/dos/odds/attack"
+                     *           },
+                     *           {
+                     *             "path": "/dos/damage",
+                     *             "summary": "Damage by weapon or GM-set, applied to a target",
+                     *             "outcome": [
+                     *               "dos.damage.applied",
+                     *               "dos.damage.none",
+                     *               "dos.damage.incapacitated"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dos/maneuver",
+                     *             "summary": "Grab, break free, push: opposed maneuvers",
+                     *             "outcome": [
+                     *               "dos.maneuver.grab.success",
+                     *               "dos.maneuver.grab.failure",
+                     *               "dos.maneuver.break_free.success",
+                     *               "dos.maneuver.break_free.failure",
+                     *               "dos.maneuver.push.success",
+                     *               "dos.maneuver.push.failure",
+                     *               "dos.maneuver.feint_push.success",
+                     *               "dos.maneuver.feint_push.failure"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dos/turn",
+                     *             "summary": "A whole combat turn",
+                     *             "outcome": [
+                     *               "dos.damage.applied",
+                     *               "dos.damage.incapacitated",
+                     *               "dos.turn.stopped"
+                     *             ],
+                     *             "simulate": "/dos/simulate"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "id": "dragon",
+                     *         "name": {
+                     *           "en": "Dragon battle",
+                     *           "pl": "Bitwa smoka",
+                     *           "fi": "Lohikäärmeen taistelu",
+                     *           "ar": "معركة التنين"
+                     *         },
+                     *         "rules_version": "dragon-5",
+                     *         "languages": [
+                     *           "en",
+                     *           "pl",
+                     *           "fi",
+                     *           "ar"
+                     *         ],
+                     *         "game": true,
+                     *         "capabilities": [
+                     *           "foundry",
+                     *           "odds",
+                     *           "simulate",
+                     *           "counted",
+                     *           "gendered"
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "path": "/dragon/battle",
+                     *             "summary": "Resolve one round of a dragon's violent conflict",
+                     *             "outcome": [
+                     *               "dragon.defeated",
+                     *               "dragon.battle.ended",
+                     *               "dragon.battle.continues",
+                     *               "dragon.hoard"
+                     *             ],
+                     *             "odds": "/dragon/odds",
+                     *             "simulate": "/dragon/simulate"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "id": "riders",
+                     *         "name": {
+                     *           "en": "Dragon Riders",
+                     *           "pl": "Jeźdźcy smoków",
+                     *           "fi": "Lohikäärmeratsastajat",
+                     *           "ar": "فرسان التنانين"
+                     *         },
+                     *         "rules_version": "riders-5",
+                     *         "languages": [
+                     *           "en",
+                     *           "pl",
+                     *           "fi",
+                     *           "ar"
+                     *         ],
+                     *         "game": true,
+                     *         "capabilities": [
+                     *           "foundry",
+                     *           "odds",
+                     *           "simulate",
+                     *           "counted",
+                     *           "gendered"
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "path": "/riders/combat",
+                     *             "summary": "Combat, step by step or automatic",
+                     *             "outcome": [
+                     *               "riders.winner",
+                     *               "riders.awaiting"
+                     *             ],
+                     *             "odds": "/riders/odds",
+                     *             "simulate": "/riders/simulate"
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "id": "dnd5e",
+                     *         "name": {
+                     *           "en": "Fifth-edition SRD combat",
+                     *           "pl": "Walka SRD piątej edycji",
+                     *           "fi": "Viidennen laitoksen SRD-taistelu",
+                     *           "ar": "قتال الإصدار الخامس (SRD)"
+                     *         },
+                     *         "rules_version": "dnd5e-5",
+                     *         "languages": [
+                     *           "en",
+                     *           "pl",
+                     *           "fi",
+                     *           "ar"
+                     *         ],
+                     *         "game": true,
+                     *         "capabilities": [
+                     *           "foundry",
+                     *           "odds",
+                     *           "counted",
+                     *           "gendered"
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "path": "/dnd5e/initiative",
+                     *             "summary": "Surprise and initiative",
+                     *             "outcome": [
+                     *               "dnd5e.initiative.order"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dnd5e/turn",
+                     *             "summary": "Check a turn plan against its budgets",
+                     *             "outcome": [
+                     *               "dnd5e.turn.valid",
+                     *               "dnd5e.turn.invalid"
+                     *             ]
+                     *           },
+                     *           {
+                     *             "path": "/dnd5e/check",
+                     *             "summary": "A d20 test against a DC",
+                     *             "outcome": [
+                     *               "dnd5e.check.success",
+                     *               "dnd5e.check.failure"
+                     *             ],
+                     *             "odds": "/dnd5e/odds/check"
+                     *           },
+                     *           {
+                     *             "path": "/dnd5e/attack",
+                     *             "summary": "An attack roll, its damage and what it does to the target",
+                     *             "outcome": [
+                     *               "dnd5e.attack.hit",
+                     *               "dnd5e.attack.critical",
+                     *               "dnd5e.attack.miss",
+                     *               "dnd5e.attack.fumble",
+                     *               "dnd5e.damage.total",
+                     *               "dnd5e.target.unconscious",
+                     *               "dnd5e.target.dead",
+                     *               "dnd5e.target.monster_dies"
+                     *             ],
+                     *             "odds": "/dnd5e/odds/attack"
+                     *           },
+                     *           {
+                     *             "path": "/dnd5e/death-save",
+                     *             "summary": "A death saving throw",
+                     *             "outcome": [
+                     *               "dnd5e.death_save.success",
+                     *               "dnd5e.death_save.failure",
+                     *               "dnd5e.death_save.nat20",
+                     *               "dnd5e.death_save.nat1",
+                     *               "dnd5e.death_save.stable",
+                     *               "dnd5e.death_save.dead"
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       {
+                     *         "id": "notation",
+                     *         "name": {
+                     *           "en": "Dice notation",
+                     *           "pl": "Notacja kości",
+                     *           "fi": "Noppanotaatio",
+                     *           "ar": "صيغة الفصوص"
+                     *         },
+                     *         "rules_version": "notation-1",
+                     *         "languages": [
+                     *           "en",
+                     *           "pl",
+                     *           "fi",
+                     *           "ar"
+                     *         ],
+                     *         "game": false,
+                     *         "capabilities": [
+                     *           "foundry",
+                     *           "odds",
+                     *           "counted"
+                     *         ],
+                     *         "endpoints": [
+                     *           {
+                     *             "path": "/dice/roll",
+                     *             "summary": "Roll any dice notation",
+                     *             "outcome": [
+                     *               "notation.total"
+                     *             ],
+                     *             "odds": "/dice/odds"
+                     *           }
+                     *         ]
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["SystemInfo"][];
                 };
             };

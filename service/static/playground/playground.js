@@ -1,16 +1,17 @@
-// dragonroll playground: finds the endpoints (discover()), edits a request as a form or as JSON, sends
-// it, and shows what the answer means (a sentence, a table in words, win rates, odds) with the dice and
-// the narration. Every text comes from the page's catalogs (i18n/<lang>.json, compiled from
-// service/locale/*/LC_MESSAGES/playground.po). No framework, nothing fetched from another origin.
+// dragonroll playground: reads the systems from `GET /systems` (discover()), edits a request as a form
+// or as JSON, sends it, and shows what the answer means (its outcome, a table in words, win rates,
+// odds) with the dice and the narration. The page's own texts come from its catalogs
+// (i18n/<lang>.json, compiled from service/locale/*/LC_MESSAGES/playground.po); the systems' names
+// from `GET /systems`; an answer's outcome from its own events, already in the reader's language. No
+// framework, nothing fetched from another origin.
 
 const ENVELOPE = new Set(["seed", "rng", "rules_version", "rolls", "unused_dice", "events", "foundry"]);
-const NO_ODDS_FIELDS = new Set(["seed", "dice", "lang", "foundry"]);
 const $ = (id) => document.getElementById(id);
 
 const state = {
   doc: null, // the OpenAPI document
-  systems: [], // [{id, name}]
-  paths: [], // [{path, system, summary, example, requestSchema, odds}]
+  systems: [], // GET /systems: [{id, name: {lang: name}, languages, endpoints}]
+  paths: [], // [{path, system, summary, example, requestSchema, odds, outcome}]
   path: null,
   request: {},
   last: null, // the last answer: {status, ok, body, language}
@@ -26,16 +27,52 @@ const N_ = (text) => text;
 const i18n = { lang: "en", dir: "ltr", messages: {} };
 const catalogs = new Map();
 
+// A language the service speaks but the page has no catalog of shows the page's English texts
+// (the answers' texts are the service's, in that language).
 async function loadCatalog(lang) {
   if (!catalogs.has(lang)) {
     const response = await fetch(`/static/playground/i18n/${lang}.json`);
-    if (!response.ok) throw new Error(`no catalog for ${lang} (${response.status})`);
-    catalogs.set(lang, await response.json());
+    if (response.status === 404) {
+      catalogs.set(lang, { lang, dir: direction(lang), messages: {} });
+    } else {
+      if (!response.ok) throw new Error(`no catalog for ${lang} (${response.status})`);
+      catalogs.set(lang, await response.json());
+    }
   }
   const catalog = catalogs.get(lang);
   i18n.lang = catalog.lang;
   i18n.dir = catalog.dir;
   i18n.messages = catalog.messages;
+}
+
+function direction(lang) {
+  try {
+    const info = new Intl.Locale(lang);
+    const text = info.getTextInfo ? info.getTextInfo() : info.textInfo;
+    return text && text.direction === "rtl" ? "rtl" : "ltr";
+  } catch {
+    return "ltr";
+  }
+}
+
+// A language's name in that language ("pl": "Polski"), from the browser's own tables.
+function languageName(code) {
+  try {
+    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
+    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : code;
+  } catch {
+    return code;
+  }
+}
+
+// The languages the service speaks: those GET /systems gives every system's name in.
+function fillLanguages(systems) {
+  const languages = systems.length ? Object.keys(systems[0].name) : ["en"];
+  const chosen = $("lang").value;
+  $("lang").replaceChildren(...languages.map((code) => el("option", {
+    value: code, lang: code, dir: direction(code) === "rtl" ? "rtl" : null, text: languageName(code),
+  })));
+  $("lang").value = languages.includes(chosen) ? chosen : "en";
 }
 
 function fill(text, params) {
@@ -56,6 +93,18 @@ function humanize(key) {
 
 const fieldName = (key) => inContext("field", key) || humanize(key);
 const word = (value) => inContext("value", String(value)) || i18n.messages[String(value)] || humanize(value);
+
+// A dice slot in words: each part the name of a slot (`attack`, `pool`), an entity's name as the
+// request gives it (`pool.dragon`, `initiative.k1`), a value in words, or a number as it is.
+function slotName(slot, request) {
+  return String(slot).split(".").map((part) => {
+    if (/^\d+$/.test(part)) return part;
+    const named = inContext("slot", part);
+    if (named) return named;
+    const name = nameOf(request || {}, part);
+    return name !== part ? name : inContext("value", part) || part;
+  }).join(" · ");
+}
 
 // Numbers in the chosen language's conventions, with the Western digits the narration uses.
 function locale() {
@@ -132,45 +181,33 @@ function branch(schema, value) {
 }
 
 // ------------------------------------------------------------------ endpoint discovery
-// The systems and their endpoints, from the OpenAPI document: every POST that resolves or simulates
-// (the odds paths are not endpoints of their own: each endpoint names its odds, or none). This is the
-// one place that reads the list; a `GET /systems` answer would be read here instead.
-function discover(doc) {
-  const systems = new Map();
+// The systems and their endpoints, from `GET /systems`: each resolving endpoint with its odds path
+// and its outcome's event codes, then its simulation where it has one. Each endpoint's example and
+// request schema come from the OpenAPI document. This is the one place that reads the list.
+function discover(systems, doc) {
   const paths = [];
-  for (const [path, ops] of Object.entries(doc.paths)) {
-    const op = ops.post;
-    if (!op || !op.requestBody || path.endsWith("/odds") || path.includes("/odds/")) continue;
-    const system = path.split("/")[1];
-    if (!systems.has(system)) systems.set(system, { id: system, name: (op.tags || [system])[0] });
+  const add = (system, path, summary, odds, outcome) => {
+    const op = (doc.paths[path] || {}).post;
+    if (!op || !op.requestBody) return;
     const media = op.requestBody.content["application/json"] || {};
     const example = media.example || Object.values(media.examples || {}).map((e) => e.value)[0] || {};
-    paths.push({
-      path,
-      system,
-      summary: op.summary || path,
-      example,
-      requestSchema: media.schema || {},
-      odds: oddsPathFor(doc, path, example),
-    });
+    paths.push({ path, system: system.id, summary: summary || op.summary || path, example, requestSchema: media.schema || {}, odds, outcome });
+  };
+  for (const system of systems) {
+    for (const e of system.endpoints) {
+      add(system, e.path, e.summary, e.odds || null, e.outcome || []);
+      if (e.simulate) add(system, e.simulate, null, null, []);
+    }
   }
-  return { systems: [...systems.values()], paths };
+  return { systems, paths };
 }
 
-// The odds of an endpoint: `/<system>/odds/<kind>` (a DoS test, a 5e attack), else `/<system>/odds`
-// when it takes one question only and every field of the endpoint's request (the dragon battle, the
-// riders' combat; not their simulations, whose `runs` it refuses, and whose answer is the odds).
-function oddsPathFor(doc, path, example) {
-  const [, system, kind] = path.split("/");
-  if (kind === "simulate") return null;
-  const own = `/${system}/odds/${kind}`;
-  if (doc.paths[own] && doc.paths[own].post) return own;
-  const shared = doc.paths[`/${system}/odds`] && doc.paths[`/${system}/odds`].post;
-  const schema = shared && shared.requestBody && shared.requestBody.content["application/json"].schema;
-  if (!schema || schema.anyOf || schema.oneOf) return null;
-  const fields = deref(schema).properties || {};
-  const fits = Object.keys(example).every((k) => NO_ODDS_FIELDS.has(k) || k in fields);
-  return fits ? `/${system}/odds` : null;
+function systemOf(id) {
+  return state.systems.find((s) => s.id === id);
+}
+
+function systemName(system) {
+  return system.name[i18n.lang] || system.name.en || system.id;
 }
 
 function endpoint() {
@@ -211,8 +248,9 @@ function objectFields(value, schema, path, label) {
   const box = el("fieldset", {}, el("legend", { text: label }));
   const props = s.properties || {};
   for (const [key, item] of Object.entries(value)) {
-    const sub = props[key] || (typeof s.additionalProperties === "object" ? s.additionalProperties : {});
-    box.append(field(item, sub, path.concat(key), key));
+    const own = key in props;
+    const sub = own ? props[key] : mapValue(s);
+    box.append(field(item, sub, path.concat(key), own ? key : { mapKey: key, dice: Boolean(s.patternProperties) }));
   }
   const missing = Object.keys(props).filter((k) => !(k in value));
   if (missing.length) {
@@ -233,6 +271,13 @@ function objectFields(value, schema, path, label) {
   return box;
 }
 
+// The schema of a map's values (`bonuses` by element, `dice` by slot).
+function mapValue(s) {
+  if (typeof s.additionalProperties === "object") return s.additionalProperties;
+  const patterns = Object.values(s.patternProperties || {});
+  return patterns[0] || {};
+}
+
 function starter(schema) {
   const s = branch(schema, undefined);
   if (s.default !== undefined && s.default !== null) return structuredClone(s.default);
@@ -247,9 +292,12 @@ function starter(schema) {
   }
 }
 
-// A field's label: its name in the chosen language; items of a list are numbered.
+// A field's label: its name in the chosen language; items of a list are numbered; a map's key is a
+// value in words (an element of `bonuses`) or a dice slot (a key of `dice`).
 function labelOf(key) {
-  return typeof key === "number" ? String(key + 1) : fieldName(key);
+  if (typeof key === "number") return String(key + 1);
+  if (key && typeof key === "object") return key.dice ? slotName(key.mapKey, state.request) : word(key.mapKey);
+  return fieldName(key);
 }
 
 function field(value, schema, path, key) {
@@ -364,7 +412,7 @@ function selectTab(which) {
 function fillPickers() {
   const system = $("system").value || (endpoint() && endpoint().system);
   $("system").replaceChildren(...state.systems.map((s) =>
-    el("option", { value: s.id, text: inContext("system", s.name) || s.name, selected: s.id === system })));
+    el("option", { value: s.id, text: systemName(s), selected: s.id === system })));
   fillEndpoints();
 }
 
@@ -375,6 +423,18 @@ function fillEndpoints() {
     el("option", { value: p.path, text: `${p.path} · ${inContext("summary", p.summary) || p.summary}`, selected: p.path === state.path })));
   const ep = endpoint();
   if (ep) $("summary").textContent = inContext("summary", ep.summary) || ep.summary;
+  languageNote();
+}
+
+// When the system's texts are not all translated into the chosen language (GET /systems says which
+// are), the page says so: the missing ones are told in English.
+function languageNote() {
+  const system = systemOf($("system").value);
+  const missing = system && !system.languages.includes($("lang").value);
+  $("language-note").hidden = !missing;
+  $("language-note").textContent = missing
+    ? t("{system} is not yet translated into this language: its texts are in English where a translation is missing.", { system: systemName(system) })
+    : "";
 }
 
 function pickSystem() {
@@ -488,12 +548,12 @@ function showResult(answer) {
   const simulation = Array.isArray(body.outcomes) && body.outcomes.every((o) => "rate" in o && "ci95" in o);
   const events = body.events || [];
   out.replaceChildren(...[
-    el("p", { class: "status ok", id: "sentence", text: sentence(answer.path, answer.request, body) }),
+    outcomeLine(answer, simulation),
     simulation ? simulationView(body) : null,
     el("h3", { text: t("In words") }),
     wordsTable(body),
     simulation ? null : el("h3", { text: t("Dice") }),
-    simulation ? null : dice(body),
+    simulation ? null : dice(body, answer.request),
     events.length ? el("h3", { text: t("What happened") }) : null,
     events.length ? narration(events, answer.language) : null,
     el("div", { class: "seed-row" },
@@ -525,63 +585,22 @@ function list(items) {
   }
 }
 
-// The outcome as one plain sentence.
-function sentence(path, request, b) {
-  const kind = path.split("/").slice(1).join("/");
-  const name = (id) => nameOf(request, id);
-  switch (kind) {
-    case "dos/roll":
-      return t("The dice result is {result}.", { result: b.roll.result });
-    case "dos/test":
-    case "dnd5e/check":
-      return (b.success ? t("Success: {total} against DC {dc}.", b) : t("Failure: {total} against DC {dc}.", b))
-        + (b.outcome === "luck" ? " " + t("Luck decides it.") : b.outcome === "bad_luck" ? " " + t("Bad luck decides it.") : "");
-    case "dos/opposed":
-      return b.winner === "tie" ? t("A tie.") : t("Side {side} wins, {a} against {b}.", { side: b.winner.toUpperCase(), a: b.a.total, b: b.b.total });
-    case "dos/complex":
-      if (b.success) return t("Success: {n} successes.", { n: b.successes });
-      return b.partial ? t("A partial success: {n} successes.", { n: b.successes }) : t("Failure: {n} successes.", { n: b.successes });
-    case "dos/actions":
-      return t("Actions this turn: {list}.", { list: list(b.actions.map((a) => `${name(a.id)} ${a.actions}`)) });
-    case "dos/initiative":
-    case "dos/turn":
-      return t("Order of action: {list}.", { list: list(b.order.map(name)) });
-    case "dnd5e/initiative":
-      return t("Order of action: {list}.", { list: list(b.order.map((o) => name(o.id))) });
-    case "dos/attack":
-      return b.hit
-        ? t("A hit: {amount} damage ({kind}).", { amount: b.damage.amount, kind: word(b.damage.kind) })
-        : t("No hit: {reason}.", { reason: word(b.reason) });
-    case "dnd5e/attack":
-      return b.hit
-        ? (b.critical ? t("A critical hit: {amount} damage.", { amount: b.damage_total }) : t("A hit: {amount} damage.", { amount: b.damage_total }))
-        : t("A miss.");
-    case "dos/damage":
-      return t("{amount} damage ({kind}): {hp} hp left.", { amount: b.amount, kind: word(b.applied_as), hp: b.target.hp });
-    case "dos/maneuver":
-      return b.success ? t("The maneuver succeeds: {kind}.", { kind: word(b.kind) }) : t("The maneuver fails: {kind}.", { kind: word(b.kind) });
-    case "dragon/battle":
-      if (b.dragon_defeated) return t("The dragon is defeated.");
-      return b.battle_ended
-        ? t("The battle ends after round {round}; the dragon gains {hoard} hoard.", { round: b.round, hoard: b.hoard_gained })
-        : t("Round {round} is fought; the battle goes on.", { round: b.round });
-    case "riders/combat":
-      return b.finished
-        ? t("{winner} wins the combat.", { winner: name(request[b.winner] ? request[b.winner].id : b.winner) })
-        : t("The combat waits for a decision.");
-    case "dnd5e/turn":
-      return b.valid ? t("The turn plan fits its budgets.") : t("The turn plan breaks its budgets.");
-    case "dnd5e/death-save":
-      if (b.dead) return t("Dead.");
-      if (b.stable) return t("Stable.");
-      return b.success ? t("A success: {successes} successes, {failures} failures.", b) : t("A failure: {successes} successes, {failures} failures.", b);
-    default:
-      if (Array.isArray(b.outcomes) && b.outcomes.length) {
-        const top = b.outcomes.reduce((x, y) => (y.rate > x.rate ? y : x));
-        return t("Over {runs} runs the likeliest outcome: {outcome}, {rate}.", { runs: b.runs, outcome: outcomeName(request, top.outcome), rate: percent(top.rate) });
-      }
-      return t("Resolved.");
+// The outcome in one line: the answer's events whose codes GET /systems names as the endpoint's
+// outcome, in the answer's language; a simulation's likeliest ending; else every event's text.
+function outcomeLine(answer, simulation) {
+  const b = answer.body;
+  const ep = state.paths.find((p) => p.path === answer.path);
+  const codes = new Set(ep ? ep.outcome : []);
+  const events = b.events || [];
+  const told = events.filter((e) => codes.has(e.code));
+  const line = (text, lang) => el("p", { class: "status ok", id: "sentence", lang, dir: lang === "ar" ? "rtl" : null, text });
+  if (told.length) return line(told.map((e) => e.text).join(" "), answer.language);
+  if (simulation && b.outcomes.length) {
+    const top = b.outcomes.reduce((x, y) => (y.rate > x.rate ? y : x));
+    return line(t("Over {runs} runs the likeliest outcome: {outcome}, {rate}.", { runs: b.runs, outcome: outcomeName(answer.request, top.outcome), rate: percent(top.rate) }), i18n.lang);
   }
+  if (events.length) return line(events[events.length - 1].text, answer.language);
+  return line(t("Resolved."), i18n.lang);
 }
 
 // The words of simulated outcomes that are not sides' names.
@@ -599,7 +618,12 @@ function outcomeName(request, outcome) {
   return OUTCOME_WORDS[outcome] ? t(OUTCOME_WORDS[outcome]) : nameOf(request, outcome);
 }
 
-const UNITS = { turns: N_("turns"), rounds: N_("rounds"), decisions: N_("decisions") };
+// A simulation's mean length, its unit in the row's name (a number then needs no agreeing noun).
+const MEAN_LENGTH = {
+  turns: N_("Mean length, in turns"),
+  rounds: N_("Mean length, in rounds"),
+  decisions: N_("Mean length, in decisions"),
+};
 
 // A value in words: yes and no, the enumerated values in the chosen language, percentages signed.
 function inWords(key, value) {
@@ -632,10 +656,10 @@ function wordsTable(body) {
   for (const [key, value] of Object.entries(body)) {
     if (ENVELOPE.has(key) || key === "outcomes" || key === "examples") continue;
     if (key === "length_unit") continue;
-    let text = inWords(key, value);
-    if (key === "mean_length") text = `${number(value)} ${t(UNITS[body.length_unit] || body.length_unit || "")}`.trim();
+    const text = inWords(key, value);
     if (text === null || text === "") continue;
-    rows.push(el("tr", {}, el("th", { scope: "row", text: fieldName(key) }), el("td", { text })));
+    const unit = key === "mean_length" && MEAN_LENGTH[body.length_unit];
+    rows.push(el("tr", {}, el("th", { scope: "row", text: unit ? t(unit) : fieldName(key) }), el("td", { text })));
   }
   return el("table", { class: "words" }, el("tbody", {}, rows));
 }
@@ -706,7 +730,7 @@ function markDropped(group, pairs) {
   return marks;
 }
 
-function dice(body) {
+function dice(body, request) {
   const rolls = body.rolls || [];
   if (!rolls.length) return el("p", { class: "help", text: t("No dice were needed.") });
   const pools = poolsBySlot(body);
@@ -722,8 +746,8 @@ function dice(body) {
     const dropped = markDropped(group, pairs.filter((p) => !p.used));
     const items = group.map((roll, i) => die(roll, fates[i], dropped[i]));
     box.append(el("div", { class: "dice-group" },
-      el("h4", { dir: "ltr", text: slot }),
-      el("ul", { class: "dice", "aria-label": t("dice of {slot}", { slot }) }, items)));
+      el("h4", { text: slotName(slot, request), title: slot }),
+      el("ul", { class: "dice", "aria-label": t("dice of {slot}", { slot: slotName(slot, request) }) }, items)));
   }
   return box;
 }
@@ -935,13 +959,18 @@ function barChart(label, points, distribution) {
 
 // ------------------------------------------------------------------ start
 async function start() {
+  const [systems, doc] = await Promise.all(["/systems", "/openapi.json"].map(async (url) => {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    return response.json();
+  }));
+  fillLanguages(systems);
   const wantedLang = new URL(location.href).searchParams.get("lang") || (navigator.language || "en").slice(0, 2);
   if ([...$("lang").options].some((o) => o.value === wantedLang)) $("lang").value = wantedLang;
   await loadCatalog($("lang").value);
   translatePage();
-  const response = await fetch("/openapi.json");
-  state.doc = await response.json();
-  Object.assign(state, discover(state.doc));
+  state.doc = doc;
+  Object.assign(state, discover(systems, doc));
   const wanted = decodeURIComponent(location.hash.slice(1));
   const first = state.paths.find((p) => p.path === wanted) || state.paths[0];
   state.path = first.path;

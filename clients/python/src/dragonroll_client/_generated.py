@@ -1028,6 +1028,7 @@ class EndpointInfo(TypedDict):
 
     path: str
     summary: str
+    outcome: list[str]
     odds: NotRequired[str | None]
     simulate: NotRequired[str | None]
 
