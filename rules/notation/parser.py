@@ -34,7 +34,14 @@ MIN_SIDES = 2
 MAX_SIDES = 1000
 MAX_NUMBER = 1_000_000
 MAX_LABEL = 32
-#: Explosions (and rerolls with ``r``/``rr``) per die at most: a die's chain stops after this many.
+#: Parentheses and signs nest at most this deep (the parser and every walk of the tree recurse).
+MAX_NESTING = 50
+#: The largest magnitude any total (and any part of one) may reach: 2^53 - 1, the largest integer
+#: a JSON reader that holds numbers as doubles (a browser's ``JSON.parse``) keeps exactly.
+MAX_TOTAL = 2**53 - 1
+#: Explosions per die at most: a die's chain of explosions stops after this many (docs/notation.md,
+#: "Chains"). A chain of rerolls (``r``, ``rr``) takes this many at most too, its last die drawn from
+#: the faces that stand, so "reroll until" is exact.
 DEPTH = 10
 _DIGITS = "0123456789"
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -134,6 +141,19 @@ class Dice:
         """The most dice this term can draw (the work budget counts them before drawing)."""
         return self.count * (1 + self.rerolls + self.explosions)
 
+    @property
+    def standing(self) -> tuple[int, ...]:
+        """The faces a reroll leaves standing (the last die of a chain of rerolls is one)."""
+        when = self.reroll
+        return self.faces if when is None else tuple(v for v in self.faces if not when(v))
+
+    @property
+    def showing(self) -> tuple[int, ...]:
+        """The faces a die of the term can show (rerolled again and again, without explosions:
+        those that stand)."""
+        again = self.reroll is not None and not self.reroll_once
+        return self.standing if again and self.explode is None else self.faces
+
     def clamp(self, value: int) -> int:
         if self.minimum is not None and value < self.minimum:
             value = self.minimum
@@ -162,7 +182,9 @@ class Dice:
         out: list[str] = []
         if self.reroll is not None:
             once = "r" if dialect == "foundry" else "ro"
-            out.append(f"{once if self.reroll_once else 'rr'}{self.reroll}")
+            # a Fate die's default (its lowest face, -1) is written bare: no grammar reads "=-1"
+            bare = self.reroll == Compare("=", self.faces[0]) and self.kind == "fate"
+            out.append(f"{once if self.reroll_once else 'rr'}{'' if bare else self.reroll}")
         if self.explode is not None:
             default = self.explode == Compare("=", self.faces[-1])
             out.append(
@@ -256,7 +278,7 @@ def parse(text: str, shorthands: Mapping[str, str] = SHORTHANDS) -> Notation:
     parser = _Parser(text, shorthands)
     tree = parser.expression()
     terms = tuple(parser.terms)
-    _check_divisors(tree)
+    _check_ranges(tree)
     return Notation(tree, terms, tree.text())
 
 
@@ -299,6 +321,7 @@ class _Parser:
         self.shorthands = shorthands
         self.terms: list[Dice] = []
         self.first = first  # the index of this text's first dice term (a shorthand's: later)
+        self.depth = 0  # parentheses and signs open around the parser's position
 
     # ------------------------------------------------------------ helpers
 
@@ -357,15 +380,21 @@ class _Parser:
             node = Binary("*" if op == "*" else "/", node, self.unary(), at + 1)
         return node
 
+    def nest(self) -> None:
+        """One more parenthesis or sign around what follows: at most :data:`MAX_NESTING`."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.fail(f"parentheses and signs nest at most {MAX_NESTING} deep")
+
     def unary(self) -> Node:
-        if self.peek() == "-":
+        if self.peek() in ("-", "+") and self.peek():
+            negate = self.peek() == "-"
+            self.nest()
             self.i += 1
             self.spaces()
-            return Negate(self.unary())
-        if self.peek() == "+":
-            self.i += 1
-            self.spaces()
-            return self.unary()
+            node = self.unary()
+            self.depth -= 1
+            return Negate(node) if negate else node
         node = self.atom()
         self.spaces()
         return node
@@ -373,12 +402,14 @@ class _Parser:
     def atom(self) -> Node:
         ch = self.peek()
         if ch == "(":
+            self.nest()
             self.i += 1
             self.spaces()
             inner = self.sum()
             if self.peek() != ")":
                 raise self.fail(f"expected ')' or an operator, found {self.found()}")
             self.i += 1
+            self.depth -= 1
             return Group(inner, self.label())
         if ch in _DIGITS and ch:
             start = self.i
@@ -386,13 +417,25 @@ class _Parser:
             if self.peek() in ("d", "D") and self.peek():
                 return self.dice(start, n)
             return Number(n, self.label())
-        if _opens_dice(self.text, self.i):
+        if _opens_dice(self.text, self.i) or self.fate_without_count():
             return self.dice(self.i, 1)
         if ch in _LETTERS and ch:
             return self.shorthand()
         raise self.fail(
             f"expected a dice term (such as 2d6), a number, '(' or a shorthand, found {self.found()}"
         )
+
+    def fate_without_count(self) -> bool:
+        """``dF`` then a modifier (``dFcs>0``, ``dFr``): a Fate die, unless the name there is a
+        shorthand of the table (a name may start with ``dF``: ``dFlag``)."""
+        if self.text[self.i : self.i + 2].lower() != "df":
+            return False
+        end = self.i
+        while end < len(self.text) and (
+            self.text[end] in _LETTERS or self.text[end] in _DIGITS or self.text[end] == "_"
+        ):
+            end += 1
+        return self.text[self.i : end] not in self.shorthands
 
     def shorthand(self) -> Node:
         start = self.i
@@ -587,7 +630,7 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
 
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
-    values = [term.score(term.clamp(v)) for v in term.faces]
+    values = [term.score(term.clamp(v)) for v in term.showing]
     lo, hi = min(values), max(values)
     counted = _kept(term.count, term.keeps)
     most = _kept(term.count * (1 + term.explosions), term.keeps) if term.explosions else counted
@@ -621,17 +664,39 @@ def node_range(node: Node) -> tuple[int, int]:
     return min(corners), max(corners)
 
 
-def _check_divisors(node: Node) -> None:
-    if isinstance(node, Group):
-        _check_divisors(node.inner)
+def _check_ranges(node: Node) -> tuple[int, int]:
+    """The range of ``node``, every part of it checked: a divisor whose range holds 0 and a total
+    (or any part of one) that can pass :data:`MAX_TOTAL` either way are refused here, at parse
+    time, before anything is rolled or computed."""
+    if isinstance(node, Dice):
+        lo, hi = term_range(node)
+        column = node.column
+    elif isinstance(node, Number):
+        return node.value, node.value
+    elif isinstance(node, Group):
+        return _check_ranges(node.inner)
     elif isinstance(node, Negate):
-        _check_divisors(node.operand)
-    elif isinstance(node, Binary):
-        _check_divisors(node.left)
-        _check_divisors(node.right)
-        if node.op == "/":
-            lo, hi = node_range(node.right)
-            if lo <= 0 <= hi:
+        lo, hi = _check_ranges(node.operand)
+        return -hi, -lo
+    else:
+        (a, b), (c, d) = _check_ranges(node.left), _check_ranges(node.right)
+        column = node.column
+        if node.op == "+":
+            lo, hi = a + c, b + d
+        elif node.op == "-":
+            lo, hi = a - d, b - c
+        else:
+            if node.op == "/" and c <= 0 <= d:
                 raise NotationError(
-                    node.column, f"the divisor after '/' can be 0 (it ranges {lo} to {hi})"
+                    column, f"the divisor after '/' can be 0 (it ranges {c} to {d})"
                 )
+            f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
+            corners = [f(a, c), f(a, d), f(b, c), f(b, d)]
+            lo, hi = min(corners), max(corners)
+    if max(-lo, hi) > MAX_TOTAL:
+        raise NotationError(
+            column,
+            f"the total can reach {lo if -lo > hi else hi:,}, past +-(2^53 - 1) "
+            f"({MAX_TOTAL:,}), the largest integer a JSON reader keeps exactly",
+        )
+    return lo, hi

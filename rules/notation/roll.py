@@ -4,8 +4,11 @@ Within a term (slot ``term.<n>``) the base dice are drawn first, in one go; then
 explosions, each in the order Foundry draws them: the term's results are scanned from the first,
 and each that must be rerolled (or explodes) draws its new die at once, appended to the results, so
 the new dice are scanned in their turn (breadth first: the base dice's rerolls, then theirs). ``ro``
-and ``xo`` scan the dice they start with only. A die is rerolled, or explodes, at most
-:data:`~rules.notation.parser.DEPTH` times in a chain; the last die of a chain so cut stands.
+and ``xo`` scan the dice they start with only. A die explodes at most
+:data:`~rules.notation.parser.DEPTH` times in a chain; the last die of a chain so cut stands. A die
+is rerolled at most that many times too, the last of its rerolls drawn from the faces that stand
+(a die of that many sides, its n-th value the n-th such face), so a chain of rerolls always ends
+on a face that stands: "reroll until" exactly.
 Then min/max apply to every die left, keep and drop in their written order, success counting.
 """
 
@@ -106,7 +109,13 @@ def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) ->
         depth = die.again if reroll else die.boom
         if not die.active or depth >= limit or not when(die.value):
             continue
-        new = _Die(term.face(dice.roll(term.slot, term.sides)))
+        if reroll and depth + 1 == limit and not once:
+            # the chain's last reroll: a die of the faces that stand (one face: no draw)
+            standing = term.standing
+            drawn = dice.roll(term.slot, len(standing)) if len(standing) > 1 else 1
+            new = _Die(standing[drawn - 1])
+        else:
+            new = _Die(term.face(dice.roll(term.slot, term.sides)))
         if reroll:
             die.active, die.rerolled, new.again = False, True, depth + 1
         else:
@@ -167,6 +176,16 @@ def evaluate(node: Node, totals: Mapping[int, int]) -> int:
     return a // b
 
 
+#: Bytes of an answer at most: its envelope and total, each name's mentions, each term's entry
+#: (and its Foundry term), each die drawn (in ``rolls``, in its term, in the events' lists and
+#: texts; with ``foundry``, in its Foundry term too): measured at most 196 bytes a die (1,000
+#: sides, ``lang: ar``), 584 a term, 1,100 the rest (``tests/service/test_api_dice.py``).
+ANSWER_BASE = 1_500
+NAME_BYTES = 16
+TERM_BYTES = 700
+DIE_BYTES = {False: 170, True: 215}
+
+
 @dataclass(frozen=True)
 class Roller:
     """The ``/dice`` endpoints' functions over one shorthand table (DRAGONROLL_DICE_SHORTHANDS)."""
@@ -182,10 +201,25 @@ class Roller:
 
     def work(self, req: NotationRollRequest) -> Work:
         """Every die the notation can draw: each term's dice x (1 + rerolls + explosions a die may
-        take), counted before any is drawn."""
+        take), counted before any is drawn; and the answer's bytes at most (every die drawn shows
+        in ``rolls``, in its term and in the events; :data:`DIE_BYTES`). A roll costs about 25 us
+        of CPU per die counted, all told (``"+".join(["100d1000!>1"] * 9)``, 9,900 dice with
+        ``foundry`` and ``lang: ar``: 1.9 MB, about 0.3 s)."""
         parsed = self.notation(req)
+        draws = parsed.draws
+        answer = (
+            ANSWER_BASE
+            + len(req.notation) * 4
+            + NAME_BYTES * len(req.name or "")
+            + TERM_BYTES * len(parsed.terms)
+            + DIE_BYTES[req.foundry] * draws
+        )
         return Work(
-            parsed.draws, ("notation",), "the dice x (1 + rerolls + explosions) of each term"
+            draws,
+            ("notation",),
+            "the dice x (1 + rerolls + explosions) of each term",
+            answer=answer,
+            answer_how="the answer's size, counted from the dice the notation can draw",
         )
 
     def roll(self, req: NotationRollRequest, dice: DiceSource) -> NotationRollResult:

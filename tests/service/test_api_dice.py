@@ -8,10 +8,14 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from rules.notation.models import NotationRollRequest
 from rules.notation.parser import DEPTH, parse
+from rules.notation.roll import Roller
 from service.settings import Settings
 from tests.conftest import Api, assert_problem
 from tests.foundry.checks import VALIDATOR
+
+ROLLER = Roller()
 
 
 def test_a_roll_shows_every_die_and_replays(api: Api) -> None:
@@ -181,3 +185,49 @@ def test_a_bad_shorthand_setting_stops_start_up(monkeypatch: pytest.MonkeyPatch)
         Settings()
     monkeypatch.setenv("DRAGONROLL_DICE_SHORTHANDS", '{"save": "1d20+5"}')
     assert Settings().dice_shorthands == {"save": "1d20+5"}
+
+
+#: The campaign's five 500s (each a 422 naming ``notation`` now), and its shapes around them.
+NO_500 = [
+    ("/dice/roll", "(" * 238 + "1d6" + ")" * 238),
+    ("/dice/odds", "(" * 246 + "1d6" + ")" * 246),
+    ("/dice/roll", "-1000000*1000000*1000000*10"),
+    ("/dice/odds", "1d6*1000000*1000000*1000000*10"),
+    ("/dice/roll", "*".join(["999999"] * 71)),
+    ("/dice/odds", "*".join(["999999"] * 71)),
+    ("/dice/roll", "1000000*1000000*1000000"),
+    ("/dice/roll", "-" * 400 + "1"),
+    ("/dice/odds", "1d1000!>1"),
+]
+
+
+@pytest.mark.parametrize(("path", "notation"), NO_500, ids=[f"{p} {n[:24]}" for p, n in NO_500])
+def test_no_notation_reaches_a_500(api: Api, path: str, notation: str) -> None:
+    body = assert_problem(api.post(path, json={"notation": notation}), 422)
+    assert body["errors"][0]["loc"] == ["body", "notation"]
+
+
+def test_the_longest_chain_of_operators_is_answered(api: Api) -> None:
+    notation = "+".join(["1"] * 250)  # 499 characters: the tree 250 deep
+    assert api.post("/dice/roll", json={"notation": notation}).json()["total"] == 250
+    assert api.post("/dice/odds", json={"notation": notation}).status_code == 200
+    r = api.post("/dice/roll", json={"notation": "1000000*1000000*9007", "foundry": True})
+    assert r.json()["total"] == 9_007_000_000_000_000 <= 2**53 - 1
+
+
+@pytest.mark.parametrize(
+    "notation",
+    ["1d6", "+".join(["1d6"] * 20), "9d1000!>1", "20d1000r<999!>500", "4dF", "5d6kh3+8d10cs>5cf<2"],
+)
+def test_the_roll_work_bounds_its_answer(api: Api, notation: str) -> None:
+    """``/dice/roll``'s work function counts the answer's bytes: checked against the encoded
+    answer at its largest (Foundry roll, Arabic texts, a long name)."""
+    for foundry in (False, True):
+        req = NotationRollRequest(
+            notation=notation, seed=1, foundry=foundry, lang="ar", name="Laila" * 6
+        )
+        work = ROLLER.work(req)
+        r = api.post("/dice/roll", json=req.model_dump(exclude_none=True))
+        assert r.status_code == 200, r.text
+        assert len(r.json()["rolls"]) <= work.dice
+        assert len(r.content) <= work.answer

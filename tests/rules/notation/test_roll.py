@@ -109,10 +109,21 @@ def test_rerolls_again_and_again_and_once() -> None:
     assert once["total"] == 8
 
 
-def test_a_reroll_chain_stops_at_the_depth() -> None:
-    r = roll("1d6r", t0=[1] * (DEPTH + 1))
+def test_a_reroll_chain_ends_on_a_face_that_stands() -> None:
+    # the depth's reroll is a d5 of the faces that stand (2..6): its 1 is a 2
+    r = roll("1d6r", t0=[1] * DEPTH + [1])
     assert [s for _, s in marks(r)] == ["rerolled"] * DEPTH + ["kept"]
-    assert r["total"] == 1
+    assert r["total"] == 2
+    assert [d["sides"] for d in r["rolls"]] == [6] * DEPTH + [5]
+    r = roll("1d6r<6", t0=[1] * DEPTH)  # one face stands: the depth's reroll draws nothing
+    assert r["total"] == 6 and len(r["rolls"]) == DEPTH
+
+
+def test_reroll_until_is_always_the_face_that_stands() -> None:
+    """avrae/d20's own test: ``1d20rr<20`` is always 20 (it rerolls until, with no cap)."""
+    for seed in range(30):
+        req = NotationRollRequest(notation="1d20rr<20", seed=seed)
+        assert ROLLER.roll(req, DiceSource(seed, None, ROLLER.slots(req)))["total"] == 20
 
 
 def test_rerolls_then_explosions_then_keep() -> None:
