@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
 
-from rules.models import Envelope, Name, RollRequest
+from rules.models import Envelope, Gender, Name, RollRequest
 from rules.notation.parser import MAX_LENGTH
 from rules.odds import Distribution, NoDice, ValueProb
 
@@ -30,6 +30,7 @@ class NotationRollRequest(RollRequest):
 
     notation: NotationText
     name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
+    gender: Gender | None = None
 
 
 class NotationOddsRequest(NoDice, NotationRollRequest):

@@ -231,7 +231,13 @@ class Roller:
         total = evaluate(
             parsed.tree, {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
         )
-        log.add("notation.total", roller=req.name, formula=parsed.formula, total=total)
+        log.add(
+            "notation.total",
+            roller=req.name,
+            gender=req.gender if req.name else None,
+            formula=parsed.formula,
+            total=total,
+        )
         return {
             **trace(dice, log),
             "notation": req.notation,

@@ -231,3 +231,18 @@ def test_the_roll_work_bounds_its_answer(api: Api, notation: str) -> None:
         assert r.status_code == 200, r.text
         assert len(r.json()["rolls"]) <= work.dice
         assert len(r.content) <= work.answer
+
+
+@pytest.mark.parametrize(
+    ("gender", "verb"), [("feminine", "ترمي"), ("masculine", "يرمي"), (None, "يرمي")]
+)
+def test_the_roller_s_gender_beside_the_name(api: Api, gender: str | None, verb: str) -> None:
+    body: dict[str, Any] = {"notation": "1d20", "seed": 1, "name": "ليلى", "lang": "ar"}
+    if gender is not None:
+        body["gender"] = gender
+    answer = api.post("/dice/roll", json=body).json()
+    (told,) = [e for e in answer["events"] if e["code"] == "notation.total"]
+    assert verb in told["text"] and "ليلى" in told["text"]
+    assert told["params"]["gender"] == gender
+    english = api.post("/dice/roll", json={**body, "lang": "en"}).json()
+    assert "ليلى rolls 1d20" in english["events"][-1]["text"]
