@@ -18,7 +18,7 @@ def odds_work(req: NotationOddsRequest) -> Work:
     the answer's fractions), refused over :data:`ODDS_BUDGET`; what the estimate refuses on its own
     (too many pairs, an answer too long to send) is refused here too."""
     return Work(
-        size_of(req.notation, ROLLER.shorthands),
+        size_of(req.notation, ROLLER.shorthands, req.dialect),
         ("notation",),
         "the steps of the exact odds (each term's dice, explosions and values, each operator's "
         "pairs)",

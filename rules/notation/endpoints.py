@@ -58,6 +58,6 @@ ROLL_EXAMPLES: dict[str, Any] = {
 }
 ODDS_EXAMPLES: dict[str, Any] = {
     "ability scores": {"notation": "4d6kh3"},
-    "a dice pool with failures": {"notation": "8d10cs>=7cf<=1"},
+    "a dice pool with failures": {"notation": "8d10cs>=7df<=1"},
     "exploding": {"notation": "3d6!"},
 }

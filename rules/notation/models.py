@@ -8,7 +8,7 @@ from pydantic import ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
 
 from rules.models import Envelope, Gender, Name, RollRequest
-from rules.notation.parser import MAX_LENGTH
+from rules.notation.parser import MAX_LENGTH, Dialect
 from rules.odds import Distribution, NoDice, ValueProb
 
 NotationText = Annotated[
@@ -29,6 +29,16 @@ class NotationRollRequest(RollRequest):
     """``POST /dice/roll``: a notation, rolled."""
 
     notation: NotationText
+    dialect: Dialect = Field(
+        default="foundry",
+        description=(
+            'How the notation is read (docs/notation.md, "Dialects"): as Foundry VTT reads it '
+            "(`r` rerolls once, `rr` again and again, `cs`/`cf` count, `>` strict, modifiers in "
+            "lower case), as Roll20 does (`8d10>7f1` counts successes and deducts failures, `>` "
+            "holds its target, `cs`/`cf` mark criticals, `!!` compounds) or as avrae/d20 does "
+            "(`rr`, `ro`, `e6`, `mi`, `ma`, `k3` keeps the 3s, `pl1`, a trailing comment)."
+        ),
+    )
     name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
     gender: Gender | None = None
 
@@ -77,8 +87,21 @@ class TermResult(TypedDict):
 
 class NotationRollResult(Envelope):
     notation: Annotated[str, Field(description="The notation as sent.")]
+    dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
     formula: Annotated[
-        str, Field(description="The notation written back, normalised (shorthands expanded).")
+        str,
+        Field(
+            description=(
+                "The notation written back in its dialect, normalised (shorthands expanded): it "
+                "reads back to the same roll."
+            )
+        ),
+    ]
+    comment: Annotated[
+        str | None,
+        Field(
+            description="What followed the notation: avrae's comment, Foundry's `# flavor`; null: none."
+        ),
     ]
     total: int
     terms: Annotated[list[TermResult], Field(description="Each dice term, left to right.")]
@@ -87,7 +110,8 @@ class NotationRollResult(Envelope):
 @with_config(ConfigDict(extra="forbid"))
 class NotationOdds(TypedDict):
     notation: str
-    formula: str
+    dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
+    formula: Annotated[str, Field(description="The notation written back in its dialect.")]
     total: Annotated[
         Distribution,
         Field(

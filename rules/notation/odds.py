@@ -28,6 +28,8 @@ from rules.notation.models import NotationOdds, NotationOddsRequest
 from rules.notation.parser import (
     DEPTH,
     Binary,
+    Call,
+    Dialect,
     Dice,
     Group,
     Negate,
@@ -64,7 +66,7 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
-    parsed = notation_of(req.notation, shorthands)
+    parsed = notation_of(req.notation, shorthands, req.dialect)
     estimate(parsed)
     full, listed = node_odds(parsed.tree)
     listed = listed.scaled(full.denominator)
@@ -77,6 +79,7 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     tail = full.mass - listed.mass
     return {
         "notation": req.notation,
+        "dialect": parsed.dialect,
         "formula": parsed.formula,
         "total": distribution(full, listed, tail),
         "at_least": _cumulative(full, reverse=True),
@@ -84,10 +87,10 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     }
 
 
-def size_of(notation: str, shorthands: Mapping[str, str]) -> int:
+def size_of(notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> int:
     """The steps the odds of ``notation`` take at most (:func:`estimate`); what would be too large
     to compute or to send is refused here, before anything is computed."""
-    return estimate(notation_of(notation, shorthands))
+    return estimate(notation_of(notation, shorthands, dialect))
 
 
 # ---------------------------------------------------------------- the estimate
@@ -160,6 +163,22 @@ def _shape(node: Node, steps: list[float]) -> Shape:
         inner = _shape(node.operand, steps)
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
+    if isinstance(node, Call):
+        lo, hi = node_range(node)
+        division = node.quotient
+        if division is None:
+            inner = _shape(node.arg, steps)
+            steps.append(2 * inner.values)
+            return Shape(lo, hi, min(inner.values, hi - lo + 1), inner.bits)
+        a, b = _shape(division.left, steps), _shape(division.right, steps)
+        pairs = a.values * b.values
+        if pairs > MAX_PAIRS:
+            raise _too_large(
+                f"{node.name}( at column {node.column} divides up to {a.values:,} x "
+                f"{b.values:,} values; at most {MAX_PAIRS:,}"
+            )
+        steps.append(4 * pairs)
+        return Shape(lo, hi, min(pairs, hi - lo + 1), a.bits + b.bits)
     a, b = _shape(node.left, steps), _shape(node.right, steps)
     lo, hi = node_range(node)
     bits = a.bits + b.bits
@@ -195,7 +214,7 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
         first, last = window(term)
         n = term.count
         width = n * die_bits + 8
-        raw = len({term.clamp(v) for v in term.showing})
+        raw = chain if term.compound else len({term.clamp(v) for v in term.showing})
         keep_steps = raw * (n + 1) * (n + 2) / 2
         spread = die_span * (last - first) + 1
         if keep_steps > MAX_KEEP_STEPS or keep_steps * spread * width > MAX_KEEP_WORK:
@@ -259,6 +278,8 @@ def node_odds(node: Node) -> Pair:
     if isinstance(node, Negate):
         full, listed = node_odds(node.operand)
         return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
+    if isinstance(node, Call):
+        return call_odds(node)
     a, b = node_odds(node.left), node_odds(node.right)
     full = combine(node, a[0], b[0])
     if a[0] is a[1] and b[0] is b[1]:  # no chain was cut on either side: one computation
@@ -276,6 +297,19 @@ def combine(node: Binary, a: Counts, b: Counts) -> Counts:
         )
     f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
     return _pairwise(a, b, f)
+
+
+def call_odds(node: Call) -> Pair:
+    """A function of its argument, or of its division's exact quotient (each pair of values)."""
+    division = node.quotient
+    if division is None:
+        full, listed = node_odds(node.arg)
+        return full.mapped(node.apply), listed.mapped(node.apply)
+    a, b = node_odds(division.left), node_odds(division.right)
+    full = _pairwise(a[0], b[0], node.apply)
+    if a[0] is a[1] and b[0] is b[1]:
+        return full, full
+    return full, _pairwise(a[1], b[1], node.apply)
 
 
 def _sum(a: Counts, b: Counts) -> Counts:
@@ -323,30 +357,40 @@ def rerolled(term: Dice) -> Counts:
 
 
 def die_odds(term: Dice) -> Pair:
-    """One die's score: its rerolled face, then its explosions (each a plain die)."""
-    score = term.score
-    clamp = term.clamp
+    """One die's worth: its rerolled face, then its explosions (each a plain die), each die
+    clamped, selected and scored; compounding (``!!``), the chain's sum so."""
+    worth: Callable[[int], int] = term.worth
     explode = term.explode
     base = rerolled(term)
     if explode is None:
-        d = base.mapped(lambda v: score(clamp(v)))
+        d = base.mapped(worth)
         return d, d
+    each: Callable[[int], int] = (lambda v: v) if term.compound else worth
     sides = len(term.faces)
     plain = {v: 1 for v in term.faces}
     # T_D: the die at the depth: it stands; the listed part leaves out the faces that would explode
     full = Counts({}, sides)
     listed = Counts({}, sides)
     for v in term.faces:
-        _add(full.counts, score(clamp(v)), 1)
+        _add(full.counts, each(v), 1)
         if term.explode_once or not explode(v):
-            _add(listed.counts, score(clamp(v)), 1)
+            _add(listed.counts, each(v), 1)
     for _ in range(term.explosions - 1):
-        full, listed = _level(plain, sides, full, listed, term)
-    return _level(base.counts, base.denominator, full, listed, term)
+        full, listed = _level(plain, sides, full, listed, term, each=each)
+    full, listed = _level(base.counts, base.denominator, full, listed, term, each=each)
+    if term.compound:
+        return full.mapped(worth), listed.mapped(worth)
+    return full, listed
 
 
 def _level(
-    faces: Mapping[int, int], denominator: int, full: Counts, listed: Counts, term: Dice
+    faces: Mapping[int, int],
+    denominator: int,
+    full: Counts,
+    listed: Counts,
+    term: Dice,
+    *,
+    each: Callable[[int], int],
 ) -> Pair:
     """A die of ``faces`` (counts over ``denominator``) whose exploding faces add a die ``full``."""
     assert term.explode is not None
@@ -354,7 +398,7 @@ def _level(
     out_listed: dict[int, int] = {}
     scale = full.denominator
     for v, c in faces.items():
-        s = term.score(term.clamp(v))
+        s = each(v)
         if term.explode(v):
             for w, cw in full.counts.items():
                 _add(out_full, s + w, c * cw)
@@ -368,7 +412,13 @@ def _level(
 
 def term_odds(term: Dice) -> Pair:
     if term.keeps:
-        if term.explode is not None:
+        if term.selects:
+            msg = (
+                f"{term.text()} (column {term.column}): odds of ranked keeps (kh, pl) together "
+                "with value selectors (k3, p<2) are not answered (/dice/roll rolls it)"
+            )
+            raise InvalidRequest.at(("notation",), f"notation: {msg}")
+        if term.explode is not None and not term.compound:
             msg = (
                 f"{term.text()} (column {term.column}): odds of keep/drop with exploding dice "
                 "are not answered (/dice/roll rolls it)"
@@ -396,6 +446,12 @@ def power(d: Counts, n: int) -> Counts:
     )
 
 
+def _plain(term: Dice) -> dict[str, object]:
+    """A term's fields without min/max (its chain's raw sum)."""
+    fields = {name: getattr(term, name) for name in Dice.__dataclass_fields__}
+    return {**fields, "minimum": None, "maximum": None, "failures_only": False}
+
+
 def window(term: Dice) -> tuple[int, int]:
     """The ranks kept, counted from the highest die (0) down: [first, last)."""
     first, last = 0, term.count
@@ -414,8 +470,14 @@ def window(term: Dice) -> tuple[int, int]:
 
 
 def kept_odds(term: Dice) -> Counts:
-    """The sum of the kept dice's scores (module docstring)."""
-    die = rerolled(term).mapped(term.clamp)  # raw order = clamped order: min/max are monotone
+    """The sum of the kept dice's scores (module docstring); a compounding die (``!!``) is its
+    chain's sum, as the roller counts it."""
+    if term.compound:
+        chain = Dice(**{**_plain(term), "keeps": (), "success": None, "failure": None})  # type: ignore[arg-type]
+        raw = die_odds(chain)[0]
+    else:
+        raw = rerolled(term)
+    die = raw.mapped(term.clamp)  # raw order = clamped order: min/max are monotone
     n = term.count
     values = sorted(die.counts, reverse=True)
     first, last = window(term)

@@ -48,6 +48,10 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LABEL_CHARS = frozenset(_LETTERS + _DIGITS + " _-")
 
 Op = Literal[">", ">=", "<", "<=", "="]
+#: How a notation is read and written (docs/notation.md, "Dialects"): as Foundry VTT, Roll20 or
+#: avrae/d20 read it.
+Dialect = Literal["foundry", "roll20", "avrae"]
+DIALECTS: tuple[Dialect, ...] = ("foundry", "roll20", "avrae")
 
 
 class NotationError(ValueError):
@@ -79,6 +83,40 @@ class Compare:
     def __str__(self) -> str:
         return f"{self.op}{self.target}"
 
+    def written(self, dialect: Dialect) -> str:
+        """The comparison in ``dialect``: Foundry's as it is (``>`` strict); Roll20's ``>`` and
+        ``<`` hold the target (``>=7`` is ``>7``, ``>7`` is ``>8``); avrae's selectors are a
+        literal, ``<`` or ``>`` (strict)."""
+        op, t = self.op, self.target
+        if dialect == "roll20":
+            if op == ">=":
+                return f">{t}"
+            if op == "<=":
+                return f"<{t}"
+            if op == ">":
+                return f">{t + 1}"
+            if op == "<":
+                return f"<{t - 1}"
+            return f"={t}"
+        if dialect == "avrae":
+            if op == ">=":
+                return f">{t - 1}"
+            if op == "<=":
+                return f"<{t + 1}"
+            return str(t) if op == "=" else f"{op}{t}"
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """avrae's ``k``/``p`` with a value selector: keep (or drop) the dice that match."""
+
+    keep: bool
+    when: Compare
+
+    def written(self, dialect: Dialect) -> str:
+        return ("k" if self.keep else "p") + self.when.written("avrae")
+
 
 @dataclass(frozen=True, slots=True)
 class Keep:
@@ -89,6 +127,12 @@ class Keep:
 
     def __str__(self) -> str:
         return f"{self.how}{self.n}"
+
+    def written(self, dialect: Dialect) -> str:
+        """``kh3``; avrae drops with ``p``: ``ph1``, ``pl1``."""
+        if dialect == "avrae" and self.how in ("dh", "dl"):
+            return f"p{self.how[1]}{self.n}"
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +156,15 @@ class Dice:
     success: Compare | None = None
     failure: Compare | None = None
     label: str | None = None
+    #: Roll20's ``!!``: a die's chain of explosions is one die, its value their sum
+    compound: bool = False
+    #: Foundry's ``cf`` alone: the term counts its failures (each 1)
+    failures_only: bool = False
+    #: avrae's ``k``/``p`` with a value selector, after the ranked keeps
+    selects: tuple[Select, ...] = ()
+    #: Roll20's ``cs``/``cf``: the faces marked critical success / failure (the total unchanged)
+    critical: Compare | None = None
+    fumble: Compare | None = None
 
     @property
     def slot(self) -> str:
@@ -161,49 +214,88 @@ class Dice:
             value = self.maximum
         return value
 
+    def worth(self, value: int) -> int:
+        """What a die of ``value`` adds, ranked keeps aside: clamped, 0 if a selector drops it,
+        else scored."""
+        value = self.clamp(value)
+        for select in self.selects:
+            if select.when(value) != select.keep:
+                return 0
+        return self.score(value)
+
     def score(self, value: int) -> int:
         """What a kept die of (clamped) ``value`` adds: itself, or +1/-1/0 when counting."""
         if self.success is None:
+            if self.failures_only and self.failure is not None:
+                return 1 if self.failure(value) else 0
             return value
         if self.success(value):
             return 1
         return -1 if self.failure is not None and self.failure(value) else 0
 
-    def base(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
-        """``NdM``, ``NdF``; ``Nd%`` (Foundry: ``Nd100``)."""
+    def base(self, dialect: Dialect = "foundry") -> str:
+        """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
         if self.kind == "fate":
             return f"{self.count}dF"
-        percent = self.kind == "percent" and dialect == "ours"
+        percent = self.kind == "percent" and dialect == "avrae"
         return f"{self.count}d{'%' if percent else self.sides}"
 
-    def modifiers(self, dialect: Literal["ours", "foundry"] = "ours") -> list[str]:
-        """The modifiers in the order they apply. Foundry's ``r`` is once and ``rr`` again and
-        again, and it deducts failures with ``df``: its dialect writes ours so."""
+    def modifiers(self, dialect: Dialect = "foundry") -> list[str]:
+        """The modifiers in the order they apply, as ``dialect`` writes them (docs/notation.md's
+        table): Foundry's ``r`` is once and ``rr`` again and again, Roll20's and avrae's ``ro``
+        once and ``r``/``rr`` again and again; Foundry deducts failures with ``df``, Roll20 counts
+        successes with a bare comparison and failures with ``f``."""
         out: list[str] = []
+        low, high = self.faces[0], self.faces[-1]
+        plain = dialect == "foundry" or (dialect == "roll20" and self.success is None)
         if self.reroll is not None:
-            once = "r" if dialect == "foundry" else "ro"
-            # a Fate die's default (its lowest face, -1) is written bare: no grammar reads "=-1"
-            bare = self.reroll == Compare("=", self.faces[0]) and self.kind == "fate"
-            out.append(f"{once if self.reroll_once else 'rr'}{'' if bare else self.reroll}")
+            if dialect == "foundry":
+                word = "r" if self.reroll_once else "rr"
+            elif dialect == "roll20":
+                word = "ro" if self.reroll_once else "r"
+            else:
+                word = "ro" if self.reroll_once else "rr"
+            # the default (the lowest face) is written bare where the dialect has one
+            # (not in Roll20 before its bare comparison of successes: it would take it)
+            bare = self.reroll == Compare("=", low) and plain
+            out.append(word + ("" if bare else self.reroll.written(dialect)))
         if self.explode is not None:
-            default = self.explode == Compare("=", self.faces[-1])
-            out.append(
-                ("xo" if self.explode_once else "x") + ("" if default else str(self.explode))
-            )
+            bare = self.explode == Compare("=", high) and plain
+            when = "" if bare else self.explode.written(dialect)
+            if dialect == "avrae":
+                out.append("e" + when)
+            elif dialect == "roll20":
+                out.append(("!!" if self.compound else "!") + when)
+            else:
+                out.append(("xo" if self.explode_once else "x") + when)
         if self.minimum is not None:
-            out.append(f"min{self.minimum}")
+            out.append(f"{'mi' if dialect == 'avrae' else 'min'}{self.minimum}")
         if self.maximum is not None:
-            out.append(f"max{self.maximum}")
-        out += [str(k) for k in self.keeps]
+            out.append(f"{'ma' if dialect == 'avrae' else 'max'}{self.maximum}")
+        out += [k.written(dialect) for k in self.keeps]
+        out += [k.written(dialect) for k in self.selects]
+        if dialect == "roll20":
+            if self.success is not None:
+                out.append(self.success.written("roll20"))
+            if self.failure is not None:
+                out.append("f" + self.failure.written("roll20").removeprefix("="))
+            if self.critical is not None:
+                out.append("cs" + self.critical.written("roll20"))
+            if self.fumble is not None:
+                out.append("cf" + self.fumble.written("roll20"))
+            return out
         if self.success is not None:
             out.append(f"cs{self.success}")
         if self.failure is not None:
-            out.append(f"{'df' if dialect == 'foundry' else 'cf'}{self.failure}")
+            out.append(f"{'cf' if self.failures_only else 'df'}{self.failure}")
         return out
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
-        label = f"[{self.label}]" if self.label else ""
-        return self.base(dialect) + "".join(self.modifiers(dialect)) + label
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return self.base(dialect) + "".join(self.modifiers(dialect)) + _label(self.label)
+
+
+def _label(label: str | None) -> str:
+    return f"[{label}]" if label else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -211,8 +303,8 @@ class Number:
     value: int
     label: str | None = None
 
-    def text(self, dialect: str = "ours") -> str:
-        return str(self.value) + (f"[{self.label}]" if self.label else "")
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return str(self.value) + _label(self.label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,15 +314,15 @@ class Group:
     inner: Node
     label: str | None = None
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
-        return f"({self.inner.text(dialect)})" + (f"[{self.label}]" if self.label else "")
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return f"({self.inner.text(dialect)})" + _label(self.label)
 
 
 @dataclass(frozen=True, slots=True)
 class Negate:
     operand: Node
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+    def text(self, dialect: Dialect = "foundry") -> str:
         return f"-{self.operand.text(dialect)}"
 
 
@@ -241,11 +333,65 @@ class Binary:
     right: Node
     column: int
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+    def text(self, dialect: Dialect = "foundry") -> str:
         return f"{self.left.text(dialect)} {self.op} {self.right.text(dialect)}"
 
 
-Node = Dice | Number | Group | Negate | Binary
+#: The functions a notation may call (Foundry's and Roll20's; avrae has none).
+FUNCTIONS = ("floor", "ceil", "round", "abs")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """``floor(x)``, ``ceil(x)``, ``round(x)``, ``abs(x)``. A division directly inside (``ceil(1d6/2)``)
+    is rounded by the function from its exact quotient (``round``: halves up, as JavaScript's
+    ``Math.round``); anywhere else ``/`` floors."""
+
+    name: Literal["floor", "ceil", "round", "abs"]
+    arg: Node
+    column: int
+    label: str | None = None
+
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return f"{self.name}({self.arg.text(dialect)})" + _label(self.label)
+
+    def apply(self, value: int, divisor: int = 1) -> int:
+        """The function of ``value / divisor`` (exact)."""
+        if self.name == "abs":
+            return abs(value // divisor)
+        if self.name == "floor":
+            return value // divisor
+        if self.name == "ceil":
+            return -(-value // divisor)
+        return (2 * value + divisor) // (2 * divisor)
+
+    @property
+    def quotient(self) -> Binary | None:
+        """The division the function rounds exactly, if its argument is one."""
+        inner = self.arg
+        while isinstance(inner, Group) and inner.label is None:
+            inner = inner.inner
+        if isinstance(inner, Binary) and inner.op == "/" and self.name != "abs":
+            return inner
+        return None
+
+
+Node = Dice | Number | Group | Negate | Binary | Call
+
+
+def _label_of(node: Node) -> str | None:
+    return getattr(node, "label", None)
+
+
+def _relabelled(node: Node, label: str | None) -> Node:
+    """``node`` with ``label`` (written after a space: ``1d20 + 5 [attack]``)."""
+    if isinstance(node, Dice | Number):
+        return _labelled(node, label)
+    if isinstance(node, Group):
+        return Group(node.inner, label)
+    if isinstance(node, Call):
+        return Call(node.name, node.arg, node.column, label)
+    return Group(node, label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +401,9 @@ class Notation:
     tree: Node
     terms: tuple[Dice, ...]
     formula: str = field(default="")
+    dialect: Dialect = "foundry"
+    #: what follows the notation: avrae's comment (``1d20+5 to hit``), Foundry's ``# flavor``
+    comment: str | None = None
 
     @property
     def draws(self) -> int:
@@ -271,15 +420,18 @@ SHORTHANDS: Mapping[str, str] = {
 }
 
 
-def parse(text: str, shorthands: Mapping[str, str] = SHORTHANDS) -> Notation:
-    """Parse ``text``; raises :class:`NotationError` (a ``ValueError``) naming the column."""
+def parse(
+    text: str, shorthands: Mapping[str, str] = SHORTHANDS, dialect: Dialect = "foundry"
+) -> Notation:
+    """Parse ``text`` as ``dialect`` reads it (a shorthand's notation is read as Foundry reads
+    it); raises :class:`NotationError` (a ``ValueError``) naming the column."""
     if len(text) > MAX_LENGTH:
         raise NotationError(MAX_LENGTH + 1, f"a notation has at most {MAX_LENGTH} characters")
-    parser = _Parser(text, shorthands)
+    parser = _Parser(text, shorthands, dialect=dialect)
     tree = parser.expression()
     terms = tuple(parser.terms)
     _check_ranges(tree)
-    return Notation(tree, terms, tree.text())
+    return Notation(tree, terms, tree.text(dialect), dialect, parser.comment)
 
 
 def check_shorthands(table: Mapping[str, str]) -> None:
@@ -315,8 +467,16 @@ def _opens_dice(text: str, i: int) -> bool:
 
 
 class _Parser:
-    def __init__(self, text: str, shorthands: Mapping[str, str], first: int = 0) -> None:
+    def __init__(
+        self,
+        text: str,
+        shorthands: Mapping[str, str],
+        first: int = 0,
+        dialect: Dialect = "foundry",
+    ) -> None:
         self.text = text
+        self.dialect = dialect
+        self.comment: str | None = None
         self.i = 0
         self.shorthands = shorthands
         self.terms: list[Dice] = []
@@ -357,7 +517,15 @@ class _Parser:
             raise self.fail("expected a dice term (such as 2d6), a number or '('")
         node = self.sum()
         if self.i < len(self.text):
-            raise self.fail(f"expected '+', '-', '*', '/' or the end, found {self.found()}")
+            rest = self.text[self.i :]
+            if self.dialect == "avrae" and self.text[self.i - 1] == " ":
+                self.comment = rest.strip()  # d20's comment: what cannot be read, after a space
+                self.i = len(self.text)
+            elif self.dialect == "foundry" and rest.startswith("#"):
+                self.comment = rest[1:].strip() or None  # the chat's "# flavor"
+                self.i = len(self.text)
+            else:
+                raise self.fail(f"expected '+', '-', '*', '/' or the end, found {self.found()}")
         return node
 
     def sum(self) -> Node:
@@ -397,6 +565,9 @@ class _Parser:
             return Negate(node) if negate else node
         node = self.atom()
         self.spaces()
+        if self.peek() == "[" and _label_of(node) is None:  # "1d20+5 [attack]"
+            node = _relabelled(node, self.label())
+            self.spaces()
         return node
 
     def atom(self) -> Node:
@@ -444,6 +615,16 @@ class _Parser:
         ):
             self.i += 1
         name = self.text[start : self.i]
+        if name in FUNCTIONS and self.peek() == "(" and self.dialect != "avrae":
+            self.nest()
+            self.i += 1
+            self.spaces()
+            inner = self.sum()
+            if self.peek() != ")":
+                raise self.fail(f"expected ')' closing {name}(, found {self.found()}")
+            self.i += 1
+            self.depth -= 1
+            return Call(name, inner, start + 1, self.label())  # type: ignore[arg-type]
         expansion = self.shorthands.get(name)
         if expansion is None:
             known = ", ".join(sorted(self.shorthands)) or "none"
@@ -451,7 +632,7 @@ class _Parser:
                 f"{name!r} is no shorthand (they are: {known}); expected a dice term such as 2d6",
                 start,
             )
-        sub = _Parser(expansion, {}, self.first + len(self.terms))
+        sub = _Parser(expansion, {}, self.first + len(self.terms))  # read as Foundry reads it
         try:
             tree = sub.expression()
         except NotationError as exc:  # pragma: no cover - tables are checked when loaded
@@ -474,14 +655,11 @@ class _Parser:
             return None
         start = self.i
         self.i += 1
-        while self.peek() and self.peek() in _LABEL_CHARS:
+        while self.peek() and self.peek() not in "[]":
             self.i += 1
         text = self.text[start + 1 : self.i].strip()
         if self.peek() != "]":
-            raise self.fail(
-                f"expected ']' closing the label: a label holds letters, digits, ' ', '_' and '-', "
-                f"found {self.found()}"
-            )
+            raise self.fail(f"expected ']' closing the label, found {self.found()}")
         if not text or len(text) > MAX_LABEL:
             raise self.fail(f"a label has 1 to {MAX_LABEL} characters", start)
         self.i += 1
@@ -492,12 +670,16 @@ class _Parser:
     def dice(self, start: int, count: int) -> Dice:
         if not 1 <= count <= MAX_COUNT:
             raise self.fail(f"a dice term rolls 1 to {MAX_COUNT} dice, not {count}", start)
+        if self.dialect == "avrae" and self.peek() == "D":
+            raise self.fail("avrae reads a lower-case 'd' only (1d20, not 1D20)")
         self.i += 1  # the "d"
         kind: Literal["plain", "percent", "fate"] = "plain"
         if self.peek() == "%":
             self.i += 1
             sides, kind = 100, "percent"
         elif self.peek() in ("F", "f") and self.peek():
+            if self.dialect == "avrae":
+                raise self.fail("avrae has no Fate dice (dF): read it as foundry or roll20")
             self.i += 1
             sides, kind = 3, "fate"
         else:
@@ -513,85 +695,184 @@ class _Parser:
         self.terms[-1] = term
         return term
 
+    def word(self, words: tuple[str, ...]) -> str | None:
+        """The first of ``words`` (longest first) at the position, as the dialect reads case:
+        Roll20 any case, Foundry and avrae lower case only."""
+        rest = self.text[self.i : self.i + 3]
+        if self.dialect == "roll20":
+            rest = rest.lower()
+        for w in words:
+            if rest.startswith(w):
+                return w
+        return None
+
     def modifiers(self, term: Dice) -> Dice:
         changes: dict[str, object] = {}
         keeps: list[Keep] = []
+        selects: list[Select] = []
         faces = term.faces
+        dialect = self.dialect
+        words = _WORDS[dialect]
         while True:
             at = self.i
-            rest = self.text[at : at + 3].lower()
-            if rest.startswith(("min", "max")):
-                self.i += 3
-                key = "minimum" if rest == "min" else "maximum"
-                self.once(changes, key, at, rest)
-                changes[key] = self.number(f"the {rest} of a die", faces[0], faces[-1])
-            elif rest[:2] in ("kh", "kl", "dh", "dl") or rest[:1] == "k":
-                how = rest[:2] if rest[:2] in ("kh", "kl", "dh", "dl") else "kh"
-                self.i += len(how) if rest[:2] == how else 1
-                n = (
-                    self.number(f"how many dice {how} takes", 1, MAX_COUNT)
-                    if self.peek() in _DIGITS and self.peek()
-                    else 1
-                )
-                if n > term.count:
-                    raise self.fail(f"{how}{n}: the term rolls only {term.count} dice", at)
-                keeps.append(Keep(how, n))  # type: ignore[arg-type]
-            elif rest[:2] in ("cs", "cf"):
-                self.i += 2
-                key = "success" if rest[:2] == "cs" else "failure"
-                if key == "failure" and "success" not in changes:
-                    raise self.fail("cf counts failures against cs's successes: write cs first", at)
-                self.once(changes, key, at, rest[:2])
-                changes[key] = self.compare(faces, rest[:2], at)
-            elif rest[:1] == "r":
-                self.i += 2 if rest[:2] in ("rr", "ro") else 1
-                self.once(changes, "reroll", at, "a reroll")
-                when = self.compare(faces, "r", at, default=Compare("=", faces[0]))
-                if all(when(v) for v in faces):
-                    raise self.fail(f"r{when}: every face of the die would be rerolled", at)
-                changes["reroll"], changes["reroll_once"] = when, rest[:2] == "ro"
-            elif rest[:1] in ("!", "x"):
-                once = rest[:2] in ("xo", "!o")
-                self.i += 2 if once else 1
-                self.once(changes, "explode", at, "an explosion")
-                when = self.compare(faces, "!", at, default=Compare("=", faces[-1]))
-                if all(when(v) for v in faces):
-                    raise self.fail(f"!{when}: every face of the die would explode", at)
-                changes["explode"], changes["explode_once"] = when, once
+            w = self.word(words)
+            if w is None:
+                if dialect == "roll20" and self.peek() in ("<", ">", "=") and self.peek():
+                    w = "success"  # Roll20's bare comparison: count successes
+                else:
+                    break
             else:
-                break
+                self.i += len(w)
+            if w in ("min", "max", "mi", "ma"):
+                key = "minimum" if w.startswith("mi") else "maximum"
+                self.once(changes, key, at, w)
+                changes[key] = self.number(f"the {w} of a die", faces[0], faces[-1])
+            elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
+                selects.append(Select(w == "k", self.selector(faces, w)))
+            elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
+                how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
+                n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
+                if n > term.count:
+                    raise self.fail(f"{w}{n}: the term rolls only {term.count} dice", at)
+                keeps.append(Keep(how, n))  # type: ignore[arg-type]
+            elif w == "cs" and dialect == "roll20":
+                self.once(changes, "critical", at, "cs")
+                changes["critical"] = self.compare(faces, "cs", at, Compare("=", faces[-1]))
+            elif w == "cf" and dialect == "roll20":
+                self.once(changes, "fumble", at, "cf")
+                changes["fumble"] = self.compare(faces, "cf", at, Compare("=", faces[0]))
+            elif w in ("cs", "success"):
+                self.once(changes, "success", at, "a count of successes")
+                default = Compare("=", faces[-1]) if w == "cs" else None
+                changes["success"] = self.compare(faces, w, at, default)
+            elif w in ("cf", "df", "f"):
+                if w == "cf" and "success" in changes:
+                    raise self.fail(
+                        "Foundry's cf counts the failures alone (it discards cs's count): write df "
+                        "to deduct failures from the successes",
+                        at,
+                    )
+                if w in ("df", "f") and "success" not in changes:
+                    what = "cs" if w == "df" else "a comparison (>7)"
+                    raise self.fail(
+                        f"{w} deducts failures from the successes: write {what} first", at
+                    )
+                self.once(changes, "failure", at, "a count of failures")
+                changes["failure"] = self.compare(faces, w, at)
+                changes["failures_only"] = w == "cf"
+            elif w in ("r", "rr", "ro"):
+                self.once(changes, "reroll", at, "a reroll")
+                once = w == "ro" or (w == "r" and dialect == "foundry")
+                if dialect == "avrae":
+                    when = self.selector(faces, w)
+                else:
+                    when = self.compare(faces, w, at, default=Compare("=", faces[0]))
+                if all(when(v) for v in faces):
+                    raise self.fail(f"{w}{when}: every face of the die would be rerolled", at)
+                changes["reroll"], changes["reroll_once"] = when, once
+            elif w in ("!", "x", "xo", "!o", "!!", "e"):
+                if "explode" in changes:
+                    raise self.fail("a dice term explodes once: one of !, !!, x, xo", at)
+                if w == "e":
+                    when = self.selector(faces, w)
+                else:
+                    when = self.compare(faces, w, at, default=Compare("=", faces[-1]))
+                if all(when(v) for v in faces):
+                    raise self.fail(f"{w}{when}: every face of the die would explode", at)
+                changes["explode"], changes["explode_once"] = when, w in ("xo", "!o")
+                changes["compound"] = w == "!!"
         low, high = changes.get("minimum"), changes.get("maximum")
         if isinstance(low, int) and isinstance(high, int) and low > high:
             raise self.fail("min is above max")
         if self.peek() and self.peek() in _LETTERS:
             raise self.fail(
-                f"unknown modifier at {self.found()}: expected kh, kl, dh, dl, k, !, x, xo, r, "
-                "rr, ro, min, max, cs or cf"
+                f"unknown modifier at {self.found()}: {dialect} reads {_KNOWN[dialect]}"
             )
         label = self.label()
-        return Dice(**{**_fields(term), **changes, "keeps": tuple(keeps), "label": label})  # type: ignore[arg-type]
+        fields = {**_fields(term), **changes, "keeps": tuple(keeps), "selects": tuple(selects)}
+        return Dice(**{**fields, "label": label})  # type: ignore[arg-type]
+
+    def digit(self) -> bool:
+        return bool(self.peek()) and self.peek() in _DIGITS
 
     def once(self, changes: dict[str, object], key: str, at: int, what: str) -> None:
         if key in changes:
             raise self.fail(f"a dice term takes {what} once", at)
 
+    def selector(self, faces: tuple[int, ...], what: str) -> Compare:
+        """avrae's selector: a literal (``3``), ``<3`` or ``>3`` (strict)."""
+        op = ""
+        if self.peek() in ("<", ">") and self.peek():
+            op = self.peek()
+            self.i += 1
+        if not self.digit():
+            raise self.fail(f"expected a selector after {what} (3, <3 or >3), found {self.found()}")
+        target = self.number(f"the value {what} selects", 0, MAX_SIDES)
+        return Compare(op or "=", target)  # type: ignore[arg-type]
+
     def compare(
         self, faces: tuple[int, ...], what: str, at: int, default: Compare | None = None
     ) -> Compare:
+        """A comparison: Foundry's (``>`` strict, ``=`` or none: equal); Roll20's ``>`` and ``<``
+        hold their target (``>7`` is at least 7), as do its ``>=`` and ``<=``."""
         op = ""
         for candidate in (">=", "<=", ">", "<", "="):
             if self.text.startswith(candidate, self.i):
                 op = candidate
                 self.i += len(candidate)
                 break
-        if not op and not (self.peek() in _DIGITS and self.peek()):
+        negative = (  # a Fate die's -1, after an operator only ("4dFr-1" is 4dFr less 1)
+            bool(op)
+            and faces[0] < 0
+            and self.text[self.i : self.i + 1] == "-"
+            and self.text[self.i + 1 : self.i + 2] in tuple(_DIGITS)
+        )
+        if negative:
+            self.i += 1
+        if not op and not self.digit():
             if default is not None:
                 return default
             raise self.fail(
                 f"expected a comparison after {what} (such as >=7), found {self.found()}"
             )
         target = self.number(f"the value {what} compares with", 0, MAX_SIDES)
+        target = -target if negative else target
+        if self.dialect == "roll20":
+            op = {">": ">=", "<": "<="}.get(op, op)
         return Compare(op or "=", target)  # type: ignore[arg-type]
+
+
+#: Each dialect's modifiers, longest first (docs/notation.md, "Dialects"). avrae's ``k`` and ``p``
+#: without ``h`` or ``l`` take a value selector (``k3`` keeps the 3s).
+_WORDS: dict[Dialect, tuple[str, ...]] = {
+    "foundry": (
+        "min",
+        "max",
+        "kh",
+        "kl",
+        "dh",
+        "dl",
+        "cs",
+        "cf",
+        "df",
+        "rr",
+        "ro",
+        "xo",
+        "!o",
+        "k",
+        "d",
+        "r",
+        "x",
+        "!",
+    ),
+    "roll20": ("kh", "kl", "dh", "dl", "cs", "cf", "ro", "rr", "!!", "k", "d", "r", "!", "f"),
+    "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
+}
+_KNOWN: dict[Dialect, str] = {
+    "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, r, ro, a comparison (>7), f, cs, cf",
+    "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
+}
 
 
 def _fields(term: Dice) -> dict[str, object]:
@@ -622,6 +903,8 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
             _replace_terms(node.right, terms),
             node.column,
         )
+    if isinstance(node, Call):
+        return Call(node.name, _replace_terms(node.arg, terms), node.column, node.label)
     return node
 
 
@@ -654,6 +937,8 @@ def node_range(node: Node) -> tuple[int, int]:
     if isinstance(node, Negate):
         lo, hi = node_range(node.operand)
         return -hi, -lo
+    if isinstance(node, Call):
+        return _call_range(node, node_range)
     (a, b), (c, d) = node_range(node.left), node_range(node.right)
     if node.op == "+":
         return a + c, b + d
@@ -678,6 +963,10 @@ def _check_ranges(node: Node) -> tuple[int, int]:
     elif isinstance(node, Negate):
         lo, hi = _check_ranges(node.operand)
         return -hi, -lo
+    elif isinstance(node, Call):
+        _check_ranges(node.arg)
+        lo, hi = _call_range(node, node_range)
+        column = node.column
     else:
         (a, b), (c, d) = _check_ranges(node.left), _check_ranges(node.right)
         column = node.column
@@ -699,4 +988,18 @@ def _check_ranges(node: Node) -> tuple[int, int]:
             f"the total can reach {lo if -lo > hi else hi:,}, past +-(2^53 - 1) "
             f"({MAX_TOTAL:,}), the largest integer a JSON reader keeps exactly",
         )
+    return lo, hi
+
+
+def _call_range(node: Call, of: Callable[[Node], tuple[int, int]]) -> tuple[int, int]:
+    """A function's range: of its exact quotient's corners (the functions are monotone), or of
+    its argument's."""
+    division = node.quotient
+    if division is not None:
+        (a, b), (c, d) = of(division.left), of(division.right)
+        corners = [node.apply(x, y) for x in (a, b) for y in (c, d)]
+        return min(corners), max(corners)
+    lo, hi = of(node.arg)
+    if node.name == "abs":
+        return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
     return lo, hi

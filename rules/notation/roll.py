@@ -33,6 +33,8 @@ from rules.notation.models import (
 from rules.notation.parser import (
     DEPTH,
     SHORTHANDS,
+    Call,
+    Dialect,
     Dice,
     Group,
     Negate,
@@ -46,14 +48,15 @@ from rules.notation.sentences import RULES_VERSION, SENTENCES
 
 
 @lru_cache(maxsize=1024)
-def _parsed(text: str, table: tuple[tuple[str, str], ...]) -> Notation:
-    return parse(text, dict(table))
+def _parsed(text: str, table: tuple[tuple[str, str], ...], dialect: Dialect) -> Notation:
+    return parse(text, dict(table), dialect)
 
 
-def notation_of(text: str, shorthands: Mapping[str, str]) -> Notation:
-    """``text`` parsed with ``shorthands``; a bad notation is a 422 at ``notation``."""
+def notation_of(text: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> Notation:
+    """``text`` parsed with ``shorthands`` in ``dialect``; a bad notation is a 422 at
+    ``notation``."""
     try:
-        return _parsed(text, tuple(sorted(shorthands.items())))
+        return _parsed(text, tuple(sorted(shorthands.items())), dialect)
     except NotationError as exc:
         raise InvalidRequest.at(("notation",), f"notation: {exc}") from None
 
@@ -63,6 +66,7 @@ class _Die:
     value: int
     boom: int = 0  # explosions in its chain before it
     again: int = 0  # rerolls in its chain before it
+    root: int | None = None  # the index of the die whose explosion chain it continues
     active: bool = True
     rerolled: bool = False
     exploded: bool = False
@@ -70,7 +74,7 @@ class _Die:
     counts: int = 0
 
 
-def roll_term(term: Dice, dice: DiceSource) -> TermResult:
+def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> TermResult:
     """Draw one dice term and read it (the module docstring)."""
     slot = term.slot
     results = [_Die(term.face(v)) for v in dice.roll_many(slot, term.sides, term.count)]
@@ -78,7 +82,10 @@ def roll_term(term: Dice, dice: DiceSource) -> TermResult:
         _scan(results, term, dice, reroll=True)
     if term.explode is not None:
         _scan(results, term, dice, reroll=False)
+        if term.compound:
+            results = _compounded(results)
     _keep(results, term)
+    _select(results, term)
     for die in results:
         if die.active and not die.dropped:
             die.counts = term.score(term.clamp(die.value))
@@ -88,7 +95,7 @@ def roll_term(term: Dice, dice: DiceSource) -> TermResult:
     ]
     return {
         "slot": slot,
-        "notation": term.text(),
+        "notation": term.text(dialect),
         "label": term.label,
         "dice": shown,
         "total": sum(d.counts for d in results),
@@ -120,7 +127,31 @@ def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) ->
             die.active, die.rerolled, new.again = False, True, depth + 1
         else:
             die.exploded, new.boom = True, depth + 1
+            new.root = checked - 1 if die.root is None else die.root
         results.append(new)
+
+
+def _compounded(results: list[_Die]) -> list[_Die]:
+    """Roll20's ``!!``: each chain of explosions one die, its value their sum (its dice are still
+    in ``rolls``, in draw order)."""
+    out: list[_Die] = []
+    for die in results:
+        if die.root is None:
+            out.append(die)
+        else:
+            root = out[die.root]
+            root.value += die.value
+            root.exploded = root.exploded or die.exploded
+    return out
+
+
+def _select(results: list[_Die], term: Dice) -> None:
+    """avrae's ``k``/``p`` with a value selector: the dice still kept that do not match (``k``),
+    or that match (``p``), are dropped."""
+    for select in term.selects:
+        for die in results:
+            if die.active and not die.dropped and select.when(term.clamp(die.value)) != select.keep:
+                die.dropped = True
 
 
 def _keep(results: list[_Die], term: Dice) -> None:
@@ -164,6 +195,11 @@ def evaluate(node: Node, totals: Mapping[int, int]) -> int:
         return evaluate(node.inner, totals)
     if isinstance(node, Negate):
         return -evaluate(node.operand, totals)
+    if isinstance(node, Call):
+        division = node.quotient
+        if division is not None:
+            return node.apply(evaluate(division.left, totals), evaluate(division.right, totals))
+        return node.apply(evaluate(node.arg, totals))
     a, b = evaluate(node.left, totals), evaluate(node.right, totals)
     if node.op == "+":
         return a + b
@@ -193,7 +229,7 @@ class Roller:
     shorthands: Mapping[str, str] = field(default_factory=lambda: dict(SHORTHANDS))
 
     def notation(self, req: NotationRollRequest) -> Notation:
-        return notation_of(req.notation, self.shorthands)
+        return notation_of(req.notation, self.shorthands, req.dialect)
 
     def slots(self, req: NotationRollRequest) -> SlotSpec:
         """One slot per dice term: ``term.<n>`` (its die size)."""
@@ -225,7 +261,7 @@ class Roller:
     def roll(self, req: NotationRollRequest, dice: DiceSource) -> NotationRollResult:
         parsed = self.notation(req)
         log = EventLog(SENTENCES, RULES_VERSION)
-        terms = [roll_term(t, dice) for t in parsed.terms]
+        terms = [roll_term(t, dice, parsed.dialect) for t in parsed.terms]
         for term, result in zip(parsed.terms, terms, strict=True):
             tell(log, term, result)
         total = evaluate(
@@ -241,7 +277,9 @@ class Roller:
         return {
             **trace(dice, log),
             "notation": req.notation,
+            "dialect": parsed.dialect,
             "formula": parsed.formula,
+            "comment": parsed.comment,
             "total": total,
             "terms": terms,
         }

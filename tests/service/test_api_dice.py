@@ -60,7 +60,7 @@ def test_a_bad_notation_names_the_column(api: Api) -> None:
 
 
 def test_the_budget_counts_explosions_before_drawing(api: Api) -> None:
-    notation = "+".join(["100d6r!"] * 20)
+    notation = "+".join(["100d6rr!"] * 20)
     body = assert_problem(
         api.post("/dice/roll", json={"notation": notation}), 422, "limit-exceeded"
     )
@@ -74,14 +74,14 @@ def test_the_budget_counts_explosions_before_drawing(api: Api) -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", ["Ala rolls 6d10cs>=7cf<=1 + 4d6kh3", "successes", "keeps"]),
+        ("en", ["Ala rolls 6d10cs>=7df<=1 + 4d6kh3", "successes", "keeps"]),
         ("pl", ["Ala rzuca", "zostają"]),
         ("fi", ["Ala heittää", "pidetään"]),
         ("ar", ["يرمي", "يُحتفظ"]),
     ],
 )
 def test_narrated_in_four_languages(api: Api, lang: str, words: list[str]) -> None:
-    body = {"notation": "6d10cs>=7cf<=1 + 4d6kh3", "seed": 3, "name": "Ala", "lang": lang}
+    body = {"notation": "6d10cs>=7df<=1 + 4d6kh3", "seed": 3, "name": "Ala", "lang": lang}
     r = api.post("/dice/roll", json=body)
     assert r.headers["content-language"] == lang
     text = " ".join(e["text"] for e in r.json()["events"])
@@ -131,7 +131,7 @@ def results(terms: list[dict[str, Any]]) -> list[int]:
     [
         "4d6kh3 + 2",
         "(2d6 + 3) * 2d4[fire]",
-        "8d10cs>=7cf<=1 - 1",
+        "8d10cs>=7df<=1 - 1",
         "3d6! + 2d20ro<3 + 1d8min3max6",
         "4dF + 1",
         "1d100 / 3 + adv",
@@ -217,7 +217,7 @@ def test_the_longest_chain_of_operators_is_answered(api: Api) -> None:
 
 @pytest.mark.parametrize(
     "notation",
-    ["1d6", "+".join(["1d6"] * 20), "9d1000!>1", "20d1000r<999!>500", "4dF", "5d6kh3+8d10cs>5cf<2"],
+    ["1d6", "+".join(["1d6"] * 20), "9d1000!>1", "20d1000r<999!>500", "4dF", "5d6kh3+8d10cs>5df<2"],
 )
 def test_the_roll_work_bounds_its_answer(api: Api, notation: str) -> None:
     """``/dice/roll``'s work function counts the answer's bytes: checked against the encoded
