@@ -12,6 +12,7 @@ from typing import Any
 
 from rules.foundry import Json, Pool, Say, formula, numeric, operator
 from rules.notation.parser import Binary, Call, Dice, Group, Negate, Node, Number, parse
+from rules.notation.parser import Pool as Kept
 from rules.notation.roll import evaluate
 
 
@@ -42,8 +43,8 @@ def node_terms(node: Node, terms: Mapping[str, Mapping[str, Any]]) -> list[Json]
         left, right = node_terms(node.left, terms), node_terms(node.right, terms)
         return [*left, operator(node.op), *right]
     totals = {int(slot.split(".")[1]): t["total"] for slot, t in terms.items()}
-    if isinstance(node, Call):
-        # Foundry's roll has no function term: the function's value, its text as the flavor
+    if isinstance(node, Call | Kept):
+        # no function or pool term here: its value, its text as the flavor
         return [{**numeric(evaluate(node, totals)), "options": {"flavor": node.text("foundry")}}]
     inner = node_terms(node.inner, terms)
     return [parenthetical(node, inner, evaluate(node.inner, totals))]

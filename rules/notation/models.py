@@ -85,6 +85,23 @@ class TermResult(TypedDict):
     ]
 
 
+@with_config(ConfigDict(extra="forbid"))
+class PoolItem(TypedDict):
+    notation: Annotated[str, Field(description="The expression, in the request's dialect.")]
+    total: int
+    kept: Annotated[bool, Field(description="Whether the pool's keep or drop kept it.")]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class PoolResult(TypedDict):
+    """A pool (``{1d20, 1d20}kh``): each expression's total and whether it was kept."""
+
+    column: Annotated[int, Field(description="Where the pool starts in the notation (1-based).")]
+    notation: Annotated[str, Field(description="The pool, in the request's dialect.")]
+    items: list[PoolItem]
+    total: Annotated[int, Field(description="The kept totals' sum.")]
+
+
 class NotationRollResult(Envelope):
     notation: Annotated[str, Field(description="The notation as sent.")]
     dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
@@ -105,6 +122,10 @@ class NotationRollResult(Envelope):
     ]
     total: int
     terms: Annotated[list[TermResult], Field(description="Each dice term, left to right.")]
+    pools: Annotated[
+        list[PoolResult],
+        Field(description="Each pool (`{1d20, 1d20}kh`), left to right, outer before inner."),
+    ]
 
 
 @with_config(ConfigDict(extra="forbid"))

@@ -36,7 +36,9 @@ from rules.notation.parser import (
     Node,
     Notation,
     Number,
+    Pool,
     node_range,
+    ranks,
     term_range,
 )
 from rules.notation.roll import notation_of
@@ -104,6 +106,8 @@ def size_of(notation: str, shorthands: Mapping[str, str], dialect: Dialect = "fo
 
 #: Steps an odds answer may take (about a second of CPU: ``test_the_costliest_answers_are_fast``).
 MAX_STEPS = 3_500_000
+#: Sorted tuples of kept totals a pool's programme may hold.
+MAX_POOL_STATES = 200_000
 #: Digit operations (30-bit digits) of a big-integer product per step.
 MUL_WORDS = 30
 #: Steps of one pass of the keep/drop programme, and bits of its polynomial per step more.
@@ -163,6 +167,22 @@ def _shape(node: Node, steps: list[float]) -> Shape:
         inner = _shape(node.operand, steps)
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
+    if isinstance(node, Pool):
+        shapes = [_shape(item, steps) for item in node.items]
+        first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
+        m = last - first
+        widest = max(s.values for s in shapes)
+        states = 1.0
+        for shape in shapes:  # the sorted tuples of m totals, at most
+            steps.append(3 * states * shape.values * (m + 1))
+            states = min(states * shape.values, float(comb(widest + m - 1, m)))
+        if states > MAX_POOL_STATES:
+            raise _too_large(
+                f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
+                f"{widest:,} values: too many to compute exactly"
+            )
+        lo, hi = node_range(node)
+        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
     if isinstance(node, Call):
         lo, hi = node_range(node)
         division = node.quotient
@@ -280,6 +300,12 @@ def node_odds(node: Node) -> Pair:
         return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
     if isinstance(node, Call):
         return call_odds(node)
+    if isinstance(node, Pool):
+        items = [node_odds(item) for item in node.items]
+        full = pool_odds(node, [f for f, _ in items])
+        if all(f is li for f, li in items):
+            return full, full
+        return full, pool_odds(node, [li for _, li in items])
     a, b = node_odds(node.left), node_odds(node.right)
     full = combine(node, a[0], b[0])
     if a[0] is a[1] and b[0] is b[1]:  # no chain was cut on either side: one computation
@@ -297,6 +323,29 @@ def combine(node: Binary, a: Counts, b: Counts) -> Counts:
         )
     f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
     return _pairwise(a, b, f)
+
+
+def pool_odds(node: Pool, items: list[Counts]) -> Counts:
+    """A pool's total: the items are independent (each has its own dice); the kept ones are the
+    top (or bottom) m of their totals, so a dynamic programme over the items holds, for each
+    sorted tuple of the m best totals so far, its count."""
+    first, last = ranks(len(items), () if node.keep is None else (node.keep,))
+    m = last - first
+    top = first == 0  # kh, dl: the m highest; kl, dh: the m lowest
+    state: dict[tuple[int, ...], int] = {(): 1}
+    denominator = 1
+    for item in items:
+        nxt: dict[tuple[int, ...], int] = {}
+        for kept, c in state.items():
+            for v, cv in item.counts.items():
+                key = tuple(sorted((*kept, v), reverse=top)[:m])
+                nxt[key] = nxt.get(key, 0) + c * cv
+        state = nxt
+        denominator *= item.denominator
+    out: dict[int, int] = {}
+    for kept, c in state.items():
+        _add(out, sum(kept), c)
+    return Counts(out, denominator)
 
 
 def call_odds(node: Call) -> Pair:

@@ -337,6 +337,51 @@ class Binary:
         return f"{self.left.text(dialect)} {self.op} {self.right.text(dialect)}"
 
 
+#: Expressions a pool may hold.
+MAX_POOL = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """``{1d20, 1d20}kh`` (avrae: ``(1d20, 1d20)kh1``): each expression's total, then the pool's
+    keep or drop on them (ties: the earlier ranks higher); the total is the kept totals' sum."""
+
+    items: tuple[Node, ...]
+    keep: Keep | None
+    column: int
+    label: str | None = None
+
+    def text(self, dialect: Dialect = "foundry") -> str:
+        inner = ", ".join(item.text(dialect) for item in self.items)
+        keep = "" if self.keep is None else self.keep.written(dialect)
+        if dialect == "avrae":
+            return f"({inner}{',' if len(self.items) == 1 else ''}){keep}" + _label(self.label)
+        return f"{{{inner}}}{keep}" + _label(self.label)
+
+    def kept(self, totals: list[int]) -> list[bool]:
+        """Which of the items' totals the pool keeps."""
+        ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
+        first, last = ranks(len(totals), () if self.keep is None else (self.keep,))
+        keep = set(ranked[first:last])
+        return [i in keep for i in range(len(totals))]
+
+
+def ranks(count: int, keeps: tuple[Keep, ...]) -> tuple[int, int]:
+    """The ranks kept of ``count``, counted from the highest (0) down: [first, last)."""
+    first, last = 0, count
+    for k in keeps:
+        n = min(k.n, last - first)
+        if k.how == "kh":
+            last = first + n
+        elif k.how == "kl":
+            first = last - n
+        elif k.how == "dh":
+            first += n
+        else:
+            last -= n
+    return first, last
+
+
 #: The functions a notation may call (Foundry's and Roll20's; avrae has none).
 FUNCTIONS = ("floor", "ceil", "round", "abs")
 
@@ -376,7 +421,7 @@ class Call:
         return None
 
 
-Node = Dice | Number | Group | Negate | Binary | Call
+Node = Dice | Number | Group | Negate | Binary | Call | Pool
 
 
 def _label_of(node: Node) -> str | None:
@@ -391,6 +436,8 @@ def _relabelled(node: Node, label: str | None) -> Node:
         return Group(node.inner, label)
     if isinstance(node, Call):
         return Call(node.name, node.arg, node.column, label)
+    if isinstance(node, Pool):
+        return Pool(node.items, node.keep, node.column, label)
     return Group(node, label)
 
 
@@ -572,16 +619,31 @@ class _Parser:
 
     def atom(self) -> Node:
         ch = self.peek()
-        if ch == "(":
+        if ch == "(" or (ch == "{" and self.dialect != "avrae"):
+            start = self.i
+            close = ")" if ch == "(" else "}"
             self.nest()
             self.i += 1
             self.spaces()
-            inner = self.sum()
-            if self.peek() != ")":
-                raise self.fail(f"expected ')' or an operator, found {self.found()}")
+            items = [self.sum()]
+            pooled = ch == "{"
+            while self.peek() == "," and (pooled or self.dialect == "avrae"):
+                pooled = True  # avrae's set: (1d20, 1d20)
+                self.i += 1
+                self.spaces()
+                if self.peek() == close:  # d20's trailing comma: (1d20,)
+                    break
+                items.append(self.sum())
+            if self.peek() != close:
+                what = "',' or " if pooled else ""
+                raise self.fail(f"expected {what}'{close}' or an operator, found {self.found()}")
             self.i += 1
             self.depth -= 1
-            return Group(inner, self.label())
+            if not pooled:
+                return Group(items[0], self.label())
+            if len(items) > MAX_POOL:
+                raise self.fail(f"a pool holds at most {MAX_POOL} expressions", start)
+            return Pool(tuple(items), self.pool_keep(len(items)), start + 1, self.label())
         if ch in _DIGITS and ch:
             start = self.i
             n = self.number("a number")
@@ -694,6 +756,28 @@ class _Parser:
         term = self.modifiers(term)
         self.terms[-1] = term
         return term
+
+    def pool_keep(self, size: int) -> Keep | None:
+        """A pool's keep or drop (one): ``kh``, ``kl``, ``dh``, ``dl``, ``k``, ``d`` (avrae:
+        ``kh``, ``kl``, ``ph``, ``pl``), the count 1 by default."""
+        at = self.i
+        w = self.word(
+            ("kh", "kl", "dh", "dl", "k", "d")
+            if self.dialect != "avrae"
+            else ("kh", "kl", "ph", "pl")
+        )
+        if w is None:
+            if self.peek() and self.peek() in _LETTERS:
+                raise self.fail(
+                    f"a pool keeps or drops: expected kh, kl, dh or dl, found {self.found()}"
+                )
+            return None
+        self.i += len(w)
+        n = self.number(f"how many {w} takes", 1, MAX_POOL) if self.digit() else 1
+        if n > size:
+            raise self.fail(f"{w}{n}: the pool holds only {size}", at)
+        how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
+        return Keep(how, n)  # type: ignore[arg-type]
 
     def word(self, words: tuple[str, ...]) -> str | None:
         """The first of ``words`` (longest first) at the position, as the dialect reads case:
@@ -905,6 +989,9 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
         )
     if isinstance(node, Call):
         return Call(node.name, _replace_terms(node.arg, terms), node.column, node.label)
+    if isinstance(node, Pool):
+        items = tuple(_replace_terms(item, terms) for item in node.items)
+        return Pool(items, node.keep, node.column, node.label)
     return node
 
 
@@ -939,6 +1026,8 @@ def node_range(node: Node) -> tuple[int, int]:
         return -hi, -lo
     if isinstance(node, Call):
         return _call_range(node, node_range)
+    if isinstance(node, Pool):
+        return _pool_range(node, [node_range(item) for item in node.items])
     (a, b), (c, d) = node_range(node.left), node_range(node.right)
     if node.op == "+":
         return a + c, b + d
@@ -966,6 +1055,9 @@ def _check_ranges(node: Node) -> tuple[int, int]:
     elif isinstance(node, Call):
         _check_ranges(node.arg)
         lo, hi = _call_range(node, node_range)
+        column = node.column
+    elif isinstance(node, Pool):
+        lo, hi = _pool_range(node, [_check_ranges(item) for item in node.items])
         column = node.column
     else:
         (a, b), (c, d) = _check_ranges(node.left), _check_ranges(node.right)
@@ -1003,3 +1095,12 @@ def _call_range(node: Call, of: Callable[[Node], tuple[int, int]]) -> tuple[int,
     if node.name == "abs":
         return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
     return lo, hi
+
+
+def _pool_range(node: Pool, items: list[tuple[int, int]]) -> tuple[int, int]:
+    """A bound of a pool's total: the kept count of the lowest lows, of the highest highs."""
+    first, last = ranks(len(items), () if node.keep is None else (node.keep,))
+    n = last - first
+    lows = sorted(lo for lo, _ in items)
+    highs = sorted((hi for _, hi in items), reverse=True)
+    return (sum(lows[:n]), sum(highs[:n])) if n else (0, 0)

@@ -26,6 +26,7 @@ from rules.events import EventLog, trace
 from rules.notation.models import (
     NotationRollRequest,
     NotationRollResult,
+    PoolResult,
     Status,
     TermDie,
     TermResult,
@@ -33,6 +34,7 @@ from rules.notation.models import (
 from rules.notation.parser import (
     DEPTH,
     SHORTHANDS,
+    Binary,
     Call,
     Dialect,
     Dice,
@@ -42,6 +44,7 @@ from rules.notation.parser import (
     Notation,
     NotationError,
     Number,
+    Pool,
     parse,
 )
 from rules.notation.sentences import RULES_VERSION, SENTENCES
@@ -195,6 +198,9 @@ def evaluate(node: Node, totals: Mapping[int, int]) -> int:
         return evaluate(node.inner, totals)
     if isinstance(node, Negate):
         return -evaluate(node.operand, totals)
+    if isinstance(node, Pool):
+        totals_of = [evaluate(item, totals) for item in node.items]
+        return sum(t for t, kept in zip(totals_of, node.kept(totals_of), strict=True) if kept)
     if isinstance(node, Call):
         division = node.quotient
         if division is not None:
@@ -274,6 +280,7 @@ class Roller:
             formula=parsed.formula,
             total=total,
         )
+        totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
         return {
             **trace(dice, log),
             "notation": req.notation,
@@ -282,7 +289,37 @@ class Roller:
             "comment": parsed.comment,
             "total": total,
             "terms": terms,
+            "pools": [pool_result(p, totals, parsed.dialect) for p in pools_of(parsed.tree)],
         }
+
+
+def pools_of(node: Node) -> list[Pool]:
+    """The pools of a tree, left to right (outer before inner)."""
+    if isinstance(node, Pool):
+        return [node, *(p for item in node.items for p in pools_of(item))]
+    if isinstance(node, Group):
+        return pools_of(node.inner)
+    if isinstance(node, Negate):
+        return pools_of(node.operand)
+    if isinstance(node, Call):
+        return pools_of(node.arg)
+    if isinstance(node, Binary):
+        return pools_of(node.left) + pools_of(node.right)
+    return []
+
+
+def pool_result(pool: Pool, totals: Mapping[int, int], dialect: Dialect) -> PoolResult:
+    values = [evaluate(item, totals) for item in pool.items]
+    kept = pool.kept(values)
+    return {
+        "column": pool.column,
+        "notation": pool.text(dialect),
+        "items": [
+            {"notation": item.text(dialect), "total": v, "kept": k}
+            for item, v, k in zip(pool.items, values, kept, strict=True)
+        ],
+        "total": sum(v for v, k in zip(values, kept, strict=True) if k),
+    }
 
 
 def tell(log: EventLog, spec: Dice, term: TermResult) -> None:

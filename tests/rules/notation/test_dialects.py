@@ -72,6 +72,34 @@ COMMON: list[tuple[Dialect, str, str, Callable[[], Any]]] = [
         ),
     ),
     ("foundry", "3d6x", "3d6x", lambda: 3 @ d6.explode(depth=DEPTH)),
+    # pools: the expressions' totals, kept or dropped (Foundry, Roll20: braces; avrae: a set)
+    ("foundry", "{1d20, 1d20}kh", "{1d20, 1d20}kh1", lambda: d20.pool(2).highest(1).sum()),
+    (
+        "foundry",
+        "{1d8x, 1d6x}kh",
+        "{1d8x, 1d6x}kh1",
+        lambda: icepool.highest(d8.explode(depth=DEPTH), d6.explode(depth=DEPTH)),
+    ),
+    (
+        "foundry",
+        "{4d6, 3d8 - 1}kh",
+        "{4d6, 3d8 - 1}kh1",
+        lambda: icepool.highest(4 @ d6, 3 @ d8 - 1),
+    ),
+    (
+        "foundry",
+        "{1d6, 1d8, 1d10}dl",
+        "{1d6, 1d8, 1d10}dl1",
+        lambda: icepool.Pool([d6, d8, d10]).highest(2).sum(),
+    ),
+    (
+        "roll20",
+        "{1d20, 1d20}kl1 + 3",
+        "{1d20, 1d20}kl1 + 3",
+        lambda: d20.pool(2).lowest(1).sum() + 3,
+    ),
+    ("avrae", "(1d20, 1d20)kh1", "(1d20, 1d20)kh1", lambda: d20.pool(2).highest(1).sum()),
+    ("avrae", "(1d6, 1d6, 1d6)pl1", "(1d6, 1d6, 1d6)pl1", lambda: d6.pool(3).highest(2).sum()),
     # Roll20: bare comparisons count successes (> and < hold the target), f deducts failures
     ("roll20", "8d10>=7", "8d10>7", lambda: 8 @ d10.map(lambda x: int(x >= 7))),
     ("roll20", "8d10>7", "8d10>7", lambda: 8 @ d10.map(lambda x: int(x >= 7))),
