@@ -145,7 +145,7 @@ class Dice:
     column: int
     count: int
     sides: int
-    kind: Literal["plain", "percent", "fate"] = "plain"
+    kind: Literal["plain", "percent", "fate", "tens"] = "plain"
     reroll: Compare | None = None
     reroll_once: bool = False
     explode: Compare | None = None
@@ -172,11 +172,18 @@ class Dice:
 
     @property
     def faces(self) -> tuple[int, ...]:
-        """The values a die shows: 1..sides, or -1, 0, 1 for a Fate die."""
-        return (-1, 0, 1) if self.kind == "fate" else tuple(range(1, self.sides + 1))
+        """The values a die shows: 1..sides; -1, 0, 1 for a Fate die; 0, 10 ... 90 for avrae's
+        ``d%`` (a percentile tens die)."""
+        if self.kind == "fate":
+            return (-1, 0, 1)
+        if self.kind == "tens":
+            return tuple(range(0, 100, 10))
+        return tuple(range(1, self.sides + 1))
 
     def face(self, drawn: int) -> int:
         """The value of a die drawn as ``drawn`` (1..sides) from the stream."""
+        if self.kind == "tens":
+            return 10 * (drawn - 1)
         return drawn - 2 if self.kind == "fate" else drawn
 
     @property
@@ -237,7 +244,7 @@ class Dice:
         """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
         if self.kind == "fate":
             return f"{self.count}dF"
-        percent = self.kind == "percent" and dialect == "avrae"
+        percent = self.kind == "tens" or (self.kind == "percent" and dialect == "avrae")
         return f"{self.count}d{'%' if percent else self.sides}"
 
     def modifiers(self, dialect: Dialect = "foundry") -> list[str]:
@@ -735,8 +742,11 @@ class _Parser:
         if self.dialect == "avrae" and self.peek() == "D":
             raise self.fail("avrae reads a lower-case 'd' only (1d20, not 1D20)")
         self.i += 1  # the "d"
-        kind: Literal["plain", "percent", "fate"] = "plain"
-        if self.peek() == "%":
+        kind: Literal["plain", "percent", "fate", "tens"] = "plain"
+        if self.peek() == "%" and self.dialect == "avrae":
+            self.i += 1
+            sides, kind = 10, "tens"  # d20's d%: 0, 10 ... 90
+        elif self.peek() == "%":
             self.i += 1
             sides, kind = 100, "percent"
         elif self.peek() in ("F", "f") and self.peek():
@@ -810,7 +820,9 @@ class _Parser:
             if w in ("min", "max", "mi", "ma"):
                 key = "minimum" if w.startswith("mi") else "maximum"
                 self.once(changes, key, at, w)
-                changes[key] = self.number(f"the {w} of a die", faces[0], faces[-1])
+                # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
+                low, high = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
+                changes[key] = self.number(f"the {w} of a die", low, high)
             elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
                 selects.append(Select(w == "k", self.selector(faces, w)))
             elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
@@ -826,6 +838,12 @@ class _Parser:
                 self.once(changes, "fumble", at, "cf")
                 changes["fumble"] = self.compare(faces, "cf", at, Compare("=", faces[0]))
             elif w in ("cs", "success"):
+                if changes.get("failures_only"):
+                    raise self.fail(
+                        "Foundry's cs after cf counts the successes alone (it discards cf's "
+                        "count): write cs first, then df to deduct failures",
+                        at,
+                    )
                 self.once(changes, "success", at, "a count of successes")
                 default = Compare("=", faces[-1]) if w == "cs" else None
                 changes["success"] = self.compare(faces, w, at, default)

@@ -137,7 +137,12 @@ COMMON: list[tuple[Dialect, str, str, Callable[[], Any]]] = [
     ("avrae", "4d6k3", "4d6k3", lambda: 4 @ d6.map(lambda x: x if x == 3 else 0)),
     ("avrae", "4d6p<3", "4d6p<3", lambda: 4 @ d6.map(lambda x: 0 if x < 3 else x)),
     ("avrae", "4d6kh3", "4d6kh3", lambda: d6.pool(4).highest(3).sum()),
-    ("avrae", "2d20kl1 + 1d%", "2d20kl1 + 1d%", lambda: d20.pool(2).lowest(1).sum() + icepool.d100),
+    (
+        "avrae",
+        "2d20kl1 + 1d%",
+        "2d20kl1 + 1d%",
+        lambda: d20.pool(2).lowest(1).sum() + icepool.Die(range(0, 100, 10)),
+    ),
 ]
 
 
