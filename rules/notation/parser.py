@@ -821,8 +821,8 @@ class _Parser:
                 key = "minimum" if w.startswith("mi") else "maximum"
                 self.once(changes, key, at, w)
                 # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
-                low, high = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
-                changes[key] = self.number(f"the {w} of a die", low, high)
+                least, most = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
+                changes[key] = self.number(f"the {w} of a die", least, most)
             elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
                 selects.append(Select(w == "k", self.selector(faces, w)))
             elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
