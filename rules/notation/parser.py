@@ -1,24 +1,22 @@
 """The dice notation's grammar (docs/notation.md), parsed by hand: a tokenizer-free recursive descent
 over the text, every error a :class:`NotationError` naming the 1-based column and what was expected.
+The text is read in a :data:`Dialect` (Foundry VTT's, Roll20's or avrae/d20's: docs/notation.md's
+table says what each modifier means in each) into one model, :class:`Dice` and the tree's nodes,
+written back in the same dialect (``Node.text``).
 
-    expression := sum
+    expression := sum comment?                           -- avrae: after a space; foundry: "#"
     sum        := product (("+" | "-") product)*
     product    := unary (("*" | "/") unary)*             -- "/" floors
-    unary      := ("-" | "+") unary | atom
-    atom       := (dice | number | "(" sum ")" | shorthand) label?
-    dice       := number? ("d" | "D") (number | "%" | "F" | "f") modifier*
-    modifier   := reroll | explode | limit | keep | count
-    reroll     := ("r" | "rr" | "ro") compare?               -- r, rr: again and again; ro: once
-    explode    := ("!" | "x" | "xo" | "!o") compare?         -- xo, !o: once
-    limit      := ("min" | "max") number
-    keep       := ("kh" | "kl" | "dh" | "dl" | "k") number?  -- k is kh; the number defaults to 1
-    count      := ("cs" | "cf") compare                      -- cf only after cs
-    compare    := (">=" | "<=" | ">" | "<" | "=")? number     -- no operator is "="
-    label      := "[" (letter | digit | " " | "_" | "-")+ "]"
+    unary      := ("-" | "+") unary | atom label?        -- a label after a space too
+    atom       := (dice | number | "(" sum ")" | pool | call | shorthand) label?
+    pool       := "{" sum ("," sum)* "}" keep?            -- avrae: "(" sum "," ... ")"
+    call       := ("floor" | "ceil" | "round" | "abs") "(" sum ")"   -- not avrae
+    dice       := number? "d" (number | "%" | "F") modifier*   -- the dialect's modifiers
+    label      := "[" (any but "[" and "]")+ "]"
     shorthand  := letter (letter | digit | "_")*             -- a name of the shorthand table
 
-Spaces are allowed between tokens of the arithmetic, not inside a dice term. ``>`` and ``<`` are
-strict (Foundry's and d20's reading; Roll20's ``>`` is ``>=``).
+Spaces are allowed between tokens of the arithmetic, not inside a dice term. Parentheses, calls
+and signs nest at most :data:`MAX_NESTING` deep; no part of a total may pass :data:`MAX_TOTAL`.
 """
 
 from __future__ import annotations

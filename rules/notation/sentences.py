@@ -4,5 +4,5 @@ from rules.narration import codes
 from rules.notation.text import TEXTS
 
 #: The notation's rules version (docs/dice.md, "Rules versions").
-RULES_VERSION = "notation-1"
+RULES_VERSION = "notation-2"
 SENTENCES = codes(TEXTS)
