@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Roll any dice notation
-         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, in Foundry's dialect (its `r` is our `ro`, its `rr` our `r`, its `df` our `cf`). `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
          *
          *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
          */
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of any dice notation
-         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice and rerolls go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them). Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
          *
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
@@ -4291,7 +4291,16 @@ export interface components {
         NotationOdds: {
             /** Notation */
             notation: string;
-            /** Formula */
+            /**
+             * Dialect
+             * @description The dialect it was read in.
+             * @enum {string}
+             */
+            dialect: "foundry" | "roll20" | "avrae";
+            /**
+             * Formula
+             * @description The notation written back in its dialect.
+             */
             formula: string;
             /** @description The total's exact distribution. `tail` is the mass of the rolls where a die's chain of explosions (or rerolls) reached the depth and would have gone on; those rolls are counted as the roller counts them in `mean`, `percentiles`, `at_least` and `at_most`, and left out of `result`. */
             total: components["schemas"]["Distribution"];
@@ -4331,10 +4340,19 @@ export interface components {
              */
             notation: string;
             /**
+             * Dialect
+             * @description How the notation is read (docs/notation.md, "Dialects"): as Foundry VTT reads it (`r` rerolls once, `rr` again and again, `cs`/`cf` count, `>` strict, modifiers in lower case), as Roll20 does (`8d10>7f1` counts successes and deducts failures, `>` holds its target, `cs`/`cf` mark criticals, `!!` compounds) or as avrae/d20 does (`rr`, `ro`, `e6`, `mi`, `ma`, `k3` keeps the 3s, `pl1`, a trailing comment).
+             * @default foundry
+             * @enum {string}
+             */
+            dialect?: "foundry" | "roll20" | "avrae";
+            /**
              * Name
              * @description Who rolls, for the events' texts.
              */
             name?: string | null;
+            /** Gender */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /**
          * NotationRollRequest
@@ -4373,10 +4391,19 @@ export interface components {
              */
             notation: string;
             /**
+             * Dialect
+             * @description How the notation is read (docs/notation.md, "Dialects"): as Foundry VTT reads it (`r` rerolls once, `rr` again and again, `cs`/`cf` count, `>` strict, modifiers in lower case), as Roll20 does (`8d10>7f1` counts successes and deducts failures, `>` holds its target, `cs`/`cf` mark criticals, `!!` compounds) or as avrae/d20 does (`rr`, `ro`, `e6`, `mi`, `ma`, `k3` keeps the 3s, `pl1`, a trailing comment).
+             * @default foundry
+             * @enum {string}
+             */
+            dialect?: "foundry" | "roll20" | "avrae";
+            /**
              * Name
              * @description Who rolls, for the events' texts.
              */
             name?: string | null;
+            /** Gender */
+            gender?: ("feminine" | "masculine" | "neuter") | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4420,10 +4447,21 @@ export interface components {
              */
             notation: string;
             /**
+             * Dialect
+             * @description The dialect it was read in.
+             * @enum {string}
+             */
+            dialect: "foundry" | "roll20" | "avrae";
+            /**
              * Formula
-             * @description The notation written back, normalised (shorthands expanded).
+             * @description The notation written back in its dialect, normalised (shorthands expanded): it reads back to the same roll.
              */
             formula: string;
+            /**
+             * Comment
+             * @description What followed the notation: avrae's comment, Foundry's `# flavor`; null: none.
+             */
+            comment: string | null;
             /** Total */
             total: number;
             /**
@@ -4431,6 +4469,11 @@ export interface components {
              * @description Each dice term, left to right.
              */
             terms: components["schemas"]["TermResult"][];
+            /**
+             * Pools
+             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner.
+             */
+            pools: components["schemas"]["PoolResult"][];
         };
         /** OpposedOdds */
         OpposedOdds: {
@@ -4800,6 +4843,21 @@ export interface components {
              */
             extra: boolean;
         };
+        /** PoolItem */
+        PoolItem: {
+            /**
+             * Notation
+             * @description The expression, in the request's dialect.
+             */
+            notation: string;
+            /** Total */
+            total: number;
+            /**
+             * Kept
+             * @description Whether the pool's keep or drop kept it.
+             */
+            kept: boolean;
+        };
         /** PoolRequest */
         PoolRequest: {
             /**
@@ -4830,6 +4888,29 @@ export interface components {
              * @description Skill level = number of d10 in the pool (0-100).
              */
             pool: number;
+        };
+        /**
+         * PoolResult
+         * @description A pool (``{1d20, 1d20}kh``): each expression's total and whether it was kept.
+         */
+        PoolResult: {
+            /**
+             * Column
+             * @description Where the pool starts in the notation (1-based).
+             */
+            column: number;
+            /**
+             * Notation
+             * @description The pool, in the request's dialect.
+             */
+            notation: string;
+            /** Items */
+            items: components["schemas"]["PoolItem"][];
+            /**
+             * Total
+             * @description The kept totals' sum.
+             */
+            total: number;
         };
         /**
          * PoolRoll
@@ -10813,7 +10894,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-1",
+                     *       "rules_version": "notation-2",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",
@@ -10869,6 +10950,7 @@ export interface operations {
                      *           "code": "notation.total",
                      *           "params": {
                      *             "roller": null,
+                     *             "gender": null,
                      *             "formula": "4d6kh3",
                      *             "total": 8
                      *           },
@@ -10876,7 +10958,9 @@ export interface operations {
                      *         }
                      *       ],
                      *       "notation": "4d6kh3",
+                     *       "dialect": "foundry",
                      *       "formula": "4d6kh3",
+                     *       "comment": null,
                      *       "total": 8,
                      *       "terms": [
                      *         {
@@ -10911,7 +10995,8 @@ export interface operations {
                      *           ],
                      *           "total": 8
                      *         }
-                     *       ]
+                     *       ],
+                     *       "pools": []
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];

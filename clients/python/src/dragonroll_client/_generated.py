@@ -1288,6 +1288,7 @@ class NotationOdds(TypedDict):
     "NotationOdds"
 
     notation: str
+    dialect: Literal["foundry", "roll20", "avrae"]
     formula: str
     total: Distribution
     at_least: list[ValueProb]
@@ -1300,7 +1301,9 @@ class NotationOddsRequest(TypedDict):
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
     notation: str
+    dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1311,7 +1314,9 @@ class NotationRollRequest(TypedDict):
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
     notation: str
+    dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter"] | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1325,9 +1330,12 @@ class NotationRollResult(TypedDict):
     events: list[Event]
     foundry: NotRequired[FoundryRolls]
     notation: str
+    dialect: Literal["foundry", "roll20", "avrae"]
     formula: str
+    comment: str | None
     total: int
     terms: list[TermResult]
+    pools: list[PoolResult]
 
 
 class OpposedOdds(TypedDict):
@@ -1493,6 +1501,14 @@ class PoolDie(TypedDict):
     extra: bool
 
 
+class PoolItem(TypedDict):
+    "PoolItem"
+
+    notation: str
+    total: int
+    kept: bool
+
+
 class PoolRequest(TypedDict):
     "PoolRequest"
 
@@ -1501,6 +1517,15 @@ class PoolRequest(TypedDict):
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
     pool: int
+
+
+class PoolResult(TypedDict):
+    "A pool (``{1d20, 1d20}kh``): each expression's total and whether it was kept."
+
+    column: int
+    notation: str
+    items: list[PoolItem]
+    total: int
 
 
 class PoolRoll(TypedDict):
