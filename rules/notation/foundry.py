@@ -86,6 +86,9 @@ def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
             if status == "failure":
                 r["failure"] = True
             r["count"] = d["counts"]
+        elif spec.failures_only and r["active"]:  # cf alone: each failure counts 1
+            r["failure"] = status == "failure"
+            r["count"] = d["counts"]
         elif r["active"] and d["counts"] != d["value"]:
             r["count"] = d["counts"]  # min/max
         results.append(r)
@@ -95,6 +98,6 @@ def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
         "evaluated": True,
         "number": spec.count,
         "faces": spec.sides,
-        "modifiers": spec.modifiers("foundry"),
+        "modifiers": spec.modifiers("foundry", explicit=True),
         "results": results,
     }

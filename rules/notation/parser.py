@@ -245,7 +245,7 @@ class Dice:
         percent = self.kind == "tens" or (self.kind == "percent" and dialect == "avrae")
         return f"{self.count}d{'%' if percent else self.sides}"
 
-    def modifiers(self, dialect: Dialect = "foundry") -> list[str]:
+    def modifiers(self, dialect: Dialect = "foundry", *, explicit: bool = False) -> list[str]:
         """The modifiers in the order they apply, as ``dialect`` writes them (docs/notation.md's
         table): Foundry's ``r`` is once and ``rr`` again and again, Roll20's and avrae's ``ro``
         once and ``r``/``rr`` again and again; Foundry deducts failures with ``df``, Roll20 counts
@@ -262,7 +262,8 @@ class Dice:
                 word = "ro" if self.reroll_once else "rr"
             # the default (the lowest face) is written bare where the dialect has one
             # (not in Roll20 before its bare comparison of successes: it would take it)
-            bare = self.reroll == Compare("=", low) and plain
+            # (``explicit``: the Foundry roll's modifiers write a reroll's comparison always)
+            bare = self.reroll == Compare("=", low) and plain and not explicit
             out.append(word + ("" if bare else self.reroll.written(dialect)))
         if self.explode is not None:
             bare = self.explode == Compare("=", high) and plain
@@ -278,7 +279,8 @@ class Dice:
         if self.maximum is not None:
             out.append(f"{'ma' if dialect == 'avrae' else 'max'}{self.maximum}")
         out += [k.written(dialect) for k in self.keeps]
-        out += [k.written(dialect) for k in self.selects]
+        if dialect == "avrae":  # Foundry and Roll20 have no value selectors: left out there
+            out += [k.written(dialect) for k in self.selects]
         if dialect == "roll20":
             if self.success is not None:
                 out.append(self.success.written("roll20"))

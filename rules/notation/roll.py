@@ -185,6 +185,8 @@ def _status(die: _Die, term: Dice) -> Status:
         return "success"
     if term.failure is not None and die.counts < 0:
         return "failure"
+    if term.failures_only and die.counts > 0:  # Foundry's cf alone: a failure counts 1
+        return "failure"
     return "exploded" if die.exploded else "kept"
 
 

@@ -246,3 +246,26 @@ def test_the_roller_s_gender_beside_the_name(api: Api, gender: str | None, verb:
     assert told["params"]["gender"] == gender
     english = api.post("/dice/roll", json={**body, "lang": "en"}).json()
     assert "ليلى rolls 1d20" in english["events"][-1]["text"]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "notation"),
+    [
+        ("roll20", "10d10>8f1 + 3d6!! + {1d20, 1d20}kh1"),
+        ("roll20", "4d10cs>7 + ceil(1d6/2) + 2d20r<2"),
+        ("avrae", "1d20mi10 + 4d6pl1 + 8d6e6 + 4d6k3 to hit"),
+        ("avrae", "(1d20, 1d20)kh1 + 1d20rr<20"),
+        ("foundry", "20d20cs + 6d6cf<=3 + 4d6d1 + {1d8x, 1d6x}kh + 1d20 + 5 [attack]"),
+    ],
+)
+def test_every_dialect_has_its_foundry_roll(api: Api, dialect: str, notation: str) -> None:
+    body = {"notation": notation, "dialect": dialect, "seed": 5, "foundry": True}
+    r = api.post("/dice/roll", json=body)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["dialect"] == dialect
+    (roll,) = answer["foundry"]["rolls"]
+    VALIDATOR.validate(roll)
+    assert roll["total"] == answer["total"]
+    again = {**body, "notation": answer["formula"]}
+    assert api.post("/dice/roll", json=again).json()["total"] == answer["total"]

@@ -245,11 +245,13 @@ def test_the_foundry_roll_of_a_fate_reroll_is_no_500() -> None:
 
     from service.app import create_app
     from service.settings import Settings
+    from tests.foundry.checks import VALIDATOR
 
     client = TestClient(create_app(Settings()))
-    for text in ("4dFr", "4dFro", "4dFrr!"):
+    for text in ("4dFr", "4dFro", "4dFrr!", "6d6cf<=3"):
         r = client.post("/dice/roll", json={"notation": text, "seed": 1, "foundry": True})
         assert r.status_code == 200, r.text
+        VALIDATOR.validate(r.json()["foundry"]["rolls"][0])
 
 
 # ---------------------------------------------------------------- every formula reads back
