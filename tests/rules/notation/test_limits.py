@@ -11,9 +11,8 @@ import pytest
 
 from rules.dice import DiceSource
 from rules.errors import InvalidRequest, LimitExceeded
-from rules.notation.budget import odds_work
 from rules.notation.models import NotationOddsRequest, NotationRollRequest
-from rules.notation.odds import MAX_STEPS, estimate, notation_odds
+from rules.notation.odds import MAX_STEPS, estimate, notation_odds, size_of
 from rules.notation.parser import MAX_NESTING, MAX_TOTAL, SHORTHANDS, NotationError, parse
 from rules.notation.roll import Roller, notation_of
 
@@ -89,7 +88,7 @@ REFUSED = [
 def test_the_estimate_refuses_before_computing(notation: str) -> None:
     odds("4d6kh3")  # warm
     with pytest.raises((LimitExceeded, InvalidRequest)) as caught:
-        odds_work(NotationOddsRequest(notation=notation))
+        size_of(notation, SHORTHANDS)  # what the endpoint's work function counts
     assert caught.value.errors[0].loc == ("notation",)
     assert min(cpu(odds, notation) for _ in range(3)) < 0.01, "a refusal costs a few ms"
 
