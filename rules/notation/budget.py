@@ -7,21 +7,23 @@ from collections.abc import Mapping
 
 from rules.budget import Work
 from rules.notation.models import NotationOddsRequest
-from rules.notation.odds import MAX_TERM_BITS, size_of
+from rules.notation.odds import MAX_STEPS, size_of
 
-#: The budget of ``/dice/odds``: the exact fractions' bits the largest term may take (the roller's
-#: own limit, ``rules.notation.odds.MAX_TERM_BITS``: ``20d6kh10`` takes 1 ms, this about 0.3 s).
-ODDS_BUDGET = MAX_TERM_BITS
+#: The budget of ``/dice/odds``: the steps its loops may take, every term and every operator
+#: counted (``rules.notation.odds.estimate``; about a second of CPU at most, docs/notation.md).
+ODDS_BUDGET = MAX_STEPS
 
 
 def odds_work(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> Work:
-    """The largest term's totals x their denominators' bits (the notation read with
-    ``shorthands``), refused over :data:`ODDS_BUDGET`; an answer whose exact fractions would be
-    too long to send is refused here too."""
+    """The steps the odds take (each term's dice, explosions and values, each operator's pairs,
+    the answer's fractions; the notation read with ``shorthands``), refused over
+    :data:`ODDS_BUDGET`; what the estimate refuses on its own (too many pairs, an answer too long
+    to send) is refused here too."""
     return Work(
-        size_of(req.notation, shorthands),
+        size_of(req.notation, shorthands, req.dialect),
         ("notation",),
-        "a term's totals x the bits of their exact fractions",
-        unit="bits",
+        "the steps of the exact odds (each term's dice, explosions and values, each operator's "
+        "pairs)",
+        unit="steps",
         budget=ODDS_BUDGET,
     )

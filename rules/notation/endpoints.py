@@ -12,17 +12,21 @@ PREFIX = "/dice"
 TAG = "Dice notation"
 
 _GRAMMAR = (
-    f"`NdM` (N defaults to 1; 1-{MAX_COUNT} dice of 2-{MAX_SIDES} sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep "
-    "and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` "
-    "(on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again "
-    "and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` "
-    "per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the "
-    "failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels "
-    "`[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` "
-    "and `<` are strict. Modifiers apply in this order, whatever order they are written in: "
-    "rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or "
-    f"explodes, at most {DEPTH} times in a chain. At most {MAX_DICE_TERMS} dice terms. "
-    "docs/notation.md has the grammar."
+    "Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: "
+    "Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, "
+    "`min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` "
+    "strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and "
+    "deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, "
+    "`ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, "
+    "`mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a "
+    f"trailing comment). In all: `NdM` (1-{MAX_COUNT} dice of 2-{MAX_SIDES} sides), `dF` (not "
+    "avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), "
+    "parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, "
+    "`pct` and the deployment's own). Modifiers apply in this order, whatever order they are "
+    "written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. "
+    f"Rerolling again and again is exact (at most {DEPTH} rerolls, the last from the faces that "
+    f"stand); a die explodes at most {DEPTH} times in a chain. At most {MAX_DICE_TERMS} dice "
+    "terms, nesting 50 deep, totals within 2^53 - 1."
 )
 
 ROLL_SUMMARY = "Roll any dice notation"
@@ -31,8 +35,7 @@ ROLL_DESCRIPTION = (
     "each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, "
     "the `total` and the `formula` (the notation written back, normalised). A bad notation is a "
     "422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` "
-    "of the whole formula, in Foundry's dialect (its `r` is our `ro`, its `rr` our `r`, its `df` "
-    "our `cf`). " + _GRAMMAR
+    "of the whole formula, written in the foundry dialect. " + _GRAMMAR
 )
 ROLL_SLOTS = (
     "`term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice "
@@ -44,19 +47,23 @@ ODDS_SUMMARY = "Exact odds of any dice notation"
 ODDS_DESCRIPTION = (
     "The exact distribution of the total of a `/dice/roll` request, without drawing: `total` "
     "(`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and "
-    "`at_most` for every value. Exploding dice and rerolls go to the depth the roller stops at; "
-    "the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the "
-    "roller counts them). Keep/drop together with exploding dice is a 422 here (the roller takes "
-    "it). Questions too large to answer exactly in time are a 422 limit-exceeded. " + _GRAMMAR
+    "`at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls "
+    "where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller "
+    "counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here "
+    "(the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. "
+    + _GRAMMAR
 )
 
 ROLL_EXAMPLES: dict[str, Any] = {
     "ability scores": {"notation": "4d6kh3", "seed": "table-1"},
     "advantage": {"notation": "adv+5", "seed": 7, "name": "Ala"},
     "a dice pool": {"notation": "8d10cs>=7", "seed": "night"},
+    "Roll20 successes and failures": {"notation": "10d10>8f1", "dialect": "roll20", "seed": 3},
+    "avrae reliable talent": {"notation": "1d20mi10 + 7 to hit", "dialect": "avrae", "seed": 1},
 }
 ODDS_EXAMPLES: dict[str, Any] = {
     "ability scores": {"notation": "4d6kh3"},
-    "a dice pool with failures": {"notation": "8d10cs>=7cf<=1"},
+    "a dice pool with failures": {"notation": "8d10cs>=7df<=1"},
     "exploding": {"notation": "3d6!"},
+    "advantage as a pool": {"notation": "{1d20, 1d20}kh + 5"},
 }

@@ -11,12 +11,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules.foundry import Json, Pool, Say, formula, numeric, operator
-from rules.notation.parser import Binary, Dice, Group, Negate, Node, Number, parse
+from rules.notation.parser import Binary, Call, Dice, Group, Negate, Node, Number, parse
+from rules.notation.parser import Pool as Kept
 from rules.notation.roll import evaluate
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
-    tree = parse(res["formula"], {}).tree  # the normalised formula: shorthands expanded
+    # the normalised formula, in its dialect: shorthands expanded
+    tree = parse(res["formula"], {}, res["dialect"]).tree
     terms = node_terms(tree, {t["slot"]: t for t in res["terms"]})
     drawn: dict[str, list[int]] = {}
     for die in res["rolls"]:
@@ -40,8 +42,11 @@ def node_terms(node: Node, terms: Mapping[str, Mapping[str, Any]]) -> list[Json]
     if isinstance(node, Binary):
         left, right = node_terms(node.left, terms), node_terms(node.right, terms)
         return [*left, operator(node.op), *right]
-    inner = node_terms(node.inner, terms)
     totals = {int(slot.split(".")[1]): t["total"] for slot, t in terms.items()}
+    if isinstance(node, Call | Kept):
+        # no function or pool term here: its value, its text as the flavor
+        return [{**numeric(evaluate(node, totals)), "options": {"flavor": node.text("foundry")}}]
+    inner = node_terms(node.inner, terms)
     return [parenthetical(node, inner, evaluate(node.inner, totals))]
 
 
@@ -81,6 +86,9 @@ def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
             if status == "failure":
                 r["failure"] = True
             r["count"] = d["counts"]
+        elif spec.failures_only and r["active"]:  # cf alone: each failure counts 1
+            r["failure"] = status == "failure"
+            r["count"] = d["counts"]
         elif r["active"] and d["counts"] != d["value"]:
             r["count"] = d["counts"]  # min/max
         results.append(r)
@@ -90,6 +98,6 @@ def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
         "evaluated": True,
         "number": spec.count,
         "faces": spec.sides,
-        "modifiers": spec.modifiers("foundry"),
+        "modifiers": spec.modifiers("foundry", explicit=True),
         "results": results,
     }

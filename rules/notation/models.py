@@ -7,8 +7,8 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
 
-from rules.models import Envelope, FoundryRollRequest, Name
-from rules.notation.parser import MAX_LENGTH
+from rules.models import Envelope, FoundryRollRequest, Gender, Name
+from rules.notation.parser import MAX_LENGTH, Dialect
 from rules.odds import Distribution, NoDice, ValueProb
 
 NotationText = Annotated[
@@ -29,7 +29,18 @@ class NotationRollRequest(FoundryRollRequest):
     """``POST /dice/roll``: a notation, rolled."""
 
     notation: NotationText
+    dialect: Dialect = Field(
+        default="foundry",
+        description=(
+            'How the notation is read (docs/notation.md, "Dialects"): as Foundry VTT reads it '
+            "(`r` rerolls once, `rr` again and again, `cs`/`cf` count, `>` strict, modifiers in "
+            "lower case), as Roll20 does (`8d10>7f1` counts successes and deducts failures, `>` "
+            "holds its target, `cs`/`cf` mark criticals, `!!` compounds) or as avrae/d20 does "
+            "(`rr`, `ro`, `e6`, `mi`, `ma`, `k3` keeps the 3s, `pl1`, a trailing comment)."
+        ),
+    )
     name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
+    gender: Gender | None = None
 
 
 class NotationOddsRequest(NoDice, NotationRollRequest):
@@ -74,19 +85,54 @@ class TermResult(TypedDict):
     ]
 
 
+@with_config(ConfigDict(extra="forbid"))
+class PoolItem(TypedDict):
+    notation: Annotated[str, Field(description="The expression, in the request's dialect.")]
+    total: int
+    kept: Annotated[bool, Field(description="Whether the pool's keep or drop kept it.")]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class PoolResult(TypedDict):
+    """A pool (``{1d20, 1d20}kh``): each expression's total and whether it was kept."""
+
+    column: Annotated[int, Field(description="Where the pool starts in the notation (1-based).")]
+    notation: Annotated[str, Field(description="The pool, in the request's dialect.")]
+    items: list[PoolItem]
+    total: Annotated[int, Field(description="The kept totals' sum.")]
+
+
 class NotationRollResult(Envelope):
     notation: Annotated[str, Field(description="The notation as sent.")]
+    dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
     formula: Annotated[
-        str, Field(description="The notation written back, normalised (shorthands expanded).")
+        str,
+        Field(
+            description=(
+                "The notation written back in its dialect, normalised (shorthands expanded): it "
+                "reads back to the same roll."
+            )
+        ),
+    ]
+    comment: Annotated[
+        str | None,
+        Field(
+            description="What followed the notation: avrae's comment, Foundry's `# flavor`; null: none."
+        ),
     ]
     total: int
     terms: Annotated[list[TermResult], Field(description="Each dice term, left to right.")]
+    pools: Annotated[
+        list[PoolResult],
+        Field(description="Each pool (`{1d20, 1d20}kh`), left to right, outer before inner."),
+    ]
 
 
 @with_config(ConfigDict(extra="forbid"))
 class NotationOdds(TypedDict):
     notation: str
-    formula: str
+    dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
+    formula: Annotated[str, Field(description="The notation written back in its dialect.")]
     total: Annotated[
         Distribution,
         Field(

@@ -20,6 +20,7 @@ operators combine the terms (independent: each term has its own dice), and ``ful
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from math import comb, log2
 
 from rules.errors import InvalidRequest, LimitExceeded
@@ -27,13 +28,17 @@ from rules.notation.models import NotationOdds, NotationOddsRequest
 from rules.notation.parser import (
     DEPTH,
     Binary,
+    Call,
+    Dialect,
     Dice,
     Group,
     Negate,
     Node,
     Notation,
     Number,
+    Pool,
     node_range,
+    ranks,
     term_range,
 )
 from rules.notation.roll import notation_of
@@ -63,8 +68,8 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
-    parsed = notation_of(req.notation, shorthands)
-    _check_size(parsed)
+    parsed = notation_of(req.notation, shorthands, req.dialect)
+    estimate(parsed)
     full, listed = node_odds(parsed.tree)
     listed = listed.scaled(full.denominator)
     if len(full.counts) > MAX_VALUES:
@@ -76,6 +81,7 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     tail = full.mass - listed.mass
     return {
         "notation": req.notation,
+        "dialect": parsed.dialect,
         "formula": parsed.formula,
         "total": distribution(full, listed, tail),
         "at_least": _cumulative(full, reverse=True),
@@ -83,36 +89,186 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     }
 
 
-def size_of(notation: str, shorthands: Mapping[str, str]) -> int:
-    """The largest term's totals x their denominators' bits (``rules.notation.budget``); what would
-    be too large to compute or to send is refused here, before anything is computed."""
-    return _check_size(notation_of(notation, shorthands))
+def size_of(notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> int:
+    """The steps the odds of ``notation`` take at most (:func:`estimate`); what would be too large
+    to compute or to send is refused here, before anything is computed."""
+    return estimate(notation_of(notation, shorthands, dialect))
 
 
-def _check_size(parsed: Notation) -> int:
-    """Refuse, before computing anything, what would be too large to compute or to send; the
-    largest term's size (totals x denominator bits) otherwise."""
-    bits = 0.0
-    largest = 0.0
-    for term in parsed.terms:
-        lo, hi = term_range(term)
-        term_bits = _denominator_bits(term)
-        bits += term_bits
-        largest = max(largest, (hi - lo + 1) * (term_bits + 8))
-        if (hi - lo + 1) * (term_bits + 8) > MAX_TERM_BITS:
+# ---------------------------------------------------------------- the estimate
+#
+# What the loops below do, counted from the notation alone, in *steps*: one step is about one pass
+# of a Python loop over dictionaries of big integers (about 0.1 us here); a product of two big
+# integers of ``b`` bits counts (b / 30)^1.585 / MUL_WORDS steps (Karatsuba). Every term and every
+# operator counts, each at its bound: a term's totals are its range, an operator's at most the
+# product of its operands' (and its range). ``tests/rules/notation/test_odds.py`` measures the
+# costliest accepted shape of each kind under about a second of CPU.
+
+#: Steps an odds answer may take (about a second of CPU: ``test_the_costliest_answers_are_fast``).
+MAX_STEPS = 3_500_000
+#: Sorted tuples of kept totals a pool's programme may hold.
+MAX_POOL_STATES = 200_000
+#: Digit operations (30-bit digits) of a big-integer product per step.
+MUL_WORDS = 30
+#: Steps of one pass of the keep/drop programme, and bits of its polynomial per step more.
+KEEP_STEP = 6
+KEEP_BITS = 2_000
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """What the estimate knows of a node's distribution: its range, the most values it takes (a
+    bound), the bits of its denominator."""
+
+    lo: int
+    hi: int
+    values: int
+    bits: float
+
+    @property
+    def span(self) -> int:
+        return self.hi - self.lo + 1
+
+
+def _mul(bits: float, other: float | None = None) -> float:
+    """Steps of one product of big integers of ``bits`` and ``other`` bits (Karatsuba; a lopsided
+    product is the larger in slices of the smaller's size)."""
+    small = max(bits if other is None else min(bits, other), 30.0)
+    large = max(bits if other is None else max(bits, other), small)
+    return float(large / small * (small / 30) ** 1.585 / MUL_WORDS)
+
+
+def estimate(parsed: Notation) -> int:
+    """The steps the odds of ``parsed`` take (the comment above); refuses, before anything is
+    computed, what would pass :data:`MAX_STEPS`, :data:`MAX_PAIRS` or the answer's size."""
+    steps: list[float] = []
+    shape = _shape(parsed.tree, steps)
+    values = min(shape.values, shape.span, MAX_VALUES + 1)  # more is refused once computed
+    if values * shape.bits * 0.31 * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of this answer would be too long to send")
+    # the answer: three lists of exact fractions (a gcd and two quotients each)
+    total = sum(steps) + values * (10 + 3 * _mul(shape.bits))
+    if total > MAX_STEPS:
+        raise _too_large(
+            f"computing these odds exactly takes about {total:,.0f} steps (each term's dice, "
+            f"explosions and values, each operator's pairs); at most {MAX_STEPS:,}"
+        )
+    return int(total)
+
+
+def _shape(node: Node, steps: list[float]) -> Shape:
+    if isinstance(node, Dice):
+        return _term_shape(node, steps)
+    if isinstance(node, Number):
+        return Shape(node.value, node.value, 1, 0.0)
+    if isinstance(node, Group):
+        return _shape(node.inner, steps)
+    if isinstance(node, Negate):
+        inner = _shape(node.operand, steps)
+        steps.append(2 * inner.values)
+        return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
+    if isinstance(node, Pool):
+        shapes = [_shape(item, steps) for item in node.items]
+        first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
+        m = last - first
+        widest = max(s.values for s in shapes)
+        states = 1.0
+        for shape in shapes:  # the sorted tuples of m totals, at most
+            steps.append(3 * states * shape.values * (m + 1))
+            states = min(states * shape.values, float(comb(widest + m - 1, m)))
+        if states > MAX_POOL_STATES:
+            raise _too_large(
+                f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
+                f"{widest:,} values: too many to compute exactly"
+            )
+        lo, hi = node_range(node)
+        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+    if isinstance(node, Call):
+        lo, hi = node_range(node)
+        division = node.quotient
+        if division is None:
+            inner = _shape(node.arg, steps)
+            steps.append(2 * inner.values)
+            return Shape(lo, hi, min(inner.values, hi - lo + 1), inner.bits)
+        a, b = _shape(division.left, steps), _shape(division.right, steps)
+        pairs = a.values * b.values
+        if pairs > MAX_PAIRS:
+            raise _too_large(
+                f"{node.name}( at column {node.column} divides up to {a.values:,} x "
+                f"{b.values:,} values; at most {MAX_PAIRS:,}"
+            )
+        steps.append(4 * pairs)
+        return Shape(lo, hi, min(pairs, hi - lo + 1), a.bits + b.bits)
+    a, b = _shape(node.left, steps), _shape(node.right, steps)
+    lo, hi = node_range(node)
+    bits = a.bits + b.bits
+    pairs = a.values * b.values
+    if node.op in ("+", "-"):
+        dense = a.span + b.span + _mul(a.span * (bits + 8), b.span * (bits + 8))
+        steps.append(2 * min(pairs * 2, dense) + 4 * (a.values + b.values))
+        return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
+    if pairs > MAX_PAIRS:
+        raise _too_large(
+            f"'{node.op}' at column {node.column} combines up to {a.values:,} x {b.values:,} "
+            f"values; at most {MAX_PAIRS:,}"
+        )
+    steps.append(4 * pairs)
+    return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
+
+
+def _term_shape(term: Dice, steps: list[float]) -> Shape:
+    sides = len(term.faces)
+    lo, hi = term_range(term)
+    bits = _denominator_bits(term)
+    scores = [term.score(term.clamp(v)) for v in term.showing]
+    die_span = max(scores) - min(scores)
+    cost = float(2 * sides)  # the die, its rerolls
+    chain = die_span + 1  # a die's values, explosions included
+    if term.explode is not None:
+        booming = sum(1 for v in term.faces if term.explode(v))
+        for level in range(1, term.explosions + 1):
+            cost += sides + booming * 3 * ((level + 1) * die_span + 1)
+        chain = (term.explosions + 1) * die_span + 1
+    die_bits = bits / term.count
+    if term.keeps:
+        first, last = window(term)
+        n = term.count
+        width = n * die_bits + 8
+        raw = chain if term.compound else len({term.clamp(v) for v in term.showing})
+        keep_steps = raw * (n + 1) * (n + 2) / 2
+        spread = die_span * (last - first) + 1
+        if keep_steps > MAX_KEEP_STEPS or keep_steps * spread * width > MAX_KEEP_WORK:
+            raise _too_large(
+                f"{term.text()} (column {term.column}): keep/drop over {n} dice of {raw} "
+                "values is too large"
+            )
+        # each step: a binomial, a power and a polynomial of spread x width bits multiplied
+        cost += keep_steps * (KEEP_STEP + spread * width / KEEP_BITS) + 2 * spread
+    else:
+        width = bits + 8
+        total_bits = (hi - lo + 1) * width
+        if total_bits > MAX_TERM_BITS:
             raise _too_large(
                 f"{term.text()} (column {term.column}): its {hi - lo + 1:,} totals over "
-                f"denominators of {term_bits:,.0f} bits are too large to compute exactly"
+                f"denominators of {bits:,.0f} bits are too large to compute exactly"
             )
-    lo, hi = node_range(parsed.tree)
-    if min(hi - lo + 1, MAX_VALUES + 1) * bits * 0.31 * 6 > MAX_DIGITS:
-        raise _too_large("the exact fractions of this answer would be too long to send")
-    return int(largest)
+        # the power by squaring (its last product dominates), the coefficients read back
+        cost += 3 * chain + 2 * _mul(total_bits / 2) + 2 * (hi - lo + 1)
+    steps.append(cost)
+    return Shape(lo, hi, hi - lo + 1, bits)
 
 
 def _denominator_bits(term: Dice) -> float:
-    """Bits of the denominator of a term's distribution (each die over sides^draws)."""
-    return term.count * (1 + term.rerolls + term.explosions) * log2(term.sides)
+    """Bits of the denominator of a term's distribution: each die's rerolled face (over the faces
+    that stand, or sides^2 rerolled once), then sides for each explosion it may take."""
+    sides = len(term.faces)
+    if term.reroll is None:
+        base = log2(sides)
+    elif term.reroll_once:
+        base = 2 * log2(sides)
+    else:
+        base = log2(len(term.standing)) if len(term.standing) > 1 else 0.0
+    return term.count * (base + term.explosions * log2(sides))
 
 
 def _too_large(msg: str) -> LimitExceeded:
@@ -142,21 +298,78 @@ def node_odds(node: Node) -> Pair:
     if isinstance(node, Negate):
         full, listed = node_odds(node.operand)
         return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
-    return combine(node, node_odds(node.left), node_odds(node.right))
+    if isinstance(node, Call):
+        return call_odds(node)
+    if isinstance(node, Pool):
+        items = [node_odds(item) for item in node.items]
+        full = pool_odds(node, [f for f, _ in items])
+        if all(f is li for f, li in items):
+            return full, full
+        return full, pool_odds(node, [li for _, li in items])
+    a, b = node_odds(node.left), node_odds(node.right)
+    full = combine(node, a[0], b[0])
+    if a[0] is a[1] and b[0] is b[1]:  # no chain was cut on either side: one computation
+        return full, full
+    return full, combine(node, a[1], b[1])
 
 
-def combine(node: Binary, a: Pair, b: Pair) -> Pair:
-    if node.op == "+":
-        return a[0].plus(b[0]), a[1].plus(b[1])
-    if node.op == "-":
-        return a[0].plus(b[0].mapped(lambda v: -v)), a[1].plus(b[1].mapped(lambda v: -v))
-    if len(a[0].counts) * len(b[0].counts) > MAX_PAIRS:
+def combine(node: Binary, a: Counts, b: Counts) -> Counts:
+    if node.op in ("+", "-"):
+        return _sum(a, b.mapped(lambda v: -v) if node.op == "-" else b)
+    if len(a.counts) * len(b.counts) > MAX_PAIRS:  # pragma: no cover - the estimate refuses it
         raise _too_large(
-            f"'{node.op}' at column {node.column} combines {len(a[0].counts):,} x "
-            f"{len(b[0].counts):,} values; at most {MAX_PAIRS:,}"
+            f"'{node.op}' at column {node.column} combines {len(a.counts):,} x "
+            f"{len(b.counts):,} values; at most {MAX_PAIRS:,}"
         )
-    f: Callable[[int, int], int] = (lambda x, y: x * y) if node.op == "*" else (lambda x, y: x // y)
-    return _pairwise(a[0], b[0], f), _pairwise(a[1], b[1], f)
+    f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
+    return _pairwise(a, b, f)
+
+
+def pool_odds(node: Pool, items: list[Counts]) -> Counts:
+    """A pool's total: the items are independent (each has its own dice); the kept ones are the
+    top (or bottom) m of their totals, so a dynamic programme over the items holds, for each
+    sorted tuple of the m best totals so far, its count."""
+    first, last = ranks(len(items), () if node.keep is None else (node.keep,))
+    m = last - first
+    top = first == 0  # kh, dl: the m highest; kl, dh: the m lowest
+    state: dict[tuple[int, ...], int] = {(): 1}
+    denominator = 1
+    for item in items:
+        nxt: dict[tuple[int, ...], int] = {}
+        for kept, c in state.items():
+            for v, cv in item.counts.items():
+                key = tuple(sorted((*kept, v), reverse=top)[:m])
+                nxt[key] = nxt.get(key, 0) + c * cv
+        state = nxt
+        denominator *= item.denominator
+    out: dict[int, int] = {}
+    for kept, c in state.items():
+        _add(out, sum(kept), c)
+    return Counts(out, denominator)
+
+
+def call_odds(node: Call) -> Pair:
+    """A function of its argument, or of its division's exact quotient (each pair of values)."""
+    division = node.quotient
+    if division is None:
+        full, listed = node_odds(node.arg)
+        return full.mapped(node.apply), listed.mapped(node.apply)
+    a, b = node_odds(division.left), node_odds(division.right)
+    full = _pairwise(a[0], b[0], node.apply)
+    if a[0] is a[1] and b[0] is b[1]:
+        return full, full
+    return full, _pairwise(a[1], b[1], node.apply)
+
+
+def _sum(a: Counts, b: Counts) -> Counts:
+    """``a + b``: one big-integer product over the span of the values (``Counts.plus``), or, when
+    the values are sparse (``1d6*1000 + 1d6``), the pairs themselves, whichever is fewer steps."""
+    if not a.counts or not b.counts:
+        return Counts({}, a.denominator * b.denominator)
+    span = max(a.counts) - min(a.counts) + max(b.counts) - min(b.counts) + 2
+    if len(a.counts) * len(b.counts) * 2 < span:
+        return _pairwise(a, b, int.__add__)
+    return a.plus(b)
 
 
 def _pairwise(a: Counts, b: Counts, f: Callable[[int, int], int]) -> Counts:
@@ -181,9 +394,11 @@ def rerolled(term: Dice) -> Counts:
     sides = len(faces)
     if term.reroll is None:
         return Counts(dict.fromkeys(faces, 1), sides)
-    depth = term.rerolls
     matching = [v for v in faces if term.reroll(v)]
     m = len(matching)
+    if not term.reroll_once:  # again and again: the die given it does not match (exact)
+        return Counts({v: 1 for v in faces if not term.reroll(v)}, sides - m)
+    depth = term.rerolls
     # over sides^(depth+1): a face kept at draw k+1 (k rerolls before it) counts m^k s^(depth-k)
     stays = sum(m**k * sides ** (depth - k) for k in range(depth + 1))
     counts = {v: (m**depth if term.reroll(v) else stays) for v in faces}
@@ -191,30 +406,40 @@ def rerolled(term: Dice) -> Counts:
 
 
 def die_odds(term: Dice) -> Pair:
-    """One die's score: its rerolled face, then its explosions (each a plain die)."""
-    score = term.score
-    clamp = term.clamp
+    """One die's worth: its rerolled face, then its explosions (each a plain die), each die
+    clamped, selected and scored; compounding (``!!``), the chain's sum so."""
+    worth: Callable[[int], int] = term.worth
     explode = term.explode
     base = rerolled(term)
     if explode is None:
-        d = base.mapped(lambda v: score(clamp(v)))
+        d = base.mapped(worth)
         return d, d
+    each: Callable[[int], int] = (lambda v: v) if term.compound else worth
     sides = len(term.faces)
     plain = {v: 1 for v in term.faces}
     # T_D: the die at the depth: it stands; the listed part leaves out the faces that would explode
     full = Counts({}, sides)
     listed = Counts({}, sides)
     for v in term.faces:
-        _add(full.counts, score(clamp(v)), 1)
+        _add(full.counts, each(v), 1)
         if term.explode_once or not explode(v):
-            _add(listed.counts, score(clamp(v)), 1)
+            _add(listed.counts, each(v), 1)
     for _ in range(term.explosions - 1):
-        full, listed = _level(plain, sides, full, listed, term)
-    return _level(base.counts, base.denominator, full, listed, term)
+        full, listed = _level(plain, sides, full, listed, term, each=each)
+    full, listed = _level(base.counts, base.denominator, full, listed, term, each=each)
+    if term.compound:
+        return full.mapped(worth), listed.mapped(worth)
+    return full, listed
 
 
 def _level(
-    faces: Mapping[int, int], denominator: int, full: Counts, listed: Counts, term: Dice
+    faces: Mapping[int, int],
+    denominator: int,
+    full: Counts,
+    listed: Counts,
+    term: Dice,
+    *,
+    each: Callable[[int], int],
 ) -> Pair:
     """A die of ``faces`` (counts over ``denominator``) whose exploding faces add a die ``full``."""
     assert term.explode is not None
@@ -222,7 +447,7 @@ def _level(
     out_listed: dict[int, int] = {}
     scale = full.denominator
     for v, c in faces.items():
-        s = term.score(term.clamp(v))
+        s = each(v)
         if term.explode(v):
             for w, cw in full.counts.items():
                 _add(out_full, s + w, c * cw)
@@ -236,7 +461,13 @@ def _level(
 
 def term_odds(term: Dice) -> Pair:
     if term.keeps:
-        if term.explode is not None:
+        if term.selects:
+            msg = (
+                f"{term.text()} (column {term.column}): odds of ranked keeps (kh, pl) together "
+                "with value selectors (k3, p<2) are not answered (/dice/roll rolls it)"
+            )
+            raise InvalidRequest.at(("notation",), f"notation: {msg}")
+        if term.explode is not None and not term.compound:
             msg = (
                 f"{term.text()} (column {term.column}): odds of keep/drop with exploding dice "
                 "are not answered (/dice/roll rolls it)"
@@ -245,6 +476,9 @@ def term_odds(term: Dice) -> Pair:
         d = kept_odds(term)
         return d, d
     full, listed = die_odds(term)
+    if full is listed:
+        d = power(full, term.count)
+        return d, d
     return power(full, term.count), power(listed, term.count)
 
 
@@ -259,6 +493,12 @@ def power(d: Counts, n: int) -> Counts:
     return Counts(
         {n * low + v: c for v, c in enumerate(coefficients(poly, width)) if c}, denominator
     )
+
+
+def _plain(term: Dice) -> dict[str, object]:
+    """A term's fields without min/max (its chain's raw sum)."""
+    fields = {name: getattr(term, name) for name in Dice.__dataclass_fields__}
+    return {**fields, "minimum": None, "maximum": None, "failures_only": False}
 
 
 def window(term: Dice) -> tuple[int, int]:
@@ -279,8 +519,14 @@ def window(term: Dice) -> tuple[int, int]:
 
 
 def kept_odds(term: Dice) -> Counts:
-    """The sum of the kept dice's scores (module docstring)."""
-    die = rerolled(term).mapped(term.clamp)  # raw order = clamped order: min/max are monotone
+    """The sum of the kept dice's scores (module docstring); a compounding die (``!!``) is its
+    chain's sum, as the roller counts it."""
+    if term.compound:
+        chain = Dice(**{**_plain(term), "keeps": (), "success": None, "failure": None})  # type: ignore[arg-type]
+        raw = die_odds(chain)[0]
+    else:
+        raw = rerolled(term)
+    die = raw.mapped(term.clamp)  # raw order = clamped order: min/max are monotone
     n = term.count
     values = sorted(die.counts, reverse=True)
     first, last = window(term)

@@ -1,24 +1,22 @@
 """The dice notation's grammar (docs/notation.md), parsed by hand: a tokenizer-free recursive descent
 over the text, every error a :class:`NotationError` naming the 1-based column and what was expected.
+The text is read in a :data:`Dialect` (Foundry VTT's, Roll20's or avrae/d20's: docs/notation.md's
+table says what each modifier means in each) into one model, :class:`Dice` and the tree's nodes,
+written back in the same dialect (``Node.text``).
 
-    expression := sum
+    expression := sum comment?                           -- avrae: after a space; foundry: "#"
     sum        := product (("+" | "-") product)*
     product    := unary (("*" | "/") unary)*             -- "/" floors
-    unary      := ("-" | "+") unary | atom
-    atom       := (dice | number | "(" sum ")" | shorthand) label?
-    dice       := number? ("d" | "D") (number | "%" | "F" | "f") modifier*
-    modifier   := reroll | explode | limit | keep | count
-    reroll     := ("r" | "rr" | "ro") compare?               -- r, rr: again and again; ro: once
-    explode    := ("!" | "x" | "xo" | "!o") compare?         -- xo, !o: once
-    limit      := ("min" | "max") number
-    keep       := ("kh" | "kl" | "dh" | "dl" | "k") number?  -- k is kh; the number defaults to 1
-    count      := ("cs" | "cf") compare                      -- cf only after cs
-    compare    := (">=" | "<=" | ">" | "<" | "=")? number     -- no operator is "="
-    label      := "[" (letter | digit | " " | "_" | "-")+ "]"
+    unary      := ("-" | "+") unary | atom label?        -- a label after a space too
+    atom       := (dice | number | "(" sum ")" | pool | call | shorthand) label?
+    pool       := "{" sum ("," sum)* "}" keep?            -- avrae: "(" sum "," ... ")"
+    call       := ("floor" | "ceil" | "round" | "abs") "(" sum ")"   -- not avrae
+    dice       := number? "d" (number | "%" | "F") modifier*   -- the dialect's modifiers
+    label      := "[" (any but "[" and "]")+ "]"
     shorthand  := letter (letter | digit | "_")*             -- a name of the shorthand table
 
-Spaces are allowed between tokens of the arithmetic, not inside a dice term. ``>`` and ``<`` are
-strict (Foundry's and d20's reading; Roll20's ``>`` is ``>=``).
+Spaces are allowed between tokens of the arithmetic, not inside a dice term. Parentheses, calls
+and signs nest at most :data:`MAX_NESTING` deep; no part of a total may pass :data:`MAX_TOTAL`.
 """
 
 from __future__ import annotations
@@ -34,13 +32,24 @@ MIN_SIDES = 2
 MAX_SIDES = 1000
 MAX_NUMBER = 1_000_000
 MAX_LABEL = 32
-#: Explosions (and rerolls with ``r``/``rr``) per die at most: a die's chain stops after this many.
+#: Parentheses and signs nest at most this deep (the parser and every walk of the tree recurse).
+MAX_NESTING = 50
+#: The largest magnitude any total (and any part of one) may reach: 2^53 - 1, the largest integer
+#: a JSON reader that holds numbers as doubles (a browser's ``JSON.parse``) keeps exactly.
+MAX_TOTAL = 2**53 - 1
+#: Explosions per die at most: a die's chain of explosions stops after this many (docs/notation.md,
+#: "Chains"). A chain of rerolls (``r``, ``rr``) takes this many at most too, its last die drawn from
+#: the faces that stand, so "reroll until" is exact.
 DEPTH = 10
 _DIGITS = "0123456789"
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _LABEL_CHARS = frozenset(_LETTERS + _DIGITS + " _-")
 
 Op = Literal[">", ">=", "<", "<=", "="]
+#: How a notation is read and written (docs/notation.md, "Dialects"): as Foundry VTT, Roll20 or
+#: avrae/d20 read it.
+Dialect = Literal["foundry", "roll20", "avrae"]
+DIALECTS: tuple[Dialect, ...] = ("foundry", "roll20", "avrae")
 
 
 class NotationError(ValueError):
@@ -72,6 +81,40 @@ class Compare:
     def __str__(self) -> str:
         return f"{self.op}{self.target}"
 
+    def written(self, dialect: Dialect) -> str:
+        """The comparison in ``dialect``: Foundry's as it is (``>`` strict); Roll20's ``>`` and
+        ``<`` hold the target (``>=7`` is ``>7``, ``>7`` is ``>8``); avrae's selectors are a
+        literal, ``<`` or ``>`` (strict)."""
+        op, t = self.op, self.target
+        if dialect == "roll20":
+            if op == ">=":
+                return f">{t}"
+            if op == "<=":
+                return f"<{t}"
+            if op == ">":
+                return f">{t + 1}"
+            if op == "<":
+                return f"<{t - 1}"
+            return f"={t}"
+        if dialect == "avrae":
+            if op == ">=":
+                return f">{t - 1}"
+            if op == "<=":
+                return f"<{t + 1}"
+            return str(t) if op == "=" else f"{op}{t}"
+        return str(self)
+
+
+@dataclass(frozen=True, slots=True)
+class Select:
+    """avrae's ``k``/``p`` with a value selector: keep (or drop) the dice that match."""
+
+    keep: bool
+    when: Compare
+
+    def written(self, dialect: Dialect) -> str:
+        return ("k" if self.keep else "p") + self.when.written("avrae")
+
 
 @dataclass(frozen=True, slots=True)
 class Keep:
@@ -82,6 +125,12 @@ class Keep:
 
     def __str__(self) -> str:
         return f"{self.how}{self.n}"
+
+    def written(self, dialect: Dialect) -> str:
+        """``kh3``; avrae drops with ``p``: ``ph1``, ``pl1``."""
+        if dialect == "avrae" and self.how in ("dh", "dl"):
+            return f"p{self.how[1]}{self.n}"
+        return str(self)
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +143,7 @@ class Dice:
     column: int
     count: int
     sides: int
-    kind: Literal["plain", "percent", "fate"] = "plain"
+    kind: Literal["plain", "percent", "fate", "tens"] = "plain"
     reroll: Compare | None = None
     reroll_once: bool = False
     explode: Compare | None = None
@@ -105,6 +154,15 @@ class Dice:
     success: Compare | None = None
     failure: Compare | None = None
     label: str | None = None
+    #: Roll20's ``!!``: a die's chain of explosions is one die, its value their sum
+    compound: bool = False
+    #: Foundry's ``cf`` alone: the term counts its failures (each 1)
+    failures_only: bool = False
+    #: avrae's ``k``/``p`` with a value selector, after the ranked keeps
+    selects: tuple[Select, ...] = ()
+    #: Roll20's ``cs``/``cf``: the faces marked critical success / failure (the total unchanged)
+    critical: Compare | None = None
+    fumble: Compare | None = None
 
     @property
     def slot(self) -> str:
@@ -112,11 +170,18 @@ class Dice:
 
     @property
     def faces(self) -> tuple[int, ...]:
-        """The values a die shows: 1..sides, or -1, 0, 1 for a Fate die."""
-        return (-1, 0, 1) if self.kind == "fate" else tuple(range(1, self.sides + 1))
+        """The values a die shows: 1..sides; -1, 0, 1 for a Fate die; 0, 10 ... 90 for avrae's
+        ``d%`` (a percentile tens die)."""
+        if self.kind == "fate":
+            return (-1, 0, 1)
+        if self.kind == "tens":
+            return tuple(range(0, 100, 10))
+        return tuple(range(1, self.sides + 1))
 
     def face(self, drawn: int) -> int:
         """The value of a die drawn as ``drawn`` (1..sides) from the stream."""
+        if self.kind == "tens":
+            return 10 * (drawn - 1)
         return drawn - 2 if self.kind == "fate" else drawn
 
     @property
@@ -134,6 +199,19 @@ class Dice:
         """The most dice this term can draw (the work budget counts them before drawing)."""
         return self.count * (1 + self.rerolls + self.explosions)
 
+    @property
+    def standing(self) -> tuple[int, ...]:
+        """The faces a reroll leaves standing (the last die of a chain of rerolls is one)."""
+        when = self.reroll
+        return self.faces if when is None else tuple(v for v in self.faces if not when(v))
+
+    @property
+    def showing(self) -> tuple[int, ...]:
+        """The faces a die of the term can show (rerolled again and again, without explosions:
+        those that stand)."""
+        again = self.reroll is not None and not self.reroll_once
+        return self.standing if again and self.explode is None else self.faces
+
     def clamp(self, value: int) -> int:
         if self.minimum is not None and value < self.minimum:
             value = self.minimum
@@ -141,47 +219,90 @@ class Dice:
             value = self.maximum
         return value
 
+    def worth(self, value: int) -> int:
+        """What a die of ``value`` adds, ranked keeps aside: clamped, 0 if a selector drops it,
+        else scored."""
+        value = self.clamp(value)
+        for select in self.selects:
+            if select.when(value) != select.keep:
+                return 0
+        return self.score(value)
+
     def score(self, value: int) -> int:
         """What a kept die of (clamped) ``value`` adds: itself, or +1/-1/0 when counting."""
         if self.success is None:
+            if self.failures_only and self.failure is not None:
+                return 1 if self.failure(value) else 0
             return value
         if self.success(value):
             return 1
         return -1 if self.failure is not None and self.failure(value) else 0
 
-    def base(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
-        """``NdM``, ``NdF``; ``Nd%`` (Foundry: ``Nd100``)."""
+    def base(self, dialect: Dialect = "foundry") -> str:
+        """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
         if self.kind == "fate":
             return f"{self.count}dF"
-        percent = self.kind == "percent" and dialect == "ours"
+        percent = self.kind == "tens" or (self.kind == "percent" and dialect == "avrae")
         return f"{self.count}d{'%' if percent else self.sides}"
 
-    def modifiers(self, dialect: Literal["ours", "foundry"] = "ours") -> list[str]:
-        """The modifiers in the order they apply. Foundry's ``r`` is once and ``rr`` again and
-        again, and it deducts failures with ``df``: its dialect writes ours so."""
+    def modifiers(self, dialect: Dialect = "foundry", *, explicit: bool = False) -> list[str]:
+        """The modifiers in the order they apply, as ``dialect`` writes them (docs/notation.md's
+        table): Foundry's ``r`` is once and ``rr`` again and again, Roll20's and avrae's ``ro``
+        once and ``r``/``rr`` again and again; Foundry deducts failures with ``df``, Roll20 counts
+        successes with a bare comparison and failures with ``f``."""
         out: list[str] = []
+        low, high = self.faces[0], self.faces[-1]
+        plain = dialect == "foundry" or (dialect == "roll20" and self.success is None)
         if self.reroll is not None:
-            once = "r" if dialect == "foundry" else "ro"
-            out.append(f"{once if self.reroll_once else 'rr'}{self.reroll}")
+            if dialect == "foundry":
+                word = "r" if self.reroll_once else "rr"
+            elif dialect == "roll20":
+                word = "ro" if self.reroll_once else "r"
+            else:
+                word = "ro" if self.reroll_once else "rr"
+            # the default (the lowest face) is written bare where the dialect has one
+            # (not in Roll20 before its bare comparison of successes: it would take it)
+            # (``explicit``: the Foundry roll's modifiers write a reroll's comparison always)
+            bare = self.reroll == Compare("=", low) and plain and not explicit
+            out.append(word + ("" if bare else self.reroll.written(dialect)))
         if self.explode is not None:
-            default = self.explode == Compare("=", self.faces[-1])
-            out.append(
-                ("xo" if self.explode_once else "x") + ("" if default else str(self.explode))
-            )
+            bare = self.explode == Compare("=", high) and plain
+            when = "" if bare else self.explode.written(dialect)
+            if dialect == "avrae":
+                out.append("e" + when)
+            elif dialect == "roll20":
+                out.append(("!!" if self.compound else "!") + when)
+            else:
+                out.append(("xo" if self.explode_once else "x") + when)
         if self.minimum is not None:
-            out.append(f"min{self.minimum}")
+            out.append(f"{'mi' if dialect == 'avrae' else 'min'}{self.minimum}")
         if self.maximum is not None:
-            out.append(f"max{self.maximum}")
-        out += [str(k) for k in self.keeps]
+            out.append(f"{'ma' if dialect == 'avrae' else 'max'}{self.maximum}")
+        out += [k.written(dialect) for k in self.keeps]
+        if dialect == "avrae":  # Foundry and Roll20 have no value selectors: left out there
+            out += [k.written(dialect) for k in self.selects]
+        if dialect == "roll20":
+            if self.success is not None:
+                out.append(self.success.written("roll20"))
+            if self.failure is not None:
+                out.append("f" + self.failure.written("roll20").removeprefix("="))
+            if self.critical is not None:
+                out.append("cs" + self.critical.written("roll20"))
+            if self.fumble is not None:
+                out.append("cf" + self.fumble.written("roll20"))
+            return out
         if self.success is not None:
             out.append(f"cs{self.success}")
         if self.failure is not None:
-            out.append(f"{'df' if dialect == 'foundry' else 'cf'}{self.failure}")
+            out.append(f"{'cf' if self.failures_only else 'df'}{self.failure}")
         return out
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
-        label = f"[{self.label}]" if self.label else ""
-        return self.base(dialect) + "".join(self.modifiers(dialect)) + label
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return self.base(dialect) + "".join(self.modifiers(dialect)) + _label(self.label)
+
+
+def _label(label: str | None) -> str:
+    return f"[{label}]" if label else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +310,8 @@ class Number:
     value: int
     label: str | None = None
 
-    def text(self, dialect: str = "ours") -> str:
-        return str(self.value) + (f"[{self.label}]" if self.label else "")
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return str(self.value) + _label(self.label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,15 +321,15 @@ class Group:
     inner: Node
     label: str | None = None
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
-        return f"({self.inner.text(dialect)})" + (f"[{self.label}]" if self.label else "")
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return f"({self.inner.text(dialect)})" + _label(self.label)
 
 
 @dataclass(frozen=True, slots=True)
 class Negate:
     operand: Node
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+    def text(self, dialect: Dialect = "foundry") -> str:
         return f"-{self.operand.text(dialect)}"
 
 
@@ -219,11 +340,112 @@ class Binary:
     right: Node
     column: int
 
-    def text(self, dialect: Literal["ours", "foundry"] = "ours") -> str:
+    def text(self, dialect: Dialect = "foundry") -> str:
         return f"{self.left.text(dialect)} {self.op} {self.right.text(dialect)}"
 
 
-Node = Dice | Number | Group | Negate | Binary
+#: Expressions a pool may hold.
+MAX_POOL = 20
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """``{1d20, 1d20}kh`` (avrae: ``(1d20, 1d20)kh1``): each expression's total, then the pool's
+    keep or drop on them (ties: the earlier ranks higher); the total is the kept totals' sum."""
+
+    items: tuple[Node, ...]
+    keep: Keep | None
+    column: int
+    label: str | None = None
+
+    def text(self, dialect: Dialect = "foundry") -> str:
+        inner = ", ".join(item.text(dialect) for item in self.items)
+        keep = "" if self.keep is None else self.keep.written(dialect)
+        if dialect == "avrae":
+            return f"({inner}{',' if len(self.items) == 1 else ''}){keep}" + _label(self.label)
+        return f"{{{inner}}}{keep}" + _label(self.label)
+
+    def kept(self, totals: list[int]) -> list[bool]:
+        """Which of the items' totals the pool keeps."""
+        ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
+        first, last = ranks(len(totals), () if self.keep is None else (self.keep,))
+        keep = set(ranked[first:last])
+        return [i in keep for i in range(len(totals))]
+
+
+def ranks(count: int, keeps: tuple[Keep, ...]) -> tuple[int, int]:
+    """The ranks kept of ``count``, counted from the highest (0) down: [first, last)."""
+    first, last = 0, count
+    for k in keeps:
+        n = min(k.n, last - first)
+        if k.how == "kh":
+            last = first + n
+        elif k.how == "kl":
+            first = last - n
+        elif k.how == "dh":
+            first += n
+        else:
+            last -= n
+    return first, last
+
+
+#: The functions a notation may call (Foundry's and Roll20's; avrae has none).
+FUNCTIONS = ("floor", "ceil", "round", "abs")
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """``floor(x)``, ``ceil(x)``, ``round(x)``, ``abs(x)``. A division directly inside (``ceil(1d6/2)``)
+    is rounded by the function from its exact quotient (``round``: halves up, as JavaScript's
+    ``Math.round``); anywhere else ``/`` floors."""
+
+    name: Literal["floor", "ceil", "round", "abs"]
+    arg: Node
+    column: int
+    label: str | None = None
+
+    def text(self, dialect: Dialect = "foundry") -> str:
+        return f"{self.name}({self.arg.text(dialect)})" + _label(self.label)
+
+    def apply(self, value: int, divisor: int = 1) -> int:
+        """The function of ``value / divisor`` (exact)."""
+        if self.name == "abs":
+            return abs(value // divisor)
+        if self.name == "floor":
+            return value // divisor
+        if self.name == "ceil":
+            return -(-value // divisor)
+        return (2 * value + divisor) // (2 * divisor)
+
+    @property
+    def quotient(self) -> Binary | None:
+        """The division the function rounds exactly, if its argument is one."""
+        inner = self.arg
+        while isinstance(inner, Group) and inner.label is None:
+            inner = inner.inner
+        if isinstance(inner, Binary) and inner.op == "/" and self.name != "abs":
+            return inner
+        return None
+
+
+Node = Dice | Number | Group | Negate | Binary | Call | Pool
+
+
+def _label_of(node: Node) -> str | None:
+    return getattr(node, "label", None)
+
+
+def _relabelled(node: Node, label: str | None) -> Node:
+    """``node`` with ``label`` (written after a space: ``1d20 + 5 [attack]``)."""
+    if isinstance(node, Dice | Number):
+        return _labelled(node, label)
+    if isinstance(node, Group):
+        return Group(node.inner, label)
+    if isinstance(node, Call):
+        return Call(node.name, node.arg, node.column, label)
+    if isinstance(node, Pool):
+        return Pool(node.items, node.keep, node.column, label)
+    return Group(node, label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,6 +455,9 @@ class Notation:
     tree: Node
     terms: tuple[Dice, ...]
     formula: str = field(default="")
+    dialect: Dialect = "foundry"
+    #: what follows the notation: avrae's comment (``1d20+5 to hit``), Foundry's ``# flavor``
+    comment: str | None = None
 
     @property
     def draws(self) -> int:
@@ -249,15 +474,18 @@ SHORTHANDS: Mapping[str, str] = {
 }
 
 
-def parse(text: str, shorthands: Mapping[str, str] = SHORTHANDS) -> Notation:
-    """Parse ``text``; raises :class:`NotationError` (a ``ValueError``) naming the column."""
+def parse(
+    text: str, shorthands: Mapping[str, str] = SHORTHANDS, dialect: Dialect = "foundry"
+) -> Notation:
+    """Parse ``text`` as ``dialect`` reads it (a shorthand's notation is read as Foundry reads
+    it); raises :class:`NotationError` (a ``ValueError``) naming the column."""
     if len(text) > MAX_LENGTH:
         raise NotationError(MAX_LENGTH + 1, f"a notation has at most {MAX_LENGTH} characters")
-    parser = _Parser(text, shorthands)
+    parser = _Parser(text, shorthands, dialect=dialect)
     tree = parser.expression()
     terms = tuple(parser.terms)
-    _check_divisors(tree)
-    return Notation(tree, terms, tree.text())
+    _check_ranges(tree)
+    return Notation(tree, terms, tree.text(dialect), dialect, parser.comment)
 
 
 def check_shorthands(table: Mapping[str, str]) -> None:
@@ -293,12 +521,21 @@ def _opens_dice(text: str, i: int) -> bool:
 
 
 class _Parser:
-    def __init__(self, text: str, shorthands: Mapping[str, str], first: int = 0) -> None:
+    def __init__(
+        self,
+        text: str,
+        shorthands: Mapping[str, str],
+        first: int = 0,
+        dialect: Dialect = "foundry",
+    ) -> None:
         self.text = text
+        self.dialect = dialect
+        self.comment: str | None = None
         self.i = 0
         self.shorthands = shorthands
         self.terms: list[Dice] = []
         self.first = first  # the index of this text's first dice term (a shorthand's: later)
+        self.depth = 0  # parentheses and signs open around the parser's position
 
     # ------------------------------------------------------------ helpers
 
@@ -334,7 +571,15 @@ class _Parser:
             raise self.fail("expected a dice term (such as 2d6), a number or '('")
         node = self.sum()
         if self.i < len(self.text):
-            raise self.fail(f"expected '+', '-', '*', '/' or the end, found {self.found()}")
+            rest = self.text[self.i :]
+            if self.dialect == "avrae" and self.text[self.i - 1] == " ":
+                self.comment = rest.strip()  # d20's comment: what cannot be read, after a space
+                self.i = len(self.text)
+            elif self.dialect == "foundry" and rest.startswith("#"):
+                self.comment = rest[1:].strip() or None  # the chat's "# flavor"
+                self.i = len(self.text)
+            else:
+                raise self.fail(f"expected '+', '-', '*', '/' or the end, found {self.found()}")
         return node
 
     def sum(self) -> Node:
@@ -357,42 +602,80 @@ class _Parser:
             node = Binary("*" if op == "*" else "/", node, self.unary(), at + 1)
         return node
 
+    def nest(self) -> None:
+        """One more parenthesis or sign around what follows: at most :data:`MAX_NESTING`."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.fail(f"parentheses and signs nest at most {MAX_NESTING} deep")
+
     def unary(self) -> Node:
-        if self.peek() == "-":
+        if self.peek() in ("-", "+") and self.peek():
+            negate = self.peek() == "-"
+            self.nest()
             self.i += 1
             self.spaces()
-            return Negate(self.unary())
-        if self.peek() == "+":
-            self.i += 1
-            self.spaces()
-            return self.unary()
+            node = self.unary()
+            self.depth -= 1
+            return Negate(node) if negate else node
         node = self.atom()
         self.spaces()
+        if self.peek() == "[" and _label_of(node) is None:  # "1d20+5 [attack]"
+            node = _relabelled(node, self.label())
+            self.spaces()
         return node
 
     def atom(self) -> Node:
         ch = self.peek()
-        if ch == "(":
+        if ch == "(" or (ch == "{" and self.dialect != "avrae"):
+            start = self.i
+            close = ")" if ch == "(" else "}"
+            self.nest()
             self.i += 1
             self.spaces()
-            inner = self.sum()
-            if self.peek() != ")":
-                raise self.fail(f"expected ')' or an operator, found {self.found()}")
+            items = [self.sum()]
+            pooled = ch == "{"
+            while self.peek() == "," and (pooled or self.dialect == "avrae"):
+                pooled = True  # avrae's set: (1d20, 1d20)
+                self.i += 1
+                self.spaces()
+                if self.peek() == close:  # d20's trailing comma: (1d20,)
+                    break
+                items.append(self.sum())
+            if self.peek() != close:
+                what = "',' or " if pooled else ""
+                raise self.fail(f"expected {what}'{close}' or an operator, found {self.found()}")
             self.i += 1
-            return Group(inner, self.label())
+            self.depth -= 1
+            if not pooled:
+                return Group(items[0], self.label())
+            if len(items) > MAX_POOL:
+                raise self.fail(f"a pool holds at most {MAX_POOL} expressions", start)
+            return Pool(tuple(items), self.pool_keep(len(items)), start + 1, self.label())
         if ch in _DIGITS and ch:
             start = self.i
             n = self.number("a number")
             if self.peek() in ("d", "D") and self.peek():
                 return self.dice(start, n)
             return Number(n, self.label())
-        if _opens_dice(self.text, self.i):
+        if _opens_dice(self.text, self.i) or self.fate_without_count():
             return self.dice(self.i, 1)
         if ch in _LETTERS and ch:
             return self.shorthand()
         raise self.fail(
             f"expected a dice term (such as 2d6), a number, '(' or a shorthand, found {self.found()}"
         )
+
+    def fate_without_count(self) -> bool:
+        """``dF`` then a modifier (``dFcs>0``, ``dFr``): a Fate die, unless the name there is a
+        shorthand of the table (a name may start with ``dF``: ``dFlag``)."""
+        if self.text[self.i : self.i + 2].lower() != "df":
+            return False
+        end = self.i
+        while end < len(self.text) and (
+            self.text[end] in _LETTERS or self.text[end] in _DIGITS or self.text[end] == "_"
+        ):
+            end += 1
+        return self.text[self.i : end] not in self.shorthands
 
     def shorthand(self) -> Node:
         start = self.i
@@ -401,6 +684,16 @@ class _Parser:
         ):
             self.i += 1
         name = self.text[start : self.i]
+        if name in FUNCTIONS and self.peek() == "(" and self.dialect != "avrae":
+            self.nest()
+            self.i += 1
+            self.spaces()
+            inner = self.sum()
+            if self.peek() != ")":
+                raise self.fail(f"expected ')' closing {name}(, found {self.found()}")
+            self.i += 1
+            self.depth -= 1
+            return Call(name, inner, start + 1, self.label())  # type: ignore[arg-type]
         expansion = self.shorthands.get(name)
         if expansion is None:
             known = ", ".join(sorted(self.shorthands)) or "none"
@@ -408,7 +701,7 @@ class _Parser:
                 f"{name!r} is no shorthand (they are: {known}); expected a dice term such as 2d6",
                 start,
             )
-        sub = _Parser(expansion, {}, self.first + len(self.terms))
+        sub = _Parser(expansion, {}, self.first + len(self.terms))  # read as Foundry reads it
         try:
             tree = sub.expression()
         except NotationError as exc:  # pragma: no cover - tables are checked when loaded
@@ -431,14 +724,11 @@ class _Parser:
             return None
         start = self.i
         self.i += 1
-        while self.peek() and self.peek() in _LABEL_CHARS:
+        while self.peek() and self.peek() not in "[]":
             self.i += 1
         text = self.text[start + 1 : self.i].strip()
         if self.peek() != "]":
-            raise self.fail(
-                f"expected ']' closing the label: a label holds letters, digits, ' ', '_' and '-', "
-                f"found {self.found()}"
-            )
+            raise self.fail(f"expected ']' closing the label, found {self.found()}")
         if not text or len(text) > MAX_LABEL:
             raise self.fail(f"a label has 1 to {MAX_LABEL} characters", start)
         self.i += 1
@@ -449,12 +739,19 @@ class _Parser:
     def dice(self, start: int, count: int) -> Dice:
         if not 1 <= count <= MAX_COUNT:
             raise self.fail(f"a dice term rolls 1 to {MAX_COUNT} dice, not {count}", start)
+        if self.dialect == "avrae" and self.peek() == "D":
+            raise self.fail("avrae reads a lower-case 'd' only (1d20, not 1D20)")
         self.i += 1  # the "d"
-        kind: Literal["plain", "percent", "fate"] = "plain"
-        if self.peek() == "%":
+        kind: Literal["plain", "percent", "fate", "tens"] = "plain"
+        if self.peek() == "%" and self.dialect == "avrae":
+            self.i += 1
+            sides, kind = 10, "tens"  # d20's d%: 0, 10 ... 90
+        elif self.peek() == "%":
             self.i += 1
             sides, kind = 100, "percent"
         elif self.peek() in ("F", "f") and self.peek():
+            if self.dialect == "avrae":
+                raise self.fail("avrae has no Fate dice (dF): read it as foundry or roll20")
             self.i += 1
             sides, kind = 3, "fate"
         else:
@@ -470,85 +767,214 @@ class _Parser:
         self.terms[-1] = term
         return term
 
+    def pool_keep(self, size: int) -> Keep | None:
+        """A pool's keep or drop (one): ``kh``, ``kl``, ``dh``, ``dl``, ``k``, ``d`` (avrae:
+        ``kh``, ``kl``, ``ph``, ``pl``), the count 1 by default."""
+        at = self.i
+        w = self.word(
+            ("kh", "kl", "dh", "dl", "k", "d")
+            if self.dialect != "avrae"
+            else ("kh", "kl", "ph", "pl")
+        )
+        if w is None:
+            if self.peek() and self.peek() in _LETTERS:
+                raise self.fail(
+                    f"a pool keeps or drops: expected kh, kl, dh or dl, found {self.found()}"
+                )
+            return None
+        self.i += len(w)
+        n = self.number(f"how many {w} takes", 1, MAX_POOL) if self.digit() else 1
+        if n > size:
+            raise self.fail(f"{w}{n}: the pool holds only {size}", at)
+        how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
+        return Keep(how, n)  # type: ignore[arg-type]
+
+    def word(self, words: tuple[str, ...]) -> str | None:
+        """The first of ``words`` (longest first) at the position, as the dialect reads case:
+        Roll20 any case, Foundry and avrae lower case only."""
+        rest = self.text[self.i : self.i + 3]
+        if self.dialect == "roll20":
+            rest = rest.lower()
+        for w in words:
+            if rest.startswith(w):
+                return w
+        return None
+
     def modifiers(self, term: Dice) -> Dice:
         changes: dict[str, object] = {}
         keeps: list[Keep] = []
+        selects: list[Select] = []
         faces = term.faces
+        dialect = self.dialect
+        words = _WORDS[dialect]
         while True:
             at = self.i
-            rest = self.text[at : at + 3].lower()
-            if rest.startswith(("min", "max")):
-                self.i += 3
-                key = "minimum" if rest == "min" else "maximum"
-                self.once(changes, key, at, rest)
-                changes[key] = self.number(f"the {rest} of a die", faces[0], faces[-1])
-            elif rest[:2] in ("kh", "kl", "dh", "dl") or rest[:1] == "k":
-                how = rest[:2] if rest[:2] in ("kh", "kl", "dh", "dl") else "kh"
-                self.i += len(how) if rest[:2] == how else 1
-                n = (
-                    self.number(f"how many dice {how} takes", 1, MAX_COUNT)
-                    if self.peek() in _DIGITS and self.peek()
-                    else 1
-                )
-                if n > term.count:
-                    raise self.fail(f"{how}{n}: the term rolls only {term.count} dice", at)
-                keeps.append(Keep(how, n))  # type: ignore[arg-type]
-            elif rest[:2] in ("cs", "cf"):
-                self.i += 2
-                key = "success" if rest[:2] == "cs" else "failure"
-                if key == "failure" and "success" not in changes:
-                    raise self.fail("cf counts failures against cs's successes: write cs first", at)
-                self.once(changes, key, at, rest[:2])
-                changes[key] = self.compare(faces, rest[:2], at)
-            elif rest[:1] == "r":
-                self.i += 2 if rest[:2] in ("rr", "ro") else 1
-                self.once(changes, "reroll", at, "a reroll")
-                when = self.compare(faces, "r", at, default=Compare("=", faces[0]))
-                if all(when(v) for v in faces):
-                    raise self.fail(f"r{when}: every face of the die would be rerolled", at)
-                changes["reroll"], changes["reroll_once"] = when, rest[:2] == "ro"
-            elif rest[:1] in ("!", "x"):
-                once = rest[:2] in ("xo", "!o")
-                self.i += 2 if once else 1
-                self.once(changes, "explode", at, "an explosion")
-                when = self.compare(faces, "!", at, default=Compare("=", faces[-1]))
-                if all(when(v) for v in faces):
-                    raise self.fail(f"!{when}: every face of the die would explode", at)
-                changes["explode"], changes["explode_once"] = when, once
+            w = self.word(words)
+            if w is None:
+                if dialect == "roll20" and self.peek() in ("<", ">", "=") and self.peek():
+                    w = "success"  # Roll20's bare comparison: count successes
+                else:
+                    break
             else:
-                break
+                self.i += len(w)
+            if w in ("min", "max", "mi", "ma"):
+                key = "minimum" if w.startswith("mi") else "maximum"
+                self.once(changes, key, at, w)
+                # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
+                least, most = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
+                changes[key] = self.number(f"the {w} of a die", least, most)
+            elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
+                selects.append(Select(w == "k", self.selector(faces, w)))
+            elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
+                how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
+                n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
+                if n > term.count:
+                    raise self.fail(f"{w}{n}: the term rolls only {term.count} dice", at)
+                keeps.append(Keep(how, n))  # type: ignore[arg-type]
+            elif w == "cs" and dialect == "roll20":
+                self.once(changes, "critical", at, "cs")
+                changes["critical"] = self.compare(faces, "cs", at, Compare("=", faces[-1]))
+            elif w == "cf" and dialect == "roll20":
+                self.once(changes, "fumble", at, "cf")
+                changes["fumble"] = self.compare(faces, "cf", at, Compare("=", faces[0]))
+            elif w in ("cs", "success"):
+                if changes.get("failures_only"):
+                    raise self.fail(
+                        "Foundry's cs after cf counts the successes alone (it discards cf's "
+                        "count): write cs first, then df to deduct failures",
+                        at,
+                    )
+                self.once(changes, "success", at, "a count of successes")
+                default = Compare("=", faces[-1]) if w == "cs" else None
+                changes["success"] = self.compare(faces, w, at, default)
+            elif w in ("cf", "df", "f"):
+                if w == "cf" and "success" in changes:
+                    raise self.fail(
+                        "Foundry's cf counts the failures alone (it discards cs's count): write df "
+                        "to deduct failures from the successes",
+                        at,
+                    )
+                if w in ("df", "f") and "success" not in changes:
+                    what = "cs" if w == "df" else "a comparison (>7)"
+                    raise self.fail(
+                        f"{w} deducts failures from the successes: write {what} first", at
+                    )
+                self.once(changes, "failure", at, "a count of failures")
+                changes["failure"] = self.compare(faces, w, at)
+                changes["failures_only"] = w == "cf"
+            elif w in ("r", "rr", "ro"):
+                self.once(changes, "reroll", at, "a reroll")
+                once = w == "ro" or (w == "r" and dialect == "foundry")
+                if dialect == "avrae":
+                    when = self.selector(faces, w)
+                else:
+                    when = self.compare(faces, w, at, default=Compare("=", faces[0]))
+                if all(when(v) for v in faces):
+                    raise self.fail(f"{w}{when}: every face of the die would be rerolled", at)
+                changes["reroll"], changes["reroll_once"] = when, once
+            elif w in ("!", "x", "xo", "!o", "!!", "e"):
+                if "explode" in changes:
+                    raise self.fail("a dice term explodes once: one of !, !!, x, xo", at)
+                if w == "e":
+                    when = self.selector(faces, w)
+                else:
+                    when = self.compare(faces, w, at, default=Compare("=", faces[-1]))
+                if all(when(v) for v in faces):
+                    raise self.fail(f"{w}{when}: every face of the die would explode", at)
+                changes["explode"], changes["explode_once"] = when, w in ("xo", "!o")
+                changes["compound"] = w == "!!"
         low, high = changes.get("minimum"), changes.get("maximum")
         if isinstance(low, int) and isinstance(high, int) and low > high:
             raise self.fail("min is above max")
         if self.peek() and self.peek() in _LETTERS:
             raise self.fail(
-                f"unknown modifier at {self.found()}: expected kh, kl, dh, dl, k, !, x, xo, r, "
-                "rr, ro, min, max, cs or cf"
+                f"unknown modifier at {self.found()}: {dialect} reads {_KNOWN[dialect]}"
             )
         label = self.label()
-        return Dice(**{**_fields(term), **changes, "keeps": tuple(keeps), "label": label})  # type: ignore[arg-type]
+        fields = {**_fields(term), **changes, "keeps": tuple(keeps), "selects": tuple(selects)}
+        return Dice(**{**fields, "label": label})  # type: ignore[arg-type]
+
+    def digit(self) -> bool:
+        return bool(self.peek()) and self.peek() in _DIGITS
 
     def once(self, changes: dict[str, object], key: str, at: int, what: str) -> None:
         if key in changes:
             raise self.fail(f"a dice term takes {what} once", at)
 
+    def selector(self, faces: tuple[int, ...], what: str) -> Compare:
+        """avrae's selector: a literal (``3``), ``<3`` or ``>3`` (strict)."""
+        op = ""
+        if self.peek() in ("<", ">") and self.peek():
+            op = self.peek()
+            self.i += 1
+        if not self.digit():
+            raise self.fail(f"expected a selector after {what} (3, <3 or >3), found {self.found()}")
+        target = self.number(f"the value {what} selects", 0, MAX_SIDES)
+        return Compare(op or "=", target)  # type: ignore[arg-type]
+
     def compare(
         self, faces: tuple[int, ...], what: str, at: int, default: Compare | None = None
     ) -> Compare:
+        """A comparison: Foundry's (``>`` strict, ``=`` or none: equal); Roll20's ``>`` and ``<``
+        hold their target (``>7`` is at least 7), as do its ``>=`` and ``<=``."""
         op = ""
         for candidate in (">=", "<=", ">", "<", "="):
             if self.text.startswith(candidate, self.i):
                 op = candidate
                 self.i += len(candidate)
                 break
-        if not op and not (self.peek() in _DIGITS and self.peek()):
+        negative = (  # a Fate die's -1, after an operator only ("4dFr-1" is 4dFr less 1)
+            bool(op)
+            and faces[0] < 0
+            and self.text[self.i : self.i + 1] == "-"
+            and self.text[self.i + 1 : self.i + 2] in tuple(_DIGITS)
+        )
+        if negative:
+            self.i += 1
+        if not op and not self.digit():
             if default is not None:
                 return default
             raise self.fail(
                 f"expected a comparison after {what} (such as >=7), found {self.found()}"
             )
         target = self.number(f"the value {what} compares with", 0, MAX_SIDES)
+        target = -target if negative else target
+        if self.dialect == "roll20":
+            op = {">": ">=", "<": "<="}.get(op, op)
         return Compare(op or "=", target)  # type: ignore[arg-type]
+
+
+#: Each dialect's modifiers, longest first (docs/notation.md, "Dialects"). avrae's ``k`` and ``p``
+#: without ``h`` or ``l`` take a value selector (``k3`` keeps the 3s).
+_WORDS: dict[Dialect, tuple[str, ...]] = {
+    "foundry": (
+        "min",
+        "max",
+        "kh",
+        "kl",
+        "dh",
+        "dl",
+        "cs",
+        "cf",
+        "df",
+        "rr",
+        "ro",
+        "xo",
+        "!o",
+        "k",
+        "d",
+        "r",
+        "x",
+        "!",
+    ),
+    "roll20": ("kh", "kl", "dh", "dl", "cs", "cf", "ro", "rr", "!!", "k", "d", "r", "!", "f"),
+    "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
+}
+_KNOWN: dict[Dialect, str] = {
+    "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, r, ro, a comparison (>7), f, cs, cf",
+    "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
+}
 
 
 def _fields(term: Dice) -> dict[str, object]:
@@ -579,6 +1005,11 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
             _replace_terms(node.right, terms),
             node.column,
         )
+    if isinstance(node, Call):
+        return Call(node.name, _replace_terms(node.arg, terms), node.column, node.label)
+    if isinstance(node, Pool):
+        items = tuple(_replace_terms(item, terms) for item in node.items)
+        return Pool(items, node.keep, node.column, node.label)
     return node
 
 
@@ -587,7 +1018,7 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
 
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
-    values = [term.score(term.clamp(v)) for v in term.faces]
+    values = [term.score(term.clamp(v)) for v in term.showing]
     lo, hi = min(values), max(values)
     counted = _kept(term.count, term.keeps)
     most = _kept(term.count * (1 + term.explosions), term.keeps) if term.explosions else counted
@@ -611,6 +1042,10 @@ def node_range(node: Node) -> tuple[int, int]:
     if isinstance(node, Negate):
         lo, hi = node_range(node.operand)
         return -hi, -lo
+    if isinstance(node, Call):
+        return _call_range(node, node_range)
+    if isinstance(node, Pool):
+        return _pool_range(node, [node_range(item) for item in node.items])
     (a, b), (c, d) = node_range(node.left), node_range(node.right)
     if node.op == "+":
         return a + c, b + d
@@ -621,17 +1056,69 @@ def node_range(node: Node) -> tuple[int, int]:
     return min(corners), max(corners)
 
 
-def _check_divisors(node: Node) -> None:
-    if isinstance(node, Group):
-        _check_divisors(node.inner)
+def _check_ranges(node: Node) -> tuple[int, int]:
+    """The range of ``node``, every part of it checked: a divisor whose range holds 0 and a total
+    (or any part of one) that can pass :data:`MAX_TOTAL` either way are refused here, at parse
+    time, before anything is rolled or computed."""
+    if isinstance(node, Dice):
+        lo, hi = term_range(node)
+        column = node.column
+    elif isinstance(node, Number):
+        return node.value, node.value
+    elif isinstance(node, Group):
+        return _check_ranges(node.inner)
     elif isinstance(node, Negate):
-        _check_divisors(node.operand)
-    elif isinstance(node, Binary):
-        _check_divisors(node.left)
-        _check_divisors(node.right)
-        if node.op == "/":
-            lo, hi = node_range(node.right)
-            if lo <= 0 <= hi:
+        lo, hi = _check_ranges(node.operand)
+        return -hi, -lo
+    elif isinstance(node, Call):
+        _check_ranges(node.arg)
+        lo, hi = _call_range(node, node_range)
+        column = node.column
+    elif isinstance(node, Pool):
+        lo, hi = _pool_range(node, [_check_ranges(item) for item in node.items])
+        column = node.column
+    else:
+        (a, b), (c, d) = _check_ranges(node.left), _check_ranges(node.right)
+        column = node.column
+        if node.op == "+":
+            lo, hi = a + c, b + d
+        elif node.op == "-":
+            lo, hi = a - d, b - c
+        else:
+            if node.op == "/" and c <= 0 <= d:
                 raise NotationError(
-                    node.column, f"the divisor after '/' can be 0 (it ranges {lo} to {hi})"
+                    column, f"the divisor after '/' can be 0 (it ranges {c} to {d})"
                 )
+            f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
+            corners = [f(a, c), f(a, d), f(b, c), f(b, d)]
+            lo, hi = min(corners), max(corners)
+    if max(-lo, hi) > MAX_TOTAL:
+        raise NotationError(
+            column,
+            f"the total can reach {lo if -lo > hi else hi:,}, past +-(2^53 - 1) "
+            f"({MAX_TOTAL:,}), the largest integer a JSON reader keeps exactly",
+        )
+    return lo, hi
+
+
+def _call_range(node: Call, of: Callable[[Node], tuple[int, int]]) -> tuple[int, int]:
+    """A function's range: of its exact quotient's corners (the functions are monotone), or of
+    its argument's."""
+    division = node.quotient
+    if division is not None:
+        (a, b), (c, d) = of(division.left), of(division.right)
+        corners = [node.apply(x, y) for x in (a, b) for y in (c, d)]
+        return min(corners), max(corners)
+    lo, hi = of(node.arg)
+    if node.name == "abs":
+        return (0 if lo <= 0 <= hi else min(abs(lo), abs(hi))), max(abs(lo), abs(hi))
+    return lo, hi
+
+
+def _pool_range(node: Pool, items: list[tuple[int, int]]) -> tuple[int, int]:
+    """A bound of a pool's total: the kept count of the lowest lows, of the highest highs."""
+    first, last = ranks(len(items), () if node.keep is None else (node.keep,))
+    n = last - first
+    lows = sorted(lo for lo, _ in items)
+    highs = sorted((hi for _, hi in items), reverse=True)
+    return (sum(lows[:n]), sum(highs[:n])) if n else (0, 0)

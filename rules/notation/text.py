@@ -1,6 +1,7 @@
 """English texts of the dice notation's event codes (``notation.*``): the source of the catalogs
 (``rules.narration``). A term is told by its notation as normalised (``4d6kh3``, ``2d6[fire]``);
-the roller by the request's ``name`` (``roller``, null without one)."""
+the roller by the request's ``name`` (``roller``, null without one) and ``gender`` (``gender``, null
+without one: a form that needs none)."""
 
 from rules.narration import Message, counted, sentence, term
 
@@ -17,8 +18,10 @@ TEXTS: tuple[Message, ...] = (
     ),
     counted("notation.counted#successes", "{successes} success", "{successes} successes"),
     counted("notation.counted#failures", "{failures} failure", "{failures} failures"),
-    sentence("notation.total|roller=none", "{formula} totals {total}."),
-    sentence("notation.total|roller=*", "{roller} rolls {formula}: {total}."),
+    sentence("notation.total|roller=none|gender=*", "{formula} totals {total}."),
+    # the request's gender beside its name: the languages whose verb agrees (Arabic) choose here
+    sentence("notation.total|roller=*|gender=feminine", "{roller} rolls {formula}: {total}."),
+    sentence("notation.total|roller=*|gender=*", "{roller} rolls {formula}: {total}."),
     term("notation.list=empty", "none"),
 )
 

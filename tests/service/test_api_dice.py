@@ -8,10 +8,14 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
+from rules.notation.models import NotationRollRequest
 from rules.notation.parser import DEPTH, parse
+from rules.notation.roll import Roller
 from service.settings import Settings
 from tests.conftest import Api, assert_problem
 from tests.foundry.checks import VALIDATOR
+
+ROLLER = Roller()
 
 
 def test_a_roll_shows_every_die_and_replays(api: Api) -> None:
@@ -56,7 +60,7 @@ def test_a_bad_notation_names_the_column(api: Api) -> None:
 
 
 def test_the_budget_counts_explosions_before_drawing(api: Api) -> None:
-    notation = "+".join(["100d6r!"] * 20)
+    notation = "+".join(["100d6rr!"] * 20)
     body = assert_problem(
         api.post("/dice/roll", json={"notation": notation}), 422, "limit-exceeded"
     )
@@ -70,14 +74,14 @@ def test_the_budget_counts_explosions_before_drawing(api: Api) -> None:
 @pytest.mark.parametrize(
     ("lang", "words"),
     [
-        ("en", ["Ala rolls 6d10cs>=7cf<=1 + 4d6kh3", "successes", "keeps"]),
+        ("en", ["Ala rolls 6d10cs>=7df<=1 + 4d6kh3", "successes", "keeps"]),
         ("pl", ["Ala rzuca", "zostają"]),
         ("fi", ["Ala heittää", "pidetään"]),
         ("ar", ["يرمي", "يُحتفظ"]),
     ],
 )
 def test_narrated_in_four_languages(api: Api, lang: str, words: list[str]) -> None:
-    body = {"notation": "6d10cs>=7cf<=1 + 4d6kh3", "seed": 3, "name": "Ala", "lang": lang}
+    body = {"notation": "6d10cs>=7df<=1 + 4d6kh3", "seed": 3, "name": "Ala", "lang": lang}
     r = api.post("/dice/roll", json=body)
     assert r.headers["content-language"] == lang
     text = " ".join(e["text"] for e in r.json()["events"])
@@ -127,7 +131,7 @@ def results(terms: list[dict[str, Any]]) -> list[int]:
     [
         "4d6kh3 + 2",
         "(2d6 + 3) * 2d4[fire]",
-        "8d10cs>=7cf<=1 - 1",
+        "8d10cs>=7df<=1 - 1",
         "3d6! + 2d20ro<3 + 1d8min3max6",
         "4dF + 1",
         "1d100 / 3 + adv",
@@ -181,3 +185,87 @@ def test_a_bad_shorthand_setting_stops_start_up(monkeypatch: pytest.MonkeyPatch)
         Settings()
     monkeypatch.setenv("DRAGONROLL_DICE_SHORTHANDS", '{"save": "1d20+5"}')
     assert Settings().dice_shorthands == {"save": "1d20+5"}
+
+
+#: The campaign's five 500s (each a 422 naming ``notation`` now), and its shapes around them.
+NO_500 = [
+    ("/dice/roll", "(" * 238 + "1d6" + ")" * 238),
+    ("/dice/odds", "(" * 246 + "1d6" + ")" * 246),
+    ("/dice/roll", "-1000000*1000000*1000000*10"),
+    ("/dice/odds", "1d6*1000000*1000000*1000000*10"),
+    ("/dice/roll", "*".join(["999999"] * 71)),
+    ("/dice/odds", "*".join(["999999"] * 71)),
+    ("/dice/roll", "1000000*1000000*1000000"),
+    ("/dice/roll", "-" * 400 + "1"),
+    ("/dice/odds", "1d1000!>1"),
+]
+
+
+@pytest.mark.parametrize(("path", "notation"), NO_500, ids=[f"{p} {n[:24]}" for p, n in NO_500])
+def test_no_notation_reaches_a_500(api: Api, path: str, notation: str) -> None:
+    body = assert_problem(api.post(path, json={"notation": notation}), 422)
+    assert body["errors"][0]["loc"] == ["body", "notation"]
+
+
+def test_the_longest_chain_of_operators_is_answered(api: Api) -> None:
+    notation = "+".join(["1"] * 250)  # 499 characters: the tree 250 deep
+    assert api.post("/dice/roll", json={"notation": notation}).json()["total"] == 250
+    assert api.post("/dice/odds", json={"notation": notation}).status_code == 200
+    r = api.post("/dice/roll", json={"notation": "1000000*1000000*9007", "foundry": True})
+    assert r.json()["total"] == 9_007_000_000_000_000 <= 2**53 - 1
+
+
+@pytest.mark.parametrize(
+    "notation",
+    ["1d6", "+".join(["1d6"] * 20), "9d1000!>1", "20d1000r<999!>500", "4dF", "5d6kh3+8d10cs>5df<2"],
+)
+def test_the_roll_work_bounds_its_answer(api: Api, notation: str) -> None:
+    """``/dice/roll``'s work function counts the answer's bytes: checked against the encoded
+    answer at its largest (Foundry roll, Arabic texts, a long name)."""
+    for foundry in (False, True):
+        req = NotationRollRequest(
+            notation=notation, seed=1, foundry=foundry, lang="ar", name="Laila" * 6
+        )
+        work = ROLLER.work(req)
+        r = api.post("/dice/roll", json=req.model_dump(exclude_none=True))
+        assert r.status_code == 200, r.text
+        assert len(r.json()["rolls"]) <= work.dice
+        assert len(r.content) <= work.answer
+
+
+@pytest.mark.parametrize(
+    ("gender", "verb"), [("feminine", "ترمي"), ("masculine", "يرمي"), (None, "يرمي")]
+)
+def test_the_roller_s_gender_beside_the_name(api: Api, gender: str | None, verb: str) -> None:
+    body: dict[str, Any] = {"notation": "1d20", "seed": 1, "name": "ليلى", "lang": "ar"}
+    if gender is not None:
+        body["gender"] = gender
+    answer = api.post("/dice/roll", json=body).json()
+    (told,) = [e for e in answer["events"] if e["code"] == "notation.total"]
+    assert verb in told["text"] and "ليلى" in told["text"]
+    assert told["params"]["gender"] == gender
+    english = api.post("/dice/roll", json={**body, "lang": "en"}).json()
+    assert "ليلى rolls 1d20" in english["events"][-1]["text"]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "notation"),
+    [
+        ("roll20", "10d10>8f1 + 3d6!! + {1d20, 1d20}kh1"),
+        ("roll20", "4d10cs>7 + ceil(1d6/2) + 2d20r<2"),
+        ("avrae", "1d20mi10 + 4d6pl1 + 8d6e6 + 4d6k3 to hit"),
+        ("avrae", "(1d20, 1d20)kh1 + 1d20rr<20"),
+        ("foundry", "20d20cs + 6d6cf<=3 + 4d6d1 + {1d8x, 1d6x}kh + 1d20 + 5 [attack]"),
+    ],
+)
+def test_every_dialect_has_its_foundry_roll(api: Api, dialect: str, notation: str) -> None:
+    body = {"notation": notation, "dialect": dialect, "seed": 5, "foundry": True}
+    r = api.post("/dice/roll", json=body)
+    assert r.status_code == 200, r.text
+    answer = r.json()
+    assert answer["dialect"] == dialect
+    (roll,) = answer["foundry"]["rolls"]
+    VALIDATOR.validate(roll)
+    assert roll["total"] == answer["total"]
+    again = {**body, "notation": answer["formula"]}
+    assert api.post("/dice/roll", json=again).json()["total"] == answer["total"]

@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Roll any dice notation
-         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, in Foundry's dialect (its `r` is our `ro`, its `rr` our `r`, its `df` our `cf`). `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
          *
          *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
          */
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of any dice notation
-         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice and rerolls go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them). Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. `NdM` (N defaults to 1; 1-100 dice of 2-1000 sides), `d%` (d100), `dF` (Fate: -1, 0, +1); keep and drop `kh` `kl` `dh` `dl` (`k` is `kh`, the count defaults to 1); exploding `!` or `x` (on the highest face), `!>N` `!>=N` `!<N` `!=N`, once: `xo` or `!o`; rerolls `r<N` (again and again, also `rr`), `ro<N` (once), any comparison, `r` alone rerolls 1s; `minN` `maxN` per die; success counting `cs>=N`, then `cf<=N` (the total is the successes less the failures); `+ - * /` (`/` floors; a divisor that can be 0 is refused), parentheses, labels `[fire]`, shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). `>` and `<` are strict. Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), counting. A die is rerolled, or explodes, at most 10 times in a chain. At most 20 dice terms. docs/notation.md has the grammar.
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
          *
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
@@ -4302,7 +4302,16 @@ export interface components {
         NotationOdds: {
             /** Notation */
             notation: string;
-            /** Formula */
+            /**
+             * Dialect
+             * @description The dialect it was read in.
+             * @enum {string}
+             */
+            dialect: "foundry" | "roll20" | "avrae";
+            /**
+             * Formula
+             * @description The notation written back in its dialect.
+             */
             formula: string;
             /** @description The total's exact distribution. `tail` is the mass of the rolls where a die's chain of explosions (or rerolls) reached the depth and would have gone on; those rolls are counted as the roller counts them in `mean`, `percentiles`, `at_least` and `at_most`, and left out of `result`. */
             total: components["schemas"]["Distribution"];
@@ -4342,10 +4351,19 @@ export interface components {
              */
             notation: string;
             /**
+             * Dialect
+             * @description How the notation is read (docs/notation.md, "Dialects"): as Foundry VTT reads it (`r` rerolls once, `rr` again and again, `cs`/`cf` count, `>` strict, modifiers in lower case), as Roll20 does (`8d10>7f1` counts successes and deducts failures, `>` holds its target, `cs`/`cf` mark criticals, `!!` compounds) or as avrae/d20 does (`rr`, `ro`, `e6`, `mi`, `ma`, `k3` keeps the 3s, `pl1`, a trailing comment).
+             * @default foundry
+             * @enum {string}
+             */
+            dialect?: "foundry" | "roll20" | "avrae";
+            /**
              * Name
              * @description Who rolls, for the events' texts.
              */
             name?: string | null;
+            /** Gender */
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /**
          * NotationRollRequest
@@ -4384,10 +4402,19 @@ export interface components {
              */
             notation: string;
             /**
+             * Dialect
+             * @description How the notation is read (docs/notation.md, "Dialects"): as Foundry VTT reads it (`r` rerolls once, `rr` again and again, `cs`/`cf` count, `>` strict, modifiers in lower case), as Roll20 does (`8d10>7f1` counts successes and deducts failures, `>` holds its target, `cs`/`cf` mark criticals, `!!` compounds) or as avrae/d20 does (`rr`, `ro`, `e6`, `mi`, `ma`, `k3` keeps the 3s, `pl1`, a trailing comment).
+             * @default foundry
+             * @enum {string}
+             */
+            dialect?: "foundry" | "roll20" | "avrae";
+            /**
              * Name
              * @description Who rolls, for the events' texts.
              */
             name?: string | null;
+            /** Gender */
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4431,10 +4458,21 @@ export interface components {
              */
             notation: string;
             /**
+             * Dialect
+             * @description The dialect it was read in.
+             * @enum {string}
+             */
+            dialect: "foundry" | "roll20" | "avrae";
+            /**
              * Formula
-             * @description The notation written back, normalised (shorthands expanded).
+             * @description The notation written back in its dialect, normalised (shorthands expanded): it reads back to the same roll.
              */
             formula: string;
+            /**
+             * Comment
+             * @description What followed the notation: avrae's comment, Foundry's `# flavor`; null: none.
+             */
+            comment: string | null;
             /** Total */
             total: number;
             /**
@@ -4442,6 +4480,11 @@ export interface components {
              * @description Each dice term, left to right.
              */
             terms: components["schemas"]["TermResult"][];
+            /**
+             * Pools
+             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner.
+             */
+            pools: components["schemas"]["PoolResult"][];
         };
         /** OpposedOdds */
         OpposedOdds: {
@@ -4811,6 +4854,21 @@ export interface components {
              */
             extra: boolean;
         };
+        /** PoolItem */
+        PoolItem: {
+            /**
+             * Notation
+             * @description The expression, in the request's dialect.
+             */
+            notation: string;
+            /** Total */
+            total: number;
+            /**
+             * Kept
+             * @description Whether the pool's keep or drop kept it.
+             */
+            kept: boolean;
+        };
         /** PoolRequest */
         PoolRequest: {
             /**
@@ -4841,6 +4899,29 @@ export interface components {
              * @description Skill level = number of d10 in the pool (0-100).
              */
             pool: number;
+        };
+        /**
+         * PoolResult
+         * @description A pool (``{1d20, 1d20}kh``): each expression's total and whether it was kept.
+         */
+        PoolResult: {
+            /**
+             * Column
+             * @description Where the pool starts in the notation (1-based).
+             */
+            column: number;
+            /**
+             * Notation
+             * @description The pool, in the request's dialect.
+             */
+            notation: string;
+            /** Items */
+            items: components["schemas"]["PoolItem"][];
+            /**
+             * Total
+             * @description The kept totals' sum.
+             */
+            total: number;
         };
         /**
          * PoolRoll
@@ -10885,6 +10966,7 @@ export interface operations {
                      *           "code": "notation.total",
                      *           "params": {
                      *             "roller": null,
+                     *             "gender": null,
                      *             "formula": "4d6kh3",
                      *             "total": 8
                      *           },
@@ -10892,7 +10974,9 @@ export interface operations {
                      *         }
                      *       ],
                      *       "notation": "4d6kh3",
+                     *       "dialect": "foundry",
                      *       "formula": "4d6kh3",
+                     *       "comment": null,
                      *       "total": 8,
                      *       "terms": [
                      *         {
@@ -10927,7 +11011,8 @@ export interface operations {
                      *           ],
                      *           "total": 8
                      *         }
-                     *       ]
+                     *       ],
+                     *       "pools": []
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];
@@ -11776,7 +11861,7 @@ export interface operations {
                      *           "fi": "Varjojen lohikäärmeet",
                      *           "ar": "تنانين الظلال"
                      *         },
-                     *         "rules_version": "dos-5",
+                     *         "rules_version": "dos-6",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -11895,7 +11980,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeen taistelu",
                      *           "ar": "معركة التنين"
                      *         },
-                     *         "rules_version": "dragon-5",
+                     *         "rules_version": "dragon-6",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -11933,7 +12018,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeratsastajat",
                      *           "ar": "فرسان التنانين"
                      *         },
-                     *         "rules_version": "riders-5",
+                     *         "rules_version": "riders-6",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -11969,7 +12054,7 @@ export interface operations {
                      *           "fi": "Viidennen laitoksen SRD-taistelu",
                      *           "ar": "قتال الإصدار الخامس (SRD)"
                      *         },
-                     *         "rules_version": "dnd5e-5",
+                     *         "rules_version": "dnd5e-6",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12045,7 +12130,7 @@ export interface operations {
                      *           "fi": "Noppanotaatio",
                      *           "ar": "صيغة الفصوص"
                      *         },
-                     *         "rules_version": "notation-1",
+                     *         "rules_version": "notation-2",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12056,7 +12141,8 @@ export interface operations {
                      *         "capabilities": [
                      *           "foundry",
                      *           "odds",
-                     *           "counted"
+                     *           "counted",
+                     *           "gendered"
                      *         ],
                      *         "endpoints": [
                      *           {

@@ -19,7 +19,7 @@ NORMALISED = [
     ("2d6", "2d6"),
     ("d20", "1d20"),
     ("D20", "1d20"),
-    ("d%", "1d%"),
+    ("d%", "1d100"),
     ("3dF", "3dF"),
     ("4d6kh3", "4d6kh3"),
     ("4d6k3", "4d6kh3"),
@@ -38,21 +38,21 @@ NORMALISED = [
     ("3d6!5", "3d6x=5"),
     ("3d6xo", "3d6xo"),
     ("3d6!o", "3d6xo"),
-    ("1d20r", "1d20rr=1"),
-    ("1d20r<3", "1d20rr<3"),
+    ("1d20r", "1d20r"),
+    ("1d20r<3", "1d20r<3"),
     ("1d20rr<3", "1d20rr<3"),
-    ("1d20ro<3", "1d20ro<3"),
-    ("1d20ro>=19", "1d20ro>=19"),
-    ("1d20r2", "1d20rr=2"),
+    ("1d20ro<3", "1d20r<3"),
+    ("1d20ro>=19", "1d20r>=19"),
+    ("1d20r2", "1d20r=2"),
     ("1d8min3", "1d8min3"),
     ("1d8max5", "1d8max5"),
     ("1d8max5min3", "1d8min3max5"),
     ("8d10cs>=7", "8d10cs>=7"),
     ("8d10cs>7", "8d10cs>7"),
     ("8d10cs10", "8d10cs=10"),
-    ("8d10cs>=7cf<=1", "8d10cs>=7cf<=1"),
+    ("8d10cs>=7df<=1", "8d10cs>=7df<=1"),
     # modifiers apply rerolls, explosions, min/max, keep, count: written back in that order
-    ("4d6kh3!r", "4d6rr=1xkh3"),
+    ("4d6kh3!r", "4d6rxkh3"),
     ("2d6+3", "2d6 + 3"),
     ("2d6 - 1d4 + 1", "2d6 - 1d4 + 1"),
     ("2*3d6", "2 * 3d6"),
@@ -106,10 +106,16 @@ def test_fate_and_percent_dice() -> None:
     assert pct.sides == 100 and pct.text("foundry") == "1d100"
 
 
-def test_foundry_dialect() -> None:
-    (t,) = parse("8d10ro<2cs>=7cf<=1").terms
+def test_each_dialect_writes_its_own() -> None:
+    (t,) = parse("8d10ro<2cs>=7df<=1").terms
     assert t.text("foundry") == "8d10r<2cs>=7df<=1"
-    assert parse("1d6r<3").terms[0].text("foundry") == "1d6rr<3"
+    assert parse("1d6rr<3").terms[0].text("foundry") == "1d6rr<3"
+    (t,) = parse("8d10r<2>=7f1", dialect="roll20").terms
+    assert t.reroll == Compare("<=", 2) and not t.reroll_once
+    assert t.success == Compare(">=", 7) and t.failure == Compare("=", 1)
+    assert t.text("roll20") == "8d10r<2>7f1"
+    (t,) = parse("4d6rr1e6mi2pl1", dialect="avrae").terms
+    assert t.text("avrae") == "4d6rr1e6mi2pl1"
 
 
 # (text, column, a fragment of the message)
@@ -127,22 +133,22 @@ ERRORS = [
     ("2d6kh3", 4, "only 2 dice"),
     ("2d6q", 4, "unknown modifier"),
     ("2d6r<3r<2", 7, "a reroll once"),
-    ("2d6!!", 5, "an explosion once"),
+    ("2d6!!", 5, "explodes once"),
     ("2d6min2min3", 8, "once"),
     ("2d6min0", 7, "the min of a die is 1 to 6"),
     ("2d6max7", 7, "the max of a die is 1 to 6"),
     ("2d6min5max3", 12, "min is above max"),
     ("1d6!>0", 4, "every face of the die would explode"),
     ("1d6r<7", 4, "every face of the die would be rerolled"),
-    ("8d10cs", 7, "expected a comparison after cs"),
-    ("8d10cf<2", 5, "write cs first"),
+    ("8d10cs>", 8, "the value cs compares with"),
+    ("8d10df<2", 5, "write cs first"),
     ("8d10cs>=7cs>=8", 10, "once"),
     ("2d6 3", 5, "expected '+', '-', '*', '/' or the end"),
     ("(2d6+3", 7, "expected ')'"),
     ("2d6)", 4, "expected '+', '-', '*', '/' or the end"),
     ("2d6[fire", 9, "expected ']'"),
     ("2d6[]", 4, "a label has 1 to 32"),
-    ("2d6[fi{re]", 7, "expected ']'"),
+    ("2d6[fire", 9, "expected ']'"),
     ("foo+1", 1, "'foo' is no shorthand"),
     ("1d6/(1d2-1)", 4, "the divisor after '/' can be 0"),
     ("10/0", 3, "can be 0"),

@@ -89,7 +89,7 @@ def test_an_explosion_chain_stops_at_the_depth() -> None:
 
 def test_rerolls_again_and_again_and_once() -> None:
     # base 1, 5, 2; the 1 is rerolled (a 2, index 3), the 2 (a 6, index 4), then index 3 (a 4)
-    r = roll("3d6r<3", t0=[1, 5, 2, 2, 6, 4])
+    r = roll("3d6rr<3", t0=[1, 5, 2, 2, 6, 4])
     assert marks(r) == [
         (1, "rerolled"),
         (5, "kept"),
@@ -109,10 +109,21 @@ def test_rerolls_again_and_again_and_once() -> None:
     assert once["total"] == 8
 
 
-def test_a_reroll_chain_stops_at_the_depth() -> None:
-    r = roll("1d6r", t0=[1] * (DEPTH + 1))
+def test_a_reroll_chain_ends_on_a_face_that_stands() -> None:
+    # the depth's reroll is a d5 of the faces that stand (2..6): its 1 is a 2
+    r = roll("1d6rr", t0=[1] * DEPTH + [1])
     assert [s for _, s in marks(r)] == ["rerolled"] * DEPTH + ["kept"]
-    assert r["total"] == 1
+    assert r["total"] == 2
+    assert [d["sides"] for d in r["rolls"]] == [6] * DEPTH + [5]
+    r = roll("1d6rr<6", t0=[1] * DEPTH)  # one face stands: the depth's reroll draws nothing
+    assert r["total"] == 6 and len(r["rolls"]) == DEPTH
+
+
+def test_reroll_until_is_always_the_face_that_stands() -> None:
+    """avrae/d20's own test: ``1d20rr<20`` is always 20 (it rerolls until, with no cap)."""
+    for seed in range(30):
+        req = NotationRollRequest(notation="1d20rr<20", seed=seed)
+        assert ROLLER.roll(req, DiceSource(seed, None, ROLLER.slots(req)))["total"] == 20
 
 
 def test_rerolls_then_explosions_then_keep() -> None:
@@ -130,7 +141,7 @@ def test_min_and_max_per_die() -> None:
 
 
 def test_success_counting_less_failures() -> None:
-    r = roll("6d10cs>=7cf<=1", t0=[7, 1, 10, 3, 1, 8])
+    r = roll("6d10cs>=7df<=1", t0=[7, 1, 10, 3, 1, 8])
     assert marks(r) == [
         (7, "success"),
         (1, "failure"),
@@ -212,9 +223,10 @@ def test_work_counts_every_die_a_notation_can_draw() -> None:
     assert work("3d6!") == 3 * (1 + DEPTH)
     assert work("3d6xo") == 6
     assert work("2d6ro<2") == 4
-    assert work("2d6r<2!") == 2 * (1 + 2 * DEPTH)
+    assert work("2d6rr<2!") == 2 * (1 + 2 * DEPTH)
+    assert work("2d6r<2!") == 2 * (2 + DEPTH)  # Foundry's r: once
     assert work("adv+dis") == 4
-    assert work("+".join(["100d6r!"] * 20)) == 20 * 100 * (1 + 2 * DEPTH)
+    assert work("+".join(["100d6rr!"] * 20)) == 20 * 100 * (1 + 2 * DEPTH)
 
 
 def test_a_bad_notation_is_an_invalid_request_at_notation() -> None:

@@ -1293,6 +1293,7 @@ class NotationOdds(TypedDict):
     "NotationOdds"
 
     notation: str
+    dialect: Literal["foundry", "roll20", "avrae"]
     formula: str
     total: Distribution
     at_least: list[ValueProb]
@@ -1305,7 +1306,9 @@ class NotationOddsRequest(TypedDict):
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
     notation: str
+    dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1316,7 +1319,9 @@ class NotationRollRequest(TypedDict):
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
     notation: str
+    dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1330,9 +1335,12 @@ class NotationRollResult(TypedDict):
     events: list[Event]
     foundry: NotRequired[FoundryRolls]
     notation: str
+    dialect: Literal["foundry", "roll20", "avrae"]
     formula: str
+    comment: str | None
     total: int
     terms: list[TermResult]
+    pools: list[PoolResult]
 
 
 class OpposedOdds(TypedDict):
@@ -1498,6 +1506,14 @@ class PoolDie(TypedDict):
     extra: bool
 
 
+class PoolItem(TypedDict):
+    "PoolItem"
+
+    notation: str
+    total: int
+    kept: bool
+
+
 class PoolRequest(TypedDict):
     "PoolRequest"
 
@@ -1506,6 +1522,15 @@ class PoolRequest(TypedDict):
     lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
     foundry: NotRequired[bool]
     pool: int
+
+
+class PoolResult(TypedDict):
+    "A pool (``{1d20, 1d20}kh``): each expression's total and whether it was kept."
+
+    column: int
+    notation: str
+    items: list[PoolItem]
+    total: int
 
 
 class PoolRoll(TypedDict):
