@@ -59,7 +59,7 @@ def test_the_capabilities_today() -> None:
         "dragon": ["counted", "foundry", "gendered", "odds", "simulate"],
         "riders": ["counted", "foundry", "gendered", "odds", "simulate"],
         "dnd5e": ["counted", "foundry", "gendered", "odds"],
-        "notation": ["counted", "foundry", "odds"],
+        "notation": ["counted", "foundry", "gendered", "odds"],
     }
     assert {s.id: sorted(s.capabilities) for s in SYSTEMS if s.id in today} == today
 

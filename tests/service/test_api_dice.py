@@ -75,7 +75,7 @@ def test_the_budget_counts_explosions_before_drawing(api: Api) -> None:
     ("lang", "words"),
     [
         ("en", ["Ala rolls 6d10cs>=7df<=1 + 4d6kh3", "successes", "keeps"]),
-        ("pl", ["Ala rzuca", "zostają"]),
+        ("pl", ["Ala rzuca", "po odrzuceniu: 4, 6, 6"]),
         ("fi", ["Ala heittää", "pidetään"]),
         ("ar", ["يرمي", "يُحتفظ"]),
     ],
@@ -245,7 +245,8 @@ def test_the_roller_s_gender_beside_the_name(api: Api, gender: str | None, verb:
     assert verb in told["text"] and "ليلى" in told["text"]
     assert told["params"]["gender"] == gender
     english = api.post("/dice/roll", json={**body, "lang": "en"}).json()
-    assert "ليلى rolls 1d20" in english["events"][-1]["text"]
+    # a right-to-left name is isolated in a left-to-right sentence (FSI ... PDI)
+    assert "\u2068ليلى\u2069 rolls 1d20" in english["events"][-1]["text"]
 
 
 @pytest.mark.parametrize(
