@@ -35,15 +35,16 @@ import asyncio
 import contextlib
 import math
 import os
+import pickle
 import resource
 import signal
 import socket
+import struct
 import time
 import traceback
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import Any
 
 #: Seconds of CPU past the limit after which the parent's watchdog kills a worker (its own timer
@@ -52,6 +53,8 @@ SLACK = 0.25
 #: Seconds a worker may go past the limit before the kernel ends it (``RLIMIT_CPU``, whole seconds).
 KERNEL_SLACK = 1.0
 _TICKS = os.sysconf("SC_CLK_TCK")
+#: A message between the parent and a worker: its length (8 bytes, big-endian), then its pickle.
+_HEADER = struct.Struct("!Q")
 
 
 class CpuLimit(Exception):
@@ -101,9 +104,12 @@ class _Job:
 @dataclass(eq=False)
 class _Worker:
     pid: int
-    conn: Connection
+    sock: socket.socket
     pidfd: int
     job: _Job | None = None
+    #: bytes read and not yet a whole message; bytes to send not yet sent
+    inbox: bytearray = field(default_factory=bytearray)
+    outbox: bytearray = field(default_factory=bytearray)
     cpu_at_start: float = 0.0
     watchdog: asyncio.TimerHandle | None = None
     alive: bool = True
@@ -227,23 +233,22 @@ class HeavyLane:
             finally:
                 os._exit(code)
         child.close()
-        worker = _Worker(pid, Connection(parent.detach()), os.pidfd_open(pid))
+        parent.setblocking(False)
+        worker = _Worker(pid, parent, os.pidfd_open(pid))
         self.workers.append(worker)
         self.started += 1
         assert self.loop is not None
-        self.loop.add_reader(worker.conn.fileno(), self._on_message, worker)
+        self.loop.add_reader(parent.fileno(), self._on_readable, worker)
         self.loop.add_reader(worker.pidfd, self._on_exit, worker)
 
     def _dispatch(self, worker: _Worker, job: _Job) -> None:
         assert self.loop is not None
         worker.job, job.worker = job, worker
         worker.cpu_at_start = _cpu_of(worker.pid)
-        try:
-            worker.conn.send(job.payload)
-        except OSError:  # it died meanwhile: its exit is noted by _on_exit, the job goes back
-            worker.job, job.worker = None, None
-            self.waiting.appendleft(job)
-            return
+        data = pickle.dumps(job.payload, protocol=pickle.HIGHEST_PROTOCOL)
+        worker.outbox += _HEADER.pack(len(data))
+        worker.outbox += data
+        self._on_writable(worker)
         worker.watchdog = self.loop.call_later(self.cpu_seconds + SLACK, self._check, worker)
 
     def _check(self, worker: _Worker) -> None:
@@ -260,12 +265,45 @@ class HeavyLane:
         wait = max(self.cpu_seconds + SLACK - used, 0.05)
         worker.watchdog = self.loop.call_later(wait, self._check, worker)
 
-    def _on_message(self, worker: _Worker) -> None:
+    def _on_writable(self, worker: _Worker) -> None:
+        """Send what the socket takes now; the rest when it is writable again (never blocking)."""
+        assert self.loop is not None
         try:
-            kind, value = worker.conn.recv()
-        except (EOFError, OSError):
+            sent = worker.sock.send(worker.outbox)
+        except BlockingIOError:
+            sent = 0
+        except OSError:  # it died: its exit is noted by _on_exit
+            worker.outbox.clear()
+            self.loop.remove_writer(worker.sock.fileno())
+            return
+        del worker.outbox[:sent]
+        if worker.outbox:
+            self.loop.add_writer(worker.sock.fileno(), self._on_writable, worker)
+        else:
+            self.loop.remove_writer(worker.sock.fileno())
+
+    def _on_readable(self, worker: _Worker) -> None:
+        """Read what has arrived; a whole message is the job's answer."""
+        try:
+            data = worker.sock.recv(1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
             self._kill(worker, None)  # its exit decides what the job gets (_on_exit)
             return
+        worker.inbox += data
+        if len(worker.inbox) < _HEADER.size:
+            return
+        (size,) = _HEADER.unpack_from(worker.inbox)
+        if len(worker.inbox) < _HEADER.size + size:
+            return
+        kind, value = pickle.loads(memoryview(worker.inbox)[_HEADER.size : _HEADER.size + size])
+        del worker.inbox[: _HEADER.size + size]
+        self._on_message(worker, kind, value)
+
+    def _on_message(self, worker: _Worker, kind: str, value: Any) -> None:
         job = worker.job
         worker.job = None
         if worker.watchdog is not None:
@@ -309,12 +347,13 @@ class HeavyLane:
             worker.alive = False
             worker.ended = reason
             assert self.loop is not None
-            self.loop.remove_reader(worker.conn.fileno())
+            self.loop.remove_reader(worker.sock.fileno())
+            self.loop.remove_writer(worker.sock.fileno())
             if worker.watchdog is not None:
                 worker.watchdog.cancel()
             with contextlib.suppress(ProcessLookupError):
                 signal.pidfd_send_signal(worker.pidfd, signal.SIGKILL)
-            worker.conn.close()
+            worker.sock.close()
             job = worker.job
             if job is not None and reason is not None and not job.future.done():
                 job.future.set_exception(reason)
@@ -374,10 +413,10 @@ def _serve(sock: socket.socket, handler: Callable[[Any], Any], cpu_seconds: floa
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGPROF, _over_time)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-    conn = Connection(sock.detach())
+    sock.setblocking(True)
     while True:
         try:
-            payload = conn.recv()
+            payload = pickle.loads(_receive(sock))
         except (EOFError, OSError):
             return
         used = time.process_time()
@@ -395,12 +434,29 @@ def _serve(sock: socket.socket, handler: Callable[[Any], Any], cpu_seconds: floa
             message = ("cpu", None)
         except Exception:
             message = ("error", traceback.format_exc())
+        data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
         try:
-            conn.send(message)
-        except (EOFError, OSError):
+            sock.sendall(_HEADER.pack(len(data)) + data)
+        except OSError:
             return
         if message[0] == "cpu":
             return
+
+
+def _receive(sock: socket.socket) -> bytes:
+    """One whole message from the parent."""
+    header = _exactly(sock, _HEADER.size)
+    return _exactly(sock, _HEADER.unpack(header)[0])
+
+
+def _exactly(sock: socket.socket, size: int) -> bytes:
+    out = bytearray()
+    while len(out) < size:
+        chunk = sock.recv(min(size - len(out), 1 << 20))
+        if not chunk:
+            raise EOFError
+        out += chunk
+    return bytes(out)
 
 
 def _over_time(signum: int, frame: Any) -> None:
