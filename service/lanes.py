@@ -144,7 +144,8 @@ class HeavyLane:
 
     def start(self) -> None:
         """Fork the workers that are not running (on the event loop's thread)."""
-        self.loop = asyncio.get_running_loop()
+        if self.loop is not asyncio.get_running_loop():
+            self._adopt(asyncio.get_running_loop())
         while len(self.workers) < self.size and not self.draining:
             self._spawn()
 
@@ -154,7 +155,9 @@ class HeavyLane:
         """
         if self.draining:
             raise Draining(started=False)
-        if self.loop is None or not self.workers:
+        if self.loop is not asyncio.get_running_loop():
+            self._adopt(asyncio.get_running_loop())
+        if not self.workers:
             self.start()
         idle = self._idle()
         if idle is None and len(self.waiting) >= self.queue_size:
@@ -210,6 +213,34 @@ class HeavyLane:
         return [worker.pid for worker in self.workers]
 
     # --- the parent's side ----------------------------------------------------------------------
+
+    def _adopt(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Serve from ``loop`` (a server has one loop; a test's client may run each request in a
+        loop of its own): the idle workers are watched from it, a busy one (its caller's loop is
+        gone) is ended, and the jobs queued in the old loop are forgotten."""
+        old, self.loop = self.loop, loop
+        self.waiting.clear()
+        for worker in list(self.workers):
+            if old is not None and not old.is_closed():
+                old.remove_reader(worker.sock.fileno())
+                old.remove_writer(worker.sock.fileno())
+                old.remove_reader(worker.pidfd)
+            if worker.watchdog is not None:
+                worker.watchdog.cancel()
+                worker.watchdog = None
+            if worker.job is None and worker.alive:
+                loop.add_reader(worker.sock.fileno(), self._on_readable, worker)
+                loop.add_reader(worker.pidfd, self._on_exit, worker)
+                continue
+            worker.job = None
+            self.workers.remove(worker)
+            worker.alive = False
+            with contextlib.suppress(ProcessLookupError):
+                signal.pidfd_send_signal(worker.pidfd, signal.SIGKILL)
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(worker.pid, 0)
+            worker.sock.close()
+            os.close(worker.pidfd)
 
     async def _wait(self, job: _Job) -> Any:
         try:

@@ -124,10 +124,12 @@ class Settings(BaseSettings):
         ),
     )
     job_cpu_seconds: Annotated[float, Field(ge=0.05, le=600)] = Field(
-        default=1.0,
+        default=1.5,
         description=(
             "Seconds of CPU one heavy job may use: past it the job is ended (its worker replaced)"
-            " and the request answered 422 cpu-limit. docs/hardening.md."
+            " and the request answered 422 cpu-limit. The work budgets refuse earlier, at about"
+            " 0.9 s of an idle machine's CPU; this is the backstop, with room for a busy host."
+            " docs/hardening.md."
         ),
     )
     limit_concurrency: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
