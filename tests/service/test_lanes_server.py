@@ -274,8 +274,9 @@ RIDERS = {
 def test_an_odds_request_costs_at_most_about_a_second_of_cpu(
     path: str, body: dict[str, Any]
 ) -> None:
-    """Whatever the estimate says: refused by its estimate (a few ms) or ended at the CPU limit."""
-    srv = Server()
+    """Whatever the estimate says: refused by its estimate (a few ms) or ended at the CPU limit
+    (1 s here)."""
+    srv = Server(DRAGONROLL_JOB_CPU_SECONDS="1")
     try:
         before = cpu(srv.proc.pid)
         status, _, payload = post(srv, path, body)

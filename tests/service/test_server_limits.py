@@ -68,7 +68,7 @@ class Server:
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a busy machine takes long to import and warm up
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url("/readyz"), timeout=1) as r:
