@@ -12,6 +12,8 @@ estimate, bounds what a job costs:
   parent's alone: a connection the parent closes is closed), ignores SIGINT and SIGTERM (the parent
   ends it) and leaves when its socket closes, so it never outlives the parent by more than one job.
   Forking costs the loop a few milliseconds (docs/hardening.md); a fresh process needs no start-up.
+  A worker runs :data:`NICE` steps nicer than the server (the loop gets the CPU first) and is
+  replaced after :data:`JOBS_PER_WORKER` jobs (its pages shared with the server again).
 - **A hard CPU limit per job** (``DRAGONROLL_JOB_CPU_SECONDS``), three times over: the worker arms
   ``ITIMER_PROF`` for the limit, whose signal ends the job with :class:`CpuLimit` between two
   bytecodes (the clean path, a 422); the parent's watchdog reads the worker's CPU time from
@@ -53,6 +55,13 @@ SLACK = 0.25
 #: Seconds a worker may go past the limit before the kernel ends it (``RLIMIT_CPU``, whole seconds).
 KERNEL_SLACK = 1.0
 _TICKS = os.sysconf("SC_CLK_TCK")
+#: Jobs a worker answers before a fresh one replaces it: Python's reference counts write to every
+#: object a job touches, so a worker's pages shared with the server become its own over time (the
+#: pod's memory would tend to the workers' whole size); a fresh fork shares them again.
+JOBS_PER_WORKER = 250
+#: How much nicer than the server a worker runs: the event loop (probes, light requests, the
+#: queue's refusals) gets the CPU first when the heavy lane is busy.
+NICE = 10
 #: A message between the parent and a worker: its length (8 bytes, big-endian), then its pickle.
 _HEADER = struct.Struct("!Q")
 
@@ -107,6 +116,7 @@ class _Worker:
     sock: socket.socket
     pidfd: int
     job: _Job | None = None
+    jobs: int = 0
     #: bytes read and not yet a whole message; bytes to send not yet sent
     inbox: bytearray = field(default_factory=bytearray)
     outbox: bytearray = field(default_factory=bytearray)
@@ -348,7 +358,9 @@ class HeavyLane:
                 job.future.set_exception(CpuLimit(self.cpu_seconds))
             else:
                 job.future.set_exception(WorkerFailed(value))
-        if kind == "cpu":  # the worker leaves after a job it ended: a fresh one replaces it
+        worker.jobs += 1
+        if kind == "cpu" or worker.jobs >= JOBS_PER_WORKER:
+            # the worker leaves after a job it ended (or its share of jobs): a fresh one replaces it
             self._kill(worker, None)
         else:
             self._next(worker)
@@ -444,6 +456,8 @@ def _serve(sock: socket.socket, handler: Callable[[Any], Any], cpu_seconds: floa
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGPROF, _over_time)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    with contextlib.suppress(OSError):
+        os.nice(NICE)
     sock.setblocking(True)
     while True:
         try:
