@@ -155,3 +155,31 @@ def test_a_job_that_raises_is_a_worker_failure_with_its_traceback() -> None:
         assert isinstance(await lane.run(("pid", 0)), int)
 
     run(go)
+
+
+def test_the_pipeline_answers_small_requests_on_the_loop_and_large_ones_in_the_lane() -> None:
+    """Light: a few dice, answered where the request arrived (no worker is ever started); heavy:
+    odds, and a roll over the light lane's dice, answered by a worker process, byte for byte what
+    the in-process path gives."""
+    import json
+
+    from fastapi.testclient import TestClient
+
+    from service.app import create_app
+    from service.pipeline import LIGHT_DICE
+    from service.routing import endpoints
+
+    app = create_app()
+    client = TestClient(app)
+    lane: HeavyLane = app.state.lane
+    small = {"notation": "3d6", "seed": "lanes"}
+    r = client.post("/dice/roll", json=small)
+    assert r.status_code == 200 and lane.started == 0
+    large = {"notation": f"{LIGHT_DICE + 1}d6", "seed": "lanes", "lang": "pl"}
+    r = client.post("/dice/roll", json=large)
+    assert r.status_code == 200 and lane.started == lane.size
+    direct, lang = endpoints(app)["/dice/roll"].resolve(json.dumps(large).encode())
+    assert r.content == direct and lang == "pl" == r.headers["content-language"]
+    r = client.post("/dice/odds", json={"notation": "2d6", "seed": "x"})  # refused before the lane
+    assert r.status_code == 422 and r.json()["errors"][0]["loc"] == ["body", "seed"]
+    lane.close()
