@@ -88,6 +88,7 @@ def create_app(
         workers=settings.heavy_workers,
         queue=settings.heavy_queue,
         cpu_seconds=settings.job_cpu_seconds,
+        warm=partial(_warm, app),
     )
     app.state.systems = served
     for router in routers(served):
@@ -121,6 +122,11 @@ def create_app(
     return app
 
 
+def _warm(app: FastAPI) -> None:
+    for endpoint in endpoints(app).values():
+        endpoint.warm()
+
+
 #: The signals at which the service drains (uvicorn stops at both).
 _STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 #: Seconds before the server's graceful timeout at which running heavy jobs are ended, so that their
@@ -135,8 +141,6 @@ def _lifespan(log: Any, settings: Settings) -> Any:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         failed = health.dice_self_test()
-        for endpoint in endpoints(app).values():
-            endpoint.warm()
         # Everything built so far (modules, schemas, the app) lives as long as the process: move it
         # out of the collector's reach, so a full collection walks only what requests create (on
         # this machine a full collection took ~20 ms before, a pause every few thousand requests),
@@ -144,7 +148,11 @@ def _lifespan(log: Any, settings: Settings) -> Any:
         gc.collect()
         gc.freeze()
         lane: HeavyLane = app.state.lane
-        lane.start()
+        lane.start(warm=True)
+        # What every endpoint builds once (its texts' catalogs, about a second of CPU), built in
+        # the background: a worker forked later shares it, one forked before builds its own before
+        # its first job (``HeavyLane(warm=...)``), outside any job's CPU limit.
+        threading.Thread(target=_warm, args=(app,), name="dragonroll-warm", daemon=True).start()
         restore = _drain_at_stop(lane, max(settings.graceful_timeout - _DRAIN_MARGIN, 0.0), log)
         if failed:
             log.error("dice self-test failed: not ready", rng=RNG, streams=failed)

@@ -133,9 +133,17 @@ class HeavyLane:
     first job; ended by :meth:`close`."""
 
     def __init__(
-        self, handler: Callable[[Any], Any], *, workers: int, queue: int, cpu_seconds: float
+        self,
+        handler: Callable[[Any], Any],
+        *,
+        workers: int,
+        queue: int,
+        cpu_seconds: float,
+        warm: Callable[[], None] | None = None,
     ) -> None:
         self.handler = handler
+        self.warm = warm
+        self.warming = False
         self.size = workers
         self.queue_size = queue
         self.cpu_seconds = cpu_seconds
@@ -152,8 +160,11 @@ class HeavyLane:
 
     # --- the public surface ---------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Fork the workers that are not running (on the event loop's thread)."""
+    def start(self, warm: bool = False) -> None:
+        """Fork the workers that are not running (on the event loop's thread); ``warm``: each
+        worker forked from now on runs the lane's ``warm`` before its first job (a served app's
+        lifespan asks for it; a test's app started by its first job does not)."""
+        self.warming = self.warming or warm
         if self.loop is not asyncio.get_running_loop():
             self._adopt(asyncio.get_running_loop())
         while len(self.workers) < self.size and not self.draining:
@@ -269,7 +280,7 @@ class HeavyLane:
             code = 70
             try:
                 parent.close()
-                _serve(child, self.handler, self.cpu_seconds)
+                _serve(child, self.handler, self.cpu_seconds, self.warm if self.warming else None)
                 code = 0
             finally:
                 os._exit(code)
@@ -446,8 +457,14 @@ def _cpu_of(pid: int) -> float:
 # --- the worker's side ----------------------------------------------------------------------------
 
 
-def _serve(sock: socket.socket, handler: Callable[[Any], Any], cpu_seconds: float) -> None:
-    """A worker's life: jobs from its socket, answers back, until the socket closes."""
+def _serve(
+    sock: socket.socket,
+    handler: Callable[[Any], Any],
+    cpu_seconds: float,
+    warm: Callable[[], None] | None = None,
+) -> None:
+    """A worker's life: ``warm()`` (what the server had not built yet when it forked, outside any
+    job's limit), then jobs from its socket, answers back, until the socket closes."""
     fd = sock.fileno()
     os.closerange(3, fd)
     os.closerange(fd + 1, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
@@ -459,6 +476,9 @@ def _serve(sock: socket.socket, handler: Callable[[Any], Any], cpu_seconds: floa
     with contextlib.suppress(OSError):
         os.nice(NICE)
     sock.setblocking(True)
+    if warm is not None:
+        with contextlib.suppress(Exception):  # a job builds what is missing, as the server would
+            warm()
     while True:
         try:
             payload = pickle.loads(_receive(sock))

@@ -22,6 +22,7 @@ the app's own OpenAPI document:
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import logging
 from collections.abc import Iterator
@@ -220,8 +221,8 @@ async def post(
 
     async def receive() -> Message:
         nonlocal sent
-        if sent:
-            return {"type": "http.disconnect"}
+        if sent:  # the caller stays until the answer (a heavy job would be ended at a hang-up)
+            await asyncio.Event().wait()
         sent = True
         return {"type": "http.request", "body": body, "more_body": False}
 
