@@ -141,6 +141,11 @@ def _lifespan(log: Any, settings: Settings) -> Any:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         failed = health.dice_self_test()
+        # What every endpoint builds once (its texts' catalogs: about a second of CPU), built
+        # before the workers are forked: they share it, a replacement included, and no job pays
+        # for it. (Built in a worker instead, every replacement would cost that second again: a
+        # caller hanging up would cost the service a second of CPU.)
+        _warm(app)
         # Everything built so far (modules, schemas, the app) lives as long as the process: move it
         # out of the collector's reach, so a full collection walks only what requests create (on
         # this machine a full collection took ~20 ms before, a pause every few thousand requests),
@@ -149,10 +154,6 @@ def _lifespan(log: Any, settings: Settings) -> Any:
         gc.freeze()
         lane: HeavyLane = app.state.lane
         lane.start(warm=True)
-        # What every endpoint builds once (its texts' catalogs, about a second of CPU), built in
-        # the background: a worker forked later shares it, one forked before builds its own before
-        # its first job (``HeavyLane(warm=...)``), outside any job's CPU limit.
-        threading.Thread(target=_warm, args=(app,), name="dragonroll-warm", daemon=True).start()
         restore = _drain_at_stop(lane, max(settings.graceful_timeout - _DRAIN_MARGIN, 0.0), log)
         if failed:
             log.error("dice self-test failed: not ready", rng=RNG, streams=failed)

@@ -129,6 +129,18 @@ def load(srv: Server, path: str, body: dict[str, Any], clients: int, seconds: fl
     return subprocess.Popen([sys.executable, "-c", LOAD, *args], stdout=subprocess.PIPE, text=True)
 
 
+def settle(srv: Server) -> None:
+    """Wait until the server and its workers are idle (the workers build their catalogs first)."""
+    deadline = time.monotonic() + 60
+    last = cpu(srv.proc.pid)
+    while time.monotonic() < deadline:
+        time.sleep(0.5)
+        now = cpu(srv.proc.pid)
+        if now - last < 0.05:
+            return
+        last = now
+
+
 def test_probes_stay_under_a_second_with_30_clients_of_the_largest_roll() -> None:
     """Reproducer 5: 30 clients sending the largest accepted /dice/roll in a loop; /livez and
     /readyz answered in under a second throughout (the rolls go to the heavy lane; those past
@@ -278,6 +290,7 @@ def test_an_odds_request_costs_at_most_about_a_second_of_cpu(
     (1 s here)."""
     srv = Server(DRAGONROLL_JOB_CPU_SECONDS="1")
     try:
+        settle(srv)
         before = cpu(srv.proc.pid)
         status, _, payload = post(srv, path, body)
         spent = cpu(srv.proc.pid) - before
@@ -287,3 +300,22 @@ def test_an_odds_request_costs_at_most_about_a_second_of_cpu(
     print(f"{path} {json.dumps(body)[:60]}: {status} {kind}, {spent:.2f} s of CPU")
     assert status == 422 and kind in ("cpu-limit", "limit-exceeded"), payload[:300]
     assert spent < 1.6, spent
+
+
+def test_connections_past_the_concurrency_bound_are_shed_with_a_503() -> None:
+    """DRAGONROLL_LIMIT_CONCURRENCY (uvicorn's limit_concurrency): with 2 connections open, a
+    third one's request is answered 503 by the server at once; the first ones are still served."""
+    srv = Server(DRAGONROLL_LIMIT_CONCURRENCY="3")
+    try:
+        held = [srv.connect() for _ in range(3)]
+        time.sleep(0.3)
+        extra = srv.connect()
+        extra.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n")
+        extra.settimeout(5)
+        assert extra.recv(100).startswith(b"HTTP/1.1 503 ")
+        for conn in [*held, extra]:
+            conn.close()
+        time.sleep(0.3)
+        assert get(srv, "/livez") < 1.0
+    finally:
+        srv.stop()
