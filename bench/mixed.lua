@@ -21,7 +21,7 @@ end
 
 local i = 0
 local n = 0
-s2, s3, s4, s5, sx = 0, 0, 0, 0, 0
+s2, s3, s4, s5, sx, shed = 0, 0, 0, 0, 0, 0
 
 init = function(args)
   i = (tid or 0) * 7
@@ -42,7 +42,8 @@ request = function()
 end
 
 response = function(status, headers, body)
-  if status >= 500 then s5 = s5 + 1
+  if status == 503 then shed = shed + 1  -- the heavy lane's queue full: shed, as designed
+  elseif status >= 500 then s5 = s5 + 1
   elseif status >= 400 then s4 = s4 + 1
   elseif status >= 300 then s3 = s3 + 1
   elseif status >= 200 then s2 = s2 + 1
@@ -50,14 +51,14 @@ response = function(status, headers, body)
 end
 
 done = function(summary, latency, reqs)
-  local t = {s2 = 0, s3 = 0, s4 = 0, s5 = 0, sx = 0}
+  local t = {s2 = 0, s3 = 0, s4 = 0, s5 = 0, sx = 0, shed = 0}
   for _, thread in ipairs(threads) do
     for k, _ in pairs(t) do t[k] = t[k] + (thread:get(k) or 0) end
   end
   local e = summary.errors
   io.write(string.format(
     'SOAK {"2xx": %d, "3xx": %d, "4xx": %d, "5xx": %d, "other": %d, "requests": %d, ' ..
-    '"socket_errors": %d, "p99_ms": %.3f}\n',
-    t.s2, t.s3, t.s4, t.s5, t.sx, summary.requests,
+    '"shed": %d, "socket_errors": %d, "p99_ms": %.3f}\n',
+    t.s2, t.s3, t.s4, t.s5, t.sx, summary.requests, t.shed,
     e.connect + e.read + e.write + e.timeout, latency:percentile(99) / 1000))
 end

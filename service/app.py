@@ -7,9 +7,13 @@ function FastAPI calls (``service.routing``).
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import signal
+import threading
 from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
+from functools import partial
 from typing import Any
 
 from fastapi import FastAPI
@@ -20,11 +24,12 @@ from rules.dice import RNG
 from rules.narration import texts_of
 from rules.registry import SYSTEMS
 from rules.system import System
-from service import health, problems
+from service import health, pipeline, problems
 from service.docs import mount_docs
 from service.endpoints import endpoints, install
 from service.favicon import mount_favicon
 from service.foundry import mount_foundry
+from service.lanes import HeavyLane
 from service.logs import LEVELS, make_logger
 from service.mcp import mount_mcp
 from service.metrics import CONTENT_TYPE, Metrics
@@ -38,7 +43,6 @@ from service.owlbear import mount_owlbear
 from service.playground import mount_playground
 from service.settings import Settings
 from service.systems import add_systems_route
-from service.workers import WorkerPool
 
 VERSION = "0.1.0"
 DESCRIPTION = """\
@@ -73,13 +77,19 @@ def create_app(
         docs_url=None,
         redoc_url=None,
         openapi_url="/openapi.json",
-        lifespan=_lifespan(log),
+        lifespan=_lifespan(log, settings),
         # /dos/roll/ is a 404 problem, not a redirect built from the Host header
         redirect_slashes=False,
         telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
-    app.state.workers = WorkerPool(settings.worker_threads)
+    app.state.lane = HeavyLane(
+        partial(pipeline.run_job, partial(endpoints, app)),
+        workers=settings.heavy_workers,
+        queue=settings.heavy_queue,
+        cpu_seconds=settings.job_cpu_seconds,
+        warm=partial(_warm, app),
+    )
     app.state.systems = served
     # The narration of this app's systems, and their endpoints, each holding its entry.
     install(app, served, texts_of(served))
@@ -113,12 +123,39 @@ def create_app(
     return app
 
 
-def _lifespan(log: Any) -> Any:
-    """Ready once the dice pass their self-test."""
+def _warm(app: FastAPI) -> None:
+    for endpoint in endpoints(app).values():
+        endpoint.warm()
+
+
+#: The signals at which the service drains (uvicorn stops at both).
+_STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+#: Seconds before the server's graceful timeout at which running heavy jobs are ended, so that their
+#: requests are answered (a 503) before the server cancels them.
+_DRAIN_MARGIN = 0.5
+
+
+def _lifespan(log: Any, settings: Settings) -> Any:
+    """Ready once the dice pass their self-test; the heavy lane's workers started, and drained at
+    SIGTERM (shared/DESIGN.md, "Two lanes")."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         failed = health.dice_self_test()
+        # What every endpoint builds once (its texts' catalogs: about a second of CPU), built
+        # before the workers are forked: they share it, a replacement included, and no job pays
+        # for it. (Built in a worker instead, every replacement would cost that second again: a
+        # caller hanging up would cost the service a second of CPU.)
+        _warm(app)
+        # Everything built so far (modules, schemas, the app) lives as long as the process: move it
+        # out of the collector's reach, so a full collection walks only what requests create (on
+        # this machine a full collection took ~20 ms before, a pause every few thousand requests),
+        # and the forked workers share its pages with the server.
+        gc.collect()
+        gc.freeze()
+        lane: HeavyLane = app.state.lane
+        lane.start(warm=True)
+        restore = _drain_at_stop(lane, max(settings.graceful_timeout - _DRAIN_MARGIN, 0.0), log)
         if failed:
             log.error("dice self-test failed: not ready", rng=RNG, streams=failed)
         else:
@@ -128,17 +165,48 @@ def _lifespan(log: Any) -> Any:
                 rng=RNG,
                 self_test_streams=len(health.VECTORS),
                 compiled_modules=len(health.compiled_modules()),
+                heavy_workers=len(lane.workers),
             )
-        # Everything built so far (modules, schemas, the app) lives as long as the process: move it
-        # out of the collector's reach, so a full collection walks only what requests create (on
-        # this machine a full collection took ~20 ms before, a pause every few thousand requests).
-        gc.collect()
-        gc.freeze()
-        yield
-        app.state.ready = False
-        log.info("stopping")
+        try:
+            yield
+        finally:
+            app.state.ready = False
+            restore()
+            lane.close()
+            log.info("stopping")
 
     return lifespan
+
+
+def _drain_at_stop(lane: HeavyLane, deadline: float, log: Any) -> Any:
+    """At SIGTERM (or SIGINT), before the server's own handler: the lane drains (its queue answered
+    503 at once, its running jobs ended ``deadline`` seconds later). Returns what undoes it. Only
+    the main thread has signals: an app served elsewhere (a test's client) has no draining."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    loop = asyncio.get_running_loop()
+    previous: dict[int, Any] = {sig: signal.getsignal(sig) for sig in _STOP_SIGNALS}
+
+    def on_stop(sig: int, frame: Any) -> None:
+        if not lane.draining:
+            loop.call_soon_threadsafe(lane.drain, deadline)
+            log.info("draining", queued=len(lane.waiting), running=lane.busy())
+        handler = previous[sig]
+        if callable(handler):
+            handler(sig, frame)
+        elif handler == signal.SIG_DFL:  # nobody else stops the process: as it would have
+            signal.signal(sig, signal.SIG_DFL)
+            signal.raise_signal(sig)
+
+    for sig in _STOP_SIGNALS:
+        signal.signal(sig, on_stop)
+
+    def restore() -> None:
+        for sig, handler in previous.items():
+            if signal.getsignal(sig) is on_stop:
+                signal.signal(sig, handler)
+
+    return restore
 
 
 def _add_metrics(app: FastAPI) -> Metrics:

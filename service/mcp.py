@@ -43,7 +43,7 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from rules import budget
-from service import metrics, problems
+from service import metrics, pipeline, problems
 from service.logs import make_logger
 from service.mcp_tools import DESCRIBE, Catalog
 from service.mcp_wire import DuplicateKeyIn, EnvelopeRefused, Wire, member
@@ -81,20 +81,11 @@ async def answer(
     """THE SEAM: an MCP tool call's request answered as an HTTP request to ``endpoint`` is (the
     answer's bytes and the language of its texts; a refusal raised as the HTTP path raises it).
 
-    This is the only place MCP runs an endpoint. It calls what ``service.routing``'s endpoint
-    function calls, the endpoint's own ``resolve`` (validation, duplicate keys, the work budget,
-    the answer bound), in the app's worker threads for the heavy endpoints; when the service's one
-    pipeline entry point lands (the heavy lane's process pool, its queue and CPU limits, a caller
-    that hangs up), this body becomes a call to it with the same arguments
-    (``service.pipeline.answer(state, endpoint, body, accept_language, gone)``). ``gone`` returns
-    once the caller has gone away (HTTP; ``None`` on stdio): unused until then."""
-    max_dice: int = state.settings.max_dice
-    if endpoint.heavy:
-        result: tuple[bytes, str | None] = await state.workers.run(
-            endpoint.resolve, body, max_dice, accept_language
-        )
-        return result
-    return endpoint.resolve(body, max_dice, accept_language)
+    This is the only place MCP runs an endpoint, and it hands the call to the service's one
+    pipeline (``service.pipeline.answer``): validation, duplicate keys, the work budget, the lanes
+    (the heavy lane's process pool, its queue and CPU limit), the answer bound. ``gone`` returns
+    once the caller has gone away (HTTP; ``None`` on stdio): its job is then dropped or ended."""
+    return await pipeline.answer(state, endpoint, body, accept_language, gone)
 
 
 def pages() -> dict[str, tuple[str, str, Path]]:

@@ -34,13 +34,14 @@ STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 #: the JSON, the media type or the size), refused (the engine refused it: 422 rules errors), error (5xx).
 OUTCOMES = ("resolved", "invalid", "refused", "error")
 #: Which limit turned a request away.
-LIMITS = ("body_size", "json_depth", "json_number", "engine")
+LIMITS = ("body_size", "json_depth", "json_number", "engine", "cpu_time", "heavy_queue")
 ENGINE_KINDS = frozenset(
     {
         "invalid-request",
         "dice-script",
         "dice-exhausted",
         "limit-exceeded",
+        "cpu-limit",
         "illegal-decision",
         "unresolvable",
     }
@@ -64,7 +65,7 @@ RESOLUTIONS = (
 )
 LIMIT_REJECTIONS = (
     "dragonroll_limit_rejections",
-    "Requests turned away by a limit (body_size, json_depth, json_number, engine).",
+    "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time, heavy_queue).",
     ("limit",),
 )
 #: The upper bounds with ``+Inf`` last, and their ``le`` label values.

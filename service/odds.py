@@ -3,8 +3,8 @@
 An odds endpoint (``/<system>/odds/...``) answers from its request alone, drawing no die; a simulate
 endpoint (``/<system>/simulate``) makes its own dice sources, one per run. Either is an
 :class:`OddsEndpoint`: validated, budgeted (its ``work`` function, when it has one), served, limited,
-logged and measured exactly as the resolvers are, and answered in the app's worker threads, off the
-event loop (``service.workers``). ``POST /dos/odds`` and ``/dnd5e/odds`` take any of their system's
+logged and measured exactly as the resolvers are (``service.pipeline``), and always answered in the
+heavy lane's worker processes, off the event loop (``service.lanes``). ``POST /dos/odds`` and ``/dnd5e/odds`` take any of their system's
 questions: a :class:`ShapedOddsEndpoint` picks the question by the body's keys.
 """
 
@@ -40,13 +40,9 @@ class OddsEndpoint(Endpoint):
         self.answer = entry.answer
         self.seeded = entry.seeded
 
-    def resolve(
-        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
-    ) -> tuple[bytes, str | None]:
-        """Validate, check the work (``work``, against the same budget as the resolvers'), give a
-        simulation without a seed a new one (DESIGN.md), answer, serialise."""
-        req = self.validate(body)
-        budget.check(self.work(req), dice_budget)
+    def finish(self, req: Any, accept_language: bytes = b"") -> tuple[bytes, str | None]:
+        """Give a simulation without a seed a new one (DESIGN.md), answer, serialise (the work was
+        checked by :meth:`admit`, against the same budget as the resolvers')."""
         if self.seeded and req.seed is None:
             req = req.model_copy(update={"seed": new_seed()})
         payload = encode(self.answer(req))
@@ -66,16 +62,19 @@ class ShapedOddsEndpoint(Endpoint):
         request_model: Any = Union[tuple(shape.request for shape in entry.shapes)]  # noqa: UP007
         super().__init__(descriptor, entry, request_model=request_model, work=_no_work)
         self.shapes: Sequence[Shape] = entry.shapes
+        self.by_model = {shape.request: shape for shape in entry.shapes}
 
-    def resolve(
-        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
-    ) -> tuple[bytes, str | None]:
+    def admit(self, body: bytes, dice_budget: int = budget.MAX_DICE) -> tuple[Any, budget.Work]:
+        """The body's shape picks the model that validates it and the work that is checked."""
         shape = self.shape_of(body)
         req = shape.request.__pydantic_validator__.validate_json(body)
         check_duplicates(body)
-        if shape.work is not None:
-            budget.check(shape.work(req), dice_budget)
-        payload = encode(shape.answer(req))
+        work = shape.work(req) if shape.work is not None else budget.NO_DICE
+        budget.check(work, dice_budget)
+        return req, work
+
+    def finish(self, req: Any, accept_language: bytes = b"") -> tuple[bytes, str | None]:
+        payload = encode(self.by_model[type(req)].answer(req))
         budget.check_answer(len(payload))
         return payload, None
 

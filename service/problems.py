@@ -25,6 +25,7 @@ from starlette.types import Scope, Send
 
 from rules.errors import FieldError, RulesError
 from service.encoding import encode as encode_json
+from service.lanes import Abandoned, CpuLimit, Draining, Overloaded
 
 PROBLEM_JSON = "application/problem+json"
 TYPE_BASE = "https://dragonroll.dev/problems/"
@@ -75,7 +76,10 @@ KINDS: dict[str, tuple[int, str]] = {
     "validation-error": (422, "The request does not match the schema"),
     **engine_kinds(),
     "duplicate-key": (422, "A key appears twice in one object"),
+    "cpu-limit": (422, "The request took more CPU time than one request may"),
     "internal-error": (500, "Internal server error"),
+    "overloaded": (503, "The service is busy: try again shortly"),
+    "shutting-down": (503, "The service is shutting down: try again"),
 }
 
 
@@ -205,6 +209,46 @@ class DuplicateKey(Exception):
         self.key = key
 
 
+class Refused(Exception):
+    """A problem made where the request was answered (a heavy-lane worker, ``service.pipeline``),
+    answered as it is."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        super().__init__(body.get("detail"))
+        self.body = body
+
+
+def duplicate_key(exc: DuplicateKey) -> dict[str, Any]:
+    msg = f"the key {exc.key!r} appears twice in one object: send each key once"
+    errors = [{"loc": ["body"], "msg": msg, "type": "duplicate_key"}]
+    return problem("duplicate-key", msg, errors=errors)
+
+
+def as_problem(exc: BaseException) -> dict[str, Any] | None:
+    """The problem a request's own error is answered with (``None``: not a request's error, a
+    bug): what a heavy-lane worker sends back in place of the exception."""
+    if isinstance(exc, ValidationError):
+        return from_validation_error(exc)
+    if isinstance(exc, RulesError):
+        return from_rules_error(exc)
+    if isinstance(exc, DuplicateKey):
+        return duplicate_key(exc)
+    if isinstance(exc, Refused):
+        return exc.body
+    return None
+
+
+def cpu_limit(exc: CpuLimit) -> dict[str, Any]:
+    detail = (
+        f"the request took more than {exc.seconds:g} s of CPU time, the limit of one request"
+        " (DRAGONROLL_JOB_CPU_SECONDS), and was stopped: ask for less (fewer dice, values, items or"
+        " runs)"
+    )
+    return problem(
+        "cpu-limit", detail, errors=[{"loc": ["body"], "msg": detail, "type": "cpu_limit"}]
+    )
+
+
 def stamp(body: dict[str, Any], scope: Scope) -> bytes:
     """A problem's bytes, with its ``instance`` and ``request_id``; its kind (and the limit it
     reports) noted in the scope for the access line and the metrics."""
@@ -226,6 +270,10 @@ def limit_of(kind: str, detail: str) -> str | None:
         return "body_size"
     if kind == "limit-exceeded":
         return "engine"
+    if kind == "cpu-limit":
+        return "cpu_time"
+    if kind == "overloaded":
+        return "heavy_queue"
     if kind == "malformed-json":
         if "recursion limit exceeded" in detail:
             return "json_depth"
@@ -263,6 +311,42 @@ def install_handlers(app: FastAPI) -> None:
     app.add_exception_handler(DuplicateKey, _on_duplicate)
     app.add_exception_handler(ClientDisconnect, _on_disconnect)
     app.add_exception_handler(HTTPException, _on_http)
+    app.add_exception_handler(Refused, _on_refused)
+    app.add_exception_handler(CpuLimit, _on_cpu_limit)
+    app.add_exception_handler(Overloaded, _on_overloaded)
+    app.add_exception_handler(Draining, _on_draining)
+    app.add_exception_handler(Abandoned, _on_disconnect)
+
+
+async def _on_refused(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Refused)
+    return response(request.scope, dict(exc.body))
+
+
+async def _on_cpu_limit(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, CpuLimit)
+    return response(request.scope, cpu_limit(exc))
+
+
+async def _on_overloaded(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Overloaded)
+    detail = (
+        "every worker of the heavy lane is busy and its queue is full: try again in"
+        f" {exc.retry_after} s"
+    )
+    headers = {"retry-after": str(exc.retry_after)}
+    return response(request.scope, problem("overloaded", detail), headers=headers)
+
+
+async def _on_draining(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, Draining)
+    detail = (
+        "the service is shutting down and stopped this request before its answer: send it again"
+        if exc.started
+        else "the service is shutting down and takes no more work: send the request again"
+    )
+    headers = {"retry-after": "1", "connection": "close"}
+    return response(request.scope, problem("shutting-down", detail), headers=headers)
 
 
 async def _on_validation(request: Request, exc: Exception) -> Response:
@@ -287,14 +371,13 @@ async def _on_media(request: Request, exc: Exception) -> Response:
 
 async def _on_duplicate(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, DuplicateKey)
-    msg = f"the key {exc.key!r} appears twice in one object: send each key once"
-    errors = [{"loc": ["body"], "msg": msg, "type": "duplicate_key"}]
-    return response(request.scope, problem("duplicate-key", msg, errors=errors))
+    return response(request.scope, duplicate_key(exc))
 
 
 async def _on_disconnect(request: Request, exc: Exception) -> Response:
-    """The client went away before its body was read: nobody reads the answer, the access line and
-    the metrics say 499 (not an error of the service)."""
+    """The client went away before its body was read, or before its heavy answer (its job was
+    dropped or ended: ``service.lanes``): nobody reads the answer, the access line and the metrics
+    say 499 (not an error of the service)."""
     return Response(status_code=CLIENT_CLOSED)
 
 

@@ -11,12 +11,14 @@ same (the request's in ``openapi_extra``, filled in by ``service.openapi``; the 
 route's ``response_model``). Errors (bad JSON, a validation or rules error, a body over the limit, a
 duplicate key) are raised to the app's exception handlers (``service.problems``).
 
-Odds and simulations (``heavy``) are answered in the app's worker threads (``service.workers``), off
-the event loop, so that ``/livez`` and every other request keep being answered meanwhile.
+What runs where is the pipeline's (``service.pipeline``): a small request is answered on the event
+loop, odds, simulations (``heavy``) and every larger request in the heavy lane's worker processes
+(``service.lanes``), so that ``/livez`` and every other request keep being answered meanwhile.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import Callable
@@ -28,9 +30,11 @@ from starlette.responses import Response
 import rules.system
 from rules import budget, foundry
 from rules.dice import DiceSource
-from rules.narration import Texts, names, narrate
+from rules.narration import LANGUAGES, Texts, catalog, names, narrate
 from rules.system import System
+from service import pipeline
 from service.encoding import encode
+from service.lanes import Draining
 from service.language import HEADERS, negotiate
 from service.problems import DuplicateKey, UnsupportedMediaType
 
@@ -89,7 +93,7 @@ class Endpoint:
     :meth:`resolve` is the whole in-process path of a request from its raw body to the bytes of the
     answer (tests, the OpenAPI examples and the benchmarks call it directly)."""
 
-    #: answered in the worker threads, off the event loop (odds and simulations)
+    #: always answered in the heavy lane, whatever its work (odds and simulations)
     heavy = False
 
     def __init__(
@@ -119,11 +123,30 @@ class Endpoint:
         check_duplicates(body)
         return req
 
+    def admit(self, body: bytes, dice_budget: int = budget.MAX_DICE) -> tuple[Any, budget.Work]:
+        """The validated request and its work, checked against its budget (``dice_budget`` base
+        dice for a resolver): the cheap part of the pipeline, run before a lane is chosen."""
+        req = self.validate(body)
+        work = self.work(req)
+        budget.check(work, dice_budget)
+        return req, work
+
+    def warm(self) -> None:
+        """Build what the endpoint builds once per process (its texts' catalogs), before the heavy
+        lane's workers are forked from this one: they share it, and no job pays for it."""
+
+    def finish(self, req: Any, accept_language: bytes = b"") -> tuple[bytes, str | None]:
+        """The answer to an admitted request: its bytes and the language of their texts (``None``:
+        no texts), 4 MiB at most."""
+        raise NotImplementedError
+
     def resolve(
         self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
     ) -> tuple[bytes, str | None]:
-        """The answer's bytes and the language of their texts (``None``: no texts)."""
-        raise NotImplementedError
+        """The whole synchronous path, in this process: :meth:`admit`, then :meth:`finish` (what a
+        heavy-lane worker runs, and what tests and benchmarks call)."""
+        req, _ = self.admit(body, dice_budget)
+        return self.finish(req, accept_language)
 
 
 class ResolverEndpoint(Endpoint):
@@ -142,18 +165,18 @@ class ResolverEndpoint(Endpoint):
         self.texts = texts
         self.rules_version = descriptor.rules_version
 
-    def resolve(
-        self, body: bytes, dice_budget: int = budget.MAX_DICE, accept_language: bytes = b""
-    ) -> tuple[bytes, str | None]:
-        """Validate a JSON body, check its work budget, resolve it with a fresh dice source,
-        narrate its events in the request's language (``lang``, else ``accept_language``),
-        serialise the result; returns the bytes and the language of their texts.
+    def warm(self) -> None:
+        for lang in LANGUAGES:
+            catalog(lang, self.texts)
 
-        Errors (a ``ValidationError``, a ``RulesError``: ``LimitExceeded`` for a request over
-        ``dice_budget`` base dice) are raised for the app's exception handlers.
+    def finish(self, req: Any, accept_language: bytes = b"") -> tuple[bytes, str | None]:
+        """Resolve an admitted request with a fresh dice source, narrate its events in the
+        request's language (``lang``, else ``accept_language``), serialise the result; returns the
+        bytes and the language of their texts.
+
+        Errors (a ``RulesError``; ``LimitExceeded`` for an answer over 4 MiB) are raised for the
+        app's exception handlers.
         """
-        req = self.validate(body)
-        budget.check(self.work(req), dice_budget)
         # A system without Foundry pools has no `foundry` in its requests (rules.system.Capability).
         mapper = self.foundry if self.foundry is not None and req.foundry else None
         seed = req.seed if req.seed is not None else new_seed()
@@ -182,21 +205,26 @@ def check_json(request: Request) -> None:
 
 
 def endpoint_function(endpoint: Endpoint) -> Callable[[Request], Any]:
-    """The function FastAPI calls for ``POST <endpoint.path>``."""
+    """The function FastAPI calls for ``POST <endpoint.path>``: the HTTP surface of the one
+    pipeline (``service.pipeline.answer``), the caller's hang-up watched while a heavy job runs."""
     system = endpoint.system
 
     async def serve(request: Request) -> Response:
         request.scope[SYSTEM_KEY] = system
         check_json(request)
         body = await request.body()
-        max_dice: int = request.app.state.settings.max_dice
         accept = request.headers.get("accept-language", "").encode("latin-1")
-        if endpoint.heavy:
-            payload, lang = await request.app.state.workers.run(
-                endpoint.resolve, body, max_dice, accept
-            )
-        else:
-            payload, lang = endpoint.resolve(body, max_dice, accept)
+
+        async def gone() -> None:
+            while (await request.receive())["type"] != "http.disconnect":
+                pass
+
+        try:
+            payload, lang = await pipeline.answer(request.app.state, endpoint, body, accept, gone)
+        except asyncio.CancelledError:
+            # The server's graceful timeout ended the request (its job was ended with it): a
+            # problem, not the server's plain 500 and its traceback.
+            raise Draining(started=True) from None
         return Response(payload, media_type="application/json", headers=_LANGUAGE_HEADERS[lang])
 
     serve.__name__ = operation_id(system, endpoint.path)

@@ -94,5 +94,5 @@ def server_options(graceful_seconds: int, log_config: dict[str, Any] | None) -> 
         "access_log": False,
         "server_header": False,
         "proxy_headers": False,
-        "limit_concurrency": None,
+        "limit_concurrency": load().limit_concurrency or None,
     }

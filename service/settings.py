@@ -109,11 +109,34 @@ class Settings(BaseSettings):
             " is closed after (the headers) or answered 408 (the body). docs/hardening.md."
         ),
     )
-    worker_threads: Annotated[int, Field(ge=1, le=64)] = Field(
+    heavy_workers: Annotated[int, Field(ge=1, le=64)] = Field(
         default=2,
         description=(
-            "Threads that answer odds and simulations off the event loop (service.workers); more"
-            " such requests wait for one."
+            "Worker processes of the heavy lane (service.lanes): odds, simulations and every request"
+            " too large for the event loop are answered there, each within its CPU limit."
+        ),
+    )
+    heavy_queue: Annotated[int, Field(ge=0, le=10_000)] = Field(
+        default=16,
+        description=(
+            "Heavy jobs that may wait for a worker; one more is refused at once with a 503 problem"
+            " and Retry-After."
+        ),
+    )
+    job_cpu_seconds: Annotated[float, Field(ge=0.05, le=600)] = Field(
+        default=1.5,
+        description=(
+            "Seconds of CPU one heavy job may use: past it the job is ended (its worker replaced)"
+            " and the request answered 422 cpu-limit. The work budgets refuse earlier, at about"
+            " 0.9 s of an idle machine's CPU; this is the backstop, with room for a busy host."
+            " docs/hardening.md."
+        ),
+    )
+    limit_concurrency: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
+        default=512,
+        description=(
+            "Connections and requests served at once by one uvicorn worker; past it a new"
+            " connection is answered 503 by the server (0: no bound)."
         ),
     )
 

@@ -50,27 +50,33 @@ def simulate_work(req: BattleSimulateRequest) -> Work:
 
 # ---------------------------------------------------------------- /dragon/odds
 
-#: Odds steps a request may take (docs/hardening.md, "Calibration": about a second of CPU here).
-ODDS_STEPS = 3_000_000
+#: Odds steps a request may take (docs/hardening.md, "Calibration": about half a second of CPU here).
+ODDS_STEPS = 1_500_000
 
 
 def odds_work(req: BattleOddsRequest) -> Work:
     """The steps :func:`rules.dragon.odds.battle_odds` takes, counted over the round's structure
     (who fights whom with which dice: the round resolved once, its dice never read, within the
-    base dice :func:`battle_work` counts) before any odds are computed:
+    base dice :func:`battle_work` counts) before any odds are computed, and before any of the
+    sweep's fractions (``sweep_of(exact=False)``: a refusal costs a few ms):
 
     - each distinct pair (DRG-9, DRG-10): for every value ``m`` of the loser's highest die, each
-      side's binomial terms, their convolutions and the winner's row;
+      side's binomial terms, their convolutions and the winner's row, weighed by the digits of
+      the pair's numbers;
     - the sweep (DRG-11): every joint value of the parties counted twice, times every dragon-die
       value, times the running sum's values against each candidate's highest die (a Fraction
-      product and sum each), plus the sizes written.
+      product and sum each), plus the sizes written, weighed as a pair's by the digits of the
+      fractions (every party's rolls).
     """
     rolled = battle_work(req)
     if rolled.dice > MAX_DICE:  # the structure is a round: the resolver's own bound first
         return rolled
     r = round_of(req)
     dice = r.pair_dice()
-    pairs = PAIR_STEP * sum(_pair_steps(a, b) for a, b in set(map(_key, dice)))
+    pairs = PAIR_STEP * sum(
+        _pair_steps(a, b) * (PAIR_DIGITS + _digits([*a, *b])) // PAIR_DIGITS
+        for a, b in set(map(_key, dice))
+    )
     answer = ANSWER_BASE
     for p, (a, b) in zip(r.shape["pairs"], dice, strict=True):
         members = p["a_side"]["members"] + p["b_side"]["members"]
@@ -80,10 +86,11 @@ def odds_work(req: BattleOddsRequest) -> Work:
         answer += PAIR_BYTES + ids + 3 * prob + count * (VALUE_BYTES + prob)
     sweep = 0
     if r.dragon_die and r.shape["pairs"]:
-        sw = sweep_of(req, r.shape, r.own)
-        sweep = _sweep_steps(sw, r.dragon_die)
+        sw = sweep_of(req, r.shape, r.own, exact=False)
         every = [d for party in r.own.values() for d in party] + [(r.dragon_die, 1)]
-        prob = PROB_BYTES + 2 * _digits(every)
+        digits = _digits(every)
+        sweep = _sweep_steps(sw, r.dragon_die) * (PAIR_DIGITS + digits) // PAIR_DIGITS
+        prob = PROB_BYTES + 2 * digits
         answer += PAIR_BYTES + len(sw.opponent) + (len(sw.candidates) + 3) * (VALUE_BYTES + prob)
     return Work(
         pairs + sweep,
@@ -101,6 +108,10 @@ def odds_work(req: BattleOddsRequest) -> Work:
 #: besides each operation).
 PAIR_STEP = 1
 SWEEP_STEP = 4
+#: A pair's term (a sweep's operation) costs one step, and one more per this many decimal digits of
+#: its rolls' count (the big integers grow with them: 100 d1000 against 100 d1000 took 1.7 s at
+#: 808,808 terms; a sweep over 6 x 20 d30 and the dragon's 100 d20 5.1 s at 4.5 M steps).
+PAIR_DIGITS = 100
 # The answer's bytes at most: a pair's fixed part, a probability's besides the digits of its
 # fraction (``{"p": <float>, "exact": "n/d"}``), a listed value's besides its probability.
 ANSWER_BASE = 100

@@ -271,7 +271,23 @@ class Sweep:
     dragon_dice: dict[int, Fraction]
 
 
-def sweep_of(req: BattleRequest, shape: BattleResult, own: dict[str, Dice]) -> Sweep:
+def _values(dice: Dice) -> dict[int, Fraction]:
+    """The values a party's highest die can take (every value up to its largest die: that die
+    shows it and the others no more; none without dice), each with probability 0: their number is what the work
+    function counts, without the distributions' fractions (most of a refusal's cost)."""
+    top = max([s for s, _ in dice], default=0)
+    return dict.fromkeys(range(1, top + 1), _NONE)
+
+
+_NONE = Fraction(0)
+
+
+def sweep_of(
+    req: BattleRequest, shape: BattleResult, own: dict[str, Dice], *, exact: bool = True
+) -> Sweep:
+    """The sweep's parties; ``exact``: their highest dice's distributions, else only the values
+    those take (``rules.dragon.budget``, which counts them before any fraction is made)."""
+    highest = _highest if exact else _values
     first = shape["pairs"][0]
     dragon_allies = [m for m in first["a_side"]["members"] if m != DRAGON]
     opponent = first["b"]
@@ -288,8 +304,8 @@ def sweep_of(req: BattleRequest, shape: BattleResult, own: dict[str, Dice]) -> S
         opponent_allies=opponent_allies,
         candidates=candidates,
         twice=sorted(set(dragon_allies) | set(opponent_allies), key=candidates.index),
-        highest={p: _highest(own.get(p, [])) for p in in_battle},
-        dragon_dice=_highest(own.get(DRAGON, [])),
+        highest={p: highest(own.get(p, [])) for p in in_battle},
+        dragon_dice=highest(own.get(DRAGON, [])),
     )
 
 

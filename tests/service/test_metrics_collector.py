@@ -61,7 +61,7 @@ class Reference:
         )
         self.limits = Counter(
             "dragonroll_limit_rejections",
-            "Requests turned away by a limit (body_size, json_depth, json_number, engine).",
+            "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time, heavy_queue).",
             ["limit"],
             registry=self.registry,
         )

@@ -68,7 +68,7 @@ class Server:
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a busy machine takes long to import and warm up
         while time.monotonic() < deadline:
             try:
                 with urllib.request.urlopen(self.url("/readyz"), timeout=1) as r:
@@ -324,10 +324,15 @@ def _post_in_background(srv: Server, path: str, body: dict[str, Any]) -> threadi
 
 
 def test_probes_answer_while_a_heavy_answer_runs_and_sigterm_is_honoured() -> None:
-    """Two 30 s odds answers (the worker pool's two threads busy): ``/livez`` and ``/readyz``
-    answer within a second throughout, a resolver too; SIGTERM then stops the server within the
-    graceful timeout (3 s here), although the answers are still computing."""
-    srv = Server("tests.service.heavy_app:create_app", DRAGONROLL_GRACEFUL_TIMEOUT="3")
+    """Two 30 s odds answers (the heavy lane's two workers busy, their CPU limit raised to 60 s):
+    ``/livez`` and ``/readyz`` answer within a second throughout, a resolver too; SIGTERM then
+    stops the server within the graceful timeout (3 s here), although the answers are still
+    computing."""
+    srv = Server(
+        "tests.service.heavy_app:create_app",
+        DRAGONROLL_GRACEFUL_TIMEOUT="3",
+        DRAGONROLL_JOB_CPU_SECONDS="60",
+    )
     try:
         for _ in range(2):
             _post_in_background(srv, "/heavy/odds", {"seconds": 30})
