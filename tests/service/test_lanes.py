@@ -167,7 +167,7 @@ def test_the_pipeline_answers_small_requests_on_the_loop_and_large_ones_in_the_l
 
     from service.app import create_app
     from service.pipeline import LIGHT_DICE
-    from service.routing import endpoints
+    from service.endpoints import endpoints
 
     app = create_app()
     client = TestClient(app)

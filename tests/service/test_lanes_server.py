@@ -170,17 +170,18 @@ def test_probes_stay_under_a_second_with_30_clients_of_the_largest_roll() -> Non
 
 
 def test_a_full_queue_is_shed_and_abandoned_jobs_stop() -> None:
-    """Reproducer 4: 24 concurrent odds of ``1d200!>1`` from clients that give up at 4 s. Past
-    the queue they are 503s at once with Retry-After; those given up are logged 499, and the
-    server spends (almost) no CPU once they are gone."""
+    """Reproducer 4: 24 concurrent odds from clients that give up at 1.5 s (the issue's
+    ``1d200!>1`` is now refused by its estimate: ``1d134!>1``, the largest explosion accepted, costs
+    about 0.3-0.5 s). Past the queue they are 503s at once with Retry-After; those given up are
+    logged 499, and the server spends (almost) no CPU once they are gone."""
     srv = Server(DRAGONROLL_HEAVY_WORKERS="2", DRAGONROLL_HEAVY_QUEUE="8")
-    body = {"notation": "1d200!>1"}
+    body = {"notation": "1d134!>1"}
     results: list[tuple[int, dict[str, str], float]] = []
 
     def client() -> None:
         start = time.monotonic()
         try:
-            status, headers, _ = post(srv, "/dice/odds", body, timeout=4)
+            status, headers, _ = post(srv, "/dice/odds", body, timeout=1.5)
         except OSError:  # gave up
             status, headers = 0, {}
         results.append((status, headers, time.monotonic() - start))
@@ -210,9 +211,10 @@ def test_a_full_queue_is_shed_and_abandoned_jobs_stop() -> None:
 
 
 def test_sigterm_answers_the_queue_503_and_never_a_500() -> None:
-    """Reproducer 7: SIGTERM with 10 accepted ``1d300!>1`` odds queued behind two running ones:
-    the queued are answered at once 503 with Retry-After and Connection: close, the running
-    finish or end (503) before the graceful timeout; no 500, no traceback."""
+    """Reproducer 7: SIGTERM with accepted odds queued behind two running ones (``1d134!>1``, the
+    largest explosion the estimate accepts, about 0.3-0.5 s each: the issue's ``1d300!>1`` is now
+    refused at once): the queued are answered at once 503 with Retry-After and Connection: close,
+    the running finish or end (503) before the graceful timeout; no 500, no traceback."""
     srv = Server(
         DRAGONROLL_GRACEFUL_TIMEOUT="3",
         DRAGONROLL_HEAVY_WORKERS="2",
@@ -222,13 +224,13 @@ def test_sigterm_answers_the_queue_503_and_never_a_500() -> None:
 
     def client() -> None:
         with contextlib.suppress(OSError):
-            results.append(post(srv, "/dice/odds", {"notation": "1d300!>1"}))
+            results.append(post(srv, "/dice/odds", {"notation": "1d134!>1"}))
 
     try:
         threads = [threading.Thread(target=client, daemon=True) for _ in range(12)]
         for t in threads:
             t.start()
-        time.sleep(1.0)
+        time.sleep(0.3)
         start = time.monotonic()
         srv.proc.send_signal(signal.SIGTERM)
         for t in threads:
@@ -248,7 +250,8 @@ def test_sigterm_answers_the_queue_503_and_never_a_500() -> None:
             problem = json.loads(payload)
             assert problem["type"].endswith("/shutting-down"), problem
             assert headers["retry-after"] == "1" and headers["connection"] == "close"
-    assert statuses.count(503) >= 10
+    # at most two finished before the signal and two were running: the rest were queued
+    assert statuses.count(503) >= 6, statuses
     assert stopped < 3 + 2
     lines = [json.loads(x) for x in err.splitlines() if x.startswith("{")]
     assert not [x for x in lines if x.get("level") in ("error", "critical")], err[-2000:]
