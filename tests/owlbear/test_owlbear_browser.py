@@ -131,11 +131,16 @@ class Table:
         self.popover.locator("#system").select_option(system)
         self.popover.locator("#endpoint").select_option(path)
 
-    def roll(self, log_items: int, **fields: str) -> None:
+    def roll(self, **fields: str) -> None:
+        """Roll, and wait until the roll's answer is in and shown: the popover's Roll button is
+        enabled again (the answer came and was shared) and the harness has the notification that
+        ends the popover's showing of a result (its log entry is written before it)."""
         for name, value in fields.items():
             self.popover.locator(f"#f-{name}").fill(value)
+        shown = self.harness("harness.notifications.length")
         self.popover.locator("#roll").click()
-        self.popover.locator("#log > li").nth(log_items - 1).wait_for()
+        self.frame().wait_for_function("() => !document.querySelector('#roll').disabled")
+        self.page.wait_for_function(f"() => harness.notifications.length > {shown}")
 
     def frame(self) -> Any:
         return next(f for f in self.page.frames if f.url.startswith("http://127.0.0.1"))
@@ -148,7 +153,8 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
     gm = Table(browser, harness, service, role="GM", name="Gandalf", dicePlus="1")
     try:
         gm.choose("dos", "/dos/test")
-        gm.roll(1, stat="24", skill="3", dc="43")
+        gm.roll(stat="24", skill="3", dc="43")
+        assert gm.popover.locator("#log > li").count() == 1
         [shared] = gm.results()
         assert shared["destination"] == "ALL" and shared["size"] < 16 * 1024
         message = shared["data"]
@@ -172,7 +178,8 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
 
         # A GM-only roll stays here: logged, not broadcast.
         gm.popover.locator("#gm-only").check()
-        gm.roll(2)
+        gm.roll()
+        assert gm.popover.locator("#log > li").count() == 2
         assert len(gm.results()) == 1
         assert "(GM only)" in gm.popover.locator("#log > li").first.locator(".who").inner_text()
         gm.popover.locator("#gm-only").uncheck()
@@ -183,7 +190,8 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
         gm.frame().wait_for_function("() => !document.querySelector('#dice-plus').disabled")
         dice_plus.check()
         gm.harness("harness.dieValues = [6, 10, 10, 4, 7]")
-        gm.roll(3)
+        gm.roll()
+        assert gm.popover.locator("#log > li").count() == 3
         last = gm.results()[-1]["data"]
         assert last["dice"] == [["check", 10, v, "d"] for v in (6, 10, 10, 4, 7)]
         assert last["request"]["dice"] == {"check": [6, 10, 10, 4, 7]}

@@ -153,9 +153,10 @@ def request(method: str, path: str, headers: dict[str, str], body: bytes = b"") 
 
 
 @pytest.mark.parametrize("size", [17 * 1024, 50 * 1024 * 1024])
-def test_headers_over_16_kib_are_a_400_without_being_read(server: Server, size: int) -> None:
-    """h11 fails the request once its buffered head passes 16 KiB: a 50 MB header is refused after
-    the first read, and the rest is never taken in."""
+def test_headers_over_16_kib_are_a_431_without_being_read(server: Server, size: int) -> None:
+    """The edge counts the head before the parser sees it (``service.server``): a 50 MB header is
+    refused once 16 KiB have come, and the rest is never taken in (every arrival pattern:
+    ``test_edge_limits.py``)."""
     conn = server.connect()
     conn.sendall(b"GET /livez HTTP/1.1\r\nHost: x\r\nX-Big: ")
     sent, chunk = 0, b"a" * 65536
@@ -165,7 +166,7 @@ def test_headers_over_16_kib_are_a_400_without_being_read(server: Server, size: 
             sent += len(chunk)
     response = read_response(conn)
     conn.close()
-    assert response.startswith(b"HTTP/1.1 400 "), response[:200]
+    assert response.startswith(b"HTTP/1.1 431 "), response[:200]
     with urllib.request.urlopen(server.url("/livez"), timeout=5) as r:
         assert r.status == 200  # the worker is fine
 
