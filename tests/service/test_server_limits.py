@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import wait_ready
 from tests.service.test_ops import metric
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -68,18 +69,7 @@ class Server:
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url("/readyz"), timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError(f"server did not get ready: {self.proc.communicate()}")
+        wait_ready(self.proc, self.url("/readyz"))
 
     def url(self, path: str) -> str:
         return f"http://{HOST}:{self.port}{path}"
