@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: clients owlbear test-node node-deps browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: clients owlbear test-node node-deps browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-workers bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -143,6 +143,9 @@ bench-compiled: compiled ## make bench with the service from the compiled build 
 
 bench-cpu: $(STAMP) ## the worker's CPU time per request under load, against the bare app (not a test)
 	$(BIN)/python -m bench.cpu $(BENCH_CPU_ARGS)
+
+bench-workers: $(STAMP) ## the server's CPU time per request with 2 uvicorn workers against 1 (from /proc; not a test)
+	$(BIN)/python -m bench.workers $(BENCH_WORKERS_ARGS)
 
 bench-inprocess: $(STAMP) ## CPU time per request of every endpoint and the bare app, in one process
 	$(BIN)/python -m bench.inprocess $(BENCH_INPROCESS_ARGS)

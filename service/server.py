@@ -116,9 +116,8 @@ class HttpToolsProtocol(UvicornHttpToolsProtocol):
                 if end < 0 and size - pos <= room:  # the head goes on in a later read
                     self.head_bytes += size - pos
                     self.head_tail = (self.head_tail + data[max(pos, size - 3) :])[-3:]
-                    self.arm_timer()
                     super().data_received(view[pos:])  # type: ignore[arg-type]
-                    return
+                    break
                 if end < 0 or end - pos > room:
                     self.refuse_head()
                     return
@@ -126,7 +125,6 @@ class HttpToolsProtocol(UvicornHttpToolsProtocol):
                 # parser: then the head goes on past this piece, still counted.
                 self.head_bytes += end - pos
                 self.head_tail = b""
-                self.arm_timer()
             elif left == CHUNKED:
                 end = min(size, pos + MAX_HEADER_BYTES)
             else:
@@ -139,6 +137,10 @@ class HttpToolsProtocol(UvicornHttpToolsProtocol):
                 self.head_bytes = end - pos
                 self.head_tail = data[max(pos, end - 3) : end]
             pos = end
+        if self.timer is None and (self.body_left != HEAD or self.head_bytes):
+            # A request is under way and not all in: its head, or its body, has as long from here
+            # (a request that came whole in one read never sets a timer).
+            self.arm_timer()
 
     def head_end(self, data: bytes, pos: int) -> int:
         """Where the head ends in ``data`` from ``pos`` (the index just past its blank line), or -1;
@@ -182,11 +184,9 @@ class HttpToolsProtocol(UvicornHttpToolsProtocol):
             # with 400 and closes); llhttp refuses it before this is reached.
             raise Refused("Content-Length with Transfer-Encoding")
         self.head_bytes = 0
-        self.cancel_timer()
+        self.cancel_timer()  # the head is in: the body has as long again (data_received)
         self.body_left = CHUNKED if chunked else length
         super().on_headers_complete()
-        if chunked or length:
-            self.arm_timer()  # the head is in: the body has as long again
 
     def on_message_complete(self) -> None:
         self.body_left = HEAD
