@@ -139,8 +139,16 @@ class Table:
             self.popover.locator(f"#f-{name}").fill(value)
         shown = self.harness("harness.notifications.length")
         self.popover.locator("#roll").click()
-        self.frame().wait_for_function("() => !document.querySelector('#roll').disabled")
-        self.page.wait_for_function(f"() => harness.notifications.length > {shown}")
+        try:
+            self.frame().wait_for_function("() => !document.querySelector('#roll').disabled")
+            self.page.wait_for_function(f"() => harness.notifications.length > {shown}")
+        except sync_api.TimeoutError as timeout:
+            state = self.harness(
+                "({received: harness.received.slice(-40), rolls: harness.rollRequests,"
+                " subscriptions: [...harness.subscriptions], notifications: harness.notifications})"
+            )
+            error = self.popover.locator("#error").inner_text()
+            raise AssertionError(f"the roll was not shown: error {error!r}, {state}") from timeout
 
     def frame(self) -> Any:
         return next(f for f in self.page.frames if f.url.startswith("http://127.0.0.1"))
