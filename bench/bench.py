@@ -346,24 +346,20 @@ def serve(name: str, app: str, workers: int = 1, python: str | None = None) -> I
     # Both apps log one line per request, as in production: the service its JSON access line (not
     # the terminal's console format, which would measure the terminal), uvicorn its access log for
     # the bare app; to a file, like a container's log, dropped after.
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
+    log = tempfile.NamedTemporaryFile(prefix="dragonroll-bench-")  # noqa: SIM115 - closed below
     env = {**os.environ, "DRAGONROLL_LOG_FORMAT": "json"}
     cwd = tempfile.gettempdir() if python and app == SERVICE else ROOT
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=log, env=env)
     server = Server(name, port, proc)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with socket.create_connection((HOST, port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    tail = log.read()[-2000:].decode(errors="replace")
-                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}\n{tail}") from None
-                time.sleep(0.2)
-        time.sleep(0.5 * workers)
+        # Ready when every worker has started (a supervisor listens before its workers are up):
+        # uvicorn logs the line once per worker, the service's in JSON, the bare app's as text.
+        deadline = time.monotonic() + 180
+        while Path(log.name).read_bytes().count(b"Application startup complete.") < workers:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                tail = Path(log.name).read_bytes()[-2000:].decode(errors="replace")
+                raise RuntimeError(f"{name} did not start: {' '.join(cmd)}\n{tail}")
+            time.sleep(0.2)
         yield server
     finally:
         proc.terminate()

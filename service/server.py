@@ -41,6 +41,8 @@ from service.settings import load
 
 #: The most bytes of a request's head (request line, headers and the blank line after them).
 MAX_HEADER_BYTES = 16 * 1024
+#: Seconds a worker may take to answer its supervisor's health check (``--workers`` over 1).
+WORKER_HEALTHCHECK_SECONDS = 60
 #: The end of a head.
 BLANK_LINE = b"\r\n\r\n"
 #: Not in a body: the parser is in a head, or between requests.
@@ -223,6 +225,10 @@ def server_options(graceful_seconds: int, log_config: dict[str, Any] | None) -> 
         "http": HttpToolsProtocol,
         "ws": "none",
         "timeout_keep_alive": 5,
+        # With --workers, uvicorn's supervisor pings each worker and kills one that has not answered
+        # within this many seconds (its default, 5 s, is less than a worker takes to start on a
+        # loaded 2-core machine: every worker was killed while importing, and again, and again).
+        "timeout_worker_healthcheck": WORKER_HEALTHCHECK_SECONDS,
         "timeout_graceful_shutdown": graceful_seconds,
         "log_config": log_config,
         "access_log": False,
