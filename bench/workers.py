@@ -4,7 +4,7 @@ Two workers cannot each run at full speed beside the load generator on a 2-core 
 per second say little about how the service scales; the CPU time the server spends per request
 does: with 2 workers it should stay within 10% of 1 worker's (no shared lock, no cross-process
 work). Both servers run at once (``python -m service --workers 1`` and ``--workers 2``), the idle
-one costing nothing; in each round a wrk run (64 connections) against each, back to back, and the
+one costing nothing; in each round a wrk run against each (32 connections per worker), back to back, and the
 CPU time (user + system) of the whole process tree (the supervisor and its workers,
 ``/proc/<pid>/stat`` and ``/proc/<pid>/task/*/children``) read before and after. Printed: the median
 us per request of each and the ratio 2 workers / 1 worker per round, with its median.
@@ -37,9 +37,15 @@ from bench.bench import (
 WITHIN = 1.10
 
 
-def per_request_us(server: Server, path: str, body: str, seconds: float) -> float:
+#: wrk's connections per worker: each worker has as many requests in flight in both runs (with 64
+#: connections for one worker and for two alike, each of two workers would wake for half as many
+#: requests at a time, and pay its event loop's round per request more often).
+PER_WORKER = CONNECTIONS // 2
+
+
+def per_request_us(server: Server, path: str, body: str, seconds: float, workers: int) -> float:
     before = tree_cpu_seconds(server.proc.pid)
-    result = wrk(server.base + path, body, seconds, CONNECTIONS)
+    result = wrk(server.base + path, body, seconds, PER_WORKER * workers)
     return 1e6 * (tree_cpu_seconds(server.proc.pid) - before) / max(result.requests, 1)
 
 
@@ -59,8 +65,8 @@ def measure(
                 wrk(server.base + url_path(path), body, 2, CONNECTIONS)
             pairs = [
                 (
-                    per_request_us(one, url_path(path), body, seconds),
-                    per_request_us(two, url_path(path), body, seconds),
+                    per_request_us(one, url_path(path), body, seconds, 1),
+                    per_request_us(two, url_path(path), body, seconds, 2),
                 )
                 for _ in range(rounds)
             ]

@@ -192,23 +192,30 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
         assert "(GM only)" in gm.popover.locator("#log > li").first.locator(".who").inner_text()
         gm.popover.locator("#gm-only").uncheck()
 
-        # Dice+: the table's 3D dice become the request's scripted dice (6, 10, 10, then 4, 7).
+        # Dice+: the table's 3D dice become the request's scripted dice (6, 10, 10, 4, 7: the tens
+        # ask for more).
         dice_plus = gm.popover.locator("#dice-plus")
         dice_plus.wait_for(state="attached")
         gm.frame().wait_for_function("() => !document.querySelector('#dice-plus').disabled")
         dice_plus.check()
-        gm.harness("harness.dieValues = [6, 10, 10, 4, 7]")
+        table = [6, 10, 10, 4, 7]
+        gm.harness(f"harness.dieValues = {table}")
         gm.roll()
         assert gm.popover.locator("#log > li").count() == 3
         last = gm.results()[-1]["data"]
-        assert last["dice"] == [["check", 10, v, "d"] for v in (6, 10, 10, 4, 7)]
-        assert last["request"]["dice"] == {"check": [6, 10, 10, 4, 7]}
-        assert (
-            last["outcome"]
-            == json.loads(service.post("/dos/test", last["request"]))["events"][-1]["text"]
-        )
+        # The dice Dice+ rolled, in the order asked for (the pool, then a die per ten; the stand-in
+        # rolls 5s once the table's values are used up), are the request's script ...
         requests = gm.harness("harness.rollRequests")
-        assert [r["diceNotation"].split(" ")[0] for r in requests] == ["3d10", "2d10"]
+        counts = [int(r["diceNotation"].split(" ")[0].removesuffix("d10")) for r in requests]
+        rolled = (table + [5] * sum(counts))[: sum(counts)]
+        assert len(counts) >= 2 and sum(counts) >= len(table), counts  # two tens: more dice asked
+        assert last["request"]["dice"] == {"check": rolled}
+        # ... and the answer's dice are the table's, in that order, with the same outcome as the
+        # same request over HTTP.
+        answer = json.loads(service.post("/dos/test", last["request"]))
+        assert last["dice"] == [["check", 10, v, "d"] for v in rolled[: len(last["dice"])]]
+        assert [d[2] for d in last["dice"][: len(table)]] == table
+        assert last["outcome"] == answer["events"][-1]["text"]
         assert {r["source"] for r in requests} == {"dev.dragonroll.owlbear"}
         assert {r["rollTarget"] for r in requests} == {"everyone"}
 
