@@ -97,7 +97,8 @@ def report(figures: dict[str, dict[str, Any]]) -> bool:
 def main(argv: list[str] | None = None) -> int:
     run = paired_run(__doc__, ["/dos/test"], 5.0, argv)
     print(
-        f"server CPU per request (process tree), wrk -c{CONNECTIONS} {run.seconds:g}s x {run.rounds}"
+        f"server CPU per request (process tree), wrk -c{PER_WORKER} a worker,"
+        f" {run.seconds:g}s x {run.rounds}"
     )
     report(measure(run.paths, run.rounds, run.seconds))
     return 0

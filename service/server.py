@@ -51,10 +51,6 @@ HEAD = -2
 CHUNKED = -1
 
 
-class HeadTooLarge(Exception):
-    """A request's head passed ``MAX_HEADER_BYTES``."""
-
-
 class Refused(Exception):
     """A request the parser took but the edge refuses (``Content-Length`` with ``Transfer-Encoding``)."""
 
