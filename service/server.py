@@ -42,7 +42,7 @@ from service.settings import load
 #: The most bytes of a request's head (request line, headers and the blank line after them).
 MAX_HEADER_BYTES = 16 * 1024
 #: Seconds a worker may take to answer its supervisor's health check (``--workers`` over 1).
-WORKER_HEALTHCHECK_SECONDS = 60
+WORKER_HEALTHCHECK_SECONDS = 15
 #: The end of a head.
 BLANK_LINE = b"\r\n\r\n"
 #: Not in a body: the parser is in a head, or between requests.
@@ -223,7 +223,8 @@ def server_options(graceful_seconds: int, log_config: dict[str, Any] | None) -> 
         "timeout_keep_alive": 5,
         # With --workers, uvicorn's supervisor pings each worker and kills one that has not answered
         # within this many seconds (its default, 5 s, is less than a worker takes to start on a
-        # loaded 2-core machine: every worker was killed while importing, and again, and again).
+        # loaded 2-core machine: every worker was killed while importing, and again, and again). It
+        # handles signals between its pings: a longer wait would hold a SIGTERM during start-up.
         "timeout_worker_healthcheck": WORKER_HEALTHCHECK_SECONDS,
         "timeout_graceful_shutdown": graceful_seconds,
         "log_config": log_config,
