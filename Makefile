@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check-generated catalogs-events catalogs-events-extract catalogs-events-update catalogs-events-compile catalogs-playground catalogs-playground-extract catalogs-playground-update catalogs-playground-compile clients owlbear test-node browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-inprocess bench-odds soak fuzz-long image-test
+.PHONY: generate check-generated catalogs-events catalogs-events-extract catalogs-events-update catalogs-events-compile catalogs-playground catalogs-playground-extract catalogs-playground-update catalogs-playground-compile clients owlbear test-node node-deps browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-workers bench-inprocess bench-odds soak fuzz-long image-test
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -50,18 +50,30 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/mypy --strict clients/python/src
 
-unit: $(STAMP) browser-deps
+unit: $(STAMP) node-deps
 	$(BIN)/python -m pytest -n 2 -q
 
-# The browser tests' npm packages (axe-core, locked in tests/browser/package-lock.json), installed when
-# node_modules is missing or older than the lock. Chromium is the system's (CI: Debian's, .ci/run).
+# Every npm package a test needs, each directory's from its lock file, installed when its
+# node_modules is missing or older than the lock (npm writes node_modules/.package-lock.json last):
+# the browser tests' axe-core (tests/browser), the TypeScript client's generator, type checker and
+# esbuild (clients/typescript; the browser test of the bundle), the Foundry module's ajv
+# (clients/foundry), the MCP TypeScript SDK client (tests/mcp), the Owlbear Rodeo SDK and vite
+# (clients/owlbear). Chromium is the system's (CI: Debian's, .ci/run).
 BROWSER_TESTS := tests/browser
+TS_CLIENT := clients/typescript
+FOUNDRY := clients/foundry
+MCP_TESTS := tests/mcp
+OWLBEAR := clients/owlbear
+NPM_DIRS := $(BROWSER_TESTS) $(TS_CLIENT) $(FOUNDRY) $(MCP_TESTS) $(OWLBEAR)
+NPM_DEPS := $(NPM_DIRS:%=%/node_modules/.package-lock.json)
+
+node-deps: $(NPM_DEPS) ## install every test's locked npm packages (npm ci in each directory with a package-lock.json)
 
 browser-deps: $(BROWSER_TESTS)/node_modules/.package-lock.json ## install the browser tests' locked npm packages (axe-core)
 
-$(BROWSER_TESTS)/node_modules/.package-lock.json: $(BROWSER_TESTS)/package-lock.json
-	@command -v npm >/dev/null 2>&1 || { echo "make: the browser tests need npm (and node) to install axe-core: apt-get install npm, or see docs/development.md" >&2; exit 1; }
-	npm ci --prefix $(BROWSER_TESTS) --no-audit --no-fund --silent
+%/node_modules/.package-lock.json: %/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "make: the tests need npm (and node) for $*: apt-get install npm, or see docs/development.md" >&2; exit 1; }
+	npm ci --prefix $* --no-audit --no-fund --silent
 
 # `make golden SYSTEM=dos` (or SYSTEM="dos riders") re-records those systems' goldens alone.
 golden: $(STAMP) ## re-record tests/golden/*/*.response.json, or SYSTEM=<id>'s alone (review the diff!)
@@ -165,6 +177,9 @@ bench-compiled: compiled ## make bench with the service from the compiled build 
 bench-cpu: $(STAMP) ## the worker's CPU time per request under load, against the bare app (not a test)
 	$(BIN)/python -m bench.cpu $(BENCH_CPU_ARGS)
 
+bench-workers: $(STAMP) ## the server's CPU time per request with 2 uvicorn workers against 1 (from /proc; not a test)
+	$(BIN)/python -m bench.workers $(BENCH_WORKERS_ARGS)
+
 bench-inprocess: $(STAMP) ## CPU time per request of every endpoint and the bare app, in one process
 	$(BIN)/python -m bench.inprocess $(BENCH_INPROCESS_ARGS)
 
@@ -174,9 +189,9 @@ bench-odds: $(STAMP) ## exact odds cold and warm, in-process, as ratios to one /
 soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on loopback
 	$(BIN)/python -m bench.soak $(SOAK_ARGS)
 
-fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples
-	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 \
-		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties
+fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples, the Monte Carlo oracles with 10^6 runs
+	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 DRAGONROLL_ODDS_FULL_RUNS=1000000 \
+		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties tests/odds/test_monte_carlo.py
 
 image-test: $(STAMP) ## build the Dockerfile with podman from Debian base images and run the image (root; docs/hardening.md)
 	$(BIN)/python scripts/image_test.py
@@ -186,28 +201,12 @@ clean: ## also removes extension modules an old compiled build left in rules/ (t
 	rm -rf $(VENV) $(COMPILED) build site .pytest_cache .mypy_cache .ruff_cache .hypothesis
 
 # The typed clients (clients/typescript, clients/python): their generated parts come from openapi/openapi.json.
-TS_CLIENT := clients/typescript
-
-$(TS_CLIENT)/node_modules/.package-lock.json: $(TS_CLIENT)/package-lock.json
-	npm ci --prefix $(TS_CLIENT) --no-audit --no-fund --silent
-
 clients: $(STAMP) $(TS_CLIENT)/node_modules/.package-lock.json ## regenerate the clients' generated code (and the Foundry module's endpoints) from openapi/openapi.json
 	npm run --prefix $(TS_CLIENT) --silent generate
 	$(BIN)/python clients/python/generate.py
 	node clients/foundry/tools/generate.mjs
 
-# The Foundry module (clients/foundry): its tests check rolls with ajv (clients/foundry/package-lock.json).
-FOUNDRY := clients/foundry
-
-$(FOUNDRY)/node_modules/.package-lock.json: $(FOUNDRY)/package-lock.json
-	npm ci --prefix $(FOUNDRY) --no-audit --no-fund --silent
-
 # The Owlbear Rodeo extension (clients/owlbear): built with vite into service/static/owlbear (committed).
-OWLBEAR := clients/owlbear
-
-$(OWLBEAR)/node_modules/.package-lock.json: $(OWLBEAR)/package-lock.json
-	npm ci --prefix $(OWLBEAR) --no-audit --no-fund --silent
-
 owlbear: $(OWLBEAR)/node_modules/.package-lock.json ## rebuild the Owlbear Rodeo extension into service/static/owlbear (commit the result)
 	npm run --prefix $(OWLBEAR) --silent build
 

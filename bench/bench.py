@@ -226,9 +226,13 @@ def ratio_summary(ratios: list[float]) -> str:
     return f"{statistics.median(ratios):.2f}x (rounds: {', '.join(f'{r:.2f}' for r in ratios)})"
 
 
-#: The endpoints of the speed contract (issue 26, item 6: >= 1.0x the bare app's throughput); every
+#: The endpoints of the speed contract (issue 38: at least ``FLOOR`` times the bare app's throughput,
+#: the bare app on uvicorn's defaults; 1.0x the moonshot); every
 #: other endpoint is measured and shown, with no floor.
-TARGETED = ("/dos/test", "/dos/roll", "/dnd5e/check")
+TARGETED = ("/dos/test", "/dos/roll", "/dnd5e/check", "/dice/roll")
+FLOOR = 0.7
+#: Reported beside them, with no floor.
+REPORTED = ("/dragon/battle", "/dos/attack")
 
 #: The bare app's request: about as many fields as a DoS test, seeded the same way.
 BARE = ("/check", {"name": "kobold", "stat": 44, "skill": 5, "dc": 47, "seed": "@SEED@"})
@@ -270,6 +274,38 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (``/proc/<pid>/stat``, fields 14 and 15)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (``/proc/<pid>/task/<tid>/children``)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                todo += [int(c) for c in (task / "children").read_text().split()]
+            except OSError:
+                continue
+    return found
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """CPU time so far of ``pid`` and its live descendants (a uvicorn supervisor and its workers)."""
+    total = 0.0
+    for p in descendants(pid):
+        try:
+            total += cpu_seconds(p)
+        except OSError:
+            continue
+    return total
+
+
 @dataclass
 class Server:
     name: str
@@ -281,53 +317,49 @@ class Server:
         return f"http://{HOST}:{self.port}"
 
 
-#: How a benchmark serves an app: uvicorn as ``python -m service`` runs it (h11, its header limits
-#: and timers: ``service.server``), for the service and the bare app alike.
-SERVE = """\
-import uvicorn
-from service.server import server_options
-uvicorn.run("{target}", factory={factory}, host="{host}", port={port}, workers={workers},
-            log_level="warning", **server_options(10, None))
-"""
+#: The two apps a benchmark serves: the service as ``python -m service`` runs it (uvicorn on httptools
+#: with the edge's limits and timers, ``service.server``; its JSON access line, its metrics), and the
+#: bare app as its user would run it: ``uvicorn bench.bare_app:app``, uvicorn's defaults (httptools,
+#: its access log on), no option but the address.
+SERVICE = "service"
+BARE_APP = "bench.bare_app:app"
+
+
+def serve_command(app: str, port: int, workers: int, python: str | None) -> list[str]:
+    if app == BARE_APP:
+        cmd = [sys.executable, "-m", "uvicorn", BARE_APP, "--host", HOST, "--port", str(port)]
+        return cmd + (["--workers", str(workers)] if workers > 1 else [])
+    cmd = [python or sys.executable, "-m", "service", "--host", HOST, "--port", str(port)]
+    return [*cmd, "--workers", str(workers)]
 
 
 @contextmanager
-def serve(
-    name: str, target: list[str], workers: int = 1, python: str | None = None
-) -> Iterator[Server]:
-    """Run uvicorn on a free loopback port until the block ends; wait (bounded) until it answers.
-    ``target``: the app (``module:attr``), and ``--factory`` when it is a factory.
+def serve(name: str, app: str, workers: int = 1, python: str | None = None) -> Iterator[Server]:
+    """Run ``app`` (``SERVICE`` or ``BARE_APP``) on a free loopback port until the block ends; wait
+    (bounded) until it answers.
 
     ``python``: another interpreter for the service (the compiled build's, ``make bench-compiled``),
     run outside the source tree so that it imports its installed packages, not the source.
     """
     port = free_port()
-    factory = "--factory" in target
-    cmd = [
-        python or sys.executable,
-        "-c",
-        SERVE.format(target=target[0], factory=factory, port=port, workers=workers, host=HOST),
-    ]
-    # The service logs one JSON line per request, as in production (not the terminal's console
-    # format, which would measure the terminal): to a file, like a container's log, dropped after.
-    log = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
+    cmd = serve_command(app, port, workers, python)
+    # Both apps log one line per request, as in production: the service its JSON access line (not
+    # the terminal's console format, which would measure the terminal), uvicorn its access log for
+    # the bare app; to a file, like a container's log, dropped after.
+    log = tempfile.NamedTemporaryFile(prefix="dragonroll-bench-")  # noqa: SIM115 - closed below
     env = {**os.environ, "DRAGONROLL_LOG_FORMAT": "json"}
-    cwd = tempfile.gettempdir() if python else ROOT
+    cwd = tempfile.gettempdir() if python and app == SERVICE else ROOT
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=log, stderr=log, env=env)
     server = Server(name, port, proc)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                with socket.create_connection((HOST, port), timeout=0.5):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    log.seek(0)
-                    tail = log.read()[-2000:].decode(errors="replace")
-                    raise RuntimeError(f"{name} did not start: {' '.join(cmd)}\n{tail}") from None
-                time.sleep(0.2)
-        time.sleep(0.5 * workers)
+        # Ready when every worker has started (a supervisor listens before its workers are up):
+        # uvicorn logs the line once per worker, the service's in JSON, the bare app's as text.
+        deadline = time.monotonic() + 180
+        while Path(log.name).read_bytes().count(b"Application startup complete.") < workers:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                tail = Path(log.name).read_bytes()[-2000:].decode(errors="replace")
+                raise RuntimeError(f"{name} did not start: {' '.join(cmd)}\n{tail}")
+            time.sleep(0.2)
         yield server
     finally:
         proc.terminate()
@@ -471,6 +503,11 @@ def main(argv: list[str] | None = None) -> int:
         "--only", nargs="+", metavar="ROW", help="these rows only (default: every endpoint)"
     )
     parser.add_argument(
+        "--contract",
+        action="store_true",
+        help=f"the speed contract's rows only: {', '.join(TARGETED + REPORTED)}",
+    )
+    parser.add_argument(
         "--service-python",
         help="the interpreter that runs the service (default: this one, the source tree); "
         "`make bench-compiled` gives the compiled build's",
@@ -479,6 +516,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         args.duration, args.rounds, args.latency_seconds = 1.0, 1, 1.0
     rows = every_endpoint()
+    if args.contract:
+        args.only = [*TARGETED, *REPORTED]
     if args.only:
         known = dict(rows)
         unknown = [row for row in args.only if row not in known]
@@ -508,8 +547,8 @@ def main(argv: list[str] | None = None) -> int:
     )
 
     with (
-        serve("bare", ["bench.bare_app:app"]) as bare,
-        serve("dragonroll", ["service.app:create_app", "--factory"], python=py) as svc,
+        serve("bare", BARE_APP) as bare,
+        serve("dragonroll", SERVICE, python=py) as svc,
     ):
         bare_url = bare.base + BARE[0]
         bare_body = body_text(BARE[1])
@@ -577,20 +616,15 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
 
-    scale_path, scale_body = "/dos/test", body_text(ENDPOINTS[0][1])
-    one: list[float] = []
-    two: list[float] = []
-    with serve("dragonroll-1", ["service.app:create_app", "--factory"], 1, py) as s1:
-        wrk(s1.base + scale_path, scale_body, 1, CONNECTIONS)
-        one.append(wrk(s1.base + scale_path, scale_body, seconds, CONNECTIONS).rps)
-    with serve("dragonroll-2", ["service.app:create_app", "--factory"], 2, py) as s2:
-        wrk(s2.base + scale_path, scale_body, 1, CONNECTIONS)
-        two.append(wrk(s2.base + scale_path, scale_body, seconds, CONNECTIONS).rps)
-    report["scaling"] = {"path": scale_path, "1": one[0], "2": two[0], "ratio": two[0] / one[0]}
+    from bench.workers import measure as workers_cpu
+    from bench.workers import report as workers_report
+
     print(
-        f"  scaling {scale_path}: 1 worker {one[0]:.0f} req/s, 2 workers {two[0]:.0f} req/s "
-        f"({two[0] / one[0]:.2f}x; wrk shares the same {os.cpu_count()} cores)"
+        f"\nserver CPU per request, 2 uvicorn workers against 1 (process tree, wrk -c{CONNECTIONS}):"
     )
+    scaling = workers_cpu(["/dos/test"], rounds, seconds, py)
+    report["workers"] = scaling
+    workers_report(scaling)
 
     # In this process: the source, whichever build served above.
     from bench.inprocess import measure_quietly
@@ -625,11 +659,11 @@ def main(argv: list[str] | None = None) -> int:
         args.json.write_text(json.dumps(report, indent=2) + "\n")
 
     def missed(e: dict[str, Any]) -> bool:
-        return bool(e["rps_ratio"] < 1.0 or e["failed_requests"])
+        return bool(e["rps_ratio"] < FLOOR or e["failed_requests"])
 
     bad = [p for p in TARGETED if p in report["endpoints"] and missed(report["endpoints"][p])]
     print(
-        f"speed contract (>= 1.0x the bare app's throughput) for {', '.join(TARGETED)}:",
+        f"speed contract (>= {FLOOR}x the bare app's throughput) for {', '.join(TARGETED)}:",
         "met" if not bad else f"missed by {bad}",
     )
     return 0

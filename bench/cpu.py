@@ -13,16 +13,18 @@ the issue names). Loopback only; both servers are stopped at the end.
 
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 
 from bench.bench import (
     BARE,
+    BARE_APP,
     CONNECTIONS,
     ENDPOINTS,
+    SERVICE,
     Server,
     body_text,
+    cpu_seconds,
     paired_run,
     ratio_summary,
     serve,
@@ -33,20 +35,13 @@ from bench.bench import (
 NAMED = ["/dos/test", "/dos/attack", "/dragon/battle", "/riders/combat", "/dnd5e/attack"]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (``/proc/<pid>/stat``, fields 14 and 15)."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def main(argv: list[str] | None = None) -> int:
     run = paired_run(__doc__, NAMED, 4.0, argv)
     bodies = dict(ENDPOINTS)
     runs: dict[str, list[tuple[float, float]]] = {}  # path -> (bare us, endpoint us) per round
     with (
-        serve("service", ["service.app:create_app", "--factory"]) as svc,
-        serve("bare", ["bench.bare_app:app"]) as bare,
+        serve("service", SERVICE) as svc,
+        serve("bare", BARE_APP) as bare,
     ):
         targets = {p: (svc, url_path(p), body_text(bodies[p])) for p in run.paths}
         baseline = (bare, BARE[0], body_text(BARE[1]))

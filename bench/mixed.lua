@@ -58,7 +58,9 @@ done = function(summary, latency, reqs)
   local e = summary.errors
   io.write(string.format(
     'SOAK {"2xx": %d, "3xx": %d, "4xx": %d, "5xx": %d, "other": %d, "requests": %d, ' ..
-    '"shed": %d, "socket_errors": %d, "p99_ms": %.3f}\n',
+    '"shed": %d, "socket_errors": %d, "connect": %d, "read": %d, "write": %d, "timeout": %d, ' ..
+    '"p99_ms": %.3f}\n',
     t.s2, t.s3, t.s4, t.s5, t.sx, summary.requests, t.shed,
-    e.connect + e.read + e.write + e.timeout, latency:percentile(99) / 1000))
+    e.connect + e.read + e.write + e.timeout, e.connect, e.read, e.write, e.timeout,
+    latency:percentile(99) / 1000))
 end

@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.bench import ENDPOINTS, ROOT, body_text, ensure_wrk, post, serve, url_path
+from bench.bench import ENDPOINTS, ROOT, SERVICE, body_text, ensure_wrk, post, serve, url_path
 
 LUA = ROOT / "bench" / "mixed.lua"
 VALID_CONNECTIONS = 96
@@ -154,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     failures: list[str] = []
     with (
         tempfile.TemporaryDirectory() as tmp,
-        serve("dragonroll", ["service.app:create_app", "--factory"]) as svc,
+        serve("dragonroll", SERVICE) as svc,
     ):
         live: list[tuple[str, dict[str, Any]]] = []
         for path, body in soak_endpoints():

@@ -1,18 +1,33 @@
-"""The HTTP server's limits: uvicorn with h11, and a time limit on a request's headers.
+"""The HTTP server's limits: uvicorn on its fast parser (httptools), with the head counted.
 
-uvicorn's h11 protocol refuses request headers over ``h11_max_incomplete_event_size`` bytes in all
-with a 400 (h11 counts the bytes buffered for an unfinished request head and fails once they pass
-the bound: at most one read, 64-256 KiB, is ever held). Its httptools protocol has no such limit (a
-50 MB header was served), so the service names h11 explicitly.
+uvicorn's httptools protocol puts no bound on a request's head: llhttp hands each header to the
+protocol only once it is complete, buffering it meanwhile, so a 50 MB header was read and served.
+:class:`HttpToolsProtocol` (a subclass of uvicorn's public ``HttpToolsProtocol``) counts the head
+itself, before the parser sees it, on every arrival pattern (one read, many small reads, many small
+headers, one huge header, a request pipelined behind another): a head (request line and headers,
+up to and including the blank line) over ``MAX_HEADER_BYTES`` is answered ``431`` and the
+connection closed, the bytes past the limit never given to the parser. It does so by feeding the
+parser in pieces whose ends are message boundaries it knows: a head ends at its first CRLF CRLF
+(llhttp, as uvicorn runs it, refuses a bare LF, and CR or LF inside a header), a body after its
+``Content-Length`` bytes. Only a chunked body's end is not known beforehand: such a body is fed at
+most ``MAX_HEADER_BYTES`` at a time, and a head that begins in the same piece is counted from the
+piece's first byte (an over-count of at most the chunked body's tail: a pipelined request with a
+head near the limit behind a chunked body may be refused; none is ever served over it).
 
-Neither protocol limits the time a client may take to send its headers or its body: a connection
-that sends half a request line, or half a body, stays open as long as the client likes (uvicorn's
-keep-alive timer only runs between requests). :class:`H11Protocol` adds one timer per request: from
-the connection's start (and from the first byte of each later request) the head must be complete
-within ``DRAGONROLL_REQUEST_TIMEOUT`` seconds, and from the head's arrival the body within as many
-again; else the connection is closed (the app sees the client gone: an access line with 499). The
-body's size is limited by ``service.middleware.limits``. Everything used here is uvicorn's public
-protocol class and its attributes (``conn``, ``transport``, ``loop``); docs/operations.md.
+A request with both ``Content-Length`` and ``Transfer-Encoding`` is refused by llhttp itself (RFC
+9112 section 6.1; it raises, and uvicorn answers ``400`` and closes the connection, so the bytes after
+it are never read as a second request); :meth:`HttpToolsProtocol.on_headers_complete` refuses it
+again, so the guarantee does not rest on a parser option.
+
+Neither the parser nor uvicorn limits the time a client may take to send its head or its body: a
+connection that sends half a request line, or half a body, stays open as long as the client likes
+(uvicorn's keep-alive timer only runs between requests). One timer per request: from the
+connection's start (and from the first byte of each later request) the head must be complete within
+``DRAGONROLL_REQUEST_TIMEOUT`` seconds, and from the head's arrival the body within as many again;
+else the connection is closed (the app sees the client gone: an access line with 499). The body's
+size is limited by ``service.middleware.limits``. Everything used here is uvicorn's public protocol
+class, its parser callbacks and attributes (``parser``, ``headers``, ``transport``, ``loop``,
+``server_state``); docs/operations.md.
 """
 
 from __future__ import annotations
@@ -20,75 +35,197 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol as UvicornH11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as UvicornHttpToolsProtocol
 
 from service.settings import load
 
-#: The most bytes of request headers (request line included) a request may have.
+#: The most bytes of a request's head (request line, headers and the blank line after them).
 MAX_HEADER_BYTES = 16 * 1024
+#: Seconds a worker may take to answer its supervisor's health check (``--workers`` over 1).
+WORKER_HEALTHCHECK_SECONDS = 15
+#: The end of a head.
+BLANK_LINE = b"\r\n\r\n"
+#: Not in a body: the parser is in a head, or between requests.
+HEAD = -2
+#: In a chunked body (its end is the parser's to find).
+CHUNKED = -1
 
 
-class H11Protocol(UvicornH11Protocol):
-    """uvicorn's h11 protocol, closing a connection whose request head, or body, takes too long."""
+class Refused(Exception):
+    """A request the parser took but the edge refuses (``Content-Length`` with ``Transfer-Encoding``)."""
 
-    #: Seconds a request's head may take to arrive: ``DRAGONROLL_REQUEST_TIMEOUT``, read once per
-    #: process (uvicorn is given the class; each worker process imports it anew).
-    header_seconds: float | None = None
+
+def _too_large_answer() -> bytes:
+    text = f"Request header fields too large: the head is limited to {MAX_HEADER_BYTES} bytes.\n"
+    return (
+        b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+        b"content-type: text/plain; charset=utf-8\r\n"
+        b"content-length: " + str(len(text)).encode("ascii") + b"\r\n"
+        b"connection: close\r\n\r\n" + text.encode("ascii")
+    )
+
+
+TOO_LARGE = _too_large_answer()
+
+
+class HttpToolsProtocol(UvicornHttpToolsProtocol):
+    """uvicorn's httptools protocol with the head limited in size, the head and the body in time."""
+
+    #: Seconds a request's head may take to arrive, and its body: ``DRAGONROLL_REQUEST_TIMEOUT``,
+    #: read once per process (uvicorn is given the class; each worker process imports it anew).
+    request_seconds: float | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        if H11Protocol.header_seconds is None:
-            H11Protocol.header_seconds = load().request_timeout
-        self.seconds: float = H11Protocol.header_seconds
-        self.head_timer: asyncio.TimerHandle | None = None
+        if HttpToolsProtocol.request_seconds is None:
+            HttpToolsProtocol.request_seconds = load().request_timeout
+        self.seconds: float = HttpToolsProtocol.request_seconds
+        self.timer: asyncio.TimerHandle | None = None
+        #: bytes of the head so far (while ``body_left`` is ``HEAD``)
+        self.head_bytes = 0
+        #: the last bytes of the head so far (a blank line may be split between two reads)
+        self.head_tail = b""
+        #: ``HEAD``, ``CHUNKED``, or the bytes of a ``Content-Length`` body still to come
+        self.body_left = HEAD
+        #: a head was refused: answered 431 once the requests before it are
+        self.refused = False
 
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        super().connection_made(transport)  # type: ignore[arg-type]
-        self.arm_head_timer()
+    # --- the transport's events -----------------------------------------------------------------
 
-    def data_received(self, data: bytes) -> None:
-        before = self.conn.their_state
-        super().data_received(data)
-        state = self.conn.their_state
-        if state is h11.IDLE:
-            self.arm_head_timer()  # a request has begun and its head is not complete yet
-        elif state is not before and state is h11.SEND_BODY:
-            self.cancel_head_timer()
-            self.arm_head_timer()  # the head is in: the body has as long again
-        elif state is not h11.SEND_BODY:
-            self.cancel_head_timer()  # the whole request is in
-
-    def on_response_complete(self) -> None:
-        self.cancel_head_timer()  # between requests the keep-alive timer runs
-        super().on_response_complete()
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self.arm_timer()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self.cancel_head_timer()
+        self.cancel_timer()
         super().connection_lost(exc)
 
-    def arm_head_timer(self) -> None:
-        if self.head_timer is None and not self.transport.is_closing():
-            self.head_timer = self.loop.call_later(self.seconds, self.head_timed_out)
+    def data_received(self, data: bytes) -> None:
+        """Feed ``data`` to the parser in pieces that end where a head or a body ends."""
+        view = memoryview(data)
+        pos, size = 0, len(data)
+        if self.refused:
+            return
+        while pos < size and self.parser is not None and not self.transport.is_closing():
+            left = self.body_left
+            if left == HEAD:
+                room = MAX_HEADER_BYTES - self.head_bytes
+                end = self.head_end(data, pos)
+                if end < 0 and size - pos <= room:  # the head goes on in a later read
+                    self.head_bytes += size - pos
+                    self.head_tail = (self.head_tail + data[max(pos, size - 3) :])[-3:]
+                    super().data_received(view[pos:])  # type: ignore[arg-type]
+                    break
+                if end < 0 or end - pos > room:
+                    self.refuse_head()
+                    return
+                # A blank line before the request line (RFC 9112 section 2.2) is skipped by the
+                # parser: then the head goes on past this piece, still counted.
+                self.head_bytes += end - pos
+                self.head_tail = b""
+            elif left == CHUNKED:
+                end = min(size, pos + MAX_HEADER_BYTES)
+            else:
+                end = min(size, pos + left)
+                self.body_left = left - (end - pos)
+            super().data_received(view[pos:end])  # type: ignore[arg-type]
+            if left == CHUNKED and self.body_left == HEAD:
+                # The body ended in this piece: what followed it may be a head, counted from the
+                # piece's first byte.
+                self.head_bytes = end - pos
+                self.head_tail = data[max(pos, end - 3) : end]
+            pos = end
+        if self.timer is None and (self.body_left != HEAD or self.head_bytes):
+            # A request is under way and not all in: its head, or its body, has as long from here
+            # (a request that came whole in one read never sets a timer).
+            self.arm_timer()
 
-    def cancel_head_timer(self) -> None:
-        if self.head_timer is not None:
-            self.head_timer.cancel()
-            self.head_timer = None
+    def head_end(self, data: bytes, pos: int) -> int:
+        """Where the head ends in ``data`` from ``pos`` (the index just past its blank line), or -1;
+        the blank line may have begun in an earlier read (``head_tail``)."""
+        tail = self.head_tail
+        if tail:
+            at = (tail + data[pos : pos + 3]).find(BLANK_LINE)
+            if at >= 0:
+                return pos + at + 4 - len(tail)
+        at = data.find(BLANK_LINE, pos)
+        return at + 4 if at >= 0 else -1
 
-    def head_timed_out(self) -> None:
-        self.head_timer = None
-        if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+    def refuse_head(self) -> None:
+        """Answer 431 and close, once the requests before this one (pipelined) are answered;
+        nothing more is read meanwhile."""
+        self.logger.warning("Request head over %d bytes: refused (431).", MAX_HEADER_BYTES)
+        self.cancel_timer()
+        self.refused = True
+        if self.cycle is None or (self.cycle.response_complete and not self.pipeline):
+            self.send_too_large()
+        else:
+            self.flow.pause_reading()
+
+    def send_too_large(self) -> None:
+        if not self.transport.is_closing():
+            self.transport.write(TOO_LARGE)
+            self.transport.close()
+
+    # --- the parser's callbacks -----------------------------------------------------------------
+
+    def on_headers_complete(self) -> None:
+        length = 0
+        chunked = False
+        for name, value in self.headers:
+            if name == b"content-length":
+                length = int(value)  # llhttp has checked it: digits, one value
+            elif name == b"transfer-encoding":
+                chunked = True
+        if chunked and any(name == b"content-length" for name, _ in self.headers):
+            # RFC 9112 section 6.1: refused, the connection closed (uvicorn answers a parser error
+            # with 400 and closes); llhttp refuses it before this is reached.
+            raise Refused("Content-Length with Transfer-Encoding")
+        self.head_bytes = 0
+        self.cancel_timer()  # the head is in: the body has as long again (data_received)
+        self.body_left = CHUNKED if chunked else length
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self.body_left = HEAD
+        self.cancel_timer()
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        self.cancel_timer()  # between requests the keep-alive timer runs
+        super().on_response_complete()
+        if self.refused and not self.pipeline and self.cycle.response_complete:
+            self.send_too_large()  # the requests before the refused head are answered
+
+    # --- the timer --------------------------------------------------------------------------------
+
+    def arm_timer(self) -> None:
+        if self.timer is None and not self.transport.is_closing():
+            self.timer = self.loop.call_later(self.seconds, self.timed_out)
+
+    def cancel_timer(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+    def timed_out(self) -> None:
+        self.timer = None
+        if not self.transport.is_closing():
             self.transport.close()
 
 
 def server_options(graceful_seconds: int, log_config: dict[str, Any] | None) -> dict[str, Any]:
     """The keyword arguments of ``uvicorn.run`` / ``uvicorn.Config`` the service is served with
-    (``python -m service``; the benchmarks give the bare app the same)."""
+    (``python -m service``)."""
     return {
-        "http": H11Protocol,
-        "h11_max_incomplete_event_size": MAX_HEADER_BYTES,
+        "http": HttpToolsProtocol,
+        "ws": "none",
         "timeout_keep_alive": 5,
+        # With --workers, uvicorn's supervisor pings each worker and kills one that has not answered
+        # within this many seconds (its default, 5 s, is less than a worker takes to start on a
+        # loaded 2-core machine: every worker was killed while importing, and again, and again). It
+        # handles signals between its pings: a longer wait would hold a SIGTERM during start-up.
+        "timeout_worker_healthcheck": WORKER_HEALTHCHECK_SECONDS,
         "timeout_graceful_shutdown": graceful_seconds,
         "log_config": log_config,
         "access_log": False,

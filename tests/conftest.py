@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import subprocess
+import time
+import urllib.request
 from typing import Any
 
 import httpx
@@ -62,6 +65,38 @@ def http_scope(
         "client": ("127.0.0.1", 1),
         "server": ("t", 80),
     }
+
+
+#: Seconds a server subprocess may take to get ready: generous, for a loaded machine (the suite runs
+#: two workers on two cores, often beside other work: 20 s was not enough). A server that exits
+#: before it is ready fails the test at once, with its output.
+READY_SECONDS = 120
+
+
+def wait_ready(proc: subprocess.Popen[Any], url: str, seconds: float = READY_SECONDS) -> None:
+    """Return once ``url`` (a server's ``/readyz``) answers 200; fail at once when ``proc`` exits
+    first, or after ``seconds`` (the process killed), with what it wrote."""
+    start = time.monotonic()
+    pause = 0.05
+    while True:
+        if proc.poll() is not None:
+            out = proc.communicate()
+            raise AssertionError(
+                f"the server exited ({proc.returncode}) before it was ready: {out}"
+            )
+        try:
+            with urllib.request.urlopen(url, timeout=5) as r:
+                if r.status == 200:
+                    return
+        except OSError:  # not listening yet, or 503 (not ready yet)
+            pass
+        if time.monotonic() - start > seconds:
+            proc.kill()
+            raise AssertionError(
+                f"the server was not ready after {seconds} s: {proc.communicate()}"
+            )
+        time.sleep(pause)
+        pause = min(pause * 1.5, 0.5)
 
 
 @pytest.fixture(scope="session")

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from starlette.datastructures import Headers
 from starlette.middleware.cors import CORSMiddleware
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service import problems
 
@@ -39,6 +39,11 @@ class Cors(CORSMiddleware):
         )
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and not any(name == b"origin" for name, _ in scope["headers"]):
+            # No Origin (not a browser's cross-origin call, so no preflight either): Starlette would
+            # only add Origin to the answer's Vary, as this does without building two header maps.
+            await self.app(scope, receive, _vary_origin(send))
+            return
         if scope["type"] == "http" and scope["method"] == "OPTIONS":
             headers = Headers(scope=scope)
             if "origin" in headers and "access-control-request-method" in headers:
@@ -57,3 +62,32 @@ class Cors(CORSMiddleware):
                 )
                 return
         await super().__call__(scope, receive, send)
+
+
+def _vary_origin(send: Send) -> Send:
+    """``send`` with ``Origin`` added to the answer's ``Vary``, as Starlette's ``CORSMiddleware``
+    adds it to an answer to a request without one: the ``Vary`` values joined into the first
+    ``Vary`` header (the others dropped), or a ``Vary: Origin`` last."""
+
+    async def send_varied(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", ()))
+            first = -1
+            values: list[bytes] = []
+            for at in range(len(headers) - 1, -1, -1):
+                name, value = headers[at]
+                if name == b"vary":
+                    values.append(value)
+                    if first >= 0:
+                        del headers[first]
+                    first = at
+            values.reverse()
+            values.append(b"Origin")
+            if first >= 0:
+                headers[first] = (b"vary", b", ".join(values))
+            else:
+                headers.append((b"vary", b"Origin"))
+            message["headers"] = headers
+        await send(message)
+
+    return send_varied

@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,6 +19,8 @@ from typing import Any
 
 import pytest
 from mcp import Client
+
+from tests.conftest import wait_ready
 
 pytestmark = pytest.mark.slow
 
@@ -56,16 +57,7 @@ class Service:
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and self.proc.poll() is None:
-            try:
-                with urllib.request.urlopen(f"{self.base}/readyz", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError(f"the service did not get ready: {self.proc.communicate()}")
+        wait_ready(self.proc, f"{self.base}/readyz")
 
     def post(self, path: str, body: Any) -> bytes:
         request = urllib.request.Request(

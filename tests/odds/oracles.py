@@ -13,9 +13,9 @@ from rules.dice import DiceSource
 #: Seeded Monte Carlo resolutions per check; DRAGONROLL_ODDS_RUNS=1000000 for the full oracle
 #: (``make bench-odds`` prints nothing of it: it is a test setting).
 RUNS = int(os.environ.get("DRAGONROLL_ODDS_RUNS", "1500"))
-#: Resolutions of the one full Monte Carlo oracle per system (tests/odds/test_monte_carlo.py, issue
-#: 18: 10^6); DRAGONROLL_ODDS_FULL_RUNS lowers it for a quick local run.
-FULL_RUNS = int(os.environ.get("DRAGONROLL_ODDS_FULL_RUNS", "1000000"))
+#: Resolutions of the one full Monte Carlo oracle per system (tests/odds/test_monte_carlo.py): 10^5
+#: in ``make unit``; ``make fuzz-long`` sets DRAGONROLL_ODDS_FULL_RUNS=1000000 (issue 18's 10^6).
+FULL_RUNS = int(os.environ.get("DRAGONROLL_ODDS_FULL_RUNS", "100000"))
 
 
 def exact(p: dict[str, Any]) -> Fraction:

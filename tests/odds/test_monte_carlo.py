@@ -1,8 +1,9 @@
-"""The full Monte Carlo oracle of issue 18, one case per system: 10^6 seeded resolutions through the
+"""The full Monte Carlo oracle of issue 18, one case per system: seeded resolutions through the
 resolving endpoint's own engine (``checks.test``, ``battle``, ``resolve_combat``, 5e ``attack``),
-every exact answer within 4 standard errors. The other Monte Carlo checks run ``RUNS`` resolutions
-(1,500 by default: tests/odds/test_dos_odds.py). These take 20-60 s of CPU each on the development
-VM; ``DRAGONROLL_ODDS_FULL_RUNS`` lowers the count for a quick local run.
+every exact answer within 4 standard errors. ``make unit`` runs 10^5 resolutions per case (about 2-6
+s of CPU each; the exact enumeration the odds tests pin already checks every value), ``make
+fuzz-long`` the full 10^6 (``DRAGONROLL_ODDS_FULL_RUNS``, ``tests.odds.oracles.FULL_RUNS``). The
+other Monte Carlo checks run ``RUNS`` resolutions (1,500 by default: tests/odds/test_dos_odds.py).
 
 The cases are cheap resolutions that still exercise each answer: a DoS pool of 8 dice (ones
 cancelling, tens in chains, luck and bad luck all common), a village's pair against a dragon with
@@ -35,7 +36,7 @@ def _agrees(p: dict[str, Any], hits: int) -> bool:
     return within(exact(p), hits, FULL_RUNS)
 
 
-def test_dos_test_agrees_with_a_million_resolutions() -> None:
+def test_dos_test_agrees_with_the_full_monte_carlo() -> None:
     body = {"stat": 10, "skill": 8, "dc": 45}
     answer = dos_odds.test_odds(dos_odds.TestOddsRequest(**body))
     req = TestRequest(**body)
@@ -51,7 +52,7 @@ def test_dos_test_agrees_with_a_million_resolutions() -> None:
         assert _agrees(entry["p"], marginal(found, lambda k, v=entry["value"]: k[1] == v))
 
 
-def test_dragon_pair_and_dragon_die_agree_with_a_million_resolutions() -> None:
+def test_dragon_pair_and_dragon_die_agree_with_the_full_monte_carlo() -> None:
     answer = dragon_odds.battle_odds(dragon_odds.BattleOddsRequest(**VILLAGE))
     req = BattleRequest(**VILLAGE)
 
@@ -73,7 +74,7 @@ def test_dragon_pair_and_dragon_die_agree_with_a_million_resolutions() -> None:
     assert _agrees(answer["sweep"]["triggered"], marginal(found, lambda k: k[2]))
 
 
-def test_riders_duel_agrees_with_a_million_resolutions() -> None:
+def test_riders_duel_agrees_with_the_full_monte_carlo() -> None:
     answer = riders_odds.combat_odds(riders_odds.CombatOddsRequest(**DUEL))
     req = CombatRequest(**{**DUEL, "auto": True})
 
@@ -89,7 +90,7 @@ def test_riders_duel_agrees_with_a_million_resolutions() -> None:
     assert _agrees(wand["turns"], marginal(found, lambda k: k == ("defender", "defender")))
 
 
-def test_dnd5e_attack_agrees_with_a_million_resolutions() -> None:
+def test_dnd5e_attack_agrees_with_the_full_monte_carlo() -> None:
     answer = dnd5e_odds.attack_odds(dnd5e_odds.AttackOddsRequest(**LONGSWORD))
     req = AttackRequest(**LONGSWORD)
 

@@ -131,11 +131,24 @@ class Table:
         self.popover.locator("#system").select_option(system)
         self.popover.locator("#endpoint").select_option(path)
 
-    def roll(self, log_items: int, **fields: str) -> None:
+    def roll(self, **fields: str) -> None:
+        """Roll, and wait until the roll's answer is in and shown: the popover's Roll button is
+        enabled again (the answer came and was shared) and the harness has the notification that
+        ends the popover's showing of a result (its log entry is written before it)."""
         for name, value in fields.items():
             self.popover.locator(f"#f-{name}").fill(value)
+        shown = self.harness("harness.notifications.length")
         self.popover.locator("#roll").click()
-        self.popover.locator("#log > li").nth(log_items - 1).wait_for()
+        try:
+            self.frame().wait_for_function("() => !document.querySelector('#roll').disabled")
+            self.page.wait_for_function(f"() => harness.notifications.length > {shown}")
+        except sync_api.TimeoutError as timeout:
+            state = self.harness(
+                "({received: harness.received.slice(-40), rolls: harness.rollRequests,"
+                " subscriptions: [...harness.subscriptions], notifications: harness.notifications})"
+            )
+            error = self.popover.locator("#error").inner_text()
+            raise AssertionError(f"the roll was not shown: error {error!r}, {state}") from timeout
 
     def frame(self) -> Any:
         return next(f for f in self.page.frames if f.url.startswith("http://127.0.0.1"))
@@ -148,7 +161,8 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
     gm = Table(browser, harness, service, role="GM", name="Gandalf", dicePlus="1")
     try:
         gm.choose("dos", "/dos/test")
-        gm.roll(1, stat="24", skill="3", dc="43")
+        gm.roll(stat="24", skill="3", dc="43")
+        assert gm.popover.locator("#log > li").count() == 1
         [shared] = gm.results()
         assert shared["destination"] == "ALL" and shared["size"] < 16 * 1024
         message = shared["data"]
@@ -172,27 +186,36 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
 
         # A GM-only roll stays here: logged, not broadcast.
         gm.popover.locator("#gm-only").check()
-        gm.roll(2)
+        gm.roll()
+        assert gm.popover.locator("#log > li").count() == 2
         assert len(gm.results()) == 1
         assert "(GM only)" in gm.popover.locator("#log > li").first.locator(".who").inner_text()
         gm.popover.locator("#gm-only").uncheck()
 
-        # Dice+: the table's 3D dice become the request's scripted dice (6, 10, 10, then 4, 7).
+        # Dice+: the table's 3D dice become the request's scripted dice (6, 10, 10, 4, 7: the tens
+        # ask for more).
         dice_plus = gm.popover.locator("#dice-plus")
         dice_plus.wait_for(state="attached")
         gm.frame().wait_for_function("() => !document.querySelector('#dice-plus').disabled")
         dice_plus.check()
-        gm.harness("harness.dieValues = [6, 10, 10, 4, 7]")
-        gm.roll(3)
+        table = [6, 10, 10, 4, 7]
+        gm.harness(f"harness.dieValues = {table}")
+        gm.roll()
+        assert gm.popover.locator("#log > li").count() == 3
         last = gm.results()[-1]["data"]
-        assert last["dice"] == [["check", 10, v, "d"] for v in (6, 10, 10, 4, 7)]
-        assert last["request"]["dice"] == {"check": [6, 10, 10, 4, 7]}
-        assert (
-            last["outcome"]
-            == json.loads(service.post("/dos/test", last["request"]))["events"][-1]["text"]
-        )
+        # The dice Dice+ rolled, in the order asked for (the pool, then a die per ten; the stand-in
+        # rolls 5s once the table's values are used up), are the request's script ...
         requests = gm.harness("harness.rollRequests")
-        assert [r["diceNotation"].split(" ")[0] for r in requests] == ["3d10", "2d10"]
+        counts = [int(r["diceNotation"].split(" ")[0].removesuffix("d10")) for r in requests]
+        rolled = (table + [5] * sum(counts))[: sum(counts)]
+        assert len(counts) >= 2 and sum(counts) >= len(table), counts  # two tens: more dice asked
+        assert last["request"]["dice"] == {"check": rolled}
+        # ... and the answer's dice are the table's, in that order, with the same outcome as the
+        # same request over HTTP.
+        answer = json.loads(service.post("/dos/test", last["request"]))
+        assert last["dice"] == [["check", 10, v, "d"] for v in rolled[: len(last["dice"])]]
+        assert [d[2] for d in last["dice"][: len(table)]] == table
+        assert last["outcome"] == answer["events"][-1]["text"]
         assert {r["source"] for r in requests} == {"dev.dragonroll.owlbear"}
         assert {r["rollTarget"] for r in requests} == {"everyone"}
 

@@ -166,8 +166,8 @@ def test_the_pipeline_answers_small_requests_on_the_loop_and_large_ones_in_the_l
     from fastapi.testclient import TestClient
 
     from service.app import create_app
-    from service.pipeline import LIGHT_DICE
     from service.endpoints import endpoints
+    from service.pipeline import LIGHT_DICE
 
     app = create_app()
     client = TestClient(app)

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import wait_ready
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
@@ -42,18 +44,7 @@ class Server:
             stderr=subprocess.PIPE,
             text=True,
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(self.url("/readyz"), timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                if self.proc.poll() is not None:
-                    break
-                time.sleep(0.05)
-        self.proc.kill()
-        raise AssertionError(f"server did not get ready: {self.proc.communicate()}")
+        wait_ready(self.proc, self.url("/readyz"))
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"

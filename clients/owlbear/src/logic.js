@@ -234,7 +234,7 @@ export function problemText(problem) {
 export function missingDice(problem) {
   if (!String(problem?.type ?? "").endsWith("/dice-exhausted")) return null;
   const error = problem.errors?.[0] ?? {};
-  const m = /needed at least (\d+) more d(\d+) values for slot '([^']+)'/.exec(error.msg ?? problem.detail ?? "");
+  const m = /needed at least (\d+) more d(\d+) values? for slot '([^']+)'/.exec(error.msg ?? problem.detail ?? "");
   if (!m) return null;
   return { count: Number(m[1]), sides: Number(m[2]), slot: m[3] };
 }

@@ -116,6 +116,12 @@ test("a dice-exhausted problem says which dice to roll", () => {
   };
   assert.deepEqual(missingDice(problem), { count: 3, sides: 10, slot: "attack.k1" });
   assert.equal(missingDice({ type: "https://dragonroll.dev/problems/validation-error" }), null);
+  // One die more is "1 more d10 value" (rules/errors.py): a ten that explodes asks for one.
+  const one = {
+    type: "https://dragonroll.dev/problems/dice-exhausted",
+    errors: [{ msg: "dice.check ran out: it holds 4 value(s), and the resolution needed at least 1 more d10 value for slot 'check'" }],
+  };
+  assert.deepEqual(missingDice(one), { count: 1, sides: 10, slot: "check" });
 });
 
 test("the table's dice: every slot scripted from Dice+ rolls, round by round", async () => {
