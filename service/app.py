@@ -83,13 +83,7 @@ def create_app(
         telemetry=(None if settings.otel else {"tracing": False, "metrics": False, "logs": False}),
     )
     app.state.settings = settings
-    app.state.lane = HeavyLane(
-        partial(pipeline.run_job, partial(endpoints, app)),
-        workers=settings.heavy_workers,
-        queue=settings.heavy_queue,
-        cpu_seconds=settings.job_cpu_seconds,
-        warm=partial(_warm, app),
-    )
+    app.state.lane = _heavy_lane(app, settings)
     app.state.systems = served
     # The narration of this app's systems, and their endpoints, each holding its entry.
     install(app, served, texts_of(served))
@@ -121,6 +115,17 @@ def create_app(
     )
     problems.install_handlers(app)
     return app
+
+
+def _heavy_lane(app: FastAPI, settings: Settings) -> HeavyLane:
+    """The app's heavy lane: worker processes answering its endpoints (service.pipeline.run_job)."""
+    return HeavyLane(
+        partial(pipeline.run_job, partial(endpoints, app)),
+        workers=settings.heavy_workers,
+        queue=settings.heavy_queue,
+        cpu_seconds=settings.job_cpu_seconds,
+        warm=partial(_warm, app),
+    )
 
 
 def _warm(app: FastAPI) -> None:

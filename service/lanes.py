@@ -217,11 +217,14 @@ class HeavyLane:
             self.loop.call_later(max(deadline, 0.0), self._end_running)
 
     def close(self) -> None:
-        """End every worker (the app's shutdown): the lane answers no more jobs."""
+        """End every worker (the app's shutdown). The lane is then as before its first start: a
+        later job, or a later lifespan of the same app (a test's next client), starts it anew
+        (a served process exits after its shutdown; the server takes no request by then)."""
         self.drain()
         self._end_running()
         for worker in list(self.workers):
             self._kill(worker, None)
+        self.draining = False
 
     def retry_after(self) -> int:
         """Seconds until the queue has room, at worst: the queue's jobs at the limit each."""

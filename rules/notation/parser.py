@@ -804,7 +804,6 @@ class _Parser:
         changes: dict[str, object] = {}
         keeps: list[Keep] = []
         selects: list[Select] = []
-        faces = term.faces
         dialect = self.dialect
         words = _WORDS[dialect]
         while True:
@@ -817,72 +816,7 @@ class _Parser:
                     break
             else:
                 self.i += len(w)
-            if w in ("min", "max", "mi", "ma"):
-                key = "minimum" if w.startswith("mi") else "maximum"
-                self.once(changes, key, at, w)
-                # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
-                least, most = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
-                changes[key] = self.number(f"the {w} of a die", least, most)
-            elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
-                selects.append(Select(w == "k", self.selector(faces, w)))
-            elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
-                how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
-                n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
-                if n > term.count:
-                    raise self.fail(f"{w}{n}: the term rolls only {term.count} dice", at)
-                keeps.append(Keep(how, n))  # type: ignore[arg-type]
-            elif w == "cs" and dialect == "roll20":
-                self.once(changes, "critical", at, "cs")
-                changes["critical"] = self.compare(faces, "cs", at, Compare("=", faces[-1]))
-            elif w == "cf" and dialect == "roll20":
-                self.once(changes, "fumble", at, "cf")
-                changes["fumble"] = self.compare(faces, "cf", at, Compare("=", faces[0]))
-            elif w in ("cs", "success"):
-                if changes.get("failures_only"):
-                    raise self.fail(
-                        "Foundry's cs after cf counts the successes alone (it discards cf's "
-                        "count): write cs first, then df to deduct failures",
-                        at,
-                    )
-                self.once(changes, "success", at, "a count of successes")
-                default = Compare("=", faces[-1]) if w == "cs" else None
-                changes["success"] = self.compare(faces, w, at, default)
-            elif w in ("cf", "df", "f"):
-                if w == "cf" and "success" in changes:
-                    raise self.fail(
-                        "Foundry's cf counts the failures alone (it discards cs's count): write df "
-                        "to deduct failures from the successes",
-                        at,
-                    )
-                if w in ("df", "f") and "success" not in changes:
-                    what = "cs" if w == "df" else "a comparison (>7)"
-                    raise self.fail(
-                        f"{w} deducts failures from the successes: write {what} first", at
-                    )
-                self.once(changes, "failure", at, "a count of failures")
-                changes["failure"] = self.compare(faces, w, at)
-                changes["failures_only"] = w == "cf"
-            elif w in ("r", "rr", "ro"):
-                self.once(changes, "reroll", at, "a reroll")
-                once = w == "ro" or (w == "r" and dialect == "foundry")
-                if dialect == "avrae":
-                    when = self.selector(faces, w)
-                else:
-                    when = self.compare(faces, w, at, default=Compare("=", faces[0]))
-                if all(when(v) for v in faces):
-                    raise self.fail(f"{w}{when}: every face of the die would be rerolled", at)
-                changes["reroll"], changes["reroll_once"] = when, once
-            elif w in ("!", "x", "xo", "!o", "!!", "e"):
-                if "explode" in changes:
-                    raise self.fail("a dice term explodes once: one of !, !!, x, xo", at)
-                if w == "e":
-                    when = self.selector(faces, w)
-                else:
-                    when = self.compare(faces, w, at, default=Compare("=", faces[-1]))
-                if all(when(v) for v in faces):
-                    raise self.fail(f"{w}{when}: every face of the die would explode", at)
-                changes["explode"], changes["explode_once"] = when, w in ("xo", "!o")
-                changes["compound"] = w == "!!"
+            self.modifier(w, at, term, changes=changes, keeps=keeps, selects=selects)
         low, high = changes.get("minimum"), changes.get("maximum")
         if isinstance(low, int) and isinstance(high, int) and low > high:
             raise self.fail("min is above max")
@@ -893,6 +827,97 @@ class _Parser:
         label = self.label()
         fields = {**_fields(term), **changes, "keeps": tuple(keeps), "selects": tuple(selects)}
         return Dice(**{**fields, "label": label})  # type: ignore[arg-type]
+
+    def modifier(
+        self,
+        w: str,
+        at: int,
+        term: Dice,
+        *,
+        changes: dict[str, object],
+        keeps: list[Keep],
+        selects: list[Select],
+    ) -> None:
+        """One modifier ``w`` (read at ``at``) of ``term``: a clamp, a selector or a keep/drop
+        here; a count (:meth:`counter`) or a reroll or explosion (:meth:`chain`) there."""
+        faces = term.faces
+        dialect = self.dialect
+        if w in ("min", "max", "mi", "ma"):
+            key = "minimum" if w.startswith("mi") else "maximum"
+            self.once(changes, key, at, w)
+            # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
+            least, most = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
+            changes[key] = self.number(f"the {w} of a die", least, most)
+        elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
+            selects.append(Select(w == "k", self.selector(faces, w)))
+        elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
+            how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
+            n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
+            if n > term.count:
+                raise self.fail(f"{w}{n}: the term rolls only {term.count} dice", at)
+            keeps.append(Keep(how, n))  # type: ignore[arg-type]
+        elif w in ("cs", "cf", "df", "f", "success"):
+            self.counter(w, at, faces, changes)
+        else:
+            self.chain(w, at, faces, changes)
+
+    def counter(self, w: str, at: int, faces: tuple[int, ...], changes: dict[str, object]) -> None:
+        """A count of successes or failures (Foundry's, Roll20's critical marks, a bare comparison)."""
+        dialect = self.dialect
+        if w == "cs" and dialect == "roll20":
+            self.once(changes, "critical", at, "cs")
+            changes["critical"] = self.compare(faces, "cs", at, Compare("=", faces[-1]))
+        elif w == "cf" and dialect == "roll20":
+            self.once(changes, "fumble", at, "cf")
+            changes["fumble"] = self.compare(faces, "cf", at, Compare("=", faces[0]))
+        elif w in ("cs", "success"):
+            if changes.get("failures_only"):
+                raise self.fail(
+                    "Foundry's cs after cf counts the successes alone (it discards cf's "
+                    "count): write cs first, then df to deduct failures",
+                    at,
+                )
+            self.once(changes, "success", at, "a count of successes")
+            default = Compare("=", faces[-1]) if w == "cs" else None
+            changes["success"] = self.compare(faces, w, at, default)
+        elif w in ("cf", "df", "f"):
+            if w == "cf" and "success" in changes:
+                raise self.fail(
+                    "Foundry's cf counts the failures alone (it discards cs's count): write df "
+                    "to deduct failures from the successes",
+                    at,
+                )
+            if w in ("df", "f") and "success" not in changes:
+                what = "cs" if w == "df" else "a comparison (>7)"
+                raise self.fail(f"{w} deducts failures from the successes: write {what} first", at)
+            self.once(changes, "failure", at, "a count of failures")
+            changes["failure"] = self.compare(faces, w, at)
+            changes["failures_only"] = w == "cf"
+
+    def chain(self, w: str, at: int, faces: tuple[int, ...], changes: dict[str, object]) -> None:
+        """A reroll (once, or until the face stands) or an explosion (added, compounding)."""
+        dialect = self.dialect
+        if w in ("r", "rr", "ro"):
+            self.once(changes, "reroll", at, "a reroll")
+            once = w == "ro" or (w == "r" and dialect == "foundry")
+            if dialect == "avrae":
+                when = self.selector(faces, w)
+            else:
+                when = self.compare(faces, w, at, default=Compare("=", faces[0]))
+            if all(when(v) for v in faces):
+                raise self.fail(f"{w}{when}: every face of the die would be rerolled", at)
+            changes["reroll"], changes["reroll_once"] = when, once
+        elif w in ("!", "x", "xo", "!o", "!!", "e"):
+            if "explode" in changes:
+                raise self.fail("a dice term explodes once: one of !, !!, x, xo", at)
+            if w == "e":
+                when = self.selector(faces, w)
+            else:
+                when = self.compare(faces, w, at, default=Compare("=", faces[-1]))
+            if all(when(v) for v in faces):
+                raise self.fail(f"{w}{when}: every face of the die would explode", at)
+            changes["explode"], changes["explode_once"] = when, w in ("xo", "!o")
+            changes["compound"] = w == "!!"
 
     def digit(self) -> bool:
         return bool(self.peek()) and self.peek() in _DIGITS

@@ -311,7 +311,9 @@ def test_the_front_door_has_examples_to_check() -> None:
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=str)
 def test_an_example_shows_what_the_service_answers(api: Api, example: Example) -> None:
-    headers = {k: v for k, v in example.headers.items() if k != "content-type"}
+    # curl sends the host it was given (the examples' localhost:8000): /mcp checks it
+    headers = {"host": "localhost:8000"}
+    headers.update((k, v) for k, v in example.headers.items() if k != "content-type")
     if example.method == "POST":
         answer = api.post(example.path, json=example.body, headers=headers)
     else:

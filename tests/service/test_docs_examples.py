@@ -46,7 +46,9 @@ def test_example_is_answered_as_documented(
 ) -> None:
     quoted = re.search(r"# -> (\d{3}) ", comment)
     expected = int(quoted.group(1)) if quoted else 200
-    r = api.post(path, content=body.encode(), headers={"content-type": "application/json"})
+    # curl sends the host it was given (the examples' localhost:8000): /mcp checks it
+    headers = {"content-type": "application/json", "host": "localhost:8000"}
+    r = api.post(path, content=body.encode(), headers=headers)
     assert r.status_code == expected, f"{where}: {r.text[:500]}"
     if expected == 200:
         assert json.loads(body).get("seed") is None or r.json()["seed"] == json.loads(body)["seed"]

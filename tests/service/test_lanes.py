@@ -47,10 +47,16 @@ def run(test: Callable[[HeavyLane], Awaitable[None]], **kw: Any) -> None:
         finally:
             pids = lane.pids()
             lane.close()
-            await asyncio.sleep(0.2)
-            for pid in pids:  # every worker ended with its lane
-                with pytest.raises(ChildProcessError):
-                    os.waitpid(pid, os.WNOHANG)
+            for pid in pids:  # every worker ended with its lane (reaped: a loaded machine is slow)
+                deadline = time.monotonic() + 10
+                while time.monotonic() < deadline:
+                    try:
+                        os.waitpid(pid, os.WNOHANG)
+                    except ChildProcessError:
+                        break
+                    await asyncio.sleep(0.05)
+                else:
+                    raise AssertionError(f"worker {pid} outlived its lane")
 
     asyncio.run(main())
 
