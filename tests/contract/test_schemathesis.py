@@ -107,9 +107,10 @@ KNOWN: list[tuple[str, str]] = [
         "on the other creatures of the list",
     ),
     (
-        r"^decision \d+ \(",
+        r"^decision \d+ \(|^decision \d+: the combat is over after",
         "a riders combat's decisions are read in the order the combat asks for them (RDR-8): "
-        "which one is valid depends on the dice and the decisions before it",
+        "which one is valid, and how many the combat takes, depends on the dice and the "
+        "decisions before it",
     ),
     (
         r"^at position \d+: ",
