@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from rules.dice import DiceSource, SlotSpec
 from rules.dnd5e.d20 import D20, mode, roll_d20
+from rules.dnd5e.damage import DiceTerm
 from rules.dnd5e.models import (
     Applied,
     AttackRequest,
@@ -23,7 +24,6 @@ from rules.dnd5e.models import (
     TargetState,
     TypeDamage,
 )
-from rules.dnd5e.notation import DiceTerm
 from rules.dnd5e.sentences import SENTENCES
 from rules.events import EventLog, trace
 

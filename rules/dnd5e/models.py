@@ -15,7 +15,7 @@ from pydantic import (
 )
 from typing_extensions import TypedDict
 
-from rules.dnd5e.notation import Formula, parse
+from rules.dnd5e.damage import Formula, parse
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,

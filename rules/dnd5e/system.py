@@ -272,8 +272,8 @@ SYSTEM = System(
     compiled=(
         "rules.dnd5e.attack",
         "rules.dnd5e.d20",
+        "rules.dnd5e.damage",
         "rules.dnd5e.initiative",
-        "rules.dnd5e.notation",
         "rules.dnd5e.turn",
     ),
 )

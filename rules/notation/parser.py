@@ -17,6 +17,15 @@ written back in the same dialect (``Node.text``).
 
 Spaces are allowed between tokens of the arithmetic, not inside a dice term. Parentheses, calls
 and signs nest at most :data:`MAX_NESTING` deep; no part of a total may pass :data:`MAX_TOTAL`.
+
+``parse(text, plain=True)`` reads the plain subset, sums and differences of dice terms without
+modifiers and of numbers, one sign at most before the first term (a 5e damage formula,
+rules/dnd5e/damage.py)::
+
+    plain      := ("-" | "+")? term (("+" | "-") term)*
+    term       := number | number? "d" number
+
+Its errors name only what the subset reads there.
 """
 
 from __future__ import annotations
@@ -475,13 +484,19 @@ SHORTHANDS: Mapping[str, str] = {
 
 
 def parse(
-    text: str, shorthands: Mapping[str, str] = SHORTHANDS, dialect: Dialect = "foundry"
+    text: str,
+    shorthands: Mapping[str, str] = SHORTHANDS,
+    dialect: Dialect = "foundry",
+    *,
+    plain: bool = False,
 ) -> Notation:
     """Parse ``text`` as ``dialect`` reads it (a shorthand's notation is read as Foundry reads
-    it); raises :class:`NotationError` (a ``ValueError``) naming the column."""
+    it); raises :class:`NotationError` (a ``ValueError``) naming the column. ``plain`` reads the
+    plain subset only (the module's docstring): no shorthand, modifier, product, group, pool,
+    call, label or comment, and one sign at most, before the first term."""
     if len(text) > MAX_LENGTH:
         raise NotationError(MAX_LENGTH + 1, f"a notation has at most {MAX_LENGTH} characters")
-    parser = _Parser(text, shorthands, dialect=dialect)
+    parser = _Parser(text, {} if plain else shorthands, dialect=dialect, plain=plain)
     tree = parser.expression()
     terms = tuple(parser.terms)
     _check_ranges(tree)
@@ -527,9 +542,11 @@ class _Parser:
         shorthands: Mapping[str, str],
         first: int = 0,
         dialect: Dialect = "foundry",
+        plain: bool = False,
     ) -> None:
         self.text = text
         self.dialect = dialect
+        self.plain = plain
         self.comment: str | None = None
         self.i = 0
         self.shorthands = shorthands
@@ -568,10 +585,13 @@ class _Parser:
     def expression(self) -> Node:
         self.spaces()
         if not self.peek():
-            raise self.fail("expected a dice term (such as 2d6), a number or '('")
+            what = " or a number" if self.plain else ", a number or '('"
+            raise self.fail(f"expected a dice term (such as 2d6){what}")
         node = self.sum()
         if self.i < len(self.text):
             rest = self.text[self.i :]
+            if self.plain:
+                raise self.fail(f"expected '+', '-' or the end, found {self.found()}")
             if self.dialect == "avrae" and self.text[self.i - 1] == " ":
                 self.comment = rest.strip()  # d20's comment: what cannot be read, after a space
                 self.i = len(self.text)
@@ -589,11 +609,25 @@ class _Parser:
             op = self.text[at]
             self.i += 1
             self.spaces()
-            node = Binary("+" if op == "+" else "-", node, self.product(), at + 1)
+            right = self.plain_term() if self.plain else self.product()
+            node = Binary("+" if op == "+" else "-", node, right, at + 1)
+        return node
+
+    def plain_term(self) -> Node:
+        """A term of the plain subset (a number or a dice term), and the spaces after it."""
+        ch = self.peek()
+        if not ((ch in _DIGITS and ch) or _opens_dice(self.text, self.i)):
+            if ch in ("d", "D") and ch:  # "d" then no number of sides: the dice term's error
+                return self.dice(self.i, 1)
+            raise self.fail(f"expected a dice term (such as 2d6) or a number, found {self.found()}")
+        node = self.atom()
+        self.spaces()
         return node
 
     def product(self) -> Node:
         node = self.unary()
+        if self.plain:
+            return node
         while self.peek() in ("*", "/") and self.peek():
             at = self.i
             op = self.text[at]
@@ -614,9 +648,11 @@ class _Parser:
             self.nest()
             self.i += 1
             self.spaces()
-            node = self.unary()
+            node = self.plain_term() if self.plain else self.unary()
             self.depth -= 1
             return Negate(node) if negate else node
+        if self.plain:
+            return self.plain_term()
         node = self.atom()
         self.spaces()
         if self.peek() == "[" and _label_of(node) is None:  # "1d20+5 [attack]"
@@ -720,7 +756,7 @@ class _Parser:
         self.terms += terms
 
     def label(self) -> str | None:
-        if self.peek() != "[":
+        if self.peek() != "[" or self.plain:
             return None
         start = self.i
         self.i += 1
@@ -743,6 +779,8 @@ class _Parser:
             raise self.fail("avrae reads a lower-case 'd' only (1d20, not 1D20)")
         self.i += 1  # the "d"
         kind: Literal["plain", "percent", "fate", "tens"] = "plain"
+        if self.plain and not (self.peek() in _DIGITS and self.peek()):
+            raise self.fail(f"expected the number of sides after 'd', found {self.found()}")
         if self.peek() == "%" and self.dialect == "avrae":
             self.i += 1
             sides, kind = 10, "tens"  # d20's d%: 0, 10 ... 90
@@ -763,6 +801,8 @@ class _Parser:
         index = self.first + len(self.terms)
         term = Dice(index, start + 1, count, sides, kind)
         self.add_terms([term], start)
+        if self.plain:
+            return term
         term = self.modifiers(term)
         self.terms[-1] = term
         return term

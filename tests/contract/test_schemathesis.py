@@ -114,8 +114,9 @@ KNOWN: list[tuple[str, str]] = [
     ),
     (
         r"^at position \d+: ",
-        "a 5e damage formula is parsed by its grammar (rules/dnd5e/notation.py: terms, at most "
-        "100 dice in all); the document describes it in words",
+        "a 5e damage formula is parsed by the notation's plain subset and held to the 5e caps "
+        "(rules/dnd5e/damage.py: terms, at most 100 dice in all); the document describes it in "
+        "words",
     ),
     (
         r"^notation: ",

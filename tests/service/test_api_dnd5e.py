@@ -156,11 +156,11 @@ def test_same_request_same_seed_same_bytes(api: Api, path: str, body: dict[str, 
 @pytest.mark.parametrize(
     ("dice", "msg"),
     [
-        ("12d", "damage.0.dice: at position 4: expected a number of sides after 'd'"),
+        ("12d", "damage.0.dice: at position 4: expected the number of sides after 'd'"),
         ("2d6+", "damage.0.dice: at position 5: expected a dice term (such as 2d6) or a number"),
         ("101d6", "damage.0.dice: at position 1: a dice term rolls 1 to 100 dice, not 101"),
-        ("1d1001", "damage.0.dice: at position 3: a die has 2 to 1000 sides, not 1001"),
-        ("1d6; import os", "damage.0.dice: at position 4: unexpected character ';'"),
+        ("1d1001", "damage.0.dice: at position 3: a die's sides is 2 to 1,000, not 1001"),
+        ("1d6; import os", "damage.0.dice: at position 4: expected '+', '-' or the end, found ';'"),
     ],
 )
 def test_bad_notation_is_a_422_naming_position(api: Api, dice: str, msg: str) -> None:

@@ -158,7 +158,7 @@ def test_d5e12_damage_never_below_zero() -> None:
 
 def test_d5e12_bad_formula_is_a_validation_error() -> None:
     with pytest.raises(
-        ValidationError, match="at position 4: expected a number of sides after 'd'"
+        ValidationError, match="at position 4: expected the number of sides after 'd'"
     ):
         build(
             AttackRequest, attack_bonus=0, damage=[{"dice": "12d", "type": "fire"}], target=target()
