@@ -128,6 +128,11 @@ class HttpToolsProtocol(UvicornHttpToolsProtocol):
             else:
                 end = min(size, pos + left)
                 self.body_left = left - (end - pos)
+            if end <= pos:
+                # No piece to cut (a body the parser has not closed yet): the parser takes the
+                # rest as it comes, so this loop always ends.
+                super().data_received(view[pos:])  # type: ignore[arg-type]
+                break
             super().data_received(view[pos:end])  # type: ignore[arg-type]
             if left == CHUNKED and self.body_left == HEAD:
                 # The body ended in this piece: what followed it may be a head, counted from the

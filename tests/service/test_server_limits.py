@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from service.server import WORKER_HEALTHCHECK_SECONDS
 from tests.conftest import wait_ready
 from tests.service.ops import metric
 
@@ -406,9 +407,11 @@ def test_workers_stop_on_sigterm_at_any_moment_start_up_included(after: float) -
         time.sleep(after)
         proc.send_signal(signal.SIGTERM)
         start = time.monotonic()
-        _, err = proc.communicate(timeout=20)
+        _, err = proc.communicate(timeout=30)
         print(f"SIGTERM at {after} s: stopped in {time.monotonic() - start:.2f} s")
-        assert time.monotonic() - start < 10
+        # uvicorn's supervisor handles a signal between its workers' health checks: a SIGTERM
+        # sent while the workers start waits for one (WORKER_HEALTHCHECK_SECONDS, docs/operations.md)
+        assert time.monotonic() - start < WORKER_HEALTHCHECK_SECONDS + 5
         children = [x for x in err.splitlines() if "Started server process" in x]
         assert len(children) <= 3
         time.sleep(0.5)
