@@ -39,7 +39,11 @@ app = create_app()
 
 async def post(path, body):
     sent = []
+    read = []
     async def receive():
+        if read:  # after the body, as a server does: nothing until the client goes
+            await asyncio.Event().wait()
+        read.append(True)
         return {"type": "http.request", "body": body, "more_body": False}
     async def send(message):
         sent.append(message)
