@@ -96,7 +96,7 @@ def own_server() -> Iterator[Server]:
             srv.stop()
         except subprocess.TimeoutExpired:
             srv.proc.kill()
-            srv.proc.communicate()
+            srv.proc.wait()
 
 
 @pytest.fixture(scope="module")

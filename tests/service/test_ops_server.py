@@ -8,6 +8,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -40,11 +41,21 @@ class Server:
                 "DRAGONROLL_LOG_FORMAT": "json",
                 **env,
             },
-            stdout=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
+        # The log is read as it comes: a pipe nobody reads fills (64 KiB) and then holds the
+        # server's every write, its event loop with it.
+        self.err: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
         wait_ready(self.proc, self.url("/readyz"))
+
+    def _read(self) -> None:
+        assert self.proc.stderr is not None
+        for line in self.proc.stderr:
+            self.err.append(line)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.port}{path}"
@@ -52,8 +63,10 @@ class Server:
     def stop(self) -> tuple[int, list[dict[str, Any]]]:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
-        _, err = self.proc.communicate(timeout=20)
-        return self.proc.returncode, [json.loads(x) for x in err.splitlines() if x.startswith("{")]
+        self.proc.wait(timeout=20)
+        self.reader.join(timeout=5)
+        lines = "".join(self.err).splitlines()
+        return self.proc.returncode, [json.loads(x) for x in lines if x.startswith("{")]
 
 
 def assert_clean_exit(code: int, lines: list[dict[str, Any]]) -> None:
