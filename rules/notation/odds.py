@@ -503,19 +503,7 @@ def _plain(term: Dice) -> dict[str, object]:
 
 def window(term: Dice) -> tuple[int, int]:
     """The ranks kept, counted from the highest die (0) down: [first, last)."""
-    first, last = 0, term.count
-    for k in term.keeps:
-        size = last - first
-        n = min(k.n, size)
-        if k.how == "kh":
-            last = first + n
-        elif k.how == "kl":
-            first = last - n
-        elif k.how == "dh":
-            first += n
-        else:
-            last -= n
-    return first, last
+    return ranks(term.count, term.keeps)
 
 
 def kept_odds(term: Dice) -> Counts:
