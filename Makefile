@@ -51,7 +51,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict clients/python/src
 
 unit: $(STAMP) node-deps
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist loadscope -q
 
 # Every npm package a test needs, each directory's from its lock file, installed when its
 # node_modules is missing or older than the lock (npm writes node_modules/.package-lock.json last):

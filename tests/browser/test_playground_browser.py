@@ -87,7 +87,7 @@ def server() -> Iterator[Server]:
 
 @pytest.fixture
 def own_server() -> Iterator[Server]:
-    """A server of the test's own: a hang in it (below) holds no other test's server."""
+    """A server of the test's own, started and stopped with it: the longest browser test shares none."""
     srv = Server()
     try:
         yield srv
@@ -469,14 +469,6 @@ def test_switching_the_language_retranslates_the_page(browser: Any, server: Serv
         page.close()
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "quarantined: in two full CI runs (never alone, nor under a two-core CPU load) the served "
-        "process stopped answering about two minutes into this test (last access line a /dnd5e "
-        "request; SIGTERM not taken within 20 s): under investigation, see the closing note"
-    ),
-)
 def test_every_endpoint_of_every_system_rolls_its_example(browser: Any, own_server: Server) -> None:
     """Each system, each endpoint, its example rolled (the languages taken in turn): no 4xx or 5xx
     answer (odds included) and no console error."""
