@@ -216,7 +216,8 @@ def _drain_at_stop(lane: HeavyLane, deadline: float, log: Any) -> Any:
 
 def _add_metrics(app: FastAPI) -> Metrics:
     """The registry, labelled with the systems of the endpoints, served at ``/metrics``."""
-    metrics = Metrics(sorted({endpoint.system for endpoint in endpoints(app).values()}))
+    systems = sorted({endpoint.system for endpoint in endpoints(app).values()})
+    metrics = Metrics(systems, lane=app.state.lane)
 
     async def serve_metrics(request: Request) -> Response:
         return Response(metrics.render(), media_type=CONTENT_TYPE)

@@ -68,7 +68,7 @@ def route(endpoint: Endpoint) -> dict[str, Any]:
         "response_model": entry.result,
         "summary": entry.summary,
         "description": f"{entry.description}\n\n**Dice slots**: {entry.slot_doc}",
-        "responses": problem_responses(400, 413, 415, 422),
+        "responses": problem_responses(400, 413, 415, 422, 503),
         "name": name,
         "operation_id": name,
         "tags": [endpoint.descriptor.title],
@@ -87,4 +87,11 @@ def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
             "description": "Problem: " + ", ".join(kinds),
             "content": {PROBLEM_JSON: {"schema": {"$ref": "#/components/schemas/Problem"}}},
         }
+        if status == 503:  # the heavy lane's queue is full, or the server is draining
+            out[status]["headers"] = {
+                "Retry-After": {
+                    "description": "Seconds after which the request may be sent again.",
+                    "schema": {"type": "integer", "minimum": 1},
+                }
+            }
     return out

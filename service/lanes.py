@@ -20,10 +20,15 @@ estimate, bounds what a job costs:
   ``/proc/<pid>/stat`` and kills it once it passes the limit by :data:`SLACK` (a C call that never
   returns to the interpreter); ``RLIMIT_CPU``, set before each job, has the kernel end the worker if
   the parent cannot. A worker that passed its limit is replaced by a fresh one: a job left no state.
+- **A wall-clock backstop**: a job still running after ``wall_seconds`` (:data:`WALL_FACTOR` times
+  the CPU limit, at least :data:`WALL_FLOOR`) is ended by the same watchdog with
+  :class:`Overloaded` (a 503 with ``Retry-After``): a CPU limit cannot end a job that waits.
 - **A bounded queue**: at most ``queue`` jobs wait for a worker; past that :meth:`HeavyLane.run`
   raises :class:`Overloaded` at once (a 503 with ``Retry-After``).
 - **Hang-ups**: a job whose caller went away (its ``gone`` awaitable completed) is dropped from the
   queue, or its worker ended and replaced, and :class:`Abandoned` is raised (logged 499).
+- **Counted**: jobs answered, shed, over the CPU limit, over the wall clock and abandoned, workers
+  started, the queue's length and the busy workers, for ``/metrics`` (``service.metrics``).
 - **Draining** (:meth:`HeavyLane.drain`, at SIGTERM): the queued jobs and every later one raise
   :class:`Draining` (a 503 with ``Retry-After`` and ``Connection: close``); the running ones finish,
   or are ended with :class:`Draining` at the deadline given, before the server's graceful timeout.
@@ -54,6 +59,12 @@ from typing import Any
 SLACK = 0.25
 #: Seconds a worker may go past the limit before the kernel ends it (``RLIMIT_CPU``, whole seconds).
 KERNEL_SLACK = 1.0
+#: A job's wall-clock time, as a multiple of its CPU limit (and at least :data:`WALL_FLOOR` s), after
+#: which the watchdog ends it as :class:`Overloaded`: the CPU limit cannot end a job that waits
+#: instead of computing, and a machine so loaded that a job's second of CPU takes half a minute is
+#: better told to come back (a 503 with ``Retry-After``) than kept waiting.
+WALL_FACTOR = 20
+WALL_FLOOR = 30.0
 _TICKS = os.sysconf("SC_CLK_TCK")
 #: Jobs a worker answers before a fresh one replaces it: Python's reference counts write to every
 #: object a job touches, so a worker's pages shared with the server become its own over time (the
@@ -121,6 +132,8 @@ class _Worker:
     inbox: bytearray = field(default_factory=bytearray)
     outbox: bytearray = field(default_factory=bytearray)
     cpu_at_start: float = 0.0
+    #: the loop's time when the job was sent (the wall-clock backstop counts from it)
+    sent_at: float = 0.0
     watchdog: asyncio.TimerHandle | None = None
     alive: bool = True
     #: why the parent ended it (the job's exception), if it did
@@ -147,14 +160,17 @@ class HeavyLane:
         self.size = workers
         self.queue_size = queue
         self.cpu_seconds = cpu_seconds
+        self.wall_seconds = max(WALL_FLOOR, WALL_FACTOR * cpu_seconds)
         self.workers: list[_Worker] = []
         self.waiting: deque[_Job] = deque()
         self.draining = False
         self.loop: asyncio.AbstractEventLoop | None = None
-        #: counters for the metrics and the docs: jobs shed (queue full), ended over the limit,
-        #: abandoned by their callers, workers started
+        #: counters for the metrics and the docs: jobs answered, shed (queue full), ended over the
+        #: CPU limit, ended over the wall-clock backstop, abandoned by their callers; workers started
+        self.answered = 0
         self.shed = 0
         self.over_limit = 0
+        self.over_time = 0
         self.abandoned = 0
         self.started = 0
 
@@ -300,6 +316,7 @@ class HeavyLane:
         assert self.loop is not None
         worker.job, job.worker = job, worker
         worker.cpu_at_start = _cpu_of(worker.pid)
+        worker.sent_at = self.loop.time()
         data = pickle.dumps(job.payload, protocol=pickle.HIGHEST_PROTOCOL)
         worker.outbox += _HEADER.pack(len(data))
         worker.outbox += data
@@ -307,17 +324,23 @@ class HeavyLane:
         worker.watchdog = self.loop.call_later(self.cpu_seconds + SLACK, self._check, worker)
 
     def _check(self, worker: _Worker) -> None:
-        """The watchdog: kill a worker whose job went past the limit by :data:`SLACK`."""
+        """The watchdog: kill a worker whose job went past the CPU limit by :data:`SLACK`, or past
+        the lane's ``wall_seconds`` of wall-clock time (:class:`Overloaded`)."""
         worker.watchdog = None
         if worker.job is None or not worker.alive:
             return
+        assert self.loop is not None
         used = _cpu_of(worker.pid) - worker.cpu_at_start
         if used > self.cpu_seconds + SLACK:
             self.over_limit += 1
             self._kill(worker, CpuLimit(self.cpu_seconds))
             return
-        assert self.loop is not None
-        wait = max(self.cpu_seconds + SLACK - used, 0.05)
+        waited = self.loop.time() - worker.sent_at
+        if waited >= self.wall_seconds:
+            self.over_time += 1
+            self._kill(worker, Overloaded(self.retry_after()))
+            return
+        wait = min(max(self.cpu_seconds + SLACK - used, 0.05), self.wall_seconds - waited)
         worker.watchdog = self.loop.call_later(wait, self._check, worker)
 
     def _on_writable(self, worker: _Worker) -> None:
@@ -366,6 +389,7 @@ class HeavyLane:
             worker.watchdog = None
         if job is not None and not job.future.done():
             if kind == "ok":
+                self.answered += 1
                 job.future.set_result(value)
             elif kind == "cpu":
                 self.over_limit += 1

@@ -18,8 +18,15 @@ from typing import Any
 
 from prometheus_client import CollectorRegistry
 from prometheus_client.exposition import CONTENT_TYPE_LATEST, generate_latest
-from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.metrics_core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.utils import floatToGoString
+
+from service.lanes import HeavyLane
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 PATH = "/metrics"
@@ -68,6 +75,20 @@ LIMIT_REJECTIONS = (
     "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time, heavy_queue).",
     ("limit",),
 )
+#: The heavy lane's own (service.lanes): how its jobs ended, and its state at the scrape.
+HEAVY_JOBS = (
+    "dragonroll_heavy_jobs",
+    "Jobs of the heavy lane by how they ended (answered, shed, cpu_limit, wall_clock, abandoned).",
+    ("outcome",),
+)
+HEAVY_OUTCOMES = ("answered", "shed", "cpu_limit", "wall_clock", "abandoned")
+HEAVY_WAITING = ("dragonroll_heavy_jobs_waiting", "Jobs queued for a heavy-lane worker.")
+HEAVY_WORKERS = (
+    "dragonroll_heavy_workers",
+    "Heavy-lane worker processes by state (busy: running a job; idle).",
+    ("state",),
+)
+HEAVY_STARTS = ("dragonroll_heavy_worker_starts", "Heavy-lane worker processes forked.")
 #: The upper bounds with ``+Inf`` last, and their ``le`` label values.
 _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
@@ -113,7 +134,8 @@ class Metrics:
     each dict before walking it, so a scrape from another thread sees a consistent list of series.
     """
 
-    def __init__(self, systems: Iterable[str] = ()) -> None:
+    def __init__(self, systems: Iterable[str] = (), lane: HeavyLane | None = None) -> None:
+        self.lane = lane
         self.requests: dict[tuple[str, str, str], int] = {}
         self.latency: dict[tuple[str, str], _Histogram] = {}
         self.resolutions: dict[tuple[str, str], int] = {
@@ -158,6 +180,11 @@ class Metrics:
         yield HistogramMetricFamily(*LATENCY[:2], labels=LATENCY[2])
         yield CounterMetricFamily(*RESOLUTIONS[:2], labels=RESOLUTIONS[2])
         yield CounterMetricFamily(*LIMIT_REJECTIONS[:2], labels=LIMIT_REJECTIONS[2])
+        if self.lane is not None:
+            yield CounterMetricFamily(*HEAVY_JOBS[:2], labels=HEAVY_JOBS[2])
+            yield GaugeMetricFamily(*HEAVY_WAITING)
+            yield GaugeMetricFamily(*HEAVY_WORKERS[:2], labels=HEAVY_WORKERS[2])
+            yield CounterMetricFamily(*HEAVY_STARTS)
 
     def collect(self) -> Iterator[Metric]:
         requests = CounterMetricFamily(*REQUESTS[:2], labels=REQUESTS[2])
@@ -181,9 +208,26 @@ class Metrics:
         for limit, count in list(self.limit_rejections.items()):
             limits.add_metric((limit,), count)
         yield limits
+        if self.lane is not None:
+            yield from _lane_families(self.lane)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+def _lane_families(lane: HeavyLane) -> Iterator[Metric]:
+    jobs = CounterMetricFamily(*HEAVY_JOBS[:2], labels=HEAVY_JOBS[2])
+    counts = (lane.answered, lane.shed, lane.over_limit, lane.over_time, lane.abandoned)
+    for outcome, count in zip(HEAVY_OUTCOMES, counts, strict=True):
+        jobs.add_metric((outcome,), count)
+    yield jobs
+    yield GaugeMetricFamily(*HEAVY_WAITING, value=len(lane.waiting))
+    workers = GaugeMetricFamily(*HEAVY_WORKERS[:2], labels=HEAVY_WORKERS[2])
+    busy = lane.busy()
+    workers.add_metric(("busy",), busy)
+    workers.add_metric(("idle",), len(lane.workers) - busy)
+    yield workers
+    yield CounterMetricFamily(*HEAVY_STARTS, value=lane.started)
 
 
 class _Histogram:

@@ -193,10 +193,22 @@ def test_a_full_queue_is_shed_and_abandoned_jobs_stop() -> None:
         after = cpu(srv.proc.pid)
         time.sleep(2)
         spent = cpu(srv.proc.pid) - after
+        conn = http.client.HTTPConnection(HOST, srv.port, timeout=10)
+        conn.request("GET", "/metrics")
+        scraped = conn.getresponse().read().decode()
+        conn.close()
     finally:
         lines = srv.stop()
     shed = [r for r in results if r[0] == 503]
     gave_up = [r for r in results if r[0] == 0]
+    # the lane's own metrics count the same jobs the callers saw
+    jobs = {
+        line.split('"')[1]: float(line.rsplit(" ", 1)[1])
+        for line in scraped.splitlines()
+        if line.startswith("dragonroll_heavy_jobs_total{")
+    }
+    assert jobs["shed"] == len(shed) and jobs["abandoned"] == len(gave_up), jobs
+    assert jobs["answered"] == sum(1 for r in results if r[0] == 200), jobs
     print(
         f"answered {sum(1 for r in results if r[0] == 200)}, shed {len(shed)}, gave up"
         f" {len(gave_up)}; CPU in the 2 s after: {spent:.2f} s"

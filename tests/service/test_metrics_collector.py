@@ -13,14 +13,21 @@ from hypothesis import strategies as st
 from prometheus_client import (
     CollectorRegistry,
     Counter,
+    Gauge,
     Histogram,
     disable_created_metrics,
     enable_created_metrics,
 )
 from prometheus_client.exposition import generate_latest
 
+from service.lanes import HeavyLane
 from service.metrics import (
     BUCKETS,
+    HEAVY_JOBS,
+    HEAVY_OUTCOMES,
+    HEAVY_STARTS,
+    HEAVY_WAITING,
+    HEAVY_WORKERS,
     LIMITS,
     METHODS,
     OUTCOMES,
@@ -90,6 +97,18 @@ class Reference:
         if limit is not None:
             self.limits.labels(limit).inc()
 
+    def lane(self, lane: HeavyLane) -> None:
+        """The heavy lane's families as prometheus_client's own children would hold its state."""
+        jobs = Counter(*HEAVY_JOBS, registry=self.registry)
+        counts = (lane.answered, lane.shed, lane.over_limit, lane.over_time, lane.abandoned)
+        for outcome, count in zip(HEAVY_OUTCOMES, counts, strict=True):
+            jobs.labels(outcome).inc(count)
+        Gauge(*HEAVY_WAITING, registry=self.registry).set(len(lane.waiting))
+        workers = Gauge(*HEAVY_WORKERS, registry=self.registry)
+        workers.labels("busy").set(lane.busy())
+        workers.labels("idle").set(len(lane.workers) - lane.busy())
+        Counter(*HEAVY_STARTS, registry=self.registry).inc(lane.started)
+
     def render(self) -> bytes:
         return generate_latest(self.registry)
 
@@ -154,7 +173,10 @@ def _replay_into_the_reference(api: Api) -> None:
         api.post("/broken/roll", ROLL)
         api.get("/nowhere")
         api.request("BREW", "/dos/roll")
+        api.post("/dice/odds", {"notation": "2d6"})  # the heavy lane: one job answered
         text = api.get("/metrics").text
+    assert ours.lane is api.app.state.lane and ours.lane.answered == 1
+    reference.lane(ours.lane)
     assert text == reference.render().decode()
     assert 'dragonroll_resolutions_total{outcome="error",system="broken"} 1.0' in text
 
