@@ -6407,6 +6407,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dos_test: {
@@ -6571,6 +6582,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6787,6 +6809,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7179,6 +7212,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dos_actions: {
@@ -7303,6 +7347,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7563,6 +7618,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7876,6 +7942,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dos_damage: {
@@ -8001,6 +8078,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8250,6 +8338,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8771,6 +8870,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9440,6 +9550,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     riders_combat: {
@@ -9901,6 +10022,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dnd5e_initiative: {
@@ -10297,6 +10429,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dnd5e_turn: {
@@ -10401,6 +10544,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10516,6 +10670,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10769,6 +10934,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dnd5e_death_save: {
@@ -10873,6 +11049,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11054,6 +11241,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dos_odds_test: {
@@ -11108,6 +11306,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11174,6 +11383,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dos_odds_attack: {
@@ -11228,6 +11448,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11294,6 +11525,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dos_simulate: {
@@ -11348,6 +11590,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11414,6 +11667,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dragon_simulate: {
@@ -11468,6 +11732,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11534,6 +11809,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     riders_simulate: {
@@ -11588,6 +11874,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11654,6 +11951,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dnd5e_odds_attack: {
@@ -11708,6 +12016,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11774,6 +12093,17 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     dice_odds: {
@@ -11828,6 +12158,17 @@ export interface operations {
             /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
             422: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
