@@ -151,24 +151,28 @@ def test_one_huge_header_is_refused_without_being_read(server: Server) -> None:
     still_serving(server)
 
 
-def test_a_head_pipelined_behind_a_request_is_counted(server: Server) -> None:
-    """A small GET and a 20 KiB head in one write: the first is answered, the second refused."""
-    first = b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n"
-    conn = server.connect()
-    conn.sendall(first + head_of(20 * 1024))
-    response = read_response(conn, 5)
-    conn.close()
-    assert statuses(response) == [b"200", b"431"], response[:400]
+_POSTED = b'{"pool": 3, "seed": "p"}'
 
 
-def test_a_head_pipelined_behind_a_post_body_is_counted(server: Server) -> None:
-    body = b'{"pool": 3, "seed": "p"}'
-    first = (
-        b"POST /dos/roll HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-        b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body
-    )
+@pytest.mark.parametrize(
+    ("first", "size"),
+    [
+        (b"GET /livez HTTP/1.1\r\nHost: x\r\n\r\n", 20 * 1024),
+        (
+            b"POST /dos/roll HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: " + str(len(_POSTED)).encode() + b"\r\n\r\n" + _POSTED,
+            17 * 1024,
+        ),
+    ],
+    ids=["behind-a-get", "behind-a-post-body"],
+)
+def test_a_head_pipelined_behind_a_request_is_counted(
+    server: Server, first: bytes, size: int
+) -> None:
+    """A small request (a GET; a POST and its body) and a large head in one write: the first is
+    answered, the second refused."""
     conn = server.connect()
-    conn.sendall(first + head_of(17 * 1024))
+    conn.sendall(first + head_of(size))
     response = read_response(conn, 5)
     conn.close()
     assert statuses(response) == [b"200", b"431"], response[:400]
