@@ -306,13 +306,14 @@ OWLBEAR = ROOT / "clients" / "owlbear"
 #: A text of the page that is not the popover's own: data, names and the service's answers.
 _SHOWN = """() => {
   const out = [];
-  const skip = (node) => node.closest('#log .outcome, #log details > ol, #error [lang="en"], h1, bdi');
+  const skip = (node) =>
+    node.closest('#log .outcome, #log details > ol, #error [lang="en"], h1, bdi, #language, #system');
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = n.textContent.trim();
     if (text && !skip(n.parentElement)) out.push(text);
   }
-  for (const node of document.querySelectorAll('[title], [aria-label]')) {
+  for (const node of document.querySelectorAll('[title]:not(.die), [aria-label]')) {
     for (const name of ['title', 'aria-label']) if (node.getAttribute(name)) out.push(node.getAttribute(name));
   }
   return out;
@@ -400,9 +401,10 @@ def test_the_popover_speaks_the_players_language(
         assert player.popover.locator("#status").inner_text() == status
         # The form's labels, choices and endpoints: the catalog's words for the fields, values and
         # summaries (the English of GET /systems where the catalog has none).
-        for name, label in frame.evaluate(
+        labels = frame.evaluate(
             "() => [...document.querySelectorAll('#fields label')].map((l) => [l.htmlFor.slice(2), l.textContent])"
-        ):
+        )
+        for name, label in labels:
             assert label.removesuffix(" *") == messages.get(
                 f"field\x04{name}", label.removesuffix(" *")
             ), name
@@ -437,6 +439,37 @@ def test_the_popover_speaks_the_players_language(
                 if lang == "en" or source == instead:
                     continue
                 assert not re.fullmatch(_pattern(source), text.removesuffix(" *")), (text, source)
+        # And every text shown is a text of this language's catalog (its placeholders filled), or
+        # has no letters (a die, a colon): no text of the popover's escapes the catalogs.
+        own = [*messages.values(), *(f for forms in plurals.values() for f in forms.values())]
+        if lang == "en":  # an English text without its own message is its id
+            from babel.messages.pofile import read_po
+
+            with (ROOT / "service" / "locale" / "playground.pot").open("rb") as pot:
+                ids = [m.id for m in read_po(pot) if m.id]
+            own += [i for m in ids for i in ([m] if isinstance(m, str) else m)]
+            own += [label.removesuffix(" *") for _, label in labels]  # the schemas' titles
+            own += frame.evaluate(  # and descriptions, the inputs' tooltips in English alone
+                "() => [...document.querySelectorAll('#fields [title]')].map((n) => n.title)"
+            )
+        patterns = [re.compile(_pattern(text)) for text in own]
+        for text in shown:
+            text = text.removesuffix(" *")
+            if re.fullmatch(r"[\W\d_]*", text):
+                continue
+            assert any(p.fullmatch(text) for p in patterns), (
+                f"{lang}: {text!r} is no catalog's text"
+            )
+        names = {s["id"]: s["name"][lang] for s in systems}
+        for value, text in frame.evaluate(
+            "() => [...document.querySelectorAll('#system option')].map((o) => [o.value, o.textContent])"
+        ):
+            assert text == names[value], value
+        die = player.popover.locator("#log .die").first.get_attribute("title") or ""
+        slot = player.results()[-1]["data"]["dice"][0]
+        face = messages.get("{value} on a d{sides}", "{value} on a d{sides}")
+        face = face.replace("{value}", str(slot[2])).replace("{sides}", str(slot[1]))
+        assert die == f"{messages.get('slot' + chr(4) + slot[0], slot[0])}: {face}"
         if lang == "ar":
             for selector in ("#error", "#status", "#roll-form", "#log"):
                 direction = frame.evaluate(

@@ -186,7 +186,9 @@ async function receive(message, gmOnly = false) {
   const who = document.createElement("div");
   who.className = "who";
   const player = Object.assign(document.createElement("bdi"), { textContent: message.player });
-  who.append(player, `: ${summaryOf(endpoint, message.title)}${gmOnly ? ` ${t("(GM only)")}` : ""}`);
+  const span = (text) => Object.assign(document.createElement("span"), { textContent: text });
+  who.append(player, ": ", span(summaryOf(endpoint, message.title)));
+  if (gmOnly) who.append(" ", span(t("(GM only)")));
   const outcome = document.createElement("p");
   outcome.className = "outcome";
   outcome.textContent = told;
