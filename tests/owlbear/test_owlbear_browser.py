@@ -453,8 +453,8 @@ def test_the_popover_speaks_the_players_language(
                 "() => [...document.querySelectorAll('#fields [title]')].map((n) => n.title)"
             )
         patterns = [re.compile(_pattern(text)) for text in own]
-        for text in shown:
-            text = text.removesuffix(" *")
+        for seen in shown:
+            text = seen.removesuffix(" *")
             if re.fullmatch(r"[\W\d_]*", text):
                 continue
             assert any(p.fullmatch(text) for p in patterns), (
