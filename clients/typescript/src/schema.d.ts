@@ -6286,7 +6286,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6441,7 +6441,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6616,7 +6616,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6828,7 +6828,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -7225,7 +7225,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7357,7 +7357,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7614,7 +7614,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -7915,7 +7915,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -8048,7 +8048,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -8329,7 +8329,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -8844,7 +8844,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-6",
+                     *       "rules_version": "dragon-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -9517,7 +9517,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-6",
+                     *       "rules_version": "riders-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -9963,7 +9963,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -10346,7 +10346,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10440,7 +10440,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10571,7 +10571,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -10801,7 +10801,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -11861,7 +11861,7 @@ export interface operations {
                      *           "fi": "Varjojen lohikäärmeet",
                      *           "ar": "تنانين الظلال"
                      *         },
-                     *         "rules_version": "dos-6",
+                     *         "rules_version": "dos-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -11980,7 +11980,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeen taistelu",
                      *           "ar": "معركة التنين"
                      *         },
-                     *         "rules_version": "dragon-6",
+                     *         "rules_version": "dragon-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12018,7 +12018,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeratsastajat",
                      *           "ar": "فرسان التنانين"
                      *         },
-                     *         "rules_version": "riders-6",
+                     *         "rules_version": "riders-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12054,7 +12054,7 @@ export interface operations {
                      *           "fi": "Viidennen laitoksen SRD-taistelu",
                      *           "ar": "قتال الإصدار الخامس (SRD)"
                      *         },
-                     *         "rules_version": "dnd5e-6",
+                     *         "rules_version": "dnd5e-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
