@@ -477,5 +477,7 @@ def test_the_popover_speaks_the_players_language(
                 )
                 assert direction == "rtl", selector
         assert player.errors == []
+        violations = axe(frame)  # in every language: its lang, labels and contrast
+        assert violations == [], violations
     finally:
         player.close()
