@@ -320,14 +320,14 @@ _SHOWN = """() => {
 }"""
 
 
-def popover_messages() -> list[str | tuple[str, str]]:
+def popover_messages() -> list[str | tuple[str, ...]]:
     """The message ids the popover's sources mark (the extraction `make catalogs-playground` runs)."""
     from babel.messages.extract import extract_from_file
 
     from service.playground_catalog import extract_html
 
     keywords = {"t": None, "N_": None, "nt": (1, 2)}
-    found: list[str | tuple[str, str]] = []
+    found: list[str | tuple[str, ...]] = []
     for path in sorted((OWLBEAR / "src").glob("*.js")):
         for _, message, _, _ in extract_from_file("javascript", str(path), keywords=keywords):
             found.append(message)
