@@ -104,3 +104,21 @@ def test_the_json_catalogs_are_compiled_from_the_po_files(lang: str) -> None:
         categories = {rule(n) for n in range(200)}
         for forms in compiled["plurals"].values():
             assert categories <= set(forms), (lang, forms)
+
+
+def test_a_plurals_forms_are_named_by_the_languages_cldr_categories() -> None:
+    """A compiled plural's forms go by CLDR category (what ``Intl.PluralRules`` gives a page), each
+    from the form the catalog's ``Plural-Forms`` gives that category; a header that does not agree
+    with CLDR (two categories in one form) is refused."""
+    for lang, categories in {
+        "en": ["one", "other"],
+        "pl": ["one", "few", "many"],
+        "fi": ["one", "other"],
+        "ar": ["zero", "one", "two", "few", "many", "other"],
+    }.items():
+        catalog = read(pc.LOCALE / lang / "LC_MESSAGES" / "playground.po", lang)
+        assert pc.plural_categories(catalog, lang) == categories
+    wrong = Catalog(locale="pl")
+    wrong._num_plurals, wrong._plural_expr = 2, "(n != 1)"  # the English rule under Polish
+    with pytest.raises(ValueError, match="plural form 1"):
+        pc.plural_categories(wrong, "pl")
