@@ -133,7 +133,7 @@ catalogs-events-compile: $(STAMP) ## every dragonroll .po -> .mo (what the servi
 catalogs-playground: catalogs-playground-extract catalogs-playground-update catalogs-playground-compile ## the playground's catalogs alone
 
 catalogs-playground-extract: $(STAMP) ## the page and openapi/openapi.json -> service/locale/playground.pot
-	$(BIN)/pybabel -q extract -F babel-playground.cfg -k t -k N_ --add-comments=TRANSLATORS: \
+	$(BIN)/pybabel -q extract -F babel-playground.cfg -k t -k N_ -k nt:1,2 --add-comments=TRANSLATORS: \
 		--no-location --omit-header --sort-output -o $(PLAYGROUND_LOCALE)/playground.pot .
 
 catalogs-playground-update: $(STAMP)

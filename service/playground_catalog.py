@@ -11,12 +11,19 @@ Babel as the events' texts are (``make catalogs``; docs/narration.md).
 - **Translated** in ``service/locale/<lang>/LC_MESSAGES/playground.po`` (updated from the template by
   ``make catalogs-update``).
 - **Compiled** (``make catalogs-compile``, :func:`main`) to ``service/static/playground/i18n/<lang>.json``,
-  which the page fetches: ``{"lang", "dir", "messages"}``, a context joined to its message id by
-  U+0004 as gettext does. An untranslated or fuzzy message is left out, so the page shows the English.
+  which the page fetches: ``{"lang", "dir", "messages", "plurals"}``, a context joined to its message
+  id by U+0004 as gettext does. An untranslated or fuzzy message is left out, so the page shows the
+  English. A message with a plural (``nt("one step", "{count} steps", n)``) is in ``plurals`` under
+  its singular id, each form under the CLDR category (``one``, ``few``, ``many``, ``other`` ...) the
+  catalog's ``Plural-Forms`` gives it, so that a page picks the form with ``Intl.PluralRules``.
+
+The Owlbear Rodeo extension's popover (``clients/owlbear``) is in the same domain: its texts are
+extracted with the playground's and it fetches the same compiled catalogs from the service.
 """
 
 from __future__ import annotations
 
+import gettext
 import json
 import re
 import sys
@@ -24,6 +31,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, Any
 
+from babel import Locale
+from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
 ROOT = Path(__file__).resolve().parent
@@ -104,22 +113,55 @@ def extract_openapi(
             yield 0, "pgettext", ("summary", op["summary"]), []
 
 
+#: The counts that decide which plural category goes with which of a catalog's forms.
+_PLURAL_SAMPLES = range(0, 1001)
+
+
+def plural_categories(catalog: Catalog, lang: str) -> list[str]:
+    """The CLDR category of each of the catalog's plural forms, in order (pl: one, few, many), from
+    its ``Plural-Forms`` and the language's CLDR rules; a form two categories share, or a category
+    two forms share, is an error in the catalog's header."""
+    index_of = gettext.c2py(catalog.plural_expr)
+    rule = Locale.parse(lang).plural_form
+    categories: dict[int, str] = {}
+    for n in _PLURAL_SAMPLES:
+        index, category = index_of(n), rule(n)
+        if categories.setdefault(index, category) != category:
+            raise ValueError(
+                f"{lang}: plural form {index} is both {categories[index]} and {category}"
+            )
+    if sorted(categories) != list(range(catalog.num_plurals)):
+        raise ValueError(f"{lang}: Plural-Forms has {catalog.num_plurals} forms, CLDR {categories}")
+    return [categories[i] for i in range(catalog.num_plurals)]
+
+
 def compiled(lang: str) -> dict[str, Any]:
     """One language's catalog as the page reads it."""
     path = LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
     with path.open("rb") as po:
         catalog = read_po(po, locale=lang, domain=DOMAIN)
     messages: dict[str, str] = {}
+    plurals: dict[str, dict[str, str]] = {}
+    categories = plural_categories(catalog, lang)
     for message in catalog:
         if not message.id or message.fuzzy or not message.string:
             continue
-        assert isinstance(message.id, str) and isinstance(message.string, str)
-        key = f"{message.context}{CONTEXT_SEPARATOR}{message.id}" if message.context else message.id
-        messages[key] = message.string
+        singular = message.id if isinstance(message.id, str) else message.id[0]
+        key = f"{message.context}{CONTEXT_SEPARATOR}{singular}" if message.context else singular
+        if isinstance(message.string, str):
+            messages[key] = message.string
+            continue
+        forms = list(message.string)
+        if len(forms) != len(categories) or not all(forms):
+            continue  # a plural not translated in every form: the English
+        by_category = dict(zip(categories, forms, strict=True))
+        by_category.setdefault("other", forms[-1])  # pl: "other" is for fractions only
+        plurals[key] = by_category
     return {
         "lang": lang,
         "dir": "rtl" if lang in RTL else "ltr",
         "messages": dict(sorted(messages.items())),
+        "plurals": dict(sorted(plurals.items())),
     }
 
 

@@ -4,6 +4,7 @@ and the JSON the page reads is what the .po files compile to. `make catalogs` fi
 
 from __future__ import annotations
 
+import io
 import re
 import subprocess
 import sys
@@ -35,6 +36,7 @@ def test_the_template_is_what_babel_extracts(tmp_path: Path) -> None:
     subprocess.run(
         [
             *(str(pybabel), "-q", "extract", "-F", "babel-playground.cfg", "-k", "t", "-k", "N_"),
+            *("-k", "nt:1,2"),
             *("--no-location", "--omit-header", "--sort-output", "-o", str(fresh), "."),
         ],
         cwd=ROOT,
@@ -74,8 +76,17 @@ def test_every_message_is_translated_with_its_placeholders(lang: str) -> None:
         if not message.id:
             continue
         assert message.string and not message.fuzzy, f"{lang}: untranslated {message.id!r}"
-        wanted = sorted(PLACEHOLDER.findall(str(message.id)))
-        assert sorted(PLACEHOLDER.findall(str(message.string))) == wanted, (lang, message.id)
+        if isinstance(message.id, str):
+            wanted = sorted(PLACEHOLDER.findall(str(message.id)))
+            assert sorted(PLACEHOLDER.findall(str(message.string))) == wanted, (lang, message.id)
+            continue
+        # A plural: every form translated, each with the message's placeholders; a form for one
+        # count only (ar "خطوتان", two) may say the count in words.
+        allowed = set(PLACEHOLDER.findall(message.id[1]))
+        assert len(message.string) == catalog.num_plurals, (lang, message.id)
+        for form in message.string:
+            assert form, f"{lang}: untranslated form of {message.id!r}"
+            assert allowed - {"count"} <= set(PLACEHOLDER.findall(form)) <= allowed, (lang, form)
 
 
 @pytest.mark.parametrize("lang", pc.LANGUAGES)
@@ -85,4 +96,31 @@ def test_the_json_catalogs_are_compiled_from_the_po_files(lang: str) -> None:
     compiled = pc.compiled(lang)
     assert compiled["dir"] == ("rtl" if lang == "ar" else "ltr")
     if lang != "en":
-        assert len(compiled["messages"]) == len(keys(read(TEMPLATE)))
+        count = len(compiled["messages"]) + len(compiled["plurals"])
+        assert count == len(keys(read(TEMPLATE)))
+        # Each plural has a form for every category the language's CLDR rules give an integer.
+        from babel import Locale
+
+        rule = Locale.parse(lang).plural_form
+        categories = {rule(n) for n in range(200)}
+        for forms in compiled["plurals"].values():
+            assert categories <= set(forms), (lang, forms)
+
+
+def test_a_plurals_forms_are_named_by_the_languages_cldr_categories() -> None:
+    """A compiled plural's forms go by CLDR category (what ``Intl.PluralRules`` gives a page), each
+    from the form the catalog's ``Plural-Forms`` gives that category; a header that does not agree
+    with CLDR (two categories in one form) is refused."""
+    for lang, categories in {
+        "en": ["one", "other"],
+        "pl": ["one", "few", "many"],
+        "fi": ["one", "other"],
+        "ar": ["zero", "one", "two", "few", "many", "other"],
+    }.items():
+        catalog = read(pc.LOCALE / lang / "LC_MESSAGES" / "playground.po", lang)
+        assert pc.plural_categories(catalog, lang) == categories
+    header = b'msgid ""\nmsgstr ""\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n'
+    wrong = read_po(io.BytesIO(header), locale="pl")  # the English rule under Polish
+    assert wrong.num_plurals == 2
+    with pytest.raises(ValueError, match="plural form 1"):
+        pc.plural_categories(wrong, "pl")

@@ -446,3 +446,83 @@ def test_a_foundry_flavor_never_shows_a_slot_id() -> None:
                     assert not re.search(rf"\b{kind}\b", bare, re.IGNORECASE), f"{lang}: {text!r}"
                 told += 1
     assert told > 100
+
+
+# ---------------------------------------------------------------- D: Arabic groups (plural names)
+
+#: B4, D1 for groups: a grammatically plural name ("Wilki", "الذئاب") takes the plural where the
+#: review's Arabic corrections give a word that agrees with a participant: the masculine plural (a
+#: group of people or creatures), as a mixed group does. Of the masculine words the review lists
+#: for a woman, these are singular or dual: with every participant a group, none of them appears.
+ARABIC_SINGULAR = {
+    prefix: tuple(w for w in words if w not in {"متعادلون", "ويرمون", "بينهم", "فيستغله", "فينجو"})
+    for prefix, words in ARABIC_MASCULINE.items()
+} | {"dos.initiative.tie": ("متعادلان", "ويرميان", "بينهما", "متعادل ", "ويرمي ")}
+GENDERED = re.compile(r"\{([\w+]+):\?([^{}]*)\}")
+
+
+def arabic_templates() -> Iterator[tuple[str, str]]:
+    """(code, each Arabic form) of every message with a word that agrees with a participant."""
+    cat = catalog("ar").translations
+    for code, message in SOURCE.items():
+        forms = (
+            [cat.pgettext(code, message.text)]
+            if message.plural is None
+            else [
+                cat.npgettext(code, message.text, message.plural, n) for n in (0, 1, 2, 3, 11, 100)
+            ]
+        )
+        for form in dict.fromkeys(forms):
+            if GENDERED.search(form):
+                yield code, form
+
+
+def test_every_arabic_word_that_agrees_with_a_participant_has_a_plural() -> None:
+    """A word after its participant's name agrees with it in number: it has a ``plural`` form; a
+    verb before its subject stays singular (فيستغله Wilki), so its plural is the masculine's."""
+    checked = 0
+    for code, form in arabic_templates():
+        for match in GENDERED.finditer(form):
+            field, spec = match.groups()
+            default, *choices = spec.split("|")
+            words = dict(c.split("=", 1) for c in choices)
+            named = [form.find("{" + p + "}") for p in field.split("+")]
+            if all(at > match.start() for at in named):  # only after it: a verb before its subject
+                assert words.get("plural", default) == default, f"{code}: a verb before {field}"
+            else:
+                assert "plural" in words, f"{code}: {{{field}:?{spec}}} has no plural in {form!r}"
+            checked += 1
+    assert checked > 150
+
+
+def test_an_arabic_group_takes_the_plural() -> None:
+    """Every template, every participant a group, counts 0, 1, 2, 5, 22: none of the singular or
+    dual forms the review lists, and where a word agrees with a participant after its name, the
+    text differs from the one for a man (the number reaches the words)."""
+    agreeing = {code for code, form in arabic_templates()}
+    plural = {(c, repr(p)): t for how, c, p, n, t in rendered("ar") if how.startswith("plural/")}
+    masculine = {
+        (c, repr(p)): t for how, c, p, n, t in rendered("ar") if how.startswith("masculine/")
+    }
+    differs: set[str] = set()
+    for (code, key), text in plural.items():
+        for prefix, words in ARABIC_SINGULAR.items():
+            if code.startswith(prefix):
+                for word in words:
+                    assert not has(word, text), f"{code}: {word!r} for a group in {text!r}"
+        if text != masculine[(code, key)]:
+            differs.add(code.split("|")[0])
+    sampled = {code.split("|")[0] for code, _ in plural}
+    bases = {code.split("|")[0].split("#")[0] for code in agreeing}
+    assert len(bases & sampled) > 70 and bases & sampled <= differs, (bases & sampled) - differs
+    # Two groups together take the plural, a group and a man or a woman the masculine (dual).
+    cat = catalog("ar")
+    groups = {"p0": "الذئاب", "p1": "اللصوص", GENDER + "p0": "plural", GENDER + "p1": "plural"}
+    mixed = {**groups, GENDER + "p1": "feminine"}
+    for code, params, two, one in [
+        ("dragon.pair.interrupted", {"a": "p0", "b": "p1", "highest": 5}, "يرمون", "يرميان"),
+        ("dos.initiative.tie", {"ids": ["p0", "p1"], "total": 9}, "متعادلون", "متعادلان"),
+        ("riders.damage.swap", {"n": 1, "winner": "p0", "loser": "p1"}, "يتبادلون", "يتبادلان"),
+    ]:
+        assert has(two, render(cat, code, params, groups)), code
+        assert has(one, render(cat, code, params, mixed)), code

@@ -22,6 +22,7 @@ import os
 import shutil
 import threading
 import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -92,10 +93,12 @@ def browser() -> Iterator[Any]:
 class Table:
     """One player's browser: the harness with the popover in it."""
 
-    def __init__(self, browser: Any, harness: str, service: Service, **params: str) -> None:
+    def __init__(
+        self, browser: Any, harness: str, service: Service, locale: str = "en-GB", **params: str
+    ) -> None:
         # bypass_csp lets the test inject axe-core into the popover, which has its own strict CSP.
         self.context = browser.new_context(
-            viewport={"width": 420, "height": 680}, bypass_csp=True, locale="en-GB"
+            viewport={"width": 420, "height": 680}, bypass_csp=True, locale=locale
         )
         self.context.route("**/*", self._loopback_only)
         self.page = self.context.new_page()
@@ -295,3 +298,186 @@ def axe(frame: Any) -> list[dict[str, Any]]:
         for v in result["violations"]
         if v["impact"] in ("serious", "critical")
     ]
+
+
+# ------------------------------------------------------------------ the player's language (issue 36)
+I18N = ROOT / "service" / "static" / "playground" / "i18n"
+OWLBEAR = ROOT / "clients" / "owlbear"
+#: A text of the page that is not the popover's own: data, names and the service's answers.
+_SHOWN = """() => {
+  const out = [];
+  const skip = (node) =>
+    node.closest('#log .outcome, #log details > ol, #error [lang="en"], h1, bdi, #language, #system');
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const text = n.textContent.trim();
+    if (text && !skip(n.parentElement)) out.push(text);
+  }
+  for (const node of document.querySelectorAll('[title]:not(.die), [aria-label]')) {
+    for (const name of ['title', 'aria-label']) if (node.getAttribute(name)) out.push(node.getAttribute(name));
+  }
+  return out;
+}"""
+
+
+def popover_messages() -> list[str | tuple[str, ...]]:
+    """The message ids the popover's sources mark (the extraction `make catalogs-playground` runs)."""
+    from babel.messages.extract import extract_from_file
+
+    from service.playground_catalog import extract_html
+
+    keywords = {"t": None, "N_": None, "nt": (1, 2)}
+    found: list[str | tuple[str, ...]] = []
+    for path in sorted((OWLBEAR / "src").glob("*.js")):
+        for _, message, _, _ in extract_from_file("javascript", str(path), keywords=keywords):
+            found.append(message)
+    with (OWLBEAR / "index.html").open("rb") as page:
+        found += [message for _, _, message, _ in extract_html(page, None, None, None)]
+    return list(dict.fromkeys(found))
+
+
+def _pattern(msgid: str) -> str:
+    import re
+
+    return "".join(
+        ".+" if re.fullmatch(r"\{\w+\}", part) else re.escape(part)
+        for part in re.split(r"(\{\w+\})", msgid)
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "fi", "ar"])
+def test_the_popover_speaks_the_players_language(
+    browser: Any, harness: str, service: Service, lang: str
+) -> None:
+    """The browser's language chooses the popover's: every text of its own is its catalog's (the
+    compiled playground catalog the service serves), none is left in English, a count takes the
+    language's plural form, and Arabic is laid out right to left."""
+    import re
+
+    from babel import Locale
+
+    catalog = json.loads((I18N / f"{lang}.json").read_text(encoding="utf-8"))
+    messages, plurals = catalog["messages"], catalog["plurals"]
+    marked = popover_messages()
+    assert len(marked) > 30
+    english: dict[str, str] = {}  # an English text of the popover -> the one shown instead
+    for message in marked:
+        singular = message if isinstance(message, str) else message[0]
+        if lang != "en":
+            translated = messages.get(singular) or plurals.get(singular)
+            assert translated, f"{lang}: no translation of {singular!r}"
+        if isinstance(message, str):
+            english[message] = messages.get(message, message)
+        else:
+            for form in message:
+                english[form] = "" if lang != "en" else form
+
+    locale = {"en": "en-GB", "pl": "pl-PL", "fi": "fi-FI", "ar": "ar-EG"}[lang]
+    player = Table(browser, harness, service, locale=locale, role="GM", name="Ada")
+    try:
+        frame = player.frame()
+        frame.wait_for_function(f"() => document.documentElement.lang === {json.dumps(lang)}")
+        assert frame.evaluate("() => document.documentElement.dir") == (
+            "rtl" if lang == "ar" else "ltr"
+        )
+        assert player.popover.locator("#language").input_value() == lang
+        player.choose("dos", "/dos/test")
+        player.roll()
+        player.popover.locator("#settings summary").click()
+        # A field left empty: the error names it in the player's language.
+        player.popover.locator("#f-stat").fill("")
+        player.popover.locator("#roll").click()
+        stat = messages.get("field\x04stat", "Stat")
+        required = messages.get("{field} is required", "{field} is required")
+        assert player.popover.locator("#error").inner_text() == required.replace("{field}", stat)
+
+        # Every data-i18n element shows its catalog's text (the status line: the service's).
+        for key, text in frame.evaluate(
+            "() => [...document.querySelectorAll('[data-i18n]:not(#status)')]"
+            ".map((n) => [n.dataset.i18n, n.textContent.trim()])"
+        ):
+            assert text == messages.get(key, key), (key, text)
+        status = messages.get("Service: {url}", "Service: {url}").replace("{url}", service.base)
+        assert player.popover.locator("#status").inner_text() == status
+        # The form's labels, choices and endpoints: the catalog's words for the fields, values and
+        # summaries (the English of GET /systems where the catalog has none).
+        labels = frame.evaluate(
+            "() => [...document.querySelectorAll('#fields label')].map((l) => [l.htmlFor.slice(2), l.textContent])"
+        )
+        for name, label in labels:
+            assert label.removesuffix(" *") == messages.get(
+                f"field\x04{name}", label.removesuffix(" *")
+            ), name
+            if lang != "en":
+                assert f"field\x04{name}" in messages, f"{lang}: no name for the field {name}"
+        with urllib.request.urlopen(f"{service.base}/systems", timeout=10) as answer:
+            systems = json.loads(answer.read())
+        summaries = {e["path"]: e["summary"] for s in systems for e in s["endpoints"]}
+        assert summaries
+        for path, text in frame.evaluate(
+            "() => [...document.querySelectorAll('#endpoint option')].map((o) => [o.value, o.textContent])"
+        ):
+            if path in summaries:
+                assert text == messages.get(f"summary\x04{summaries[path]}", summaries[path]), path
+        # The log's count of steps, in the language's plural form.
+        steps = player.popover.locator("#log > li details > ol > li").count()
+        summary = player.popover.locator("#log > li details > summary").first.inner_text()
+        seed = player.results()[-1]["data"]["seed"]
+        forms = plurals.get("{count} step, seed {seed}")
+        if forms:
+            form = forms.get(str(Locale.parse(lang).plural_form(steps)), forms["other"])
+        else:
+            form = "{count} step, seed {seed}" if steps == 1 else "All {count} steps, seed {seed}"
+        assert summary == form.replace("{count}", str(steps)).replace("{seed}", seed)
+
+        # No English left: no text shown is one of the popover's English texts that has another
+        # text in this language.
+        shown = frame.evaluate(_SHOWN)
+        assert shown
+        for text in shown:
+            for source, instead in english.items():
+                if lang == "en" or source == instead:
+                    continue
+                assert not re.fullmatch(_pattern(source), text.removesuffix(" *")), (text, source)
+        # And every text shown is a text of this language's catalog (its placeholders filled), or
+        # has no letters (a die, a colon): no text of the popover's escapes the catalogs.
+        own = [*messages.values(), *(f for forms in plurals.values() for f in forms.values())]
+        if lang == "en":  # an English text without its own message is its id
+            from babel.messages.pofile import read_po
+
+            with (ROOT / "service" / "locale" / "playground.pot").open("rb") as pot:
+                ids = [m.id for m in read_po(pot) if m.id]
+            own += [i for m in ids for i in ([m] if isinstance(m, str) else m)]
+            own += [label.removesuffix(" *") for _, label in labels]  # the schemas' titles
+            own += frame.evaluate(  # and descriptions, the inputs' tooltips in English alone
+                "() => [...document.querySelectorAll('#fields [title]')].map((n) => n.title)"
+            )
+        patterns = [re.compile(_pattern(text)) for text in own]
+        for seen in shown:
+            text = seen.removesuffix(" *")
+            if re.fullmatch(r"[\W\d_]*", text):
+                continue
+            assert any(p.fullmatch(text) for p in patterns), (
+                f"{lang}: {text!r} is no catalog's text"
+            )
+        names = {s["id"]: s["name"][lang] for s in systems}
+        for value, text in frame.evaluate(
+            "() => [...document.querySelectorAll('#system option')].map((o) => [o.value, o.textContent])"
+        ):
+            assert text == names[value], value
+        die = player.popover.locator("#log .die").first.get_attribute("title") or ""
+        slot = player.results()[-1]["data"]["dice"][0]
+        face = messages.get("{value} on a d{sides}", "{value} on a d{sides}")
+        face = face.replace("{value}", str(slot[2])).replace("{sides}", str(slot[1]))
+        assert die == f"{messages.get('slot' + chr(4) + slot[0], slot[0])}: {face}"
+        if lang == "ar":
+            for selector in ("#error", "#status", "#roll-form", "#log"):
+                direction = frame.evaluate(
+                    f"() => getComputedStyle(document.querySelector({json.dumps(selector)})).direction"
+                )
+                assert direction == "rtl", selector
+        assert player.errors == []
+        violations = axe(frame)  # in every language: its lang, labels and contrast
+        assert violations == [], violations
+    finally:
+        player.close()

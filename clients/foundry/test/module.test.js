@@ -56,11 +56,11 @@ test("the answers are the service's: every endpoint that draws dice, with rolls"
   assert.ok(ANSWERS.reduce((n, a) => n + a.answer.foundry.rolls.length, 0) > 50);
 });
 
-test("the manifest: id, v12 to v13 at most, the two ES modules' entry point, English and Polish", () => {
+test("the manifest: id, v12 to v13 at most, the two ES modules' entry point, the four languages", () => {
   assert.equal(MANIFEST.id, mod.MODULE_ID);
   assert.deepEqual(MANIFEST.compatibility, { minimum: "12", verified: "13", maximum: "13" });
   assert.deepEqual(MANIFEST.esmodules, ["dragonroll.mjs"]);
-  assert.deepEqual(MANIFEST.languages.map((l) => l.lang), ["en", "pl"]);
+  assert.deepEqual(MANIFEST.languages.map((l) => l.lang), ["en", "pl", "fi", "ar"]);
   // The service writes url, manifest and download for the host it is reached at (service.foundry).
   for (const key of ["url", "manifest", "download"]) assert.equal(key in MANIFEST, false, key);
   const en = JSON.parse(readFileSync(new URL("../lang/en.json", import.meta.url), "utf8"));
@@ -68,6 +68,58 @@ test("the manifest: id, v12 to v13 at most, the two ES modules' entry point, Eng
   for (const [key, text] of Object.entries(en)) {
     const names = (s) => (s.match(/\{\w+\}/g) ?? []).sort();
     assert.deepEqual(names(strings[key]), names(text), `${key}: placeholders differ`);
+  }
+});
+
+// Every text a player or the GM sees from the module (the settings' names and hints, the chat card's
+// heading, the notifications) is a key of the lang files, in each language the manifest declares.
+const SOURCE = readFileSync(new URL("../dragonroll.mjs", import.meta.url), "utf8");
+const LANGS = Object.fromEntries(
+  MANIFEST.languages.map(({ lang, path }) => [lang, JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), "utf8"))]),
+);
+
+/** The keys the module localizes: every "DRAGONROLL.…" literal, and a cause's key for each cause
+ * `unreachableCause` returns (`DRAGONROLL.Error.Cause.${Cause}`). */
+function usedKeys() {
+  const literal = [...SOURCE.matchAll(/["'`](DRAGONROLL\.[\w.]+)["'`]/g)].map((m) => m[1]);
+  const body = SOURCE.slice(SOURCE.indexOf("export function unreachableCause"), SOURCE.indexOf("export function failureText"));
+  const causes = [...new Set([...body.matchAll(/return "(\w+)";/g)].map((m) => m[1]))];
+  assert.deepEqual(causes.sort(), ["address", "down", "https", "insecure", "permission"]);
+  assert.match(SOURCE, /`DRAGONROLL\.Error\.Cause\.\$\{cause\[0\]\.toUpperCase\(\)\}\$\{cause\.slice\(1\)\}`/);
+  const dynamic = causes.map((c) => `DRAGONROLL.Error.Cause.${c[0].toUpperCase()}${c.slice(1)}`);
+  return [...new Set([...literal, ...dynamic])];
+}
+
+test("every text the module shows is in every language's lang file, with the same keys and placeholders", () => {
+  const used = usedKeys();
+  assert.ok(used.length >= 12, used.join(", "));
+  const english = LANGS.en;
+  const names = (s) => (s.match(/\{\w+\}/g) ?? []).sort();
+  for (const [lang, texts] of Object.entries(LANGS)) {
+    for (const key of used) assert.equal(typeof texts[key], "string", `${lang}: no ${key}`);
+    assert.deepEqual(Object.keys(texts).sort(), Object.keys(english).sort(), `${lang}.json and en.json have other keys`);
+    for (const [key, text] of Object.entries(texts)) {
+      assert.ok(text.trim(), `${lang}: ${key} is empty`);
+      assert.deepEqual(names(text), names(english[key]), `${lang}: ${key}: placeholders differ`);
+      if (lang !== "en" && !/^dragonroll$/.test(text)) assert.notEqual(text, english[key], `${lang}: ${key} is the English`);
+    }
+  }
+  // No key is left unused (a lang file holds the module's texts, not another's).
+  assert.deepEqual(Object.keys(english).sort(), [...used].sort());
+  // An Arabic text is Arabic (a letter of the Arabic script in every one), and the others are not.
+  for (const text of Object.values(LANGS.ar)) assert.match(text, /[\u0600-\u06FF]/);
+  for (const lang of ["en", "pl", "fi"]) for (const text of Object.values(LANGS[lang])) assert.doesNotMatch(text, /[\u0600-\u06FF]/);
+});
+
+test("a failure's notification is in the game's language in every declared language", () => {
+  for (const [lang, texts] of Object.entries(LANGS)) {
+    const format = (key, data = {}) => texts[key].replace(/\{(\w+)\}/g, (whole, name) => (name in data ? String(data[name]) : whole));
+    const unreachable = new mod.DragonrollError({ title: "unreachable", status: 0, detail: "x", url: "http://10.0.0.5:8000" });
+    const text = mod.failureText(unreachable, format, { pageUrl: "https://vtt.example/game" });
+    assert.ok(text.startsWith(format("DRAGONROLL.Error.Unreachable", { url: "http://10.0.0.5:8000" })), `${lang}: ${text}`);
+    assert.ok(text.includes(format("DRAGONROLL.Error.Cause.Https", {})), `${lang}: ${text}`);
+    const refused = new mod.DragonrollError({ title: "The request does not match the schema", status: 422, detail: "dc: too big" });
+    assert.ok(mod.failureText(refused, format).startsWith(`${texts["DRAGONROLL.Error.Answer"]}: `), lang);
   }
 });
 
@@ -87,14 +139,13 @@ test("the address: the world's for everyone, each player's own in their browser 
 });
 
 test("the hints say how the service is reached, and nothing of self-signed certificates", () => {
-  for (const lang of ["en", "pl"]) {
-    const texts = JSON.parse(readFileSync(new URL(`../lang/${lang}.json`, import.meta.url), "utf8"));
+  for (const [lang, texts] of Object.entries(LANGS)) {
     const hint = texts["DRAGONROLL.Settings.Url.Hint"];
     for (const word of ["http://127.0.0.1", "HTTPS", "Chrome", "Edge", "Firefo", "142", "143", "https://"]) {
       assert.ok(hint.includes(word), `${lang}: the hint lacks ${word}`);
     }
     const all = Object.values(texts).join(" ");
-    assert.doesNotMatch(all, /self-signed|certificate|certyfikat|samopodpis/i);
+    assert.doesNotMatch(all, /self-signed|certificate|certyfikat|samopodpis|varmen|شهادة/i);
     assert.ok(texts["DRAGONROLL.Error.Cause.Permission"].includes("{host}"));
   }
 });

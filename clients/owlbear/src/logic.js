@@ -1,6 +1,19 @@
 // The extension's logic, free of the page and of the Owlbear SDK: every function that talks to
 // Owlbear takes the SDK object (`obr`) as an argument, so the unit tests pass a stand-in
-// (test/logic.test.js) and the popover passes the real `OBR` (src/main.js).
+// (test/logic.test.js) and the popover passes the real `OBR` (src/main.js). A text a player may see
+// is an English message id marked with `N_` (src/i18n.js): an error is a `TextError` carrying its id
+// and parameters, which the popover shows in the player's language.
+
+import { N_ } from "./i18n.js";
+
+/** An error a player reads: `message` is the English; `msgid` and `params` translate it. */
+export class TextError extends Error {
+  constructor(msgid, params = {}) {
+    super(msgid.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole)));
+    this.msgid = msgid;
+    this.params = params;
+  }
+}
 
 /** Room metadata key (reverse DNS) holding the room's settings: `{ serviceUrl }`. */
 export const METADATA_KEY = "dev.dragonroll.owlbear/settings";
@@ -24,7 +37,8 @@ export async function serviceUrl(obr, fallback) {
 export async function setServiceUrl(obr, url) {
   const clean = String(url).trim().replace(/\/+$/, "");
   if (!/^https?:\/\/[^\s/]+(\/[^\s]*)?$/.test(clean)) {
-    throw new Error(`${url || "(empty)"} is not a URL like https://dragonroll.example.org`);
+    if (!clean) throw new TextError(N_("(empty) is not a URL like https://dragonroll.example.org"));
+    throw new TextError(N_("{url} is not a URL like https://dragonroll.example.org"), { url });
   }
   await obr.room.setMetadata({ [METADATA_KEY]: { serviceUrl: clean } });
   return clean;
@@ -64,7 +78,7 @@ export async function loadCatalog(baseUrl, fetchFn = fetch) {
   const [systems, doc] = await Promise.all(
     ["/systems", "/openapi.json"].map(async (path) => {
       const response = await fetchFn(`${baseUrl}${path}`);
-      if (!response.ok) throw new Error(`${baseUrl}${path} answered ${response.status}`);
+      if (!response.ok) throw new TextError(N_("{url} answered {status}"), { url: `${baseUrl}${path}`, status: response.status });
       return response.json();
     }),
   );
@@ -168,10 +182,10 @@ export function buildBody(form, values, restText, lang) {
     try {
       body = JSON.parse(restText);
     } catch (error) {
-      throw new Error(`The JSON part is not valid JSON: ${error.message}`);
+      throw new TextError(N_("The JSON part is not valid JSON: {error}"), { error: error.message });
     }
     if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      throw new Error("The JSON part must be an object, like {\"pool\": 3}");
+      throw new TextError(N_("The JSON part must be an object, like {example}"), { example: '{"pool": 3}' });
     }
   }
   for (const field of form.fields) {
@@ -181,13 +195,14 @@ export function buildBody(form, values, restText, lang) {
       continue;
     }
     if (raw === undefined || raw === "") {
-      if (field.required) throw new Error(`${field.label} is required`);
+      if (field.required) throw new TextError(N_("{field} is required"), { field: field.label });
       continue;
     }
     if (field.kind === "integer" || field.kind === "number") {
       const n = Number(raw);
       if (!Number.isFinite(n) || (field.kind === "integer" && !Number.isInteger(n))) {
-        throw new Error(`${field.label} must be ${field.kind === "integer" ? "a whole number" : "a number"}`);
+        const msgid = field.kind === "integer" ? N_("{field} must be a whole number") : N_("{field} must be a number");
+        throw new TextError(msgid, { field: field.label });
       }
       body[field.name] = n;
     } else {
@@ -214,13 +229,15 @@ export async function post(baseUrl, path, body, fetchFn = fetch) {
       body: JSON.stringify(body),
     });
   } catch (error) {
-    return { ok: false, status: 0, body: { title: "The service did not answer", detail: `${baseUrl}: ${error.message}` } };
+    const text = { msgid: N_("The service did not answer: {error}"), params: { error: `${baseUrl}: ${error.message}` } };
+    return { ok: false, status: 0, body: { title: "The service did not answer", detail: `${baseUrl}: ${error.message}`, text } };
   }
   let json = null;
   try {
     json = await response.json();
   } catch {
-    json = { title: `HTTP ${response.status}`, detail: "the answer is not JSON" };
+    const text = { msgid: N_("The service answered {status}, not in JSON"), params: { status: response.status } };
+    json = { title: `HTTP ${response.status}`, detail: "the answer is not JSON", text };
   }
   return { ok: response.ok, status: response.status, body: json };
 }
@@ -228,6 +245,19 @@ export async function post(baseUrl, path, body, fetchFn = fetch) {
 /** The sentence a problem shows a player: its detail (naming the field), else its title. */
 export function problemText(problem) {
   return String(problem?.detail || problem?.title || "The request was refused");
+}
+
+/**
+ * What a player reads for a problem, in their language (`t` from src/i18n.js): a sentence of the
+ * popover's own (the service did not answer) in full; for the service's problem, a sentence saying
+ * it refused the request, and the service's own detail (naming the field; the service writes it in
+ * English) apart, to be shown marked as English.
+ */
+export function problemParts(problem, t) {
+  if (problem?.text?.msgid) return { lead: t(problem.text.msgid, problem.text.params ?? {}), detail: "" };
+  const detail = String(problem?.detail || problem?.title || "");
+  const refused = N_("The service refused the request ({status}):");
+  return { lead: t(refused, { status: problem?.status ?? "?" }), detail };
 }
 
 /** The dice slot, size and count a `dice-exhausted` problem asks for (null for another problem). */
@@ -309,15 +339,17 @@ export function dicePlusRoll(obr, player, count, sides, options = {}) {
       if (data?.rollId !== rollId) return;
       const values = (data.result?.groups ?? []).flatMap((g) => (g.dice ?? []).filter((d) => d.kept !== false).map((d) => d.value));
       if (values.length < count || values.some((v) => !Number.isInteger(v) || v < 1 || v > sides)) {
-        finish(reject, new Error(`Dice+ answered ${JSON.stringify(values)} for ${count}d${sides}`));
+        finish(reject, new TextError(N_("Dice+ answered {values} for {count}d{sides}"), { values: JSON.stringify(values), count, sides }));
       } else {
         finish(resolve, values.slice(0, count));
       }
     });
     const offError = obr.broadcast.onMessage(`${DICE_PLUS_SOURCE}/roll-error`, (event) => {
-      if (event?.data?.rollId === rollId) finish(reject, new Error(`Dice+: ${event.data.error ?? "the roll failed"}`));
+      if (event?.data?.rollId !== rollId) return;
+      const error = event.data.error;
+      finish(reject, error ? new TextError(N_("Dice+: {error}"), { error }) : new TextError(N_("Dice+: the roll failed")));
     });
-    const timer = setTimeout(() => finish(reject, new Error("Dice+ did not answer in time")), timeoutMs);
+    const timer = setTimeout(() => finish(reject, new TextError(N_("Dice+ did not answer in time"))), timeoutMs);
     obr.broadcast
       .sendMessage(
         "dice-plus/roll-request",

@@ -14,7 +14,7 @@ import {
   newSeed,
   playerLanguage,
   post,
-  problemText,
+  problemParts,
   resolveWithTableDice,
   resultMessage,
   serviceUrl,
@@ -23,17 +23,44 @@ import {
   systemName,
   textsFor,
 } from "./logic.js";
+import { CATALOGS, N_, loadTexts, translatePage, translator } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const state = { base: location.origin, catalog: [], endpoint: null, form: null, player: null, lang: "en" };
+const state = {
+  base: location.origin, catalog: [], endpoint: null, form: null, player: null, lang: "en",
+  texts: translator(), status: null,
+};
 const LANGUAGE_KEY = "dragonroll.owlbear.lang";
+const t = (msgid, params) => state.texts.t(msgid, params);
+const fieldName = (field) => state.texts.inContext("field", field.name) ?? field.label;
+const valueName = (value) => state.texts.inContext("value", String(value)) ?? String(value);
+const summaryOf = (endpoint, fallback = "") => {
+  const summary = endpoint?.summary ?? fallback;
+  return state.texts.inContext("summary", summary) ?? summary;
+};
+const slotName = (slot) =>
+  String(slot).split(".").map((part) => state.texts.inContext("slot", part) ?? part).join(" · ");
 
-function status(text) {
-  $("status").textContent = text;
+// The status line: an English message id and its parameters, shown (again, on a change of language)
+// in the player's language.
+function status(msgid, params = {}) {
+  state.status = [msgid, params];
+  $("status").textContent = t(msgid, params);
 }
 
-function showError(text) {
-  $("error").textContent = text ?? "";
+// An error: a TextError of src/logic.js, a problem of the service (problemParts), or another
+// Error (the browser's own message, in the browser's language).
+function showError(error) {
+  const node = $("error");
+  node.replaceChildren();
+  if (!error) return;
+  if (error.problem) {
+    const { lead, detail } = problemParts(error.problem, t);
+    node.append(lead);
+    if (detail) node.append(" ", Object.assign(document.createElement("span"), { lang: "en", dir: "ltr", textContent: detail }));
+    return;
+  }
+  node.textContent = error.msgid ? t(error.msgid, error.params) : String(error.message ?? error);
 }
 
 function option(value, text) {
@@ -52,7 +79,9 @@ function renderSystems() {
 function renderEndpoints() {
   const system = state.catalog.find((s) => s.id === $("system").value) ?? state.catalog[0];
   const select = $("endpoint");
-  select.replaceChildren(...(system?.endpoints ?? []).map((e) => option(e.path, e.summary)));
+  const chosen = select.value;
+  select.replaceChildren(...(system?.endpoints ?? []).map((e) => option(e.path, summaryOf(e))));
+  if (system?.endpoints.some((e) => e.path === chosen)) select.value = chosen;
   renderForm();
 }
 
@@ -63,6 +92,7 @@ function renderForm() {
   fieldset.replaceChildren(fieldset.querySelector("legend"));
   if (!state.endpoint) return;
   state.form = formFor(state.endpoint);
+  for (const field of state.form.fields) field.label = fieldName(field);
   for (const field of state.form.fields) {
     const row = document.createElement("div");
     row.className = "row";
@@ -74,11 +104,11 @@ function renderForm() {
     if (field.kind === "enum") {
       input = document.createElement("select");
       if (!field.required) input.append(option("", "—"));
-      input.append(...field.values.map((v) => option(v, v)));
+      input.append(...field.values.map((v) => option(v, valueName(v))));
       input.value = field.value ?? "";
     } else if (field.kind === "boolean") {
       input = document.createElement("select");
-      input.append(option("", "—"), option("true", "yes"), option("false", "no"));
+      input.append(option("", "—"), option("true", t("yes")), option("false", t("no")));
       input.value = field.value === "" ? "" : String(field.value);
     } else {
       input = document.createElement("input");
@@ -88,13 +118,14 @@ function renderForm() {
     }
     input.id = id;
     input.name = field.name;
-    if (field.description) input.title = field.description;
+    // The schema's description is English: a tooltip for an English reader only.
+    if (field.description && state.lang === "en") input.title = field.description;
     row.append(label, input);
     fieldset.append(row);
   }
   $("rest").value = state.form.rest;
   $("rest-row").hidden = !state.form.rest;
-  $("dice-plus").closest("label").title = state.endpoint.rollsDice ? "" : "this endpoint rolls no dice";
+  $("dice-plus").closest("label").title = state.endpoint.rollsDice ? "" : t("This roll uses no dice");
 }
 
 function formValues() {
@@ -111,7 +142,7 @@ async function roll(event) {
   try {
     body = { ...buildBody(state.form, formValues(), $("rest").value, state.lang), seed: newSeed() };
   } catch (error) {
-    showError(error.message);
+    showError(error);
     return;
   }
   const gmOnly = $("gm-only").checked && state.player.role === "GM";
@@ -121,13 +152,13 @@ async function roll(event) {
     let result;
     if ($("dice-plus").checked && state.endpoint.rollsDice) {
       const rollDice = (count, sides) =>
-        dicePlusRoll(OBR, state.player, count, sides, { label: state.endpoint.summary, gmOnly });
+        dicePlusRoll(OBR, state.player, count, sides, { label: summaryOf(state.endpoint), gmOnly });
       result = await resolveWithTableDice(send, body, rollDice);
     } else {
       result = { ...(await send(body)), request: body };
     }
     if (!result.ok) {
-      showError(problemText(result.body));
+      showError({ problem: { status: result.status, ...result.body } });
       return;
     }
     const message = resultMessage({
@@ -140,7 +171,7 @@ async function roll(event) {
     });
     await share(OBR, message, { gmOnly, deliver: (m) => receive(m, true) });
   } catch (error) {
-    showError(error.message);
+    showError(error);
   } finally {
     $("roll").disabled = false;
   }
@@ -154,7 +185,10 @@ async function receive(message, gmOnly = false) {
   const item = document.createElement("li");
   const who = document.createElement("div");
   who.className = "who";
-  who.textContent = `${message.player}: ${message.title}${gmOnly ? " (GM only)" : ""}`;
+  const player = Object.assign(document.createElement("bdi"), { textContent: message.player });
+  const span = (text) => Object.assign(document.createElement("span"), { textContent: text });
+  who.append(player, ": ", span(summaryOf(endpoint, message.title)));
+  if (gmOnly) who.append(" ", span(t("(GM only)")));
   const outcome = document.createElement("p");
   outcome.className = "outcome";
   outcome.textContent = told;
@@ -162,17 +196,18 @@ async function receive(message, gmOnly = false) {
   outcome.dir = lang === "ar" ? "rtl" : "auto";
   const dice = document.createElement("ul");
   dice.className = "dice";
-  dice.setAttribute("aria-label", "dice");
+  dice.setAttribute("aria-label", t("Dice"));
   for (const [slot, sides, value, source] of message.dice) {
     const die = document.createElement("li");
     die.className = source === "d" ? "die table" : "die";
-    die.title = `${slot}: d${sides}${source === "d" ? " (the table's die)" : ""}`;
+    const face = t("{value} on a d{sides}", { value, sides });
+    die.title = `${slotName(slot)}: ${face}${source === "d" ? ` ${t("(the table's die)")}` : ""}`;
     die.textContent = String(value);
     dice.append(die);
   }
   const more = document.createElement("details");
   const summary = document.createElement("summary");
-  summary.textContent = `All ${texts.length} steps, seed ${message.seed}`;
+  summary.textContent = state.texts.nt("{count} step, seed {seed}", "All {count} steps, seed {seed}", texts.length, { seed: message.seed });
   const steps = document.createElement("ol");
   steps.append(...texts.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
   more.append(summary, steps);
@@ -187,11 +222,12 @@ async function loadService() {
   $("service-url").value = state.base;
   try {
     state.catalog = await loadCatalog(state.base);
-    renderLanguages();
+    await renderLanguages();
     renderSystems();
-    status(`Service: ${state.base}`);
+    status(N_("Service: {url}"), { url: state.base });
   } catch (error) {
-    status(`The service at ${state.base} could not be read: ${error.message}`);
+    const reason = error.msgid ? t(error.msgid, error.params) : error.message;
+    status(N_("The service at {url} could not be read: {error}"), { url: state.base, error: reason });
   }
 }
 
@@ -213,24 +249,55 @@ function store(key, value) {
   }
 }
 
-// The languages the service speaks (GET /systems), each in its own name; the player's choice kept.
-function renderLanguages() {
-  const languages = languagesOf(state.catalog);
-  state.lang = playerLanguage(stored(LANGUAGE_KEY), navigator.languages ?? [navigator.language], languages);
+function browserLanguages() {
+  return navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+// The popover's texts and the narration in one language: the player's choice (Settings), else the
+// browser's first language the service has texts for, else English. Owlbear Rodeo's SDK tells an
+// extension no language, so the browser's is the player's.
+async function useLanguage(lang) {
+  const texts = await loadTexts(lang, new URL(CATALOGS, location.href)).catch(() => translator());
+  state.lang = lang;
+  state.texts = texts;
+  translatePage(document, texts);
+  if (state.status) status(...state.status);
   const select = $("language");
-  select.replaceChildren(...languages.map((code) => option(code, languageName(code))));
-  select.value = state.lang;
+  if (select.value !== lang && [...select.options].some((o) => o.value === lang)) select.value = lang;
+  if (state.catalog.length) renderSystems();
+}
+
+// Before the service's languages are known: the first of the choice and the browser's languages
+// that has a catalog.
+async function firstLanguage() {
+  const candidates = [stored(LANGUAGE_KEY), ...browserLanguages()].filter(Boolean);
+  for (const tag of candidates) {
+    const base = String(tag).slice(0, 2).toLowerCase();
+    if (base === "en") return "en";
+    const texts = await loadTexts(base, new URL(CATALOGS, location.href)).catch(() => null);
+    if (texts && texts.lang === base) return base;
+  }
+  return "en";
+}
+
+// The languages the service speaks (GET /systems), each in its own name; the player's choice kept.
+async function renderLanguages() {
+  const languages = languagesOf(state.catalog);
+  const select = $("language");
+  select.replaceChildren(...languages.map((code) => {
+    const o = option(code, languageName(code));
+    o.lang = code;
+    return o;
+  }));
+  const lang = playerLanguage(stored(LANGUAGE_KEY), browserLanguages(), languages);
+  select.value = lang;
+  if (lang !== state.lang) await useLanguage(lang);
 }
 
 function setUpLanguage() {
-  renderLanguages();
   $("language").addEventListener("change", () => {
-    state.lang = $("language").value;
-    store(LANGUAGE_KEY, state.lang);
-    for (const o of $("system").options) {
-      const system = state.catalog.find((s) => s.id === o.value);
-      if (system) o.textContent = systemName(system, state.lang);
-    }
+    store(LANGUAGE_KEY, $("language").value);
+    useLanguage($("language").value).catch((error) => showError(error));
   });
 }
 
@@ -249,9 +316,9 @@ async function start() {
   $("save-url").addEventListener("click", async () => {
     try {
       await setServiceUrl(OBR, $("service-url").value);
-      showError("");
+      showError(null);
     } catch (error) {
-      showError(error.message);
+      showError(error);
     }
   });
   await loadService();
@@ -261,8 +328,15 @@ async function start() {
   });
 }
 
+const ready = firstLanguage().then(useLanguage);
 if (OBR.isAvailable) {
-  OBR.onReady(() => start().catch((error) => status(error.message)));
+  OBR.onReady(() =>
+    ready
+      .then(start)
+      .catch((error) => status(N_("The extension could not start: {error}"), { error: error.message })),
+  );
 } else {
-  status("Open this page from Owlbear Rodeo: add the extension by its manifest URL, /owlbear/manifest.json.");
+  ready.then(() =>
+    status(N_("Open this page from Owlbear Rodeo: add the extension by its manifest URL, /owlbear/manifest.json.")),
+  );
 }

@@ -6286,7 +6286,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6452,7 +6452,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6638,7 +6638,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6861,7 +6861,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -7269,7 +7269,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7412,7 +7412,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7680,7 +7680,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -7992,7 +7992,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -8136,7 +8136,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -8428,7 +8428,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-6",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -8954,7 +8954,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-6",
+                     *       "rules_version": "dragon-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -9638,7 +9638,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-6",
+                     *       "rules_version": "riders-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -10095,7 +10095,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -10489,7 +10489,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10594,7 +10594,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10736,7 +10736,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -10977,7 +10977,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-6",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -12202,7 +12202,7 @@ export interface operations {
                      *           "fi": "Varjojen lohikäärmeet",
                      *           "ar": "تنانين الظلال"
                      *         },
-                     *         "rules_version": "dos-6",
+                     *         "rules_version": "dos-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12321,7 +12321,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeen taistelu",
                      *           "ar": "معركة التنين"
                      *         },
-                     *         "rules_version": "dragon-6",
+                     *         "rules_version": "dragon-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12359,7 +12359,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeratsastajat",
                      *           "ar": "فرسان التنانين"
                      *         },
-                     *         "rules_version": "riders-6",
+                     *         "rules_version": "riders-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12395,7 +12395,7 @@ export interface operations {
                      *           "fi": "Viidennen laitoksen SRD-taistelu",
                      *           "ar": "قتال الإصدار الخامس (SRD)"
                      *         },
-                     *         "rules_version": "dnd5e-6",
+                     *         "rules_version": "dnd5e-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
