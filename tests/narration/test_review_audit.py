@@ -11,6 +11,7 @@ reached, errors by the review's item).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import re
@@ -21,6 +22,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from rules.narration import FSI, LANGUAGES, PDI
@@ -142,10 +144,20 @@ class Text:
 @cache
 def answers() -> tuple[list[Text], int]:
     """Every event text and Foundry flavor of every request in every language, and the number of
-    requests answered."""
-    from tests.conftest import Api
+    requests answered (one client over the app for all of them: about 12,000 requests)."""
+    return asyncio.run(_answers())
 
-    api = Api(log_level="warning")
+
+async def _answers() -> tuple[list[Text], int]:
+    from service.app import create_app
+    from service.settings import Settings
+
+    transport = httpx.ASGITransport(app=create_app(Settings(log_level="warning")))
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as api:
+        return await _collect(api)
+
+
+async def _collect(api: httpx.AsyncClient) -> tuple[list[Text], int]:
     out: list[Text] = []
     answered = 0
     for path, example in requests():
@@ -157,14 +169,14 @@ def answers() -> tuple[list[Text], int]:
                     body.pop("dice", None)  # another seed: its own dice
                 for lang in LANGUAGES:
                     request = {**body, "lang": lang}
-                    r = api.post(path, json=request)
+                    r = await api.post(path, json=request)
                     for _ in range(20):  # a participant that takes no gender or name: without it
                         if r.status_code != 422:
                             break
                         errors = r.json().get("errors", [])
                         if not any(strip(request, list(e.get("loc", []))) for e in errors):
                             break
-                        r = api.post(path, json=request)
+                        r = await api.post(path, json=request)
                     if r.status_code != 200:
                         continue
                     answered += 1
