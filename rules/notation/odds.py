@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from math import comb, log2
+from math import comb, log2, prod
 
 from rules.errors import InvalidRequest, LimitExceeded
 from rules.notation.models import NotationOdds, NotationOddsRequest
@@ -41,6 +41,17 @@ from rules.notation.parser import (
     ranks,
     term_range,
 )
+from rules.notation.ranked import (
+    Face,
+    alike,
+    atoms_of,
+    exploding,
+    order,
+    ranked_odds,
+    reaching,
+    stages_of,
+)
+from rules.notation.ranked import Pool as RankedPool
 from rules.notation.roll import notation_of
 from rules.odds import (
     Counts,
@@ -230,7 +241,9 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if term.keeps:
+    if term.keeps and (term.selects or (term.explode is not None and not term.compound)):
+        cost += _ranked_cost(term, lo, hi, bits)
+    elif term.keeps:
         first, last = window(term)
         n = term.count
         width = n * die_bits + 8
@@ -256,6 +269,56 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
         cost += 3 * chain + 2 * _mul(total_bits / 2) + 2 * (hi - lo + 1)
     steps.append(cost)
     return Shape(lo, hi, hi - lo + 1, bits)
+
+
+def _ranked_cost(term: Dice, lo: int, hi: int, bits: float) -> float:
+    """Steps of ``rules.notation.ranked``'s programme for ``term``, counted at its bound: for each
+    face in the programme's order, the states it meets (each atom it has met: its counts so far;
+    each stage: its count, and a guessed stage its guess) times the dice it may show, each a
+    product of a polynomial of the kept scores' span; then ``C^n`` (one power over the atoms'
+    slots) and each final state times its weight."""
+    n = term.count
+    if term.explode is not None and not term.compound:
+        faces, keys = atoms_of(term, rerolled(term))
+        most = [n * (term.explosions + 1) if x else n for x, _ in keys]
+        sizes = [sum(1 for f in faces if f.atom == k) for k in range(len(keys))]
+        bound_bits = sum(m * log2(size) for m, size in zip(most, sizes, strict=True))
+    else:  # the dice alike: one atom of the die's values (a compounding chain's sums)
+        values = (term.explosions + 1) * (max(term.faces) - min(term.faces)) + 1
+        faces = [Face(v, v, 0, 1) for v in range(values)]
+        most, bound_bits = [n], bits
+    slots = prod(m + 1 for m in most)
+    if slots > MAX_POOL_STATES:
+        raise _too_large(
+            f"{term.text()} (column {term.column}): keep/drop over {n} dice and their "
+            f"explosions: {slots:,} counts of dice, too many to compute exactly"
+        )
+    ordered, guessed, stages = order(tuple(faces), stages_of(term))
+    reach = reaching(stages, sum(most))
+    kept = 1.0
+    for stage, g, r in zip(stages, guessed, reach, strict=True):
+        kept *= ((r + 1) * (r + 2) / 2 if stage.top else r + 1) if g else stage.top + 1
+    width = max(bits, bound_bits) + 8
+    scores = [term.score(term.clamp(v)) for v in term.faces]
+    low = min(0, *scores)
+    poly = ((hi - lo) - low * sum(most) + 1) * width
+    touched: set[int] = set()
+    transitions = 0.0
+    for face in ordered:
+        k = face.atom
+        other = prod(most[a] + 1 for a in touched if a != k)
+        transitions += (
+            other * kept * ((most[k] + 1) * (most[k] + 2) / 2 if k in touched else most[k] + 1)
+        )
+        touched.add(k)
+    if transitions > MAX_KEEP_STEPS * 5:
+        raise _too_large(
+            f"{term.text()} (column {term.column}): keep/drop over {n} dice and their "
+            f"explosions takes {transitions:,.0f} steps of its programme, too many"
+        )
+    power = 2 * _mul(slots * width) + 3 * slots if term.explode is not None else 0.0
+    final = slots * kept * (2 + _mul(poly, width))
+    return transitions * (KEEP_STEP + poly / KEEP_BITS) + power + final
 
 
 def _denominator_bits(term: Dice) -> float:
@@ -461,18 +524,8 @@ def _level(
 
 def term_odds(term: Dice) -> Pair:
     if term.keeps:
-        if term.selects:
-            msg = (
-                f"{term.text()} (column {term.column}): odds of ranked keeps (kh, pl) together "
-                "with value selectors (k3, p<2) are not answered (/dice/roll rolls it)"
-            )
-            raise InvalidRequest.at(("notation",), f"notation: {msg}")
-        if term.explode is not None and not term.compound:
-            msg = (
-                f"{term.text()} (column {term.column}): odds of keep/drop with exploding dice "
-                "are not answered (/dice/roll rolls it)"
-            )
-            raise InvalidRequest.at(("notation",), f"notation: {msg}")
+        if term.selects or (term.explode is not None and not term.compound):
+            return ranked_odds(ranked_pool(term), stages_of(term))
         d = kept_odds(term)
         return d, d
     full, listed = die_odds(term)
@@ -506,14 +559,27 @@ def window(term: Dice) -> tuple[int, int]:
     return ranks(term.count, term.keeps)
 
 
+def raw_die(term: Dice) -> Counts:
+    """A die of a term without explosions, or compounding (``!!``, its chain's sum, as the roller
+    counts it), before min/max: the raw values its keeps rank."""
+    if term.compound:
+        fields = {**_plain(term), "keeps": (), "selects": (), "success": None, "failure": None}
+        chain = Dice(**fields)  # type: ignore[arg-type]
+        return die_odds(chain)[0]
+    return rerolled(term)
+
+
+def ranked_pool(term: Dice) -> RankedPool:
+    """A ranked term's dice for ``rules.notation.ranked``: its exploding dice, or its dice alike."""
+    if term.explode is not None and not term.compound:
+        return exploding(term, rerolled(term))
+    return alike(term, raw_die(term))
+
+
 def kept_odds(term: Dice) -> Counts:
     """The sum of the kept dice's scores (module docstring); a compounding die (``!!``) is its
     chain's sum, as the roller counts it."""
-    if term.compound:
-        chain = Dice(**{**_plain(term), "keeps": (), "success": None, "failure": None})  # type: ignore[arg-type]
-        raw = die_odds(chain)[0]
-    else:
-        raw = rerolled(term)
+    raw = raw_die(term)
     die = raw.mapped(term.clamp)  # raw order = clamped order: min/max are monotone
     n = term.count
     values = sorted(die.counts, reverse=True)
