@@ -153,7 +153,7 @@ def estimate(parsed: Notation) -> int:
     """The steps the odds of ``parsed`` take (the comment above); refuses, before anything is
     computed, what would pass :data:`MAX_STEPS`, :data:`MAX_PAIRS` or the answer's size."""
     steps: list[float] = []
-    shape = _shape(parsed.tree, steps)
+    shape = _shape(parsed.tree, steps, parsed.dialect)
     values = min(shape.values, shape.span, MAX_VALUES + 1)  # more is refused once computed
     if values * shape.bits * 0.31 * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
@@ -167,19 +167,19 @@ def estimate(parsed: Notation) -> int:
     return int(total)
 
 
-def _shape(node: Node, steps: list[float]) -> Shape:
+def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
     if isinstance(node, Dice):
-        return _term_shape(node, steps)
+        return _term_shape(node, steps, dialect)
     if isinstance(node, Number):
         return Shape(node.value, node.value, 1, 0.0)
     if isinstance(node, Group):
-        return _shape(node.inner, steps)
+        return _shape(node.inner, steps, dialect)
     if isinstance(node, Negate):
-        inner = _shape(node.operand, steps)
+        inner = _shape(node.operand, steps, dialect)
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
     if isinstance(node, Pool):
-        shapes = [_shape(item, steps) for item in node.items]
+        shapes = [_shape(item, steps, dialect) for item in node.items]
         first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
         m = last - first
         widest = max(s.values for s in shapes)
@@ -198,10 +198,10 @@ def _shape(node: Node, steps: list[float]) -> Shape:
         lo, hi = node_range(node)
         division = node.quotient
         if division is None:
-            inner = _shape(node.arg, steps)
+            inner = _shape(node.arg, steps, dialect)
             steps.append(2 * inner.values)
             return Shape(lo, hi, min(inner.values, hi - lo + 1), inner.bits)
-        a, b = _shape(division.left, steps), _shape(division.right, steps)
+        a, b = _shape(division.left, steps, dialect), _shape(division.right, steps, dialect)
         pairs = a.values * b.values
         if pairs > MAX_PAIRS:
             raise _too_large(
@@ -210,7 +210,7 @@ def _shape(node: Node, steps: list[float]) -> Shape:
             )
         steps.append(4 * pairs)
         return Shape(lo, hi, min(pairs, hi - lo + 1), a.bits + b.bits)
-    a, b = _shape(node.left, steps), _shape(node.right, steps)
+    a, b = _shape(node.left, steps, dialect), _shape(node.right, steps, dialect)
     lo, hi = node_range(node)
     bits = a.bits + b.bits
     pairs = a.values * b.values
@@ -227,7 +227,8 @@ def _shape(node: Node, steps: list[float]) -> Shape:
     return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
 
 
-def _term_shape(term: Dice, steps: list[float]) -> Shape:
+def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
+    """A term's steps; its errors name it as the request's dialect writes it."""
     sides = len(term.faces)
     lo, hi = term_range(term)
     bits = _denominator_bits(term)
@@ -241,8 +242,8 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if term.keeps and (term.selects or (term.explode is not None and not term.compound)):
-        cost += _ranked_cost(term, lo, hi, bits)
+    if _ranked(term):
+        cost += _ranked_cost(term, lo, hi, bits, dialect)
     elif term.keeps:
         first, last = window(term)
         n = term.count
@@ -252,7 +253,7 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
         spread = die_span * (last - first) + 1
         if keep_steps > MAX_KEEP_STEPS or keep_steps * spread * width > MAX_KEEP_WORK:
             raise _too_large(
-                f"{term.text()} (column {term.column}): keep/drop over {n} dice of {raw} "
+                f"{term.text(dialect)} (column {term.column}): keep/drop over {n} dice of {raw} "
                 "values is too large"
             )
         # each step: a binomial, a power and a polynomial of spread x width bits multiplied
@@ -262,7 +263,7 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
         total_bits = (hi - lo + 1) * width
         if total_bits > MAX_TERM_BITS:
             raise _too_large(
-                f"{term.text()} (column {term.column}): its {hi - lo + 1:,} totals over "
+                f"{term.text(dialect)} (column {term.column}): its {hi - lo + 1:,} totals over "
                 f"denominators of {bits:,.0f} bits are too large to compute exactly"
             )
         # the power by squaring (its last product dominates), the coefficients read back
@@ -271,7 +272,7 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
     return Shape(lo, hi, hi - lo + 1, bits)
 
 
-def _ranked_cost(term: Dice, lo: int, hi: int, bits: float) -> float:
+def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) -> float:
     """Steps of ``rules.notation.ranked``'s programme for ``term``, counted at its bound: for each
     face in the programme's order, the states it meets (each atom it has met: its counts so far;
     each stage: its count, and a guessed stage its guess) times the dice it may show, each a
@@ -290,7 +291,7 @@ def _ranked_cost(term: Dice, lo: int, hi: int, bits: float) -> float:
     slots = prod(m + 1 for m in most)
     if slots > MAX_POOL_STATES:
         raise _too_large(
-            f"{term.text()} (column {term.column}): keep/drop over {n} dice and their "
+            f"{term.text(dialect)} (column {term.column}): keep/drop over {n} dice and their "
             f"explosions: {slots:,} counts of dice, too many to compute exactly"
         )
     ordered, guessed, stages = order(tuple(faces), stages_of(term))
@@ -313,7 +314,7 @@ def _ranked_cost(term: Dice, lo: int, hi: int, bits: float) -> float:
         touched.add(k)
     if transitions > MAX_KEEP_STEPS * 5:
         raise _too_large(
-            f"{term.text()} (column {term.column}): keep/drop over {n} dice and their "
+            f"{term.text(dialect)} (column {term.column}): keep/drop over {n} dice and their "
             f"explosions takes {transitions:,.0f} steps of its programme, too many"
         )
     power = 2 * _mul(slots * width) + 3 * slots if term.explode is not None else 0.0
@@ -523,9 +524,9 @@ def _level(
 
 
 def term_odds(term: Dice) -> Pair:
+    if _ranked(term):
+        return ranked_odds(ranked_pool(term), stages_of(term))
     if term.keeps:
-        if term.selects or (term.explode is not None and not term.compound):
-            return ranked_odds(ranked_pool(term), stages_of(term))
         d = kept_odds(term)
         return d, d
     full, listed = die_odds(term)
@@ -559,11 +560,18 @@ def window(term: Dice) -> tuple[int, int]:
     return ranks(term.count, term.keeps)
 
 
+def _ranked(term: Dice) -> bool:
+    """Whether ``rules.notation.ranked`` answers the term: keep/drop among exploding dice, or
+    avrae's set operators that rank (``10d6k1ph1``, ``4d6kh1kl1``)."""
+    exploding = term.explode is not None and not term.compound
+    return any(op.ranked for op in term.sets) or bool(term.keeps and exploding)
+
+
 def raw_die(term: Dice) -> Counts:
     """A die of a term without explosions, or compounding (``!!``, its chain's sum, as the roller
     counts it), before min/max: the raw values its keeps rank."""
     if term.compound:
-        fields = {**_plain(term), "keeps": (), "selects": (), "success": None, "failure": None}
+        fields = {**_plain(term), "keeps": (), "sets": (), "success": None, "failure": None}
         chain = Dice(**fields)  # type: ignore[arg-type]
         return die_odds(chain)[0]
     return rerolled(term)

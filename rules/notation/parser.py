@@ -115,14 +115,37 @@ class Compare:
 
 
 @dataclass(frozen=True, slots=True)
-class Select:
-    """avrae's ``k``/``p`` with a value selector: keep (or drop) the dice that match."""
+class SetOp:
+    """avrae/d20's set operator, ``k`` (keep) or ``p`` (drop) with its selectors: it picks, of the
+    dice still kept, the highest ``n`` (``kh``: a :class:`Keep` of ``kh``), the lowest ``n``
+    (``kl``) and those whose value matches (a :class:`Compare`: ``k3``, ``p<3``), and keeps what
+    it picks or drops it. Consecutive selectors of one operator are one operator, as d20 reads
+    them: ``4d6kh1kl1`` keeps the highest and the lowest (the term's other modifiers, which apply
+    first here, do not part them)."""
 
     keep: bool
-    when: Compare
+    picks: tuple[Keep | Compare, ...]
+
+    @property
+    def ranked(self) -> bool:
+        return any(isinstance(p, Keep) for p in self.picks)
+
+    def matches(self, value: int) -> bool:
+        """Whether a die of ``value`` is picked by value."""
+        return any(p(value) for p in self.picks if isinstance(p, Compare))
+
+    def ranks(self, which: Literal["h", "l"]) -> int:
+        """How many of the highest (``h``) or lowest (``l``) it picks."""
+        return max(
+            (p.n for p in self.picks if isinstance(p, Keep) and p.how[1] == which), default=0
+        )
 
     def written(self, dialect: Dialect) -> str:
-        return ("k" if self.keep else "p") + self.when.written("avrae")
+        letter = "k" if self.keep else "p"
+        return "".join(
+            letter + (p.how[1] + str(p.n) if isinstance(p, Keep) else p.written("avrae"))
+            for p in self.picks
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,8 +190,9 @@ class Dice:
     compound: bool = False
     #: Foundry's ``cf`` alone: the term counts its failures (each 1)
     failures_only: bool = False
-    #: avrae's ``k``/``p`` with a value selector, after the ranked keeps
-    selects: tuple[Select, ...] = ()
+    #: avrae's set operators in their written order, when one picks by value or two selectors
+    #: merge (``10d6k1ph1``, ``4d6kh1kl1``); else they are ``keeps`` (``4d6kh3pl1``)
+    sets: tuple[SetOp, ...] = ()
     #: Roll20's ``cs``/``cf``: the faces marked critical success / failure (the total unchanged)
     critical: Compare | None = None
     fumble: Compare | None = None
@@ -229,11 +253,11 @@ class Dice:
         return value
 
     def worth(self, value: int) -> int:
-        """What a die of ``value`` adds, ranked keeps aside: clamped, 0 if a selector drops it,
-        else scored."""
+        """What a die of ``value`` adds, ranked keeps aside: clamped, 0 if a set operator picking
+        by value drops it, else scored."""
         value = self.clamp(value)
-        for select in self.selects:
-            if select.when(value) != select.keep:
+        for op in self.sets:
+            if op.matches(value) != op.keep:
                 return 0
         return self.score(value)
 
@@ -289,7 +313,7 @@ class Dice:
             out.append(f"{'ma' if dialect == 'avrae' else 'max'}{self.maximum}")
         out += [k.written(dialect) for k in self.keeps]
         if dialect == "avrae":  # Foundry and Roll20 have no value selectors: left out there
-            out += [k.written(dialect) for k in self.selects]
+            out += [k.written(dialect) for k in self.sets]
         if dialect == "roll20":
             if self.success is not None:
                 out.append(self.success.written("roll20"))
@@ -843,7 +867,7 @@ class _Parser:
     def modifiers(self, term: Dice) -> Dice:
         changes: dict[str, object] = {}
         keeps: list[Keep] = []
-        selects: list[Select] = []
+        sets: list[SetOp] = []
         dialect = self.dialect
         words = _WORDS[dialect]
         while True:
@@ -856,7 +880,7 @@ class _Parser:
                     break
             else:
                 self.i += len(w)
-            self.modifier(w, at, term, changes=changes, keeps=keeps, selects=selects)
+            self.modifier(w, at, term, changes=changes, keeps=keeps, sets=sets)
         low, high = changes.get("minimum"), changes.get("maximum")
         if isinstance(low, int) and isinstance(high, int) and low > high:
             raise self.fail("min is above max")
@@ -865,7 +889,11 @@ class _Parser:
                 f"unknown modifier at {self.found()}: {dialect} reads {_KNOWN[dialect]}"
             )
         label = self.label()
-        fields = {**_fields(term), **changes, "keeps": tuple(keeps), "selects": tuple(selects)}
+        if all(len(op.picks) == 1 and isinstance(op.picks[0], Keep) for op in sets):
+            # each a ranked keep or drop alone (kh3, pl1): the keeps every dialect has
+            keeps += [_as_keep(op) for op in sets]
+            sets = []
+        fields = {**_fields(term), **changes, "keeps": tuple(keeps), "sets": tuple(sets)}
         return Dice(**{**fields, "label": label})  # type: ignore[arg-type]
 
     def modifier(
@@ -876,7 +904,7 @@ class _Parser:
         *,
         changes: dict[str, object],
         keeps: list[Keep],
-        selects: list[Select],
+        sets: list[SetOp],
     ) -> None:
         """One modifier ``w`` (read at ``at``) of ``term``: a clamp, a selector or a keep/drop
         here; a count (:meth:`counter`) or a reroll or explosion (:meth:`chain`) there."""
@@ -888,8 +916,21 @@ class _Parser:
             # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
             least, most = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
             changes[key] = self.number(f"the {w} of a die", least, most)
-        elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
-            selects.append(Select(w == "k", self.selector(faces, w)))
+        elif dialect == "avrae" and w in ("k", "p", "kh", "kl", "ph", "pl"):
+            pick: Keep | Compare
+            if w in ("k", "p"):  # a value selector: k3, p<3
+                pick = self.selector(faces, w)
+            else:
+                n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
+                if n > term.count:
+                    raise self.fail(f"{w}{n}: the term rolls only {term.count} dice", at)
+                pick = Keep("kh" if w[1] == "h" else "kl", n)
+            keep = w[0] == "k"
+            if sets and sets[-1].keep == keep:
+                # d20's one operator (the other modifiers between apply first here)
+                sets[-1] = SetOp(keep, (*sets[-1].picks, pick))
+            else:
+                sets.append(SetOp(keep, (pick,)))
         elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
             how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
             n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
@@ -1042,6 +1083,15 @@ _KNOWN: dict[Dialect, str] = {
 }
 
 
+def _as_keep(op: SetOp) -> Keep:
+    """avrae's operator of one ranked selector as the keep every dialect has."""
+    pick = op.picks[0]
+    assert isinstance(pick, Keep)
+    if op.keep:
+        return pick
+    return Keep("dh" if pick.how == "kh" else "dl", pick.n)
+
+
 def _fields(term: Dice) -> dict[str, object]:
     return {name: getattr(term, name) for name in Dice.__dataclass_fields__}
 
@@ -1084,6 +1134,8 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
     values = [term.score(term.clamp(v)) for v in term.showing]
+    if term.sets:  # a die avrae's operators drop adds 0
+        values.append(0)
     lo, hi = min(values), max(values)
     counted = _kept(term.count, term.keeps)
     most = _kept(term.count * (1 + term.explosions), term.keeps) if term.explosions else counted

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from itertools import product
 from math import comb, prod
 
-from rules.notation.parser import Dice
+from rules.notation.parser import Dice, Keep
 from rules.odds import Counts, coefficients, width_for
 
 Poly = dict[tuple[int, ...], int]  # a polynomial over the atoms: exponents -> coefficient
@@ -81,12 +81,21 @@ class Pool:
 
 
 def stages_of(term: Dice) -> tuple[Stage, ...]:
-    """The term's keeps and drops in the order the roller applies them."""
+    """The term's keeps and drops in the order the roller applies them (its keeps, or avrae's set
+    operators)."""
     out: list[Stage] = []
     for k in term.keeps:
         keep = k.how in ("kh", "kl")
         out.append(Stage(keep, k.n, 0) if k.how[1] == "h" else Stage(keep, 0, k.n))
-    out += [Stage(s.keep, matches=s.when) for s in term.selects]
+    out += [
+        Stage(
+            op.keep,
+            op.ranks("h"),
+            op.ranks("l"),
+            op.matches if any(not isinstance(p, Keep) for p in op.picks) else None,
+        )
+        for op in term.sets
+    ]
     return tuple(out)
 
 

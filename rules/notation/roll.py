@@ -87,7 +87,7 @@ def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> Ter
         if term.compound:
             results = _compounded(results)
     _keep(results, term)
-    _select(results, term)
+    _sets(results, term)
     for die in results:
         if die.active and not die.dropped:
             die.counts = term.score(term.clamp(die.value))
@@ -147,13 +147,19 @@ def _compounded(results: list[_Die]) -> list[_Die]:
     return out
 
 
-def _select(results: list[_Die], term: Dice) -> None:
-    """avrae's ``k``/``p`` with a value selector: the dice still kept that do not match (``k``),
-    or that match (``p``), are dropped."""
-    for select in term.selects:
-        for die in results:
-            if die.active and not die.dropped and select.when(term.clamp(die.value)) != select.keep:
-                die.dropped = True
+def _sets(results: list[_Die], term: Dice) -> None:
+    """avrae's set operators in their written order, as d20 applies them: each picks, of the dice
+    still kept, its highest, its lowest and those whose value matches; ``k`` drops the others,
+    ``p`` drops them. Ties: the earlier die ranks higher."""
+    for op in term.sets:
+        live = [i for i, d in enumerate(results) if d.active and not d.dropped]
+        ranked = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))  # highest first
+        high, low = op.ranks("h"), op.ranks("l")
+        picked = set(ranked[:high]) | set(ranked[len(ranked) - min(low, len(ranked)) :])
+        picked |= {i for i in live if op.matches(term.clamp(results[i].value))}
+        for i in live:
+            if (i in picked) != op.keep:
+                results[i].dropped = True
 
 
 def _keep(results: list[_Die], term: Dice) -> None:
