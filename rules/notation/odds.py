@@ -46,6 +46,7 @@ from rules.notation.ranked import (
     alike,
     atoms_of,
     exploding,
+    most_of,
     order,
     ranked_odds,
     reaching,
@@ -281,7 +282,7 @@ def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) ->
     n = term.count
     if term.explode is not None and not term.compound:
         faces, keys = atoms_of(term, rerolled(term))
-        most = [n * (term.explosions + 1) if x else n for x, _ in keys]
+        most = list(most_of(keys, n, term.explosions))
         sizes = [sum(1 for f in faces if f.atom == k) for k in range(len(keys))]
         bound_bits = sum(m * log2(size) for m, size in zip(most, sizes, strict=True))
     else:  # the dice alike: one atom of the die's values (a compounding chain's sums)
@@ -319,7 +320,7 @@ def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) ->
         )
     power = 2 * _mul(slots * width) + 3 * slots if term.explode is not None else 0.0
     final = slots * kept * (2 + _mul(poly, width))
-    return transitions * (KEEP_STEP + poly / KEEP_BITS) + power + final
+    return float(transitions * (KEEP_STEP + poly / KEEP_BITS) + power + final)
 
 
 def _denominator_bits(term: Dice) -> float:
@@ -479,17 +480,19 @@ def die_odds(term: Dice) -> Pair:
         d = base.mapped(worth)
         return d, d
     each: Callable[[int], int] = (lambda v: v) if term.compound else worth
+    # an explosion's die: its face's worth (Roll20's penetrating die, its face less 1)
+    added: Callable[[int], int] = (lambda v: each(v - 1)) if term.penetrate else each
     sides = len(term.faces)
     plain = {v: 1 for v in term.faces}
     # T_D: the die at the depth: it stands; the listed part leaves out the faces that would explode
     full = Counts({}, sides)
     listed = Counts({}, sides)
     for v in term.faces:
-        _add(full.counts, each(v), 1)
+        _add(full.counts, added(v), 1)
         if term.explode_once or not explode(v):
-            _add(listed.counts, each(v), 1)
+            _add(listed.counts, added(v), 1)
     for _ in range(term.explosions - 1):
-        full, listed = _level(plain, sides, full, listed, term, each=each)
+        full, listed = _level(plain, sides, full, listed, term, each=added)
     full, listed = _level(base.counts, base.denominator, full, listed, term, each=each)
     if term.compound:
         return full.mapped(worth), listed.mapped(worth)

@@ -188,6 +188,8 @@ class Dice:
     label: str | None = None
     #: Roll20's ``!!``: a die's chain of explosions is one die, its value their sum
     compound: bool = False
+    #: Roll20's ``!p``: each die an explosion adds shows its face less 1 (it explodes on its face)
+    penetrate: bool = False
     #: Foundry's ``cf`` alone: the term counts its failures (each 1)
     failures_only: bool = False
     #: avrae's set operators in their written order, when one picks by value or two selectors
@@ -304,7 +306,7 @@ class Dice:
             if dialect == "avrae":
                 out.append("e" + when)
             elif dialect == "roll20":
-                out.append(("!!" if self.compound else "!") + when)
+                out.append(("!!" if self.compound else "!p" if self.penetrate else "!") + when)
             else:
                 out.append(("xo" if self.explode_once else "x") + when)
         if self.minimum is not None:
@@ -988,7 +990,7 @@ class _Parser:
             if all(when(v) for v in faces):
                 raise self.fail(f"{w}{when}: every face of the die would be rerolled", at)
             changes["reroll"], changes["reroll_once"] = when, once
-        elif w in ("!", "x", "xo", "!o", "!!", "e"):
+        elif w in ("!", "x", "xo", "!o", "!!", "!p", "e"):
             if "explode" in changes:
                 raise self.fail("a dice term explodes once: one of !, !!, x, xo", at)
             if w == "e":
@@ -999,6 +1001,7 @@ class _Parser:
                 raise self.fail(f"{w}{when}: every face of the die would explode", at)
             changes["explode"], changes["explode_once"] = when, w in ("xo", "!o")
             changes["compound"] = w == "!!"
+            changes["penetrate"] = w == "!p"
 
     def digit(self) -> bool:
         return bool(self.peek()) and self.peek() in _DIGITS
@@ -1073,7 +1076,23 @@ _WORDS: dict[Dialect, tuple[str, ...]] = {
         "x",
         "!",
     ),
-    "roll20": ("kh", "kl", "dh", "dl", "cs", "cf", "ro", "rr", "!!", "k", "d", "r", "!", "f"),
+    "roll20": (
+        "kh",
+        "kl",
+        "dh",
+        "dl",
+        "cs",
+        "cf",
+        "ro",
+        "rr",
+        "!!",
+        "!p",
+        "k",
+        "d",
+        "r",
+        "!",
+        "f",
+    ),
     "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
 }
 _KNOWN: dict[Dialect, str] = {
@@ -1134,6 +1153,8 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
     values = [term.score(term.clamp(v)) for v in term.showing]
+    if term.penetrate:  # an explosion's die shows its face less 1
+        values += [term.score(term.clamp(v - 1)) for v in term.faces]
     if term.sets:  # a die avrae's operators drop adds 0
         values.append(0)
     lo, hi = min(values), max(values)

@@ -102,19 +102,36 @@ def stages_of(term: Dice) -> tuple[Stage, ...]:
 # ---------------------------------------------------------------- the pool
 
 
-def atoms_of(term: Dice, base: Counts) -> tuple[list[Face], list[tuple[bool, int]]]:
-    """An exploding term's faces in their atoms (keyed by: it explodes, the weight of ``base``,
-    the base die's face after its rerolls), and the atoms' keys."""
+#: An atom's key: its faces explode; the base die's weight on them; whose dice it holds: both
+#: the base dice and the explosions' (``"any"``), or, when an explosion's die shows another value
+#: than its face (Roll20's ``!p``), the base dice's (``"base"``) or the explosions' (``"added"``).
+Atom = tuple[bool, int, str]
+
+
+def atoms_of(term: Dice, base: Counts) -> tuple[list[Face], list[Atom]]:
+    """An exploding term's faces in their atoms (the weight of ``base``: the base die's face
+    after its rerolls), and the atoms' keys."""
     explode = term.explode
     assert explode is not None
-    keys: list[tuple[bool, int]] = []
+    keys: list[Atom] = []
     faces: list[Face] = []
-    for v in term.faces:
-        key = (explode(v), base.counts.get(v, 0))
-        if key not in keys:
-            keys.append(key)
-        faces.append(Face(term.clamp(v), term.score(term.clamp(v)), keys.index(key), 1))
+    kinds = (("base", 0), ("added", 1)) if term.penetrate else (("any", 0),)
+    for kind, less in kinds:
+        for v in term.faces:
+            weight = 1 if kind == "added" else base.counts.get(v, 0)
+            key = (explode(v), weight, kind)
+            if key not in keys:
+                keys.append(key)
+            value = term.clamp(v - less)
+            faces.append(Face(value, term.score(value), keys.index(key), 1))
     return faces, keys
+
+
+def most_of(keys: list[Atom], n: int, depth: int) -> tuple[int, ...]:
+    """The most dice of ``n`` chains each atom can hold (a chain's dice: its base die, then up to
+    ``depth`` explosions, all but its last on faces that explode)."""
+    most = {"any": (n * (depth + 1), n), "base": (n, n), "added": (n * depth, n)}
+    return tuple(most[kind][0 if x else 1] for x, _, kind in keys)
 
 
 def alike(term: Dice, die: Counts) -> Pool:
@@ -134,22 +151,24 @@ def exploding(term: Dice, base: Counts) -> Pool:
     faces, keys = atoms_of(term, base)
     atoms = len(keys)
     sides, depth = len(term.faces), term.explosions
-    booming = [k for k, (x, _) in enumerate(keys) if x]
-    standing = [k for k, (x, _) in enumerate(keys) if not x]
-    most = tuple(n * (depth + 1) if x else n for x, _ in keys)
+    most = most_of(keys, n, depth)
 
     def var(k: int, c: int = 1) -> Poly:
         return {tuple(int(i == k) for i in range(atoms)): c}
 
-    tx: Poly = _sum(var(k) for k in booming)
-    tq: Poly = _sum(var(k) for k in standing)
+    def of(booms: bool, kinds: tuple[str, ...]) -> list[int]:
+        return [k for k, (x, _, kind) in enumerate(keys) if x == booms and kind in kinds]
+
+    tx: Poly = _sum(var(k) for k in of(True, ("any", "added")))
+    tq: Poly = _sum(var(k) for k in of(False, ("any", "added")))
 
     def chain(last: Poly) -> Poly:
         e = last
         for level in range(depth - 1, 0, -1):
             e = _add(_scale(tq, sides ** (depth - level)), _mul(tx, e))
-        stays = _sum(var(k, keys[k][1] * sides**depth) for k in standing)
-        return _add(stays, _mul(_sum(var(k, keys[k][1]) for k in booming), e))
+        stays = _sum(var(k, keys[k][1] * sides**depth) for k in of(False, ("any", "base")))
+        booms = _sum(var(k, keys[k][1]) for k in of(True, ("any", "base")))
+        return _add(stays, _mul(booms, e))
 
     denominator = (base.denominator * sides**depth) ** n
     full = _power(chain(_add(tq, tx)), n, most, denominator)

@@ -74,6 +74,7 @@ class _Die:
     exploded: bool = False
     dropped: bool = False
     counts: int = 0
+    face: int | None = None  # the face drawn, when it shows another value (Roll20's ``!p``)
 
 
 def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> TermResult:
@@ -116,7 +117,11 @@ def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) ->
         die = results[checked]
         checked += 1
         depth = die.again if reroll else die.boom
-        if not die.active or depth >= limit or not when(die.value):
+        if (
+            not die.active
+            or depth >= limit
+            or not when(die.value if die.face is None else die.face)
+        ):
             continue
         if reroll and depth + 1 == limit and not once:
             # the chain's last reroll: a die of the faces that stand (one face: no draw)
@@ -125,6 +130,8 @@ def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) ->
             new = _Die(standing[drawn - 1])
         else:
             new = _Die(term.face(dice.roll(term.slot, term.sides)))
+            if term.penetrate and not reroll:  # Roll20's penetrating die: its face less 1
+                new.face, new.value = new.value, new.value - 1
         if reroll:
             die.active, die.rerolled, new.again = False, True, depth + 1
         else:
