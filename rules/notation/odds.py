@@ -124,6 +124,8 @@ MAX_POOL_STATES = 200_000
 MUL_WORDS = 30
 #: Steps of one pass of the keep/drop programme, and bits of its polynomial per step more.
 KEEP_STEP = 6
+#: Steps of one move of ``rules.notation.ranked``'s programme (its dice through each stage).
+RANKED_STEP = 14
 KEEP_BITS = 2_000
 
 
@@ -320,7 +322,7 @@ def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) ->
         )
     power = 2 * _mul(slots * width) + 3 * slots if term.explode is not None else 0.0
     final = slots * kept * (2 + _mul(poly, width))
-    return float(transitions * (KEEP_STEP + poly / KEEP_BITS) + power + final)
+    return float(transitions * (RANKED_STEP + poly / KEEP_BITS) + power + final)
 
 
 def _denominator_bits(term: Dice) -> float:
