@@ -15,6 +15,8 @@ operators combine the terms (independent: each term has its own dice), and ``ful
   over (dice placed, score) with the score as a Kronecker polynomial: for each value, how many of
   the remaining dice show it (a binomial times the value's count to that power), the ranks they
   take deciding how many are kept. ``20d6kh10`` is 6 x 21 x 21 / 2 big-integer products.
+- Keep/drop among exploding dice (each explosion a die the keep ranks), and avrae's set operators
+  that rank beside value selectors: ``rules.notation.ranked``'s programme.
 """
 
 from __future__ import annotations

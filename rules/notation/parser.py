@@ -1097,7 +1097,7 @@ _WORDS: dict[Dialect, tuple[str, ...]] = {
 }
 _KNOWN: dict[Dialect, str] = {
     "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
-    "roll20": "kh, kl, dh, dl, k, d, !, !!, r, ro, a comparison (>7), f, cs, cf",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf",
     "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
 }
 
