@@ -190,6 +190,9 @@ class Dice:
     compound: bool = False
     #: Roll20's ``!p``: each die an explosion adds shows its face less 1 (it explodes on its face)
     penetrate: bool = False
+    #: Roll20's ``sa``/``sd`` (``s``: ascending): the answer's dice of the term in that order of
+    #: value (the total unchanged)
+    sort: Literal["a", "d"] | None = None
     #: Foundry's ``cf`` alone: the term counts its failures (each 1)
     failures_only: bool = False
     #: avrae's set operators in their written order, when one picks by value or two selectors
@@ -325,6 +328,8 @@ class Dice:
                 out.append("cs" + self.critical.written("roll20"))
             if self.fumble is not None:
                 out.append("cf" + self.fumble.written("roll20"))
+            if self.sort is not None:
+                out.append("s" + self.sort)
             return out
         if self.success is not None:
             out.append(f"cs{self.success}")
@@ -941,6 +946,9 @@ class _Parser:
             keeps.append(Keep(how, n))  # type: ignore[arg-type]
         elif w in ("cs", "cf", "df", "f", "success"):
             self.counter(w, at, faces, changes)
+        elif w in ("s", "sa", "sd"):  # Roll20's sort
+            self.once(changes, "sort", at, "a sort")
+            changes["sort"] = "d" if w == "sd" else "a"
         else:
             self.chain(w, at, faces, changes)
 
@@ -1087,17 +1095,20 @@ _WORDS: dict[Dialect, tuple[str, ...]] = {
         "rr",
         "!!",
         "!p",
+        "sa",
+        "sd",
         "k",
         "d",
         "r",
         "!",
         "f",
+        "s",
     ),
     "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
 }
 _KNOWN: dict[Dialect, str] = {
     "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
-    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf, s, sa, sd",
     "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
 }
 

@@ -96,6 +96,8 @@ def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> Ter
         {"value": d.value, "status": _status(d, term), "exploded": d.exploded, "counts": d.counts}
         for d in results
     ]
+    if term.sort is not None:  # Roll20's sa/sd: in order of value (stable), the total unchanged
+        shown.sort(key=lambda d: d["value"], reverse=term.sort == "d")
     return {
         "slot": slot,
         "notation": term.text(dialect),

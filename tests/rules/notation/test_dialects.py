@@ -220,6 +220,23 @@ def test_roll20_penetrating_dice() -> None:
     )
 
 
+def test_roll20_sorts_the_dice_it_shows() -> None:
+    for notation, values, formula in [
+        ("4d6sd", [6, 5, 3, 1], "4d6sd"),
+        ("4d6kh3s", [1, 3, 5, 6], "4d6kh3sa"),
+        ("4D6SA", [1, 3, 5, 6], "4d6sa"),
+    ]:
+        req = NotationRollRequest(notation=notation, dialect="roll20")
+        rolled = ROLLER.roll(req, DiceSource("s", {"term.0": [3, 6, 1, 5]}, ROLLER.slots(req)))
+        assert [d["value"] for d in rolled["terms"][0]["dice"]] == values
+        assert [d["value"] for d in rolled["rolls"]] == [3, 6, 1, 5]  # drawn in their order
+        assert rolled["formula"] == formula
+    assert rolled["total"] == 15  # the last, 4D6SA: every die
+    assert full(odds("4d6kh3sa", "roll20")) == full(odds("4d6kh3", "roll20"))
+    with pytest.raises(InvalidRequest, match="a sort once"):
+        odds("4d6sasd", "roll20")
+
+
 def test_conflicts_each_dialect_reads_its_own_way() -> None:
     # cs: Foundry counts successes (0..4); Roll20 marks criticals (the dice total, 4..40)
     assert min(full(odds("4d10cs>7", "foundry"))) == 0
@@ -321,6 +338,7 @@ _MODS: dict[Dialect, list[str]] = {
         "!",
         "!!",
         "!p",
+        "sd",
         "!>5",
         "r<2",
         "ro1",
