@@ -27,7 +27,9 @@ the dice still kept: it picks the ``top`` highest of them, the ``bottom`` lowest
 value matches, and keeps what it picks or drops it. A dynamic programme over the faces from the
 highest value down holds, for each (dice in each atom so far, each stage's dice seen so far), the
 kept dice's scores as a polynomial in one integer; ``j`` dice of a face take the ranks after those
-placed (``comb(c_k + j, j)`` ways among the atom's dice). A stage ranked from the bottom is
+placed (``comb(c_k + j, j)`` ways among the atom's dice). An operator picking both ends (avrae's
+``kh1kl1``) picks among dice of one value the earliest, as the highest and as the lowest, as d20
+does: it picks as many of them as the larger of its two picks would. A stage ranked from the bottom is
 programmed from the lowest face up instead; when stages rank from both ends, each of the other
 end's takes a guess of how many dice reach it, kept when the programme's count agrees.
 """
@@ -355,8 +357,8 @@ def _through(
             if g:
                 if c + a > t:
                     return None
-                if not matched:
-                    picked += _overlap(c, c + a, max(stage.top, t - stage.bottom), t)
+                if not matched:  # d20 picks tied dice from one end, the earliest, both ways
+                    picked = max(picked, _overlap(t - c - a, t - c, 0, stage.bottom))
                 after.append(c + a)
             else:
                 after.append(min(c + a, cap))

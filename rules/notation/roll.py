@@ -159,12 +159,14 @@ def _compounded(results: list[_Die]) -> list[_Die]:
 def _sets(results: list[_Die], term: Dice) -> None:
     """avrae's set operators in their written order, as d20 applies them: each picks, of the dice
     still kept, its highest, its lowest and those whose value matches; ``k`` drops the others,
-    ``p`` drops them. Ties: the earlier die ranks higher."""
+    ``p`` drops them."""
     for op in term.sets:
         live = [i for i, d in enumerate(results) if d.active and not d.dropped]
-        ranked = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))  # highest first
-        high, low = op.ranks("h"), op.ranks("l")
-        picked = set(ranked[:high]) | set(ranked[len(ranked) - min(low, len(ranked)) :])
+        # d20 sorts the kept dice stably each way: among equal values the earlier is picked
+        # first, as the highest and as the lowest (2d4kh1kl1 on 1, 1 keeps one die)
+        high = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))[: op.ranks("h")]
+        low = sorted(live, key=lambda i: (term.clamp(results[i].value), i))[: op.ranks("l")]
+        picked = set(high) | set(low)
         picked |= {i for i in live if op.matches(term.clamp(results[i].value))}
         for i in live:
             if (i in picked) != op.keep:

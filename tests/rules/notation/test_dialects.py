@@ -175,6 +175,8 @@ BRUTE: list[tuple[Dialect, str]] = [
     ("avrae", "3d3k1ph1"),
     ("avrae", "4d3k<3pl1"),
     ("avrae", "3d4kh1kl1"),
+    ("avrae", "3d3kh1kl1"),
+    ("avrae", "4d3ph1pl1k>1"),
     ("avrae", "3d3e3kh2"),
     ("avrae", "3d4k2"),
     ("avrae", "2d3p>2e3"),

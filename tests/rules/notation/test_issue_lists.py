@@ -34,7 +34,9 @@ def fate_rerolled_then_exploding() -> Any:
 
 
 def highest_and_lowest(*dice: int) -> int:
-    return max(dice) + min(dice)
+    """avrae's ``kh1kl1``: d20 picks among equal dice the earliest, as the highest and as the
+    lowest, so dice all alike keep one."""
+    return max(dice) + min(dice) if max(dice) != min(dice) else max(dice)
 
 
 # (dialects, notation, the distribution by icepool)

@@ -153,6 +153,7 @@ def test_set_operators_by_hand() -> None:
     cases = [
         ("10d6k1ph1", [1, 1, 3, 1, 6, 2, 1, 5, 4, 4], 3),  # keep the 1s, drop the highest of them
         ("4d6kh1kl1", [3, 6, 1, 5], 7),  # one operator: the highest and the lowest
+        ("2d4kh1kl1", [1, 1], 1),  # d20 picks the earlier of equal dice both ways: one die
         ("6d6k1k2", [1, 2, 3, 2, 6, 1], 6),  # the 1s and the 2s
         ("5d6ph1k<4", [6, 2, 3, 5, 1], 6),  # drop the 6, then keep those below 4
     ]
