@@ -15,13 +15,15 @@ operators combine the terms (independent: each term has its own dice), and ``ful
   over (dice placed, score) with the score as a Kronecker polynomial: for each value, how many of
   the remaining dice show it (a binomial times the value's count to that power), the ranks they
   take deciding how many are kept. ``20d6kh10`` is 6 x 21 x 21 / 2 big-integer products.
+- Keep/drop among exploding dice (each explosion a die the keep ranks), and avrae's set operators
+  that rank beside value selectors: ``rules.notation.ranked``'s programme.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from math import comb, log2
+from math import comb, log2, prod
 
 from rules.errors import InvalidRequest, LimitExceeded
 from rules.notation.models import NotationOdds, NotationOddsRequest
@@ -41,6 +43,18 @@ from rules.notation.parser import (
     ranks,
     term_range,
 )
+from rules.notation.ranked import (
+    Face,
+    alike,
+    atoms_of,
+    exploding,
+    most_of,
+    order,
+    ranked_odds,
+    reaching,
+    stages_of,
+)
+from rules.notation.ranked import Pool as RankedPool
 from rules.notation.roll import notation_of
 from rules.odds import (
     Counts,
@@ -112,6 +126,8 @@ MAX_POOL_STATES = 200_000
 MUL_WORDS = 30
 #: Steps of one pass of the keep/drop programme, and bits of its polynomial per step more.
 KEEP_STEP = 6
+#: Steps of one move of ``rules.notation.ranked``'s programme (its dice through each stage).
+RANKED_STEP = 14
 KEEP_BITS = 2_000
 
 
@@ -142,7 +158,7 @@ def estimate(parsed: Notation) -> int:
     """The steps the odds of ``parsed`` take (the comment above); refuses, before anything is
     computed, what would pass :data:`MAX_STEPS`, :data:`MAX_PAIRS` or the answer's size."""
     steps: list[float] = []
-    shape = _shape(parsed.tree, steps)
+    shape = _shape(parsed.tree, steps, parsed.dialect)
     values = min(shape.values, shape.span, MAX_VALUES + 1)  # more is refused once computed
     if values * shape.bits * 0.31 * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
@@ -156,19 +172,19 @@ def estimate(parsed: Notation) -> int:
     return int(total)
 
 
-def _shape(node: Node, steps: list[float]) -> Shape:
+def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
     if isinstance(node, Dice):
-        return _term_shape(node, steps)
+        return _term_shape(node, steps, dialect)
     if isinstance(node, Number):
         return Shape(node.value, node.value, 1, 0.0)
     if isinstance(node, Group):
-        return _shape(node.inner, steps)
+        return _shape(node.inner, steps, dialect)
     if isinstance(node, Negate):
-        inner = _shape(node.operand, steps)
+        inner = _shape(node.operand, steps, dialect)
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
     if isinstance(node, Pool):
-        shapes = [_shape(item, steps) for item in node.items]
+        shapes = [_shape(item, steps, dialect) for item in node.items]
         first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
         m = last - first
         widest = max(s.values for s in shapes)
@@ -187,10 +203,10 @@ def _shape(node: Node, steps: list[float]) -> Shape:
         lo, hi = node_range(node)
         division = node.quotient
         if division is None:
-            inner = _shape(node.arg, steps)
+            inner = _shape(node.arg, steps, dialect)
             steps.append(2 * inner.values)
             return Shape(lo, hi, min(inner.values, hi - lo + 1), inner.bits)
-        a, b = _shape(division.left, steps), _shape(division.right, steps)
+        a, b = _shape(division.left, steps, dialect), _shape(division.right, steps, dialect)
         pairs = a.values * b.values
         if pairs > MAX_PAIRS:
             raise _too_large(
@@ -199,7 +215,7 @@ def _shape(node: Node, steps: list[float]) -> Shape:
             )
         steps.append(4 * pairs)
         return Shape(lo, hi, min(pairs, hi - lo + 1), a.bits + b.bits)
-    a, b = _shape(node.left, steps), _shape(node.right, steps)
+    a, b = _shape(node.left, steps, dialect), _shape(node.right, steps, dialect)
     lo, hi = node_range(node)
     bits = a.bits + b.bits
     pairs = a.values * b.values
@@ -216,7 +232,8 @@ def _shape(node: Node, steps: list[float]) -> Shape:
     return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
 
 
-def _term_shape(term: Dice, steps: list[float]) -> Shape:
+def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
+    """A term's steps; its errors name it as the request's dialect writes it."""
     sides = len(term.faces)
     lo, hi = term_range(term)
     bits = _denominator_bits(term)
@@ -230,7 +247,9 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if term.keeps:
+    if _ranked(term):
+        cost += _ranked_cost(term, lo, hi, bits, dialect)
+    elif term.keeps:
         first, last = window(term)
         n = term.count
         width = n * die_bits + 8
@@ -239,7 +258,7 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
         spread = die_span * (last - first) + 1
         if keep_steps > MAX_KEEP_STEPS or keep_steps * spread * width > MAX_KEEP_WORK:
             raise _too_large(
-                f"{term.text()} (column {term.column}): keep/drop over {n} dice of {raw} "
+                f"{term.text(dialect)} (column {term.column}): keep/drop over {n} dice of {raw} "
                 "values is too large"
             )
         # each step: a binomial, a power and a polynomial of spread x width bits multiplied
@@ -249,13 +268,63 @@ def _term_shape(term: Dice, steps: list[float]) -> Shape:
         total_bits = (hi - lo + 1) * width
         if total_bits > MAX_TERM_BITS:
             raise _too_large(
-                f"{term.text()} (column {term.column}): its {hi - lo + 1:,} totals over "
+                f"{term.text(dialect)} (column {term.column}): its {hi - lo + 1:,} totals over "
                 f"denominators of {bits:,.0f} bits are too large to compute exactly"
             )
         # the power by squaring (its last product dominates), the coefficients read back
         cost += 3 * chain + 2 * _mul(total_bits / 2) + 2 * (hi - lo + 1)
     steps.append(cost)
     return Shape(lo, hi, hi - lo + 1, bits)
+
+
+def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) -> float:
+    """Steps of ``rules.notation.ranked``'s programme for ``term``, counted at its bound: for each
+    face in the programme's order, the states it meets (each atom it has met: its counts so far;
+    each stage: its count, and a guessed stage its guess) times the dice it may show, each a
+    product of a polynomial of the kept scores' span; then ``C^n`` (one power over the atoms'
+    slots) and each final state times its weight."""
+    n = term.count
+    if term.explode is not None and not term.compound:
+        faces, keys = atoms_of(term, rerolled(term))
+        most = list(most_of(keys, n, term.explosions))
+        sizes = [sum(1 for f in faces if f.atom == k) for k in range(len(keys))]
+        bound_bits = sum(m * log2(size) for m, size in zip(most, sizes, strict=True))
+    else:  # the dice alike: one atom of the die's values (a compounding chain's sums)
+        values = (term.explosions + 1) * (max(term.faces) - min(term.faces)) + 1
+        faces = [Face(v, v, 0, 1) for v in range(values)]
+        most, bound_bits = [n], bits
+    slots = prod(m + 1 for m in most)
+    if slots > MAX_POOL_STATES:
+        raise _too_large(
+            f"{term.text(dialect)} (column {term.column}): keep/drop over {n} dice and their "
+            f"explosions: {slots:,} counts of dice, too many to compute exactly"
+        )
+    ordered, guessed, stages = order(tuple(faces), stages_of(term))
+    reach = reaching(stages, sum(most))
+    kept = 1.0
+    for stage, g, r in zip(stages, guessed, reach, strict=True):
+        kept *= ((r + 1) * (r + 2) / 2 if stage.top else r + 1) if g else stage.top + 1
+    width = max(bits, bound_bits) + 8
+    scores = [term.score(term.clamp(v)) for v in term.faces]
+    low = min(0, *scores)
+    poly = ((hi - lo) - low * sum(most) + 1) * width
+    touched: set[int] = set()
+    transitions = 0.0
+    for face in ordered:
+        k = face.atom
+        other = prod(most[a] + 1 for a in touched if a != k)
+        transitions += (
+            other * kept * ((most[k] + 1) * (most[k] + 2) / 2 if k in touched else most[k] + 1)
+        )
+        touched.add(k)
+    if transitions > MAX_KEEP_STEPS * 5:
+        raise _too_large(
+            f"{term.text(dialect)} (column {term.column}): keep/drop over {n} dice and their "
+            f"explosions takes {transitions:,.0f} steps of its programme, too many"
+        )
+    power = 2 * _mul(slots * width) + 3 * slots if term.explode is not None else 0.0
+    final = slots * kept * (2 + _mul(poly, width))
+    return float(transitions * (RANKED_STEP + poly / KEEP_BITS) + power + final)
 
 
 def _denominator_bits(term: Dice) -> float:
@@ -415,17 +484,19 @@ def die_odds(term: Dice) -> Pair:
         d = base.mapped(worth)
         return d, d
     each: Callable[[int], int] = (lambda v: v) if term.compound else worth
+    # an explosion's die: its face's worth (Roll20's penetrating die, its face less 1)
+    added: Callable[[int], int] = (lambda v: each(v - 1)) if term.penetrate else each
     sides = len(term.faces)
     plain = {v: 1 for v in term.faces}
     # T_D: the die at the depth: it stands; the listed part leaves out the faces that would explode
     full = Counts({}, sides)
     listed = Counts({}, sides)
     for v in term.faces:
-        _add(full.counts, each(v), 1)
+        _add(full.counts, added(v), 1)
         if term.explode_once or not explode(v):
-            _add(listed.counts, each(v), 1)
+            _add(listed.counts, added(v), 1)
     for _ in range(term.explosions - 1):
-        full, listed = _level(plain, sides, full, listed, term, each=each)
+        full, listed = _level(plain, sides, full, listed, term, each=added)
     full, listed = _level(base.counts, base.denominator, full, listed, term, each=each)
     if term.compound:
         return full.mapped(worth), listed.mapped(worth)
@@ -460,19 +531,9 @@ def _level(
 
 
 def term_odds(term: Dice) -> Pair:
+    if _ranked(term):
+        return ranked_odds(ranked_pool(term), stages_of(term))
     if term.keeps:
-        if term.selects:
-            msg = (
-                f"{term.text()} (column {term.column}): odds of ranked keeps (kh, pl) together "
-                "with value selectors (k3, p<2) are not answered (/dice/roll rolls it)"
-            )
-            raise InvalidRequest.at(("notation",), f"notation: {msg}")
-        if term.explode is not None and not term.compound:
-            msg = (
-                f"{term.text()} (column {term.column}): odds of keep/drop with exploding dice "
-                "are not answered (/dice/roll rolls it)"
-            )
-            raise InvalidRequest.at(("notation",), f"notation: {msg}")
         d = kept_odds(term)
         return d, d
     full, listed = die_odds(term)
@@ -506,14 +567,34 @@ def window(term: Dice) -> tuple[int, int]:
     return ranks(term.count, term.keeps)
 
 
+def _ranked(term: Dice) -> bool:
+    """Whether ``rules.notation.ranked`` answers the term: keep/drop among exploding dice, or
+    avrae's set operators that rank (``10d6k1ph1``, ``4d6kh1kl1``)."""
+    exploding = term.explode is not None and not term.compound
+    return any(op.ranked for op in term.sets) or bool(term.keeps and exploding)
+
+
+def raw_die(term: Dice) -> Counts:
+    """A die of a term without explosions, or compounding (``!!``, its chain's sum, as the roller
+    counts it), before min/max: the raw values its keeps rank."""
+    if term.compound:
+        fields = {**_plain(term), "keeps": (), "sets": (), "success": None, "failure": None}
+        chain = Dice(**fields)  # type: ignore[arg-type]
+        return die_odds(chain)[0]
+    return rerolled(term)
+
+
+def ranked_pool(term: Dice) -> RankedPool:
+    """A ranked term's dice for ``rules.notation.ranked``: its exploding dice, or its dice alike."""
+    if term.explode is not None and not term.compound:
+        return exploding(term, rerolled(term))
+    return alike(term, raw_die(term))
+
+
 def kept_odds(term: Dice) -> Counts:
     """The sum of the kept dice's scores (module docstring); a compounding die (``!!``) is its
     chain's sum, as the roller counts it."""
-    if term.compound:
-        chain = Dice(**{**_plain(term), "keeps": (), "success": None, "failure": None})  # type: ignore[arg-type]
-        raw = die_odds(chain)[0]
-    else:
-        raw = rerolled(term)
+    raw = raw_die(term)
     die = raw.mapped(term.clamp)  # raw order = clamped order: min/max are monotone
     n = term.count
     values = sorted(die.counts, reverse=True)

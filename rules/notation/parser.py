@@ -115,14 +115,37 @@ class Compare:
 
 
 @dataclass(frozen=True, slots=True)
-class Select:
-    """avrae's ``k``/``p`` with a value selector: keep (or drop) the dice that match."""
+class SetOp:
+    """avrae/d20's set operator, ``k`` (keep) or ``p`` (drop) with its selectors: it picks, of the
+    dice still kept, the highest ``n`` (``kh``: a :class:`Keep` of ``kh``), the lowest ``n``
+    (``kl``) and those whose value matches (a :class:`Compare`: ``k3``, ``p<3``), and keeps what
+    it picks or drops it. Consecutive selectors of one operator are one operator, as d20 reads
+    them: ``4d6kh1kl1`` keeps the highest and the lowest (the term's other modifiers, which apply
+    first here, do not part them)."""
 
     keep: bool
-    when: Compare
+    picks: tuple[Keep | Compare, ...]
+
+    @property
+    def ranked(self) -> bool:
+        return any(isinstance(p, Keep) for p in self.picks)
+
+    def matches(self, value: int) -> bool:
+        """Whether a die of ``value`` is picked by value."""
+        return any(p(value) for p in self.picks if isinstance(p, Compare))
+
+    def ranks(self, which: Literal["h", "l"]) -> int:
+        """How many of the highest (``h``) or lowest (``l``) it picks."""
+        return max(
+            (p.n for p in self.picks if isinstance(p, Keep) and p.how[1] == which), default=0
+        )
 
     def written(self, dialect: Dialect) -> str:
-        return ("k" if self.keep else "p") + self.when.written("avrae")
+        letter = "k" if self.keep else "p"
+        return "".join(
+            letter + (p.how[1] + str(p.n) if isinstance(p, Keep) else p.written("avrae"))
+            for p in self.picks
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,10 +188,16 @@ class Dice:
     label: str | None = None
     #: Roll20's ``!!``: a die's chain of explosions is one die, its value their sum
     compound: bool = False
+    #: Roll20's ``!p``: each die an explosion adds shows its face less 1 (it explodes on its face)
+    penetrate: bool = False
+    #: Roll20's ``sa``/``sd`` (``s``: ascending): the answer's dice of the term in that order of
+    #: value (the total unchanged)
+    sort: Literal["a", "d"] | None = None
     #: Foundry's ``cf`` alone: the term counts its failures (each 1)
     failures_only: bool = False
-    #: avrae's ``k``/``p`` with a value selector, after the ranked keeps
-    selects: tuple[Select, ...] = ()
+    #: avrae's set operators in their written order, when one picks by value or two selectors
+    #: merge (``10d6k1ph1``, ``4d6kh1kl1``); else they are ``keeps`` (``4d6kh3pl1``)
+    sets: tuple[SetOp, ...] = ()
     #: Roll20's ``cs``/``cf``: the faces marked critical success / failure (the total unchanged)
     critical: Compare | None = None
     fumble: Compare | None = None
@@ -229,11 +258,11 @@ class Dice:
         return value
 
     def worth(self, value: int) -> int:
-        """What a die of ``value`` adds, ranked keeps aside: clamped, 0 if a selector drops it,
-        else scored."""
+        """What a die of ``value`` adds, ranked keeps aside: clamped, 0 if a set operator picking
+        by value drops it, else scored."""
         value = self.clamp(value)
-        for select in self.selects:
-            if select.when(value) != select.keep:
+        for op in self.sets:
+            if op.matches(value) != op.keep:
                 return 0
         return self.score(value)
 
@@ -280,7 +309,7 @@ class Dice:
             if dialect == "avrae":
                 out.append("e" + when)
             elif dialect == "roll20":
-                out.append(("!!" if self.compound else "!") + when)
+                out.append(("!!" if self.compound else "!p" if self.penetrate else "!") + when)
             else:
                 out.append(("xo" if self.explode_once else "x") + when)
         if self.minimum is not None:
@@ -289,7 +318,7 @@ class Dice:
             out.append(f"{'ma' if dialect == 'avrae' else 'max'}{self.maximum}")
         out += [k.written(dialect) for k in self.keeps]
         if dialect == "avrae":  # Foundry and Roll20 have no value selectors: left out there
-            out += [k.written(dialect) for k in self.selects]
+            out += [k.written(dialect) for k in self.sets]
         if dialect == "roll20":
             if self.success is not None:
                 out.append(self.success.written("roll20"))
@@ -299,6 +328,8 @@ class Dice:
                 out.append("cs" + self.critical.written("roll20"))
             if self.fumble is not None:
                 out.append("cf" + self.fumble.written("roll20"))
+            if self.sort is not None:
+                out.append("s" + self.sort)
             return out
         if self.success is not None:
             out.append(f"cs{self.success}")
@@ -843,7 +874,7 @@ class _Parser:
     def modifiers(self, term: Dice) -> Dice:
         changes: dict[str, object] = {}
         keeps: list[Keep] = []
-        selects: list[Select] = []
+        sets: list[SetOp] = []
         dialect = self.dialect
         words = _WORDS[dialect]
         while True:
@@ -856,7 +887,7 @@ class _Parser:
                     break
             else:
                 self.i += len(w)
-            self.modifier(w, at, term, changes=changes, keeps=keeps, selects=selects)
+            self.modifier(w, at, term, changes=changes, keeps=keeps, sets=sets)
         low, high = changes.get("minimum"), changes.get("maximum")
         if isinstance(low, int) and isinstance(high, int) and low > high:
             raise self.fail("min is above max")
@@ -865,7 +896,11 @@ class _Parser:
                 f"unknown modifier at {self.found()}: {dialect} reads {_KNOWN[dialect]}"
             )
         label = self.label()
-        fields = {**_fields(term), **changes, "keeps": tuple(keeps), "selects": tuple(selects)}
+        if all(len(op.picks) == 1 and isinstance(op.picks[0], Keep) for op in sets):
+            # each a ranked keep or drop alone (kh3, pl1): the keeps every dialect has
+            keeps += [_as_keep(op) for op in sets]
+            sets = []
+        fields = {**_fields(term), **changes, "keeps": tuple(keeps), "sets": tuple(sets)}
         return Dice(**{**fields, "label": label})  # type: ignore[arg-type]
 
     def modifier(
@@ -876,7 +911,7 @@ class _Parser:
         *,
         changes: dict[str, object],
         keeps: list[Keep],
-        selects: list[Select],
+        sets: list[SetOp],
     ) -> None:
         """One modifier ``w`` (read at ``at``) of ``term``: a clamp, a selector or a keep/drop
         here; a count (:meth:`counter`) or a reroll or explosion (:meth:`chain`) there."""
@@ -888,8 +923,21 @@ class _Parser:
             # avrae's mi/ma take any value (10d6mi10 is 100); Foundry's min/max a face
             least, most = (0, MAX_SIDES) if dialect == "avrae" else (faces[0], faces[-1])
             changes[key] = self.number(f"the {w} of a die", least, most)
-        elif dialect == "avrae" and w in ("k", "p"):  # a value selector: k3, p<3
-            selects.append(Select(w == "k", self.selector(faces, w)))
+        elif dialect == "avrae" and w in ("k", "p", "kh", "kl", "ph", "pl"):
+            pick: Keep | Compare
+            if w in ("k", "p"):  # a value selector: k3, p<3
+                pick = self.selector(faces, w)
+            else:
+                n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
+                if n > term.count:
+                    raise self.fail(f"{w}{n}: the term rolls only {term.count} dice", at)
+                pick = Keep("kh" if w[1] == "h" else "kl", n)
+            keep = w[0] == "k"
+            if sets and sets[-1].keep == keep:
+                # d20's one operator (the other modifiers between apply first here)
+                sets[-1] = SetOp(keep, (*sets[-1].picks, pick))
+            else:
+                sets.append(SetOp(keep, (pick,)))
         elif w in ("kh", "kl", "dh", "dl", "k", "d", "ph", "pl"):
             how = {"k": "kh", "d": "dl", "ph": "dh", "pl": "dl"}.get(w, w)
             n = self.number(f"how many dice {w} takes", 1, MAX_COUNT) if self.digit() else 1
@@ -898,6 +946,9 @@ class _Parser:
             keeps.append(Keep(how, n))  # type: ignore[arg-type]
         elif w in ("cs", "cf", "df", "f", "success"):
             self.counter(w, at, faces, changes)
+        elif w in ("s", "sa", "sd"):  # Roll20's sort
+            self.once(changes, "sort", at, "a sort")
+            changes["sort"] = "d" if w == "sd" else "a"
         else:
             self.chain(w, at, faces, changes)
 
@@ -947,7 +998,7 @@ class _Parser:
             if all(when(v) for v in faces):
                 raise self.fail(f"{w}{when}: every face of the die would be rerolled", at)
             changes["reroll"], changes["reroll_once"] = when, once
-        elif w in ("!", "x", "xo", "!o", "!!", "e"):
+        elif w in ("!", "x", "xo", "!o", "!!", "!p", "e"):
             if "explode" in changes:
                 raise self.fail("a dice term explodes once: one of !, !!, x, xo", at)
             if w == "e":
@@ -958,6 +1009,7 @@ class _Parser:
                 raise self.fail(f"{w}{when}: every face of the die would explode", at)
             changes["explode"], changes["explode_once"] = when, w in ("xo", "!o")
             changes["compound"] = w == "!!"
+            changes["penetrate"] = w == "!p"
 
     def digit(self) -> bool:
         return bool(self.peek()) and self.peek() in _DIGITS
@@ -1032,14 +1084,42 @@ _WORDS: dict[Dialect, tuple[str, ...]] = {
         "x",
         "!",
     ),
-    "roll20": ("kh", "kl", "dh", "dl", "cs", "cf", "ro", "rr", "!!", "k", "d", "r", "!", "f"),
+    "roll20": (
+        "kh",
+        "kl",
+        "dh",
+        "dl",
+        "cs",
+        "cf",
+        "ro",
+        "rr",
+        "!!",
+        "!p",
+        "sa",
+        "sd",
+        "k",
+        "d",
+        "r",
+        "!",
+        "f",
+        "s",
+    ),
     "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
 }
 _KNOWN: dict[Dialect, str] = {
     "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
-    "roll20": "kh, kl, dh, dl, k, d, !, !!, r, ro, a comparison (>7), f, cs, cf",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf, s, sa, sd",
     "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
 }
+
+
+def _as_keep(op: SetOp) -> Keep:
+    """avrae's operator of one ranked selector as the keep every dialect has."""
+    pick = op.picks[0]
+    assert isinstance(pick, Keep)
+    if op.keep:
+        return pick
+    return Keep("dh" if pick.how == "kh" else "dl", pick.n)
 
 
 def _fields(term: Dice) -> dict[str, object]:
@@ -1084,6 +1164,10 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
     values = [term.score(term.clamp(v)) for v in term.showing]
+    if term.penetrate:  # an explosion's die shows its face less 1
+        values += [term.score(term.clamp(v - 1)) for v in term.faces]
+    if term.sets:  # a die avrae's operators drop adds 0
+        values.append(0)
     lo, hi = min(values), max(values)
     counted = _kept(term.count, term.keeps)
     most = _kept(term.count * (1 + term.explosions), term.keeps) if term.explosions else counted

@@ -74,6 +74,7 @@ class _Die:
     exploded: bool = False
     dropped: bool = False
     counts: int = 0
+    face: int | None = None  # the face drawn, when it shows another value (Roll20's ``!p``)
 
 
 def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> TermResult:
@@ -87,7 +88,7 @@ def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> Ter
         if term.compound:
             results = _compounded(results)
     _keep(results, term)
-    _select(results, term)
+    _sets(results, term)
     for die in results:
         if die.active and not die.dropped:
             die.counts = term.score(term.clamp(die.value))
@@ -95,6 +96,8 @@ def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> Ter
         {"value": d.value, "status": _status(d, term), "exploded": d.exploded, "counts": d.counts}
         for d in results
     ]
+    if term.sort is not None:  # Roll20's sa/sd: in order of value (stable), the total unchanged
+        shown.sort(key=lambda d: d["value"], reverse=term.sort == "d")
     return {
         "slot": slot,
         "notation": term.text(dialect),
@@ -116,7 +119,11 @@ def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) ->
         die = results[checked]
         checked += 1
         depth = die.again if reroll else die.boom
-        if not die.active or depth >= limit or not when(die.value):
+        if (
+            not die.active
+            or depth >= limit
+            or not when(die.value if die.face is None else die.face)
+        ):
             continue
         if reroll and depth + 1 == limit and not once:
             # the chain's last reroll: a die of the faces that stand (one face: no draw)
@@ -125,6 +132,8 @@ def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) ->
             new = _Die(standing[drawn - 1])
         else:
             new = _Die(term.face(dice.roll(term.slot, term.sides)))
+            if term.penetrate and not reroll:  # Roll20's penetrating die: its face less 1
+                new.face, new.value = new.value, new.value - 1
         if reroll:
             die.active, die.rerolled, new.again = False, True, depth + 1
         else:
@@ -147,13 +156,21 @@ def _compounded(results: list[_Die]) -> list[_Die]:
     return out
 
 
-def _select(results: list[_Die], term: Dice) -> None:
-    """avrae's ``k``/``p`` with a value selector: the dice still kept that do not match (``k``),
-    or that match (``p``), are dropped."""
-    for select in term.selects:
-        for die in results:
-            if die.active and not die.dropped and select.when(term.clamp(die.value)) != select.keep:
-                die.dropped = True
+def _sets(results: list[_Die], term: Dice) -> None:
+    """avrae's set operators in their written order, as d20 applies them: each picks, of the dice
+    still kept, its highest, its lowest and those whose value matches; ``k`` drops the others,
+    ``p`` drops them."""
+    for op in term.sets:
+        live = [i for i, d in enumerate(results) if d.active and not d.dropped]
+        # d20 sorts the kept dice stably each way: among equal values the earlier is picked
+        # first, as the highest and as the lowest (2d4kh1kl1 on 1, 1 keeps one die)
+        high = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))[: op.ranks("h")]
+        low = sorted(live, key=lambda i: (term.clamp(results[i].value), i))[: op.ranks("l")]
+        picked = set(high) | set(low)
+        picked |= {i for i in live if op.matches(term.clamp(results[i].value))}
+        for i in live:
+            if (i in picked) != op.keep:
+                results[i].dropped = True
 
 
 def _keep(results: list[_Die], term: Dice) -> None:

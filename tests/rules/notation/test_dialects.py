@@ -167,6 +167,17 @@ BRUTE: list[tuple[Dialect, str]] = [
     ("roll20", "2d3!!kh1"),
     ("roll20", "1d4!!>3cs>3"),
     ("roll20", "3d4>3f1"),
+    ("roll20", "1d3!p"),
+    ("roll20", "2d3!pkh1"),
+    ("roll20", "2d3!pdl1"),
+    ("roll20", "1d4!p>4"),
+    ("roll20", "2d3r1!p<1kh1"),
+    ("avrae", "3d3k1ph1"),
+    ("avrae", "4d3k<3pl1"),
+    ("avrae", "3d4kh1kl1"),
+    ("avrae", "3d3kh1kl1"),
+    ("avrae", "4d3ph1pl1k>1"),
+    ("avrae", "3d3e3kh2"),
     ("avrae", "3d4k2"),
     ("avrae", "2d3p>2e3"),
     ("avrae", "2d4rr1mi2"),
@@ -182,6 +193,50 @@ def test_dialect_odds_match_every_roll_enumerated(dialect: Dialect, notation: st
     answer = odds(notation, dialect)
     dist, _ = brute(notation, dialect)
     assert full(answer) == dist
+
+
+def penetrating(die: Any, depth: int = DEPTH) -> Any:
+    """One chain of Roll20's penetrating die (``1d6!p``) by icepool: each explosion's die its face
+    less 1, exploding on its face; the die at the depth stands."""
+    top = max(die.outcomes())
+
+    def then(more: Any, less: int) -> Any:
+        return die.map(lambda v: v - less + more if v == top else v - less)
+
+    added = die - 1
+    for _ in range(depth - 1):
+        added = then(added, 1)
+    return then(added, 0)
+
+
+def test_roll20_penetrating_dice() -> None:
+    req = NotationRollRequest(notation="1d6!p", dialect="roll20")
+    rolled = ROLLER.roll(req, DiceSource("s", {"term.0": [6, 6, 3]}, ROLLER.slots(req)))
+    assert [d["value"] for d in rolled["terms"][0]["dice"]] == [6, 5, 2]
+    assert rolled["total"] == 13 and rolled["formula"] == "1d6!p"
+    assert full(odds("3d6!p", "roll20")) == icepool_of(3 @ penetrating(d6))
+    answer = odds("1d6!p", "roll20")
+    assert Fraction(answer["total"]["tail"]["exact"]) == Fraction(1, 6 ** (DEPTH + 1))
+    assert odds("1d10!p+5", "roll20")["total"]["mean"] == pytest.approx(
+        float(penetrating(d10).mean()) + 5
+    )
+
+
+def test_roll20_sorts_the_dice_it_shows() -> None:
+    for notation, values, formula in [
+        ("4d6sd", [6, 5, 3, 1], "4d6sd"),
+        ("4d6kh3s", [1, 3, 5, 6], "4d6kh3sa"),
+        ("4D6SA", [1, 3, 5, 6], "4d6sa"),
+    ]:
+        req = NotationRollRequest(notation=notation, dialect="roll20")
+        rolled = ROLLER.roll(req, DiceSource("s", {"term.0": [3, 6, 1, 5]}, ROLLER.slots(req)))
+        assert [d["value"] for d in rolled["terms"][0]["dice"]] == values
+        assert [d["value"] for d in rolled["rolls"]] == [3, 6, 1, 5]  # drawn in their order
+        assert rolled["formula"] == formula
+    assert rolled["total"] == 15  # the last, 4D6SA: every die
+    assert full(odds("4d6kh3sa", "roll20")) == full(odds("4d6kh3", "roll20"))
+    with pytest.raises(InvalidRequest, match="a sort once"):
+        odds("4d6sasd", "roll20")
 
 
 def test_conflicts_each_dialect_reads_its_own_way() -> None:
@@ -284,6 +339,8 @@ _MODS: dict[Dialect, list[str]] = {
         "k",
         "!",
         "!!",
+        "!p",
+        "sd",
         "!>5",
         "r<2",
         "ro1",

@@ -81,6 +81,9 @@ REFUSED = [
     "1d300*1d300+1d300*1d300",
     "(1d20*1d20*1d20)*(1d20*1d20*1d20)",
     "+".join(["100d6kh50"] * 4),
+    "100d6!kh3",  # keep/drop among exploding dice
+    "4d6xdh1dl1",
+    "2d1000xkh1",
 ]
 
 
@@ -108,6 +111,11 @@ WORST = [
     ("35d100", "36d100"),
     ("{" + ", ".join(["1d20"] * 20) + "}kh2", "{" + ", ".join(["1d20"] * 20) + "}kh3"),
     ("16d1000", "17d1000"),
+    # keep/drop among exploding dice (rules/notation/ranked.py)
+    ("11d6xkh3", "12d6xkh3"),
+    ("3d100xkh1", "4d100xkh1"),
+    ("10d6xdl1", "11d6xdl1"),
+    ("3d6xdh1dl1", "4d6xdh1dl1"),
 ]
 
 
@@ -117,8 +125,9 @@ def test_the_costliest_answers_are_fast(worst: str, over: str) -> None:
     with pytest.raises(LimitExceeded):
         estimate(notation_of(over, SHORTHANDS))
     odds("4d6kh3")
-    # the machine is shared: the best of two runs, against about a second (1.3 s of slack)
-    assert min(cpu(odds, worst) for _ in range(2)) < 1.3
+    # the machine is shared: a second run if the first is slow, against about a second (1.3 s
+    # of slack)
+    assert cpu(odds, worst) < 1.3 or cpu(odds, worst) < 1.3
 
 
 def test_the_estimate_counts_every_term() -> None:

@@ -12,7 +12,7 @@ import icepool
 import pytest
 
 from rules.dice import DiceSource
-from rules.errors import DiceExhausted, InvalidRequest, LimitExceeded
+from rules.errors import DiceExhausted, LimitExceeded
 from rules.notation.models import NotationOddsRequest, NotationRollRequest
 from rules.notation.odds import notation_odds
 from rules.notation.parser import DEPTH, SHORTHANDS, Dialect
@@ -103,6 +103,16 @@ BRUTE = [
     "-1d6/4",
     "2d4-1d6",
     "1d6!cs>=5",
+    # keep/drop among exploding dice (each explosion a die of the pool), rerolls and all
+    "2d3!kh1",
+    "2d3!d1",
+    "2d3xodh1",
+    "2d3r1!kh1",
+    "2d3ro1!dl1",
+    "3d2!dh1dl1",
+    "2dF!kh1",
+    "2d3!kh1cs>=2",
+    "2d3!min2kh1",
 ]
 
 
@@ -204,6 +214,41 @@ def test_questions_too_large_are_refused(notation: str, fragment: str) -> None:
     assert time.process_time() - start < 1
 
 
-def test_keep_with_explosions_is_refused_by_odds_only() -> None:
-    with pytest.raises(InvalidRequest, match="keep/drop with exploding dice"):
-        odds("4d6!kh3")
+def pooled(die: Any, count: int, which: Any = None, depth: int = DEPTH) -> Any:
+    """icepool's dice that explode into the pool (each explosion one more die)."""
+    if which is None:
+        return die.explode_to_pool(count, depth=depth)
+    return die.explode_to_pool(count, which, depth=depth)
+
+
+EXPLODING: list[tuple[Dialect, str, Callable[[], Any]]] = [
+    ("foundry", "4d6!d1", lambda: pooled(d6, 4).lowest(drop=1).sum()),
+    ("roll20", "4d6!d1", lambda: pooled(d6, 4).lowest(drop=1).sum()),
+    ("foundry", "3d6x>4kh2", lambda: pooled(d6, 3, [5, 6]).highest(2).sum()),
+    ("avrae", "4d6e6kh3", lambda: pooled(d6, 4).highest(3).sum()),
+    ("avrae", "4d6e6pl1", lambda: pooled(d6, 4).lowest(drop=1).sum()),
+    ("roll20", "3d6!<2kh2", lambda: pooled(d6, 3, [1, 2]).highest(2).sum()),
+    ("foundry", "3d6x=3kl2", lambda: pooled(d6, 3, [3]).lowest(2).sum()),
+    ("foundry", "3d6xokh2", lambda: pooled(d6, 3, depth=1).highest(2).sum()),
+    ("foundry", "4d6xkh3dl1", lambda: pooled(d6, 4).highest(2).sum()),
+    (
+        "foundry",
+        "4d6xkh3cs>4",
+        lambda: pooled(d6, 4).highest(3).keep_outcomes(lambda o: o > 4).size(),
+    ),
+    ("roll20", "3d8!>7kh2", lambda: pooled(d8, 3, [7, 8]).highest(2).sum()),
+    ("foundry", "2d20xkh1", lambda: pooled(d20, 2).highest(1).sum()),
+]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "notation", "die"), EXPLODING, ids=[f"{d} {n}" for d, n, _ in EXPLODING]
+)
+def test_keep_and_drop_among_exploding_dice_match_icepool(
+    dialect: Dialect, notation: str, die: Callable[[], Any]
+) -> None:
+    request = NotationOddsRequest(notation=notation, dialect=dialect)
+    answer: dict[str, Any] = dict(notation_odds(request, SHORTHANDS))
+    assert full(answer) == icepool_of(die())
+    explode = "xo" not in notation
+    assert (Fraction(answer["total"]["tail"]["exact"]) > 0) == explode

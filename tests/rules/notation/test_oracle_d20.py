@@ -121,3 +121,45 @@ def test_examples_by_hand() -> None:
         (slot,) = slots
         assert ROLLER.roll(req, DiceSource("s", {slot: values}, slots))["total"] == total
         assert d20_total(theirs, values) == total
+
+
+@st.composite
+def set_operators(draw: st.DrawFn) -> str:
+    """A dice term with avrae's set operators: k and p with h, l, a value, < or >, one after
+    another (d20 merges consecutive selectors of one operator)."""
+    count = draw(st.integers(1, 6))
+    sides = draw(st.sampled_from((4, 6)))
+    out = f"{count}d{sides}"
+    for _ in range(draw(st.integers(1, 3))):
+        op = draw(st.sampled_from("kp"))
+        how = draw(st.sampled_from(["h", "l", "", "<", ">"]))
+        n = draw(st.integers(1, count)) if how in ("h", "l") else draw(st.integers(1, sides))
+        out += f"{op}{how}{n}"
+    return out
+
+
+@settings(max_examples=200)
+@given(set_operators(), st.integers(0, 10**6))
+def test_d20_reads_its_set_operators_as_we_do(notation: str, seed: int) -> None:
+    req = NotationRollRequest(notation=notation, seed=seed, dialect="avrae")
+    result = ROLLER.roll(req, DiceSource(seed))
+    drawn = [d["value"] for d in result["rolls"]]
+    assert d20_total(notation, drawn) == result["total"], (notation, drawn)
+    again = ROLLER.roll(req.model_copy(update={"notation": result["formula"]}), DiceSource(seed))
+    assert again["total"] == result["total"]  # the formula reads back to the same roll
+
+
+def test_set_operators_by_hand() -> None:
+    cases = [
+        ("10d6k1ph1", [1, 1, 3, 1, 6, 2, 1, 5, 4, 4], 3),  # keep the 1s, drop the highest of them
+        ("4d6kh1kl1", [3, 6, 1, 5], 7),  # one operator: the highest and the lowest
+        ("2d4kh1kl1", [1, 1], 1),  # d20 picks the earlier of equal dice both ways: one die
+        ("6d6k1k2", [1, 2, 3, 2, 6, 1], 6),  # the 1s and the 2s
+        ("5d6ph1k<4", [6, 2, 3, 5, 1], 6),  # drop the 6, then keep those below 4
+    ]
+    for notation, values, total in cases:
+        req = NotationRollRequest(notation=notation, dialect="avrae")
+        slots = ROLLER.slots(req)
+        (slot,) = slots
+        assert ROLLER.roll(req, DiceSource("s", {slot: values}, slots))["total"] == total
+        assert d20_total(notation, values) == total
