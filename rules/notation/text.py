@@ -21,6 +21,8 @@ TEXTS: tuple[Message, ...] = (
     sentence("notation.total|roller=none|gender=*", "{formula} totals {total}."),
     # the request's gender beside its name: the languages whose verb agrees (Arabic) choose here
     sentence("notation.total|roller=*|gender=feminine", "{roller} rolls {formula}: {total}."),
+    # a grammatically plural group name ("The Wolves"): a plural verb in every language
+    sentence("notation.total|roller=*|gender=plural", "{roller} roll {formula}: {total}."),
     sentence("notation.total|roller=*|gender=*", "{roller} rolls {formula}: {total}."),
     term("notation.list=empty", "none"),
 )

@@ -1,9 +1,11 @@
 """Each system's fingerprint: what its rules version covers (docs/dice.md, "Rules versions").
 
 A system's answers are made by its engine (``rules/<system>/*.py`` but its descriptor,
-``system.py``, which holds documentation and examples), by the code every system shares (the dice
-spec ``rules/dice/``, the events, the narration, the Foundry rolls) and by its texts: its English
-sources and their translations in every catalog. The fingerprint is a SHA-256 of them: the code
+``system.py``, which holds documentation and examples), by every module of ``rules/`` the engine
+imports, followed transitively (the dice spec ``rules/dice/``, the events, the narration, the
+Foundry rolls, the models; the dice notation's parser, which reads a 5e damage formula), and by its
+texts: its English sources and their translations in every catalog. Every system of the registry
+is recorded, the notation (``/dice``) too. The fingerprint is a SHA-256 of them: the code
 as its syntax tree without docstrings (a comment, a docstring or a reformat changes nothing), the
 texts as their entries (context, source, translations, fuzzy flag).
 
@@ -30,14 +32,42 @@ from rules.system import System
 
 ROOT = Path(__file__).resolve().parents[2]
 RECORD = Path(__file__).with_name("versions.json")
-SHARED = (
-    "rules/dice/__init__.py",
-    "rules/dice/source.py",
-    "rules/dice/stream.py",
-    "rules/events.py",
-    "rules/narration.py",
-    "rules/foundry.py",
-)
+#: What no answer is made by: each package's descriptor (documentation and examples) and the
+#: registry (the list of descriptors).
+NOT_RULES = frozenset({"system.py", "rules/registry.py"})
+
+
+def sources(system: System) -> list[Path]:
+    """The modules of ``rules/`` that make the system's answers: its package's, and every module
+    of ``rules/`` they import, transitively (the dice spec, the events, the narration, the Foundry
+    rolls; the notation's parser for a 5e damage formula), descriptors and the registry aside."""
+    seen: set[Path] = set()
+    todo = [p for p in (ROOT / "rules" / system.id).glob("*.py") if p.name not in NOT_RULES]
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        for name in _imports(path):
+            module = ROOT / Path(*name.split("."))
+            for candidate in (module.with_suffix(".py"), module / "__init__.py"):
+                relative = str(candidate.relative_to(ROOT))
+                if candidate.is_file() and not {candidate.name, relative} & NOT_RULES:
+                    todo.append(candidate)
+    return sorted(seen)
+
+
+def _imports(path: Path) -> list[str]:
+    """The ``rules`` modules ``path`` imports (``from rules.x import y`` may name a module y)."""
+    out: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [a.name for a in node.names if a.name.split(".")[0] == "rules"]
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "rules":
+            assert node.module is not None and node.level == 0
+            out.append(node.module)
+            out += [f"{node.module}.{a.name}" for a in node.names]
+    return out
 
 
 def code(path: Path) -> str:
@@ -70,12 +100,8 @@ def texts(system: System) -> list[Any]:
 
 
 def fingerprint(system: System) -> str:
-    package = ROOT / "rules" / system.id
-    sources = [ROOT / p for p in SHARED] + sorted(
-        p for p in package.glob("*.py") if p.name != "system.py"
-    )
     digest = hashlib.sha256()
-    for path in sources:
+    for path in sources(system):
         digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + code(path).encode() + b"\0")
     digest.update(json.dumps(texts(system), ensure_ascii=False).encode())
     return digest.hexdigest()
@@ -83,9 +109,7 @@ def fingerprint(system: System) -> str:
 
 def current() -> dict[str, dict[str, str]]:
     return {
-        s.id: {"rules_version": s.rules_version, "fingerprint": fingerprint(s)}
-        for s in SYSTEMS
-        if s.game
+        s.id: {"rules_version": s.rules_version, "fingerprint": fingerprint(s)} for s in SYSTEMS
     }
 
 

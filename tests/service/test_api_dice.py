@@ -250,6 +250,22 @@ def test_the_roller_s_gender_beside_the_name(api: Api, gender: str | None, verb:
 
 
 @pytest.mark.parametrize(
+    ("lang", "verb"),
+    [("en", "roll 1d20"), ("pl", "rzucają"), ("fi", "heittävät"), ("ar", "يرمون")],
+)
+def test_a_plural_group_rolls_with_a_plural_verb(api: Api, lang: str, verb: str) -> None:
+    body = {"notation": "1d20", "seed": 1, "name": "Wilki", "gender": "plural", "lang": lang}
+    (told,) = [
+        e
+        for e in api.post("/dice/roll", json=body).json()["events"]
+        if e["code"] == "notation.total"
+    ]
+    assert verb in told["text"], told["text"]
+    single = api.post("/dice/roll", json={**body, "gender": "masculine"}).json()
+    assert verb not in single["events"][-1]["text"]
+
+
+@pytest.mark.parametrize(
     ("dialect", "notation"),
     [
         ("roll20", "10d10>8f1 + 3d6!! + {1d20, 1d20}kh1"),
