@@ -15,6 +15,7 @@ from rules.notation.models import NotationOddsRequest, NotationRollRequest
 from rules.notation.odds import MAX_STEPS, estimate, notation_odds, size_of
 from rules.notation.parser import MAX_NESTING, MAX_TOTAL, SHORTHANDS, NotationError, parse
 from rules.notation.roll import Roller, notation_of
+from service.settings import Settings
 
 ROLLER = Roller()
 
@@ -125,9 +126,11 @@ def test_the_costliest_answers_are_fast(worst: str, over: str) -> None:
     with pytest.raises(LimitExceeded):
         estimate(notation_of(over, SHORTHANDS))
     odds("4d6kh3")
-    # the machine is shared: a second run if the first is slow, against about a second (1.3 s
-    # of slack)
-    assert cpu(odds, worst) < 1.3 or cpu(odds, worst) < 1.3
+    # Accepted means answered: under the runtime's CPU limit of one request (1.5 s by default),
+    # which ends a job past it; about a second on a quiet machine, more under load (the best of
+    # two runs if the first is slow: the machine is shared).
+    limit = Settings().job_cpu_seconds
+    assert cpu(odds, worst) < limit or cpu(odds, worst) < limit
 
 
 def test_the_estimate_counts_every_term() -> None:
