@@ -11097,7 +11097,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-2",
+                     *       "rules_version": "notation-3",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",
@@ -12471,7 +12471,7 @@ export interface operations {
                      *           "fi": "Noppanotaatio",
                      *           "ar": "صيغة الفصوص"
                      *         },
-                     *         "rules_version": "notation-2",
+                     *         "rules_version": "notation-3",
                      *         "languages": [
                      *           "en",
                      *           "pl",
