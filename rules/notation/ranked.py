@@ -273,6 +273,21 @@ def ranked_odds(pool: Pool, stages: tuple[Stage, ...]) -> tuple[Counts, Counts]:
                 nxt[key] = nxt.get(key, 0) + add
                 weight *= face.weight
         state = nxt
+    full, listed = _weighed(state, pool, stages, guessed)
+    whole = _read(full, low, width, pool.denominator)
+    if pool.listed is pool.full:
+        return whole, whole
+    return whole, _read(listed, low, width, pool.denominator)
+
+
+def _weighed(
+    state: dict[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]], int],
+    pool: Pool,
+    stages: tuple[Stage, ...],
+    guessed: tuple[bool, ...],
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The programme's end: each state whose guesses came true, weighed by the rolls that put its
+    dice in its atoms (all of them, and the listed ones), by its number of dice."""
     full: dict[int, int] = {}
     listed: dict[int, int] = {}
     for (atoms, seen, guess), poly in state.items():
@@ -288,10 +303,7 @@ def ranked_odds(pool: Pool, stages: tuple[Stage, ...]) -> tuple[Counts, Counts]:
             w = weights.get(atoms)
             if w:
                 out[n] = out.get(n, 0) + poly * w
-    whole = _read(full, low, width, pool.denominator)
-    if pool.listed is pool.full:
-        return whole, whole
-    return whole, _read(listed, low, width, pool.denominator)
+    return full, listed
 
 
 def bound(pool: Pool) -> int:
