@@ -226,4 +226,12 @@ def _add_metrics(app: FastAPI) -> Metrics:
     return metrics
 
 
-app = create_app()
+def __getattr__(name: str) -> Any:
+    """``service.app:app`` (``uvicorn service.app:app``, ``from service.app import app``): built on
+    first use and kept, not on import, so that a process importing this module for
+    :func:`create_app` (the server, its tests, the MCP's stdio) does not pay for an app it never
+    serves (about 0.3 s of CPU)."""
+    if name == "app":
+        built = globals()["app"] = create_app()
+        return built
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

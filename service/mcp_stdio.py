@@ -88,7 +88,7 @@ def _protocol_stdout() -> Any:
 
 async def serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO) -> None:
     """Serve MCP on ``stdin``/``stdout`` until stdin ends, the app's lifespan around it."""
-    from service.app import create_app  # noqa: PLC0415 - its module builds an app on import
+    from service.app import create_app  # noqa: PLC0415 - the app and its imports, when served
 
     app = create_app(settings)
     quiet_sdk()
