@@ -139,6 +139,11 @@ CONFIG = SchemathesisConfig.from_dict(
     }
 )
 schema = schemathesis.openapi.from_path(DOCUMENT, config=CONFIG)
+#: The operations whose path matches this regular expression alone (the toy-system proof,
+#: tests/service/test_new_system.py, fuzzes its new system's: collecting every operation builds
+#: each one's coverage cases, about 16 s of CPU).
+if os.environ.get("DRAGONROLL_CONTRACT_PATHS"):
+    schema = schema.include(path_regex=os.environ["DRAGONROLL_CONTRACT_PATHS"])
 schema.app = create_app(Settings(log_level="warning"))
 
 
