@@ -41,8 +41,9 @@ from service.settings import Settings
 from tests.properties.strategies import ints
 
 DOCUMENT = Path(__file__).resolve().parents[2] / "openapi" / "openapi.json"
-#: Per operation: 30 in `make test` (the fuzz is about half the suite's CPU at 60; CI's time is
-#: bounded), 1000 in `make fuzz-long`; derandomized, so every run sends the same ones.
+#: Per operation: 30 in `make test` (60 before: with the coverage cases the file takes about 3
+#: minutes of one core, and CI's time is bounded), 1000 in `make fuzz-long`; derandomized, so
+#: every run sends the same ones.
 MAX_EXAMPLES = int(os.environ.get("DRAGONROLL_FUZZ_EXAMPLES", "30"))
 
 #: Refusals of schema-valid data that JSON Schema cannot prevent: (pattern of the problem's error
