@@ -11,6 +11,7 @@ odds' outcomes adding up to 100%; a refusal one language per line; plural forms 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -170,7 +171,8 @@ def test_the_card_shows_what_changed_first(seen: dict[str, Any]) -> None:
     before, after = attack["request"]["defender"]["hp"], attack["answer"]["defender"]["hp"]
     assert before != after
     hp = catalog("ar")["field\x04hp"]
-    assert any(text.startswith(f"{hp}: {before} ← {after}") for text in attack["changes"])
+    plain = [re.sub("[\u2066-\u2069]", "", text) for text in attack["changes"]]
+    assert any(text.startswith(f"{hp}: {before} ← {after}") for text in plain), plain
     assert attack["narration"] == ["ar", "rtl"]
     assert attack["folded"]
 
@@ -179,7 +181,8 @@ def test_the_odds_outcomes_add_up(seen: dict[str, Any]) -> None:
     odds = seen["odds"]
     from fractions import Fraction
 
-    total = sum(Fraction(title.rsplit(" ", 1)[-1]) for _, title in odds["outcomes"])
+    titles = [re.sub("[\u2066-\u2069]", "", title) for _, title in odds["outcomes"]]
+    total = sum(Fraction(title.rsplit(" ", 1)[-1]) for title in titles)
     assert total == 1, odds["outcomes"]
     assert len(odds["outcomes"]) == 2  # a hit, or a miss because the block holds
     assert odds["charts"] and all(odds["charts"])

@@ -14,6 +14,11 @@
 //     texts.field(key), texts.value(v), texts.item(key)   a field's name, a value, a list's item in words
 //     texts.number(v, digits), texts.percent(p), texts.signed(v), texts.list(items)
 //     texts.isolate(text), texts.ltr(text)   a name (FSI..PDI) or a path or formula (LRI..PDI) kept whole in any direction
+//     texts.forSystem(id)             the same texts for one system's things: a field name that means
+//                                     different things in different systems (`location`) is that
+//                                     system's (context field, `<id>.<key>`)
+//   In a right-to-left language every value `t` and `nt` fill in is isolated (FSI..PDI), as the
+//   service's narration does: a Latin name or a number then keeps its place in the sentence.
 //   loadTexts(lang, {base, fetch})    the compiled catalog of `lang` fetched from `base` (a URL ending
 //                                     in /), as a translator; the English texts when there is none
 //   translatePage(document, texts)    the page's `data-i18n` texts and `data-i18n-<attribute>`s
@@ -75,31 +80,40 @@ function numbers(locale) {
   return { number, percent, signed, list };
 }
 
-export function translator(catalog = ENGLISH) {
+const isolate = (text) => `\u2068${text}\u2069`;
+
+export function translator(catalog = ENGLISH, system = null) {
   const messages = catalog.messages || {};
   const plurals = catalog.plurals || {};
   const lang = catalog.lang || "en";
+  const dir = catalog.dir === "rtl" ? "rtl" : "ltr";
   const rules = pluralRules(lang);
   const inContext = (context, key) => messages[`${context}${CONTEXT}${key}`];
-  const t = (msgid, params = {}) => fill(messages[msgid] || msgid, params);
+  const shown = (params) => (dir === "rtl"
+    ? Object.fromEntries(Object.entries(params).map(([k, v]) => [k, isolate(v)]))
+    : params);
+  const t = (msgid, params = {}) => fill(messages[msgid] || msgid, shown(params));
   const nt = (singular, plural, n, params = {}) => {
     const forms = plurals[singular];
     const text = forms ? (forms[rules.select(n)] || forms.other) : n === 1 ? singular : plural;
-    return fill(text, { count: n, ...params });
+    return fill(text, shown({ count: n, ...params }));
   };
+  const field = (key) => (system && inContext("field", `${system}.${key}`)) || inContext("field", key) || humanize(key);
   const locale = lang === "ar" ? "ar-u-nu-latn" : lang;
   return {
     lang,
-    dir: catalog.dir === "rtl" ? "rtl" : "ltr",
+    dir,
     locale,
+    system,
     t,
     nt,
     inContext,
-    field: (key) => inContext("field", key) || humanize(key),
+    field,
     value: (value) => inContext("value", String(value)) || messages[String(value)] || humanize(value),
-    item: (key) => inContext("item", key) || inContext("field", key) || humanize(key),
-    isolate: (text) => `\u2068${text}\u2069`,
+    item: (key) => inContext("item", key) || field(key),
+    isolate,
     ltr: (text) => `\u2066${text}\u2069`,
+    forSystem: (id) => translator(catalog, id),
     ...numbers(locale),
   };
 }
