@@ -230,7 +230,7 @@ function die(el, texts, roll, fate, dropped) {
   const struck = marks.some(([c]) => c === "cancelled" || c === "rerolled");
   const face = el(struck ? "del" : "span", { text: String(roll.value) });
   return el("li", { class: ["die", ...marks.map(([c]) => c)].join(" "), title: words.join(", "), "aria-label": words.join(", ") },
-    face, el("span", { class: "sides", "aria-hidden": "true", text: `d${roll.sides}` }));
+    face, el("span", { class: "sides", "aria-hidden": "true", text: texts.t("d{sides}", { sides: roll.sides }) }));
 }
 
 function narration(el, events, language) {

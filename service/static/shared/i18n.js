@@ -12,7 +12,8 @@
 //     texts.nt(singular, plural, n, params)   the form the language's plural rules give n ({count} is n)
 //     texts.inContext(context, key)   a message of a context (field, value, slot, summary, item) or undefined
 //     texts.field(key), texts.value(v), texts.item(key)   a field's name, a value, a list's item in words
-//     texts.number(v, digits), texts.percent(p), texts.signed(v), texts.list(items)
+//     texts.number(v, digits), texts.percent(p) (p a probability), texts.withSign(v) (v in percent),
+//     texts.signed(v), texts.list(items)
 //     texts.isolate(text), texts.ltr(text)   a name (FSI..PDI) or a path or formula (LRI..PDI) kept whole in any direction
 //     texts.forSystem(id)             the same texts for one system's things: a field name that means
 //                                     different things in different systems (`location`) is that
@@ -63,11 +64,14 @@ function pluralRules(lang) {
   }
 }
 
-function numbers(locale) {
+// Numbers in the reader's conventions; a percentage's sign as the catalog writes it ("{value}%":
+// Finnish "89,3 %", Arabic "89.3٪").
+function numbers(locale, messages) {
   const number = (value, digits = 2) => Number(value).toLocaleString(locale, { maximumFractionDigits: digits });
+  const withSign = (value) => fill(messages["{value}%"] || N_("{value}%"), { value });
   const percent = (p) => {
     const digits = p !== 0 && p < 0.001 ? 4 : p < 0.01 ? 2 : 1;
-    return (100 * p).toLocaleString(locale, { maximumFractionDigits: digits }) + "%";
+    return withSign((100 * p).toLocaleString(locale, { maximumFractionDigits: digits }));
   };
   const signed = (value) => (value > 0 ? "+" : "") + number(value);
   const list = (items) => {
@@ -77,7 +81,7 @@ function numbers(locale) {
       return items.join(", ");
     }
   };
-  return { number, percent, signed, list };
+  return { number, percent, signed, list, withSign };
 }
 
 const isolate = (text) => `\u2068${text}\u2069`;
@@ -114,7 +118,7 @@ export function translator(catalog = ENGLISH, system = null) {
     isolate,
     ltr: (text) => `\u2066${text}\u2069`,
     forSystem: (id) => translator(catalog, id),
-    ...numbers(locale),
+    ...numbers(locale, messages),
   };
 }
 
