@@ -27,6 +27,7 @@
 export const N_ = (text) => text;
 
 const CONTEXT = "\u0004";
+const isolate = (text) => `\u2068${text}\u2069`;
 const ENGLISH = { lang: "en", dir: "ltr", messages: {}, plurals: {} };
 
 export function direction(lang) {
@@ -66,7 +67,7 @@ function pluralRules(lang) {
 
 // Numbers in the reader's conventions; a percentage's sign as the catalog writes it ("{value}%":
 // Finnish "89,3 %", Arabic "89.3٪").
-function numbers(locale, messages) {
+function numbers(locale, messages, rtl) {
   const number = (value, digits = 2) => Number(value).toLocaleString(locale, { maximumFractionDigits: digits });
   const withSign = (value) => fill(messages["{value}%"] || N_("{value}%"), { value });
   const percent = (p) => {
@@ -74,17 +75,16 @@ function numbers(locale, messages) {
     return withSign((100 * p).toLocaleString(locale, { maximumFractionDigits: digits }));
   };
   const signed = (value) => (value > 0 ? "+" : "") + number(value);
-  const list = (items) => {
+  const list = (values) => {
+    const items = values.map((v) => (rtl ? isolate(String(v)) : String(v)));
     try {
-      return new Intl.ListFormat(locale, { type: "conjunction" }).format(items.map(String));
+      return new Intl.ListFormat(locale, { type: "conjunction" }).format(items);
     } catch {
       return items.join(", ");
     }
   };
   return { number, percent, signed, list, withSign };
 }
-
-const isolate = (text) => `\u2068${text}\u2069`;
 
 export function translator(catalog = ENGLISH, system = null) {
   const messages = catalog.messages || {};
@@ -118,7 +118,7 @@ export function translator(catalog = ENGLISH, system = null) {
     isolate,
     ltr: (text) => `\u2066${text}\u2069`,
     forSystem: (id) => translator(catalog, id),
-    ...numbers(locale, messages),
+    ...numbers(locale, messages, dir === "rtl"),
   };
 }
 
