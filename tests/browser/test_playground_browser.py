@@ -258,12 +258,17 @@ def test_a_bad_request_shows_the_problem_one_language_per_line(
         shown = re.sub("[\u2066-\u2069]", "", status.inner_text())
         assert shown == refused.replace("{status}", "422")
         assert status.evaluate("n => n.closest('[lang]').lang") == lang
+        # Each text's language as the problem says it (`lang`, `detail_lang`, `errors[].lang`),
+        # else its Content-Language.
+        title_lang = problem.get("lang", spoken)
         lines = page.page.locator("#result .problem-title, #result .problem-detail")
         assert lines.all_inner_texts() == [problem["title"], problem["detail"]]
-        assert set(lines.evaluate_all("ns => ns.map(n => n.lang)")) == {spoken}
+        marked = lines.evaluate_all("ns => ns.map(n => n.lang)")
+        assert marked == [title_lang, problem.get("detail_lang", title_lang)]
         messages = page.page.locator("#result .problem-errors li span")
         assert messages.all_inner_texts() == [e["msg"] for e in problem["errors"]]
-        assert set(messages.evaluate_all("ns => ns.map(n => n.lang)")) == {spoken}
+        marked = messages.evaluate_all("ns => ns.map(n => n.lang)")
+        assert marked == [e.get("lang", title_lang) for e in problem["errors"]]
         assert "skill" in page.page.inner_text("#result .problem-errors")
         page.page.fill("#json", "{not json")
         page.page.click("#send")

@@ -106,6 +106,7 @@ try {
   renderAnswer(host, refused, { document: doc, texts: pl });
   out.problem = {
     language: refused.language,
+    body: refused.body,
     lines: [...host.querySelectorAll("p, li span")].map((n) => [n.textContent, n.lang || null]),
   };
 } catch (err) {
@@ -192,8 +193,14 @@ def test_a_refusal_is_one_language_per_line(seen: dict[str, Any]) -> None:
     lines = seen["problem"]["lines"]
     pl = catalog("pl")
     assert lines[0] == [pl["Refused ({status})"].replace("{status}", "422"), None]
-    language = seen["problem"]["language"]
-    assert all(lang == language for _, lang in lines[1:]), lines
+    body = seen["problem"]["body"]
+    title = body.get("lang", seen["problem"]["language"])
+    wanted = [
+        title,
+        body.get("detail_lang", title),
+        *(e.get("lang", title) for e in body["errors"]),
+    ]
+    assert [lang for _, lang in lines[1:]] == wanted, lines
     assert json.dumps(lines).count("skill") >= 1
 
 
