@@ -20,6 +20,7 @@ export const ENDPOINTS = Object.freeze([
   { name: "dnd5eAttack", path: "/dnd5e/attack", rolls: true },
   { name: "dnd5eDeathSave", path: "/dnd5e/death-save", rolls: true },
   { name: "diceRoll", path: "/dice/roll", rolls: true },
+  { name: "diceDraw", path: "/dice/draw", rolls: true },
   { name: "dosOddsTest", path: "/dos/odds/test", rolls: false },
   { name: "dosOddsOpposed", path: "/dos/odds/opposed", rolls: false },
   { name: "dosOddsAttack", path: "/dos/odds/attack", rolls: false },
