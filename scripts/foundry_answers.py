@@ -2,8 +2,8 @@
 
 Prints one JSON object: for every request, ``{name, lang, path, body, answer}``, the answer the
 in-process app gives it with ``"foundry": true``: the OpenAPI document's example of every endpoint
-whose request offers ``foundry`` (its schema says so; ``/dice/draw``'s does not), in English and
-Polish (the module's languages), and every golden request (``tests/golden``) of those endpoints in
+whose request offers ``foundry`` (its schema says so; ``/dice/draw``'s does not), in English,
+Polish and Arabic, and every golden request (``tests/golden``) of those endpoints in
 English, so the module's chat card and the stand-in ``Roll.fromData`` are tested on what the service
 really sends, never on rolls written by hand.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("en", "pl")
+LANGUAGES = ("en", "pl", "ar")
 
 
 def specs() -> list[dict[str, Any]]:
