@@ -184,7 +184,8 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
         assert item.locator(".outcome").inner_text() == message["outcome"]
         assert item.locator(".dice .die").count() == len(answer["rolls"])
         assert (
-            gm.harness("harness.notifications")[-1]["message"] == f"Gandalf: {message['outcome']}"
+            gm.harness("harness.notifications")[-1]["message"]
+            == f"\u2068Gandalf\u2069: {message['outcome']}"
         )
 
         # A GM-only roll stays here: logged, not broadcast.
@@ -260,7 +261,9 @@ def test_another_players_result_in_this_players_language(
         item = player.popover.locator("#log > li").first
         assert item.locator(".outcome").inner_text() == english["events"][-1]["text"]
         assert english["events"][-1]["text"] != polish["events"][-1]["text"]
-        assert player.harness("harness.notifications")[-1]["message"].startswith("Bartek: ")
+        assert player.harness("harness.notifications")[-1]["message"].startswith(
+            "\u2068Bartek\u2069: "
+        )
         # Something that is not a result message is ignored.
         player.harness(f"harness.deliver({json.dumps(CHANNEL)}, {{v: 9}})")
         assert player.popover.locator("#log > li").count() == 1
@@ -479,5 +482,92 @@ def test_the_popover_speaks_the_players_language(
         assert player.errors == []
         violations = axe(frame)  # in every language: its lang, labels and contrast
         assert violations == [], violations
+    finally:
+        player.close()
+
+
+# ------------------------------------------------------------------ the room's theme (issue 45)
+def _rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+def test_the_popover_follows_the_room_s_theme(browser: Any, harness: str, service: Service) -> None:
+    """OBR.theme: the popover's background, text and Roll button are the room's, light or dark,
+    and follow a change of theme; axe-core finds no contrast fault in either."""
+    player = Table(browser, harness, service, role="GM", name="Ada", theme="LIGHT")
+    try:
+        frame = player.frame()
+        themes = player.harness("harness.themes")
+        for mode in ("LIGHT", "DARK"):
+            if mode == "DARK":
+                player.harness("harness.setTheme('DARK')")
+            theme = themes[mode]
+            frame.wait_for_function(
+                "(bg) => getComputedStyle(document.body).backgroundColor === bg",
+                arg=_rgb(theme["background"]["paper"]),
+            )
+            body = frame.evaluate(
+                "() => [getComputedStyle(document.body).color,"
+                " getComputedStyle(document.querySelector('#roll')).backgroundColor,"
+                " getComputedStyle(document.querySelector('#roll')).color,"
+                " document.documentElement.dataset.theme]"
+            )
+            assert body == [
+                _rgb(theme["text"]["primary"]),
+                _rgb(theme["primary"]["main"]),
+                _rgb(theme["primary"]["contrastText"]),
+                mode.lower(),
+            ], mode
+            player.choose("dos", "/dos/test")
+            player.roll()
+            violations = axe(frame)
+            assert violations == [], (mode, violations)
+        assert player.errors == []
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        player.page.screenshot(path=str(ARTIFACTS / "owlbear-popover-dark.png"))
+    finally:
+        player.close()
+
+
+_WORDS = """(el) => {
+  const out = [];
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const re = /[\\p{L}\\p{N}]+/gu;
+    for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const box = range.getBoundingClientRect();
+      out.push({ word: m[0], left: box.left, right: box.right });
+    }
+  }
+  return out;
+}"""
+
+
+def test_an_arabic_notification_reads_right_to_left(
+    browser: Any, harness: str, service: Service
+) -> None:
+    """The review: the OBR notification joining the player's name and an Arabic sentence needs its
+    direction. Shown as Owlbear shows it (a left-to-right list), the name stands at the right and
+    the sentence reads on to its left."""
+    player = Table(browser, harness, service, locale="ar-EG", role="GM", name="Ada")
+    try:
+        player.frame().wait_for_function("() => document.documentElement.lang === 'ar'")
+        player.choose("dos", "/dos/test")
+        player.roll()
+        [message] = [n["message"] for n in player.harness("harness.notifications")]
+        assert message.startswith("\u2067\u2068Ada\u2069: ") and message.endswith("\u2069")
+        shown = player.page.locator("#notifications li").last
+        words = player.page.evaluate(_WORDS, shown.element_handle())
+        assert words[0]["word"] == "Ada"
+        arabic = [w for w in words[1:] if not w["word"].isascii()]
+        assert arabic, words
+        # The name rightmost; the first Arabic word at its left, the next further left.
+        assert words[0]["left"] > arabic[0]["right"] - 1
+        assert arabic[0]["left"] > arabic[1]["right"] - 1
+        assert player.errors == []
     finally:
         player.close()
