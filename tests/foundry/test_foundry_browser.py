@@ -13,43 +13,29 @@ Skipped where there is no chromium (CI installs it).
 
 from __future__ import annotations
 
-import functools
 import itertools
 import json
 import os
-import shutil
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
-from tests.mcp.test_mcp_clients import Service, free_port
+from tests.mcp.test_mcp_clients import Service
+from tests.pages import CHROMIUM, WORDS, chromium, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULE = ROOT / "clients" / "foundry"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("DRAGONROLL_ARTIFACTS", ROOT / "test-artifacts"))
 if os.environ.get("CI") != "true" and CHROMIUM is None:
     pytest.skip("no chromium: CI has it", allow_module_level=True)
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {
-        **SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-    }
-
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -65,27 +51,14 @@ def service() -> Iterator[Service]:
 @pytest.fixture(scope="module")
 def harness() -> Iterator[str]:
     """The module's folder (its shared/ link too) served from another loopback origin."""
-    port = free_port(18800, 18849)
-    handler = functools.partial(_Quiet, directory=str(MODULE))
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{port}/test/harness.html"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with served(MODULE, 18800, 18849) as base:
+        yield f"{base}/test/harness.html"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "CI must install chromium (apt-get install chromium)"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 def open_table(browser: Any, harness: str, service: Service, lang: str = "en") -> tuple[Any, Any]:
@@ -101,25 +74,6 @@ def open_table(browser: Any, harness: str, service: Service, lang: str = "en") -
     return context, page
 
 
-#: The words of an element in the order they are written, each with its box on the screen: every run
-#: of letters and digits (isolate marks, spaces and punctuation between them), a text node's range.
-_WORDS = """(el) => {
-  const out = [];
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const re = /[\\p{L}\\p{N}]+/gu;
-    for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const box = range.getBoundingClientRect();
-      out.push({ word: m[0], left: box.left, right: box.right, top: box.top, height: box.height });
-    }
-  }
-  return out;
-}"""
-
-
 def first_line_read_right_to_left(words: list[dict[str, Any]]) -> bool:
     """On the first line of a right-to-left sentence, each word written after another stands to its
     left (a run of Latin letters inside it reads left to right, so it is left out)."""
@@ -133,7 +87,7 @@ def first_line_read_right_to_left(words: list[dict[str, Any]]) -> bool:
 
 def sentences(page: Any, selector: str) -> list[list[dict[str, Any]]]:
     return [
-        page.evaluate(_WORDS, el)
+        page.evaluate(WORDS, el)
         for el in page.query_selector_all(selector)
         if el.inner_text().strip()
     ]
@@ -179,7 +133,7 @@ def test_an_arabic_card_reads_right_to_left_in_foundry_s_chat(
         assert natural[0]["word"] == "20" and natural[0]["left"] > natural[1]["right"]
         assert winner[0]["left"] > winner[1]["right"]  # كريم, then يفوز to its left
         # A roll's formula stays left to right: 1d20 + 5 shows 1d20 first, at the left.
-        formula = page.evaluate(_WORDS, page.query_selector("#chat-log .dice-formula"))
+        formula = page.evaluate(WORDS, page.query_selector("#chat-log .dice-formula"))
         assert formula[0]["word"] == "1d20" and formula[0]["left"] < formula[-1]["left"]
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         page.locator("#chat-log").screenshot(path=str(ARTIFACTS / "foundry-card-ar.png"))

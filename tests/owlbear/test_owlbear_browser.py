@@ -16,28 +16,24 @@ when either is missing.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
-import shutil
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.mcp.test_mcp_clients import Service, free_port
+from tests.mcp.test_mcp_clients import Service
+from tests.pages import CHROMIUM, WORDS, chromium, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("DRAGONROLL_ARTIFACTS", ROOT / "test-artifacts"))
 CHANNEL = "dev.dragonroll.owlbear/result"
 if os.environ.get("CI") != "true" and (CHROMIUM is None or not AXE.exists()):
@@ -47,11 +43,6 @@ if os.environ.get("CI") != "true" and (CHROMIUM is None or not AXE.exists()):
     )
 
 sync_api = pytest.importorskip("playwright.sync_api")
-
-
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
@@ -67,27 +58,14 @@ def service() -> Iterator[Service]:
 @pytest.fixture(scope="module")
 def harness() -> Iterator[str]:
     """The stand-in page, served from another loopback origin than the service's."""
-    port = free_port(18750, 18799)
-    handler = functools.partial(_Quiet, directory=str(HERE))
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://localhost:{port}/harness.html"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with served(HERE, 18750, 18799) as base:
+        yield f"{base.replace('127.0.0.1', 'localhost')}/harness.html"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "CI must install chromium (apt-get install chromium)"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 class Table:
@@ -530,23 +508,6 @@ def test_the_popover_follows_the_room_s_theme(browser: Any, harness: str, servic
         player.close()
 
 
-_WORDS = """(el) => {
-  const out = [];
-  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const re = /[\\p{L}\\p{N}]+/gu;
-    for (let m = re.exec(node.data); m; m = re.exec(node.data)) {
-      const range = document.createRange();
-      range.setStart(node, m.index);
-      range.setEnd(node, m.index + m[0].length);
-      const box = range.getBoundingClientRect();
-      out.push({ word: m[0], left: box.left, right: box.right });
-    }
-  }
-  return out;
-}"""
-
-
 def test_an_arabic_notification_reads_right_to_left(
     browser: Any, harness: str, service: Service
 ) -> None:
@@ -561,7 +522,7 @@ def test_an_arabic_notification_reads_right_to_left(
         [message] = [n["message"] for n in player.harness("harness.notifications")]
         assert message.startswith("\u2067\u2068Ada\u2069: ") and message.endswith("\u2069")
         shown = player.page.locator("#notifications li").last
-        words = player.page.evaluate(_WORDS, shown.element_handle())
+        words = player.page.evaluate(WORDS, shown.element_handle())
         assert words[0]["word"] == "Ada"
         arabic = [w for w in words[1:] if not w["word"].isascii()]
         assert arabic, words
