@@ -13,7 +13,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
 
-from tests.mcp.test_mcp_clients import free_port
+from tests.mcp.test_mcp_clients import Service, free_port
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
@@ -41,6 +41,18 @@ def served(directory: Path, first: int, last: int) -> Iterator[str]:
     finally:
         httpd.shutdown()
         httpd.server_close()
+
+
+@contextmanager
+def live_service() -> Iterator[Service]:
+    """A real service (``python -m service``) on a loopback port, stopped after; it logged no
+    error."""
+    srv = Service()
+    try:
+        yield srv
+    finally:
+        lines = srv.stop()
+        assert [x for x in lines if x.get("level") in ("error", "critical")] == []
 
 
 @contextmanager

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 
 from tests.mcp.test_mcp_clients import Service
-from tests.pages import CHROMIUM, WORDS, chromium, served
+from tests.pages import CHROMIUM, WORDS, chromium, live_service, served
 
 pytestmark = pytest.mark.slow
 
@@ -40,12 +40,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 
 @pytest.fixture(scope="module")
 def service() -> Iterator[Service]:
-    srv = Service()
-    try:
+    with live_service() as srv:
         yield srv
-    finally:
-        lines = srv.stop()
-        assert [x for x in lines if x.get("level") in ("error", "critical")] == []
 
 
 @pytest.fixture(scope="module")
