@@ -149,11 +149,20 @@ function registerSettings() {
   game.settings.register(MODULE_ID, "terms", { scope, config: false, type: Object, default: { seed: "", next: 0 } });
 }
 
+/** This user's count of terms under the session seed, in memory (the setting is read once and then
+ * written in the background: two terms of one roll must not wait for the world's database, nor
+ * read the same count before it answers). */
+let terms = null;
+
 /** The next term number of this user under `seed`, counted (saved in the background). */
 function nextTerm(seed) {
-  const kept = game.settings.get(MODULE_ID, "terms") ?? {};
-  const next = kept.seed === seed ? Number(kept.next) || 0 : 0;
-  game.settings.set(MODULE_ID, "terms", { seed, next: next + 1 });
+  if (terms?.seed !== seed) {
+    const kept = game.settings.get(MODULE_ID, "terms") ?? {};
+    terms = { seed, next: kept.seed === seed ? Number(kept.next) || 0 : 0 };
+  }
+  const next = terms.next;
+  terms = { seed, next: next + 1 };
+  Promise.resolve(game.settings.set(MODULE_ID, "terms", terms)).catch(() => {});
   return next;
 }
 
@@ -213,6 +222,7 @@ function registerControl(open) {
 
 /** Registers the settings, the api, the command, the table's dice and the dialog (the `init` hook). */
 export function init() {
+  terms = null;
   registerSettings();
   const api = createApi(foundryEnv());
   const open = () => openDialog({ api, url: currentUrl, lang: () => game.i18n.lang });

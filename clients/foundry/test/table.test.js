@@ -266,3 +266,20 @@ test("the settings: the dialect's choices are the service's dialects; the terms'
   const old = table({ generation: "roll" }).record;
   assert.equal(old.registered.find((r) => r.key === "terms").data.scope, "client");
 });
+
+test("two terms of one roll, rolled before the world's database answers, take two slots", async () => {
+  const { settings, users } = table();
+  settings.set("dragonroll.seed", "busy");
+  // A user setting Foundry writes through its server: here it never answers.
+  const write = game.settings.set;
+  game.settings.set = () => new Promise(() => {});
+  try {
+    const [a, b] = await Promise.all([
+      new StandInDie({ number: 2, faces: 20, method: "dragonroll" }).evaluate(),
+      new StandInDie({ number: 1, faces: 6, method: "dragonroll" }).evaluate(),
+    ]);
+    assert.deepEqual([a.options.dragonroll.slot, b.options.dragonroll.slot], [`${users.GM.id}.0`, `${users.GM.id}.1`]);
+  } finally {
+    game.settings.set = write;
+  }
+});
