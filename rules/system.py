@@ -168,20 +168,21 @@ class System:
     with_shorthands: Callable[[Mapping[str, str]], System] | None = None
 
     def __post_init__(self) -> None:
-        """Refuse a descriptor whose requests offer ``foundry`` without Foundry pools, or the pools
-        with a request that cannot ask for them (:class:`Capability`)."""
-        for endpoint in self.endpoints:
-            offers = issubclass(endpoint.request, FoundryRollRequest)
-            if offers != (self.foundry is not None):
-                raise ValueError(
-                    f"{self.id}{endpoint.path}: its request "
-                    + (
-                        "offers `foundry` but the system has no Foundry pools"
-                        if offers
-                        else "lacks `foundry` (base it on rules.models.FoundryRollRequest) but the "
-                        "system has Foundry pools"
-                    )
-                )
+        """Refuse a descriptor with Foundry pools none of its requests can ask for, or a request
+        offering ``foundry`` in a system without them (:class:`Capability`): a system has pools
+        iff at least one endpoint offers them (an endpoint that draws for a client, ``/dice/draw``,
+        offers none beside one that rolls, ``/dice/roll``)."""
+        offering = [e for e in self.endpoints if issubclass(e.request, FoundryRollRequest)]
+        if self.foundry is None and offering:
+            raise ValueError(
+                f"{self.id}{offering[0].path}: its request offers `foundry` but the system has no "
+                "Foundry pools"
+            )
+        if self.foundry is not None and not offering:
+            raise ValueError(
+                f"{self.id}: it has Foundry pools but no request offers `foundry` (base one on "
+                "rules.models.FoundryRollRequest)"
+            )
 
     @property
     def prefix(self) -> str:

@@ -2,9 +2,10 @@
 
 Prints one JSON object: for every request, ``{name, lang, path, body, answer}``, the answer the
 in-process app gives it with ``"foundry": true``: the OpenAPI document's example of every endpoint
-that draws dice, in English and Polish (the module's languages), and every golden request
-(``tests/golden``) of those endpoints in English, so the module's chat card and the stand-in ``Roll.fromData`` are
-tested on what the service really sends, never on rolls written by hand.
+whose request offers ``foundry`` (its schema says so; ``/dice/draw``'s does not), in English,
+Polish and Arabic, and every golden request (``tests/golden``) of those endpoints in
+English, so the module's chat card and the stand-in ``Roll.fromData`` are tested on what the service
+really sends, never on rolls written by hand.
 """
 
 from __future__ import annotations
@@ -16,20 +17,29 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-LANGUAGES = ("en", "pl")
+LANGUAGES = ("en", "pl", "ar")
 
 
 def specs() -> list[dict[str, Any]]:
+    from rules.registry import SYSTEMS
     from service.examples import EXAMPLES
 
+    # the endpoints whose request offers `foundry` (its schema says so: /dice/draw's does not)
+    offering = {
+        s.prefix + e.path
+        for s in SYSTEMS
+        for e in s.endpoints
+        if "foundry" in e.request.model_json_schema()["properties"]
+    }
     found = [
         {"name": f"example {path}", "lang": lang, "path": path, "body": body}
         for path, body in EXAMPLES.items()
+        if path in offering
         for lang in LANGUAGES
     ]
     for file in sorted((ROOT / "tests" / "golden").glob("*/*.request.json")):
         spec = json.loads(file.read_text(encoding="utf-8"))
-        if spec.get("status", 200) == 200 and spec["path"] in EXAMPLES:  # it draws dice
+        if spec.get("status", 200) == 200 and spec["path"] in offering:  # it draws dice
             name = f"golden {file.parent.name}/{file.name.removesuffix('.request.json')}"
             found.append({"name": name, "lang": "en", "path": spec["path"], "body": spec["body"]})
     return found

@@ -16,9 +16,10 @@ depends on it: the files are the same for every host.
 
 **The files.** Read once, when the app is made: from ``service/foundry_module``, a symbolic link to
 ``clients/foundry`` in the source tree whose files the wheel (``pyproject.toml``'s package data, the
-same patterns as :data:`SHIPPED`) and the image carry as plain files. The zip is built per address
-and kept for the last few: entries sorted by name, every timestamp 1980-01-01 and every mode 0644,
-so the same version and address give the same bytes.
+same patterns as :data:`SHIPPED`) and the image carry as plain files; and the shared front-end
+modules its dialog imports, from ``service/static/shared`` (:data:`SHARED_DIR`), as ``shared/``.
+The zip is built per address and kept for the last few: entries sorted by name, every timestamp
+1980-01-01 and every mode 0644, so the same version and address give the same bytes.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ from service import problems
 MODULE_DIR = Path(__file__).parent / "foundry_module"
 #: The files of the module, as patterns under :data:`MODULE_DIR` (and in ``pyproject.toml``).
 SHIPPED = ("module.json", "*.mjs", "lang/*.json")
+#: The shared front-end modules the module's dialog imports (the playground's form, card and odds:
+#: ``service/static/shared``, package data already), in the zip under ``shared/``: in the source tree
+#: ``clients/foundry/shared`` links to them, so the module runs from there as it does unzipped.
+SHARED_DIR = Path(__file__).parent / "static" / "shared"
+SHARED = ("*.js", "*.css")
 PREFIX = "/foundry"
 #: A Host header as browsers and Foundry send it: a name or IPv4 address, or [IPv6]; a port.
 _HOST = re.compile(
@@ -51,14 +57,20 @@ _HOST = re.compile(
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 
-def module_files(directory: Path = MODULE_DIR) -> dict[str, bytes]:
-    """The module's files by their path in the zip (``lang/en.json``), sorted."""
+def module_files(directory: Path = MODULE_DIR, shared: Path = SHARED_DIR) -> dict[str, bytes]:
+    """The module's files by their path in the zip (``lang/en.json``, ``shared/form.js``), sorted."""
     found = {
         path.relative_to(directory).as_posix(): path
         for pattern in SHIPPED
         for path in directory.glob(pattern)
         if path.is_file()
     }
+    found.update(
+        (f"shared/{path.name}", path)
+        for pattern in SHARED
+        for path in shared.glob(pattern)
+        if path.is_file()
+    )
     if "module.json" not in found:
         msg = f"the Foundry module is not where the service looks for it: {directory}"
         raise RuntimeError(msg)

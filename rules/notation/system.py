@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from functools import partial
 
-from rules.notation import budget, foundry, odds, text
+from rules.notation import budget, draw, foundry, odds, text
 from rules.notation import endpoints as e
 from rules.notation.models import (
     NotationOdds,
@@ -53,6 +53,7 @@ def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
                 work=roller.work,
                 examples=e.ROLL_EXAMPLES,
             ),
+            draw.ENDPOINT,
         ),
         texts=text.TEXTS,
         flavors=text.FLAVORS,

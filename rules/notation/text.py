@@ -24,6 +24,15 @@ TEXTS: tuple[Message, ...] = (
     # a grammatically plural group name ("The Wolves"): a plural verb in every language
     sentence("notation.total|roller=*|gender=plural", "{roller} roll {formula}: {total}."),
     sentence("notation.total|roller=*|gender=*", "{roller} rolls {formula}: {total}."),
+    # TRANSLATORS: POST /dice/draw: {stream} is a slot's name (an id, shown as written), {first}
+    # and {last} count the slot's dice from 1, {count}d{sides} the dice drawn (4d6)
+    sentence(
+        "notation.drawn|one=true", "Die {first:pos} of slot {stream} ({count}d{sides}): {dice}."
+    ),
+    sentence(
+        "notation.drawn|one=false",
+        "Dice {first:pos} to {last:pos} of slot {stream} ({count}d{sides}): {dice}.",
+    ),
     term("notation.list=empty", "none"),
 )
 

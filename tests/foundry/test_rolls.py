@@ -19,11 +19,17 @@ from tests.foundry.notation import parse
 from tests.properties.strategies import PROFILE, RESOLVING, bodies, seeded, seeds
 
 GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*/*.request.json"))
-#: The resolving endpoints of the systems with Foundry rolls (a capability, ``having``): odds and
-#: simulations draw no dice of their own, and a system without Foundry rolls refuses the field.
+#: The resolving endpoints whose request offers ``foundry`` (its schema says so): those of the
+#: systems with Foundry rolls (a capability, ``having``), but not an endpoint that draws for a client
+#: (``/dice/draw``); odds and simulations draw no dice of their own, and a system without Foundry
+#: rolls refuses the field.
 FOUNDRY = [
-    p for p in RESOLVING if any(p.startswith(f"{s.prefix}/") for s in having(Capability.FOUNDRY))
+    s.prefix + e.path
+    for s in having(Capability.FOUNDRY)
+    for e in s.endpoints
+    if "foundry" in e.request.model_json_schema()["properties"]
 ]
+assert set(FOUNDRY) <= set(RESOLVING)
 #: Their golden requests.
 SPECS = [
     spec

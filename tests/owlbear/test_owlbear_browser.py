@@ -16,28 +16,24 @@ when either is missing.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
-import shutil
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.mcp.test_mcp_clients import Service, free_port
+from tests.mcp.test_mcp_clients import Service
+from tests.pages import CHROMIUM, WORDS, chromium, live_service, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 AXE = ROOT / "tests" / "browser" / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("DRAGONROLL_ARTIFACTS", ROOT / "test-artifacts"))
 CHANNEL = "dev.dragonroll.owlbear/result"
 if os.environ.get("CI") != "true" and (CHROMIUM is None or not AXE.exists()):
@@ -49,45 +45,23 @@ if os.environ.get("CI") != "true" and (CHROMIUM is None or not AXE.exists()):
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def service() -> Iterator[Service]:
-    srv = Service()
-    try:
+    with live_service() as srv:
         yield srv
-    finally:
-        lines = srv.stop()
-        assert [x for x in lines if x.get("level") in ("error", "critical")] == []
 
 
 @pytest.fixture(scope="module")
 def harness() -> Iterator[str]:
     """The stand-in page, served from another loopback origin than the service's."""
-    port = free_port(18750, 18799)
-    handler = functools.partial(_Quiet, directory=str(HERE))
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://localhost:{port}/harness.html"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with served(HERE, 18750, 18799) as base:
+        yield f"{base.replace('127.0.0.1', 'localhost')}/harness.html"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "CI must install chromium (apt-get install chromium)"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 class Table:
@@ -184,7 +158,8 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
         assert item.locator(".outcome").inner_text() == message["outcome"]
         assert item.locator(".dice .die").count() == len(answer["rolls"])
         assert (
-            gm.harness("harness.notifications")[-1]["message"] == f"Gandalf: {message['outcome']}"
+            gm.harness("harness.notifications")[-1]["message"]
+            == f"\u2068Gandalf\u2069: {message['outcome']}"
         )
 
         # A GM-only roll stays here: logged, not broadcast.
@@ -260,7 +235,9 @@ def test_another_players_result_in_this_players_language(
         item = player.popover.locator("#log > li").first
         assert item.locator(".outcome").inner_text() == english["events"][-1]["text"]
         assert english["events"][-1]["text"] != polish["events"][-1]["text"]
-        assert player.harness("harness.notifications")[-1]["message"].startswith("Bartek: ")
+        assert player.harness("harness.notifications")[-1]["message"].startswith(
+            "\u2068Bartek\u2069: "
+        )
         # Something that is not a result message is ignored.
         player.harness(f"harness.deliver({json.dumps(CHANNEL)}, {{v: 9}})")
         assert player.popover.locator("#log > li").count() == 1
@@ -479,5 +456,75 @@ def test_the_popover_speaks_the_players_language(
         assert player.errors == []
         violations = axe(frame)  # in every language: its lang, labels and contrast
         assert violations == [], violations
+    finally:
+        player.close()
+
+
+# ------------------------------------------------------------------ the room's theme (issue 45)
+def _rgb(hex_colour: str) -> str:
+    r, g, b = (int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+    return f"rgb({r}, {g}, {b})"
+
+
+def test_the_popover_follows_the_room_s_theme(browser: Any, harness: str, service: Service) -> None:
+    """OBR.theme: the popover's background, text and Roll button are the room's, light or dark,
+    and follow a change of theme; axe-core finds no contrast fault in either."""
+    player = Table(browser, harness, service, role="GM", name="Ada", theme="LIGHT")
+    try:
+        frame = player.frame()
+        themes = player.harness("harness.themes")
+        for mode in ("LIGHT", "DARK"):
+            if mode == "DARK":
+                player.harness("harness.setTheme('DARK')")
+            theme = themes[mode]
+            frame.wait_for_function(
+                "(bg) => getComputedStyle(document.body).backgroundColor === bg",
+                arg=_rgb(theme["background"]["paper"]),
+            )
+            body = frame.evaluate(
+                "() => [getComputedStyle(document.body).color,"
+                " getComputedStyle(document.querySelector('#roll')).backgroundColor,"
+                " getComputedStyle(document.querySelector('#roll')).color,"
+                " document.documentElement.dataset.theme]"
+            )
+            assert body == [
+                _rgb(theme["text"]["primary"]),
+                _rgb(theme["primary"]["main"]),
+                _rgb(theme["primary"]["contrastText"]),
+                mode.lower(),
+            ], mode
+            player.choose("dos", "/dos/test")
+            player.roll()
+            violations = axe(frame)
+            assert violations == [], (mode, violations)
+        assert player.errors == []
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        player.page.screenshot(path=str(ARTIFACTS / "owlbear-popover-dark.png"))
+    finally:
+        player.close()
+
+
+def test_an_arabic_notification_reads_right_to_left(
+    browser: Any, harness: str, service: Service
+) -> None:
+    """The review: the OBR notification joining the player's name and an Arabic sentence needs its
+    direction. Shown as Owlbear shows it (a left-to-right list), the name stands at the right and
+    the sentence reads on to its left."""
+    player = Table(browser, harness, service, locale="ar-EG", role="GM", name="Ada")
+    try:
+        player.frame().wait_for_function("() => document.documentElement.lang === 'ar'")
+        player.choose("dos", "/dos/test")
+        player.roll()
+        [message] = [n["message"] for n in player.harness("harness.notifications")]
+        assert message.startswith("\u2067\u2068Ada\u2069: ") and message.endswith("\u2069")
+        shown = player.page.locator("#notifications li").last
+        words = player.page.evaluate(WORDS, shown.element_handle())
+        assert words[0]["word"] == "Ada"
+        arabic = [w for w in words[1:] if not w["word"].isascii()]
+        assert arabic, words
+        # The name rightmost; the first Arabic word at its left, the next further left.
+        assert words[0]["left"] > arabic[0]["right"] - 1
+        assert arabic[0]["left"] > arabic[1]["right"] - 1
+        assert player.errors == []
     finally:
         player.close()

@@ -43,10 +43,10 @@ def test_a_system_s_capabilities_are_what_its_descriptor_holds(system: System) -
     assert (Capability.ODDS in has) == bool(system.odds)
     assert (Capability.SIMULATE in has) == bool(system.simulations)
     assert (Capability.COUNTED in has) == any(m.plural for m in system.texts)
-    for endpoint in system.endpoints:
-        # a request offers `foundry` exactly where the system has Foundry rolls
-        offered = "foundry" in endpoint.request.model_json_schema()["properties"]
-        assert offered == (Capability.FOUNDRY in has)
+    # a system has Foundry rolls iff at least one of its requests offers `foundry` (an endpoint
+    # that draws for a client, /dice/draw, offers none beside one that rolls)
+    offered = ["foundry" in e.request.model_json_schema()["properties"] for e in system.endpoints]
+    assert any(offered) == (Capability.FOUNDRY in has)
     for capability in Capability:
         assert (system in having(capability)) == system.has(capability)
 
@@ -99,7 +99,7 @@ def test_a_descriptor_whose_requests_and_foundry_pools_disagree_is_refused() -> 
             endpoints=(_endpoint(_WithFoundry),),
             texts=(),
         )
-    with pytest.raises(ValueError, match="lacks `foundry`"):
+    with pytest.raises(ValueError, match="no request offers `foundry`"):
         System(
             id="x",
             name={"en": "X"},
@@ -108,6 +108,16 @@ def test_a_descriptor_whose_requests_and_foundry_pools_disagree_is_refused() -> 
             texts=(),
             foundry=lambda req, res, say: [],
         )
+    # Pools with one request offering them and one not (a draw beside a roll): accepted.
+    both = System(
+        id="x",
+        name={"en": "X"},
+        rules_version="x-1",
+        endpoints=(_endpoint(_WithFoundry), _endpoint(_Plain)),
+        texts=(),
+        foundry=lambda req, res, say: [],
+    )
+    assert Capability.FOUNDRY in both.capabilities
 
 
 def test_ids_and_versions_are_each_a_system_s_own() -> None:

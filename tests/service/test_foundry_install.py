@@ -20,7 +20,7 @@ import httpx
 import pytest
 from pydantic import ValidationError
 
-from service.foundry import MODULE_DIR, SHIPPED
+from service.foundry import MODULE_DIR, SHARED, SHARED_DIR, SHIPPED
 from service.settings import Settings
 from tests.conftest import Api, assert_problem
 
@@ -33,9 +33,14 @@ IMPORT = re.compile(r"""(?:\bfrom|\bimport)\s*\(?\s*["'](\.{1,2}/[^"']+)["']""")
 
 
 def module_files() -> dict[str, bytes]:
-    """What the module consists of, read from clients/foundry itself (not through the link)."""
+    """What the module consists of, read from clients/foundry itself (not through the link), and the
+    shared modules its dialog imports, from service/static/shared (as shared/)."""
     paths = {p for pattern in SHIPPED for p in MODULE.glob(pattern) if p.is_file()}
-    return {p.relative_to(MODULE).as_posix(): p.read_bytes() for p in paths}
+    files = {p.relative_to(MODULE).as_posix(): p.read_bytes() for p in paths}
+    shared = ROOT / "service" / "static" / "shared"
+    assert SHARED_DIR.resolve() == shared.resolve()
+    files.update({f"shared/{p.name}": p.read_bytes() for pat in SHARED for p in shared.glob(pat)})
+    return files
 
 
 def unzip(data: bytes) -> dict[str, bytes]:
@@ -63,8 +68,10 @@ def test_the_manifest_points_at_the_host_the_gm_used(api: Api) -> None:
 def test_compatibility_names_minimum_verified_and_a_maximum(api: Api) -> None:
     compatibility = api.get("/foundry/module.json").json()["compatibility"]
     assert set(compatibility) == {"minimum", "verified", "maximum"}
-    assert compatibility["maximum"] == compatibility["verified"]  # no further than was verified
-    assert int(compatibility["minimum"]) <= int(compatibility["verified"])
+    # No further than the generation verified (a maximum of "14" takes every v14 build), and v14 in:
+    # the current stable generation (issue 45).
+    assert compatibility["maximum"] == compatibility["verified"].split(".")[0] == "14"
+    assert int(compatibility["minimum"]) <= int(compatibility["verified"].split(".")[0])
 
 
 def test_the_public_url_setting_overrides_the_host_header() -> None:
@@ -130,7 +137,7 @@ def test_the_download_unzips_to_the_module_and_its_manifest(api: Api) -> None:
     named = [*SOURCE.get("esmodules", []), *SOURCE.get("scripts", []), *SOURCE.get("styles", [])]
     named += [language["path"] for language in SOURCE.get("languages", [])]
     assert set(named) <= set(files)
-    for name in (n for n in files if n.endswith(".mjs")):
+    for name in (n for n in files if n.endswith((".mjs", ".js"))):
         for target in IMPORT.findall(files[name].decode("utf-8")):
             resolved = (Path(name).parent / target).as_posix().removeprefix("./")
             assert resolved in files, f"{name} imports {target}, which the zip lacks"
@@ -203,5 +210,6 @@ def test_the_unzipped_module_loads_as_foundry_would_load_it(api: Api, tmp_path: 
     assert done.returncode == 0, done.stderr
     document = json.loads((ROOT / "openapi" / "openapi.json").read_text(encoding="utf-8"))
     posts = [item["post"]["operationId"] for item in document["paths"].values() if "post" in item]
-    camel = sorted(re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), op) for op in posts)
-    assert json.loads(done.stdout) == camel
+    camel = [re.sub(r"_([a-z0-9])", lambda m: m.group(1).upper(), op) for op in posts]
+    # one function per endpoint, `resolve` (any by its path), the dialog and the check of a roll
+    assert json.loads(done.stdout) == sorted([*camel, "open", "resolve", "verify"])

@@ -8,8 +8,11 @@ import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import Ajv2020 from "ajv/dist/2020.js";
-import { CALCULATORS, chatMessage, createApi, DragonrollError, RESOLVERS } from "../dragonroll.mjs";
-import { StandInRoll } from "./standins.js";
+import { readFileSync as read } from "node:fs";
+import { installStandIns, StandInDie, StandInRoll } from "./standins.js";
+// The stand-ins installed before the module, which registers its hooks on import (Hooks exists).
+installStandIns({ strings: JSON.parse(read(new URL("../lang/en.json", import.meta.url), "utf8")), realFetch: true });
+const { CALCULATORS, chatMessage, createApi, DragonrollError, ENDPOINTS, init, streamValues, verifyRolls } = await import("../dragonroll.mjs");
 // The TypeScript client's helper: `python -m service` on a free loopback port, stopped after.
 import { ROOT, startServer } from "../../typescript/test/server.js";
 
@@ -60,16 +63,16 @@ before(async () => {
     url: () => server.baseUrl,
     lang: () => lang,
     fetch: (url, init) => fetch(url, init),
-    post: async (answer) => {
-      const message = await chatMessage(answer, { Roll: StandInRoll, localize: (key) => key, speaker: {} });
-      posted.push({ rolls: answer.foundry.rolls, content: message.content, made: message.rolls });
+    post: async (answer, { lang: language }) => {
+      const message = await chatMessage(answer, { Roll: StandInRoll, localize: (key) => key, speaker: {}, lang: language });
+      posted.push({ rolls: answer.foundry?.rolls ?? [], content: message.content, made: message.rolls, lang: language, answer });
     },
     fail: () => {},
   });
 });
 after(() => server?.stop());
 
-for (const [name, path] of Object.entries(RESOLVERS)) {
+for (const { name, path } of ENDPOINTS.filter((e) => e.foundry)) {
   test(`api.${name} (${path}) posts rolls that pass the schema and add up, in every language`, async () => {
     const body = example(path);
     assert.ok(body, `${path} has no request example`);
@@ -80,6 +83,9 @@ for (const [name, path] of Object.entries(RESOLVERS)) {
       const answer = await api[name](body);
       assert.equal(posted.length, 1, "one chat message per call");
       const { rolls, content, made } = posted[0];
+      // The card is in the language the service answered in (its Content-Language), and its direction.
+      assert.equal(posted[0].lang, language);
+      assert.ok(content.startsWith(`<div class="dragonroll" lang="${language}" dir="${language === "ar" ? "rtl" : "ltr"}">`));
       assert.equal(Boolean(rolls.length), Boolean(answer.rolls.length), "dice drawn but no rolls");
       assert.match(content, /class="dragonroll-outcome"/);
       assert.equal(made.length, rolls.length);
@@ -132,4 +138,57 @@ test("the module installs from the service: the manifest names the zip, which is
   assert.equal(zip.headers.get("content-type"), "application/zip");
   const bytes = new Uint8Array(await zip.arrayBuffer());
   assert.deepEqual([...bytes.slice(0, 4)], [0x50, 0x4b, 0x03, 0x04]); // a zip (tests/service unzips it)
+});
+
+test("api.diceDraw: a resolving endpoint without Foundry rolls is called without `foundry` and posts its card", async () => {
+  posted.length = 0;
+  lang = "en";
+  const answer = await api.diceDraw({ seed: "e2e", draws: [{ slot: "u.0", sides: 6, count: 4 }] });
+  assert.deepEqual(answer.draws[0].values, await streamValues("e2e", "u.0", 6, 4));
+  assert.equal(posted.length, 1);
+  assert.match(posted[0].content, /Dice 1 to 4 of slot u\.0 \(4d6\)/);
+});
+
+test("the table's dice from the real service: a stand-in's 4d6 is the stream's dice for its seed and slot", async () => {
+  const { settings, users, record } = installStandIns({ strings: {}, realFetch: true });
+  init();
+  settings.set("dragonroll.url", server.baseUrl);
+  settings.set("dragonroll.seed", "table-e2e");
+  const handler = CONFIG.Dice.fulfillment.methods.dragonroll.handler;
+  const term = new StandInDie({ number: 4, faces: 6 });
+  const values = [];
+  for (let i = 0; i < 4; i += 1) {
+    values.push(await handler(term, {}));
+    term.results.push({ result: values.at(-1), active: true });
+  }
+  const slot = `${users.GM.id}.0`;
+  // The service's stream, and the specification's (computed here, checked against rng-vectors.json).
+  assert.deepEqual(values, await streamValues("table-e2e", slot, 6, 4));
+  const drawn = await (await fetch(`${server.baseUrl}/dice/draw`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ seed: "table-e2e", draws: [{ slot, sides: 6, count: 4 }] }),
+  })).json();
+  assert.deepEqual(values, drawn.draws[0].values);
+  assert.equal(term.options.dragonroll.slot, slot);
+  assert.equal(term.options.dragonroll.rules_version, drawn.rules_version);
+  assert.deepEqual(record.errors, []);
+  // Checked afterwards through the service (a page without Web Crypto does so).
+  const draw = async (body) => (await fetch(`${server.baseUrl}/dice/draw`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json();
+  const [checked] = await verifyRolls([{ terms: [term.toJSON()] }], draw, null);
+  assert.equal(checked.ok, true);
+});
+
+test("/dr against the real service: the card of the notation's roll", async () => {
+  const { settings, record } = installStandIns({ strings: {}, realFetch: true });
+  init();
+  settings.set("dragonroll.url", server.baseUrl);
+  assert.equal(Hooks.call("chatMessage", {}, "/dr 4d6kh3 + 2", { speaker: { alias: "Ala" } }), false);
+  for (let i = 0; i < 500 && !record.messages.length && !record.errors.length; i += 1) await new Promise((r) => setTimeout(r, 10));
+  assert.deepEqual(record.errors, []);
+  const [message] = record.messages;
+  assert.equal(message.rolls.length, 1);
+  assert.equal(message.rolls[0].formula, "4d6kh3 + 2");
+  assert.match(message.content, /Ala rolls 4d6kh3 \+ 2: \d+\./);
+  assert.deepEqual(message.options, { messageMode: "public" });
 });

@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { before, beforeEach, test } from "node:test";
 import assert from "node:assert/strict";
 import { installStandIns, StandInRoll } from "./standins.js";
+import { readdirSync } from "node:fs";
 import { camel, endpoints, render, TARGET } from "../tools/generate.mjs";
 
 const ROOT = new URL("../../../", import.meta.url);
@@ -25,12 +26,13 @@ const ANSWERS = JSON.parse(
 );
 const answerOf = (path, lang = "en") => structuredClone(ANSWERS.find((a) => a.path === path && a.lang === lang).answer);
 
-const { record, module, strings } = installStandIns({ lang: "pl" });
+const LANG = (lang) => JSON.parse(readFileSync(new URL(`../lang/${lang}.json`, import.meta.url), "utf8"));
+const { record, module, strings } = installStandIns({ lang: "pl", strings: LANG("pl") });
 const mod = await import("../dragonroll.mjs");
 
 const POSTS = Object.entries(DOCUMENT.paths).filter(([, item]) => item.post);
-const json = (status, body, type = "application/json") =>
-  new Response(JSON.stringify(body), { status, headers: { "content-type": type } });
+const json = (status, body, type = "application/json", lang = null) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": type, ...(lang ? { "content-language": lang } : {}) } });
 const withSettings = async (values, fn) => {
   const saved = Object.fromEntries(Object.keys(values).map((k) => [k, game.settings.get("dragonroll", k)]));
   for (const [k, v] of Object.entries(values)) game.settings.set("dragonroll", k, v);
@@ -49,17 +51,25 @@ beforeEach(() => {
   delete globalThis.location;
 });
 
-test("the answers are the service's: every endpoint that draws dice, with rolls", () => {
+test("the answers are the service's: every endpoint with Foundry rolls, with rolls", () => {
   const paths = new Set(ANSWERS.map((a) => a.path));
-  for (const path of Object.values(mod.RESOLVERS)) assert.ok(paths.has(path), `no answer of ${path}`);
+  for (const { path } of mod.ENDPOINTS.filter((e) => e.foundry)) assert.ok(paths.has(path), `no answer of ${path}`);
   assert.ok(ANSWERS.every((a) => Array.isArray(a.answer.foundry?.rolls) && a.answer.seed !== undefined));
   assert.ok(ANSWERS.reduce((n, a) => n + a.answer.foundry.rolls.length, 0) > 50);
 });
 
-test("the manifest: id, v12 to v13 at most, the two ES modules' entry point, the four languages", () => {
+test("the manifest: id, v12 to v14 (verified on a v14 build), the entry point, the styles, the four languages", () => {
   assert.equal(MANIFEST.id, mod.MODULE_ID);
-  assert.deepEqual(MANIFEST.compatibility, { minimum: "12", verified: "13", maximum: "13" });
+  // Foundry installs a package whose `minimum` is at most its own version and whose `maximum`, a
+  // generation, is at least it (https://foundryvtt.com/article/module-development/): v14 must be
+  // within, v12 the oldest whose APIs the module uses (ApplicationV2, Dice Fulfillment).
+  const { minimum, verified, maximum } = MANIFEST.compatibility;
+  assert.deepEqual([minimum, maximum], ["12", "14"]);
+  assert.match(verified, /^14\.\d{3}$/);
+  assert.ok(Number(verified.split(".")[1]) >= 366, `verified ${verified}: the current v14 build is 14.366 or later`);
   assert.deepEqual(MANIFEST.esmodules, ["dragonroll.mjs"]);
+  for (const style of MANIFEST.styles) assert.ok(readFileSync(new URL(`../${style}`, import.meta.url)).length > 0, style);
+  assert.equal(MANIFEST.version, JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version);
   assert.deepEqual(MANIFEST.languages.map((l) => l.lang), ["en", "pl", "fi", "ar"]);
   // The service writes url, manifest and download for the host it is reached at (service.foundry).
   for (const key of ["url", "manifest", "download"]) assert.equal(key in MANIFEST, false, key);
@@ -73,7 +83,10 @@ test("the manifest: id, v12 to v13 at most, the two ES modules' entry point, the
 
 // Every text a player or the GM sees from the module (the settings' names and hints, the chat card's
 // heading, the notifications) is a key of the lang files, in each language the manifest declares.
-const SOURCE = readFileSync(new URL("../dragonroll.mjs", import.meta.url), "utf8");
+const SOURCE = readdirSync(new URL("..", import.meta.url))
+  .filter((name) => name.endsWith(".mjs"))
+  .map((name) => readFileSync(new URL(`../${name}`, import.meta.url), "utf8"))
+  .join("\n");
 const LANGS = Object.fromEntries(
   MANIFEST.languages.map(({ lang, path }) => [lang, JSON.parse(readFileSync(new URL(`../${path}`, import.meta.url), "utf8"))]),
 );
@@ -92,7 +105,7 @@ function usedKeys() {
 
 test("every text the module shows is in every language's lang file, with the same keys and placeholders", () => {
   const used = usedKeys();
-  assert.ok(used.length >= 12, used.join(", "));
+  assert.ok(used.length >= 30, used.join(", "));
   const english = LANGS.en;
   const names = (s) => (s.match(/\{\w+\}/g) ?? []).sort();
   for (const [lang, texts] of Object.entries(LANGS)) {
@@ -153,10 +166,22 @@ test("the hints say how the service is reached, and nothing of self-signed certi
 test("the api: one function per POST of the OpenAPI document, named by its operationId", () => {
   const expected = Object.fromEntries(POSTS.map(([path, item]) => [camel(item.post.operationId), path]));
   assert.deepEqual({ ...mod.RESOLVERS, ...mod.CALCULATORS }, expected);
-  assert.deepEqual(Object.keys(module.api).sort(), Object.keys(expected).sort());
-  // Draws dice exactly when its answer can carry `foundry`; odds and simulations do not.
+  // The endpoints' functions, `resolve` (any endpoint by its path), the dialog and the check of a roll.
+  assert.deepEqual(Object.keys(module.api).sort(), [...Object.keys(expected), "open", "resolve", "verify"].sort());
+  // Resolves (posts its card) exactly when its answer tells what happened; odds and simulations do not.
   for (const path of Object.values(mod.CALCULATORS)) assert.match(path, /\/(odds|simulate)(\/|$)/);
   for (const path of Object.values(mod.RESOLVERS)) assert.doesNotMatch(path, /\/(odds|simulate)(\/|$)/);
+  // Sends `foundry: true` exactly where the request offers it: never to /dice/draw, which draws for
+  // a client (the schema says so; its system has Foundry rolls).
+  const byPath = Object.fromEntries(mod.ENDPOINTS.map((e) => [e.path, e]));
+  assert.deepEqual(byPath["/dice/draw"], { name: "diceDraw", path: "/dice/draw", resolves: true, foundry: false });
+  assert.equal(byPath["/dice/roll"].foundry, true);
+  for (const [path, item] of POSTS) {
+    const schema = item.post.requestBody.content["application/json"].schema;
+    const request = schema.$ref ? DOCUMENT.components.schemas[schema.$ref.split("/").at(-1)] : schema;
+    const offers = "foundry" in (request.properties ?? {});
+    assert.equal(byPath[path].foundry, offers && byPath[path].resolves, path);
+  }
 });
 
 test("endpoints.mjs is what tools/generate.mjs writes from openapi/openapi.json (make clients)", () => {
@@ -167,7 +192,30 @@ test("endpoints.mjs is what tools/generate.mjs writes from openapi/openapi.json 
   grown.paths["/dos/new"] = structuredClone(DOCUMENT.paths["/dos/test"]);
   grown.paths["/dos/new"].post.operationId = "dos_new";
   assert.notEqual(render(grown), render(DOCUMENT));
-  assert.deepEqual(endpoints(grown).at(-1), { name: "dosNew", path: "/dos/new", rolls: true });
+  assert.deepEqual(endpoints(grown).at(-1), { name: "dosNew", path: "/dos/new", resolves: true, foundry: true });
+});
+
+test("a system without Foundry rolls is callable: its endpoints are not sent `foundry`", async () => {
+  // A sixth system added by the documented steps (docs/development.md): its request based on the
+  // plain RollRequest (no `foundry` in its schema), its answer the Envelope (which declares it).
+  const grown = structuredClone(DOCUMENT);
+  const request = structuredClone(DOCUMENT.components.schemas[DOCUMENT.paths["/dos/test"].post.requestBody.content["application/json"].schema.$ref.split("/").at(-1)]);
+  delete request.properties.foundry;
+  grown.components.schemas.OmenRequest = request;
+  grown.paths["/omen/roll"] = structuredClone(DOCUMENT.paths["/dos/test"]);
+  grown.paths["/omen/roll"].post.operationId = "omen_roll";
+  grown.paths["/omen/roll"].post.requestBody.content["application/json"].schema = { $ref: "#/components/schemas/OmenRequest" };
+  const omen = endpoints(grown).at(-1);
+  assert.deepEqual(omen, { name: "omenRoll", path: "/omen/roll", resolves: true, foundry: false });
+  // Through the api as the generated list gives it: posted to chat, never `foundry: true`.
+  record.respond = async () => json(200, { ...answerOf("/dos/test"), foundry: undefined });
+  const calls = [];
+  const api = mod.createApi({ url: () => "http://svc", lang: () => "en", fetch, post: async (a) => calls.push(a), fail: () => {} });
+  const built = mod.buildRequest("http://svc", omen.path, { target: 7 }, { lang: "en", foundry: omen.foundry });
+  assert.deepEqual(JSON.parse(built.init.body), { target: 7 });
+  await api.diceDraw({ draws: [{ slot: "a", sides: 6, count: 1 }] });
+  assert.equal("foundry" in JSON.parse(record.requests.at(-1).init.body), false);
+  assert.equal(calls.length, 1, "a resolving endpoint without Foundry rolls still posts its card");
 });
 
 test("a request: the address in use, foundry: true, the game's language", async () => {
@@ -186,6 +234,16 @@ test("a request: the address in use, foundry: true, the game's language", async 
   assert.deepEqual(JSON.parse(shared.init.body), { stat: 44, skill: 5, dc: 47, foundry: true });
 });
 
+test("the answer's language is its Content-Language, read from the header", async () => {
+  assert.equal(mod.contentLanguage(new Headers({ "content-language": "ar" })), "ar");
+  assert.equal(mod.contentLanguage(new Headers({ "content-language": "pl, en" })), "pl");
+  assert.equal(mod.contentLanguage(new Headers({})), null);
+  assert.equal(mod.contentLanguage(new Headers({ "content-language": "<script>" })), null);
+  record.respond = async () => new Response(JSON.stringify({ ok: 1 }), { headers: { "content-type": "application/json", "content-language": "fi" } });
+  const got = await mod.exchange(fetch, mod.buildRequest("http://svc", "/x", {}, {}));
+  assert.deepEqual(got, { answer: { ok: 1 }, lang: "fi" });
+});
+
 test("buildRequest is pure: no Foundry global read, the same arguments give the same request", () => {
   const saved = globalThis.game;
   delete globalThis.game;
@@ -202,7 +260,7 @@ test("buildRequest is pure: no Foundry global read, the same arguments give the 
 
 test("the card: Foundry's rendering of each roll, the narration beside it, the rolls kept", async () => {
   const answer = answerOf("/dnd5e/attack", "pl");
-  record.respond = async () => json(200, answer);
+  record.respond = async () => json(200, answer, "application/json", "pl");
   game.i18n.lang = "en";
   await module.api.dnd5eAttack({});
   assert.equal(record.requests[0].init.headers["accept-language"], "en");
@@ -210,32 +268,49 @@ test("the card: Foundry's rendering of each roll, the narration beside it, the r
   assert.deepEqual(message.speaker, { alias: "Gamemaster" });
   assert.equal(message.rolls.length, answer.foundry.rolls.length);
   assert.ok(message.rolls.length >= 2, "an attack and its damage");
+  assert.deepEqual(message.flags.dragonroll, { seed: answer.seed, rng: "sha256-v1", rules_version: answer.rules_version, path: "/dnd5e/attack", lang: "pl" });
   const content = message.content;
   for (const [i, roll] of message.rolls.entries()) {
     const data = answer.foundry.rolls[i];
     assert.ok(roll instanceof StandInRoll);
     assert.equal(roll.total, data.total);
-    // Each roll as Foundry renders it: its flavor (the service's, in the request's language), its
-    // formula, its dice, its total.
-    const html = await roll.render({ flavor: data.options.flavor });
-    assert.ok(content.includes(html), `roll ${i} is not rendered into the card`);
+    // Each roll as Foundry renders it (its formula, its dice, its total), left to right; its
+    // flavor (the service's, in the answer's language) above it in that language's direction.
+    const html = await roll.render({});
+    assert.ok(content.includes(`<p class="dragonroll-flavor" lang="pl" dir="ltr">${mod.escapeHtml(data.options.flavor)}</p><div dir="ltr">${html}</div>`), `roll ${i} is not rendered into the card`);
     assert.match(html, new RegExp(`<h4 class="dice-total">${data.total}</h4>`));
   }
   assert.equal(content.match(/class="dice-roll"/g).length, message.rolls.length);
   const outcome = mod.escapeHtml(answer.events.at(-1).text);
-  assert.ok(content.startsWith(`<div class="dragonroll"><p class="dragonroll-outcome"><strong>${outcome}</strong></p>`));
-  assert.ok(content.indexOf("dragonroll-rolls") < content.indexOf("<details>"));
-  for (const event of answer.events) assert.ok(content.includes(`<li>${mod.escapeHtml(event.text)}</li>`));
-  assert.match(content, new RegExp(`<summary>${strings["DRAGONROLL.Chat.Events"]}</summary>`));
+  assert.ok(content.startsWith(`<div class="dragonroll" lang="pl" dir="ltr"><p class="dragonroll-outcome" lang="pl" dir="ltr"><strong>${outcome}</strong></p>`));
+  assert.ok(content.indexOf("dragonroll-rolls") < content.indexOf("<details"));
+  for (const event of answer.events) assert.ok(content.includes(`<li lang="pl" dir="ltr">${mod.escapeHtml(event.text)}</li>`));
+  // The fold's heading is the module's own text, in the game's language.
+  assert.match(content, new RegExp(`<details lang="en" dir="ltr"><summary>${strings["DRAGONROLL.Chat.Events"]}</summary>`));
+});
+
+test("an Arabic answer's card is right to left, its rolls' formulas left to right", async () => {
+  const answer = answerOf("/dos/test", "ar");
+  record.respond = async () => json(200, answer, "application/json", "ar");
+  game.i18n.lang = "ar";
+  await module.api.dosTest({});
+  const { content, flags } = record.messages[0];
+  assert.equal(flags.dragonroll.lang, "ar");
+  assert.ok(content.startsWith('<div class="dragonroll" lang="ar" dir="rtl"><p class="dragonroll-outcome" lang="ar" dir="rtl">'));
+  assert.match(content, /<p class="dragonroll-flavor" lang="ar" dir="rtl">[^<]*[\u0600-\u06FF][^<]*<\/p><div dir="ltr"><div class="dice-roll">/);
+  assert.equal(content.match(/<li lang="ar" dir="rtl">/g).length, answer.events.length);
+  // The names and numbers come isolated from the service (FSI ... PDI), and stay so.
+  assert.ok(content.includes("\u2068") && content.includes("\u2069"));
+  for (const [lang, dir] of [["ar", "rtl"], ["ar-EG", "rtl"], ["he", "rtl"], ["pl", "ltr"], ["fi", "ltr"], [null, "ltr"]]) assert.equal(mod.direction(lang), dir, lang);
 });
 
 test("the card escapes the service's sentences and flavors", async () => {
   const answer = answerOf("/dos/test");
   answer.events.at(-1).text = "5 kości: <b>4</b> & 7.";
   answer.foundry.rolls[0].options.flavor = "<img src=x onerror=alert(1)>";
-  const message = await mod.chatMessage(answer, { Roll: StandInRoll, localize: (k) => k, speaker: {} });
+  const message = await mod.chatMessage(answer, { Roll: StandInRoll, localize: (k) => k, speaker: {}, lang: 'pl"><script>' });
   assert.match(message.content, /5 kości: &lt;b&gt;4&lt;\/b&gt; &amp; 7\./);
-  assert.doesNotMatch(message.content, /<b>|<img/);
+  assert.doesNotMatch(message.content, /<b>|<img|<script/);
 });
 
 test("an answer without rolls is a card without a roll", async () => {

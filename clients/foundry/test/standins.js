@@ -1,12 +1,41 @@
-// Stand-ins for the few Foundry VTT globals dragonroll.mjs touches: `game` (settings, modules, i18n),
-// `Hooks`, `ChatMessage`, `Roll` and `ui`. They are NOT Foundry: each records what the module asked
-// of it and answers the way Foundry's public API documentation says it does (settings.register/get
-// with their scopes, modules.get(id), i18n.lang/localize/format, Hooks.once/callAll,
-// ChatMessage.create/getSpeaker, Roll.fromData and Roll#render, ui.notifications.error), so the
-// tests can check what the module would do inside Foundry.
-import { readFileSync } from "node:fs";
+// Stand-ins for the Foundry VTT globals the module touches. They are NOT Foundry: each records what
+// the module asked of it and answers the way Foundry's public API documentation says it does, the
+// page it follows named beside it (v12, v13 and v14 where they differ: `generation` "roll" is
+// v12-v13's roll modes, "message" v14's message modes). No Foundry source and no community type
+// package was read for them. They run in node (test/module.test.js, test/e2e.test.js) and in
+// Chromium (tests/foundry/harness.html), so nothing here imports a node module: the language's
+// strings are passed in.
+//
+// - game.settings.register/get/set with the scopes world, client and user
+//   (https://foundryvtt.com/api/v14/classes/foundry.helpers.ClientSettings.html,
+//   https://foundryvtt.com/api/v14/interfaces/foundry.types.SettingConfig.html), game.modules.get,
+//   game.i18n.lang/localize/format, game.user and game.users
+//   (https://foundryvtt.com/api/v14/classes/foundry.Game.html);
+// - Hooks.on/once/call/callAll: `call` stops at the first listener returning false and says so
+//   (https://foundryvtt.com/api/v14/classes/foundry.helpers.Hooks.html);
+// - ChatMessage.create(data, options), getSpeaker (https://foundryvtt.com/api/v14/classes/foundry.documents.ChatMessage.html);
+//   v12-v13: ChatMessage.applyRollMode(chatData, rollMode) and CONFIG.Dice.rollModes
+//   (https://foundryvtt.com/api/v12/classes/client.ChatMessage.html,
+//   https://foundryvtt.com/api/v13/variables/CONST.DICE_ROLL_MODES.html), the user's roll mode the
+//   core.rollMode setting; v14: CONFIG.ChatMessage.modes, each {label, icon, handler(data)}
+//   (https://foundryvtt.com/api/v14/variables/CONFIG.ChatMessage.html), the user's mode the
+//   core.messageMode setting. A GM-only mode whispers to the GMs, a blind one also hides the roll
+//   from its roller, a self one whispers to the roller (https://foundryvtt.com/article/dice/);
+// - CONFIG.Dice.fulfillment {dice, methods, defaultMethod} and a method's handler(term, options)
+//   called once per die, its number the die's value, nothing left to randomUniform
+//   (https://foundryvtt.com/api/v14/interfaces/CONFIG.DiceFulfillmentConfiguration.html,
+//   https://foundryvtt.com/api/v14/types/CONFIG.DiceFulfillmentHandler.html);
+// - Roll.fromData and Roll#render (https://foundryvtt.com/api/v14/classes/foundry.dice.Roll.html),
+//   a Die's number, faces, modifiers, results and options (https://foundryvtt.com/api/v14/classes/foundry.dice.terms.Die.html);
+// - ui.notifications.error/warn/info (https://foundryvtt.com/api/v14/classes/foundry.applications.ui.Notifications.html);
+// - getSceneControlButtons' controls: v12 a list of controls with `tools` lists, v13 and v14 a record
+//   of controls with `tools` records (https://foundryvtt.com/api/v12/functions/hookEvents.getSceneControlButtons.html,
+//   https://foundryvtt.com/api/v14/functions/hookEvents.getSceneControlButtons.html);
+// - ApplicationV2: render({force}) calls _prepareContext, _renderHTML and _replaceHTML into the
+//   window's content; `tag: "form"` with `form.handler(event, form, formData)` called with the
+//   application as `this` on submit (https://foundryvtt.com/api/v12/classes/foundry.applications.api.ApplicationV2.html),
+//   foundry.applications.instances (https://foundryvtt.com/api/v14/variables/foundry.applications.instances.html).
 
-const LANG = (lang) => JSON.parse(readFileSync(new URL(`../lang/${lang}.json`, import.meta.url), "utf8"));
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
@@ -272,22 +301,150 @@ export class StandInRoll {
   }
 }
 
-/** Installs the stand-ins on globalThis; `record` holds what the module did, and `record.respond`
- * (url, init) -> Response answers its fetches (the network stand-in). */
-export function installStandIns({ lang = "en" } = {}) {
-  const hooks = new Map();
-  const settings = new Map();
-  const strings = LANG(lang);
-  const record = { registered: [], messages: [], errors: [], requests: [], respond: null };
-  const module = { id: "dragonroll", active: true };
-  globalThis.Hooks = {
-    once: (name, fn) => hooks.set(name, [...(hooks.get(name) ?? []), fn]),
-    callAll: (name, ...args) => {
-      for (const fn of hooks.get(name) ?? []) fn(...args);
-      hooks.delete(name);
+
+/** A plain die term (`Die`, denomination "d"): `evaluate()` rolls its dice through the user's
+ * fulfillment method (`method`, else `CONFIG.Dice.fulfillment.defaultMethod`): the method's handler
+ * once per die, in order, each result appended to `results` before the next die; a die the handler
+ * leaves (nothing returned) is Foundry's own (`randomUniform`, here a fixed stand-in value). `x`
+ * explodes: each die showing the highest face rolls one more, through the same handler. */
+export class StandInDie {
+  static DENOMINATION = "d";
+
+  constructor({ number = 1, faces = 6, modifiers = [], method = null, options = {} } = {}) {
+    Object.assign(this, { number, faces, modifiers, method, options, results: [] });
+  }
+
+  async #one() {
+    const fulfillment = globalThis.CONFIG.Dice.fulfillment;
+    const method = fulfillment.methods[this.method ?? fulfillment.defaultMethod];
+    const value = method?.handler ? await method.handler(this, {}) : undefined;
+    const result = { result: value ?? Math.ceil(this.faces / 2), active: true };
+    this.results.push(result);
+    return result;
+  }
+
+  async evaluate() {
+    for (let i = 0; i < this.number; i += 1) await this.#one();
+    if (this.modifiers.includes("x")) {
+      for (let i = 0; i < this.results.length && i < 100; i += 1) {
+        if (this.results[i].result === this.faces) {
+          this.results[i].exploded = true;
+          await this.#one();
+        }
+      }
+    }
+    return this;
+  }
+
+  get total() {
+    return this.results.reduce((sum, r) => sum + r.result, 0);
+  }
+
+  /** As RollTermData: its class, options (dragonroll's record among them), results. */
+  toJSON() {
+    return { class: "Die", options: this.options, evaluated: true, number: this.number, faces: this.faces, modifiers: this.modifiers, results: this.results };
+  }
+}
+
+/** A coin (denomination "c"): a term dragonroll leaves to Foundry. */
+export class StandInCoin extends StandInDie {
+  static DENOMINATION = "c";
+}
+
+const GM = { id: "gm000000000000aa", name: "Gamemaster", isGM: true };
+const PLAYERS = [
+  { id: "pl000000000000bb", name: "Ada", isGM: false },
+  { id: "pl000000000000cc", name: "Bartek", isGM: false },
+];
+
+/** The message data a mode sets, as its documentation says (https://foundryvtt.com/article/dice/). */
+function visibility(kind, user, gms) {
+  return {
+    public: { whisper: [], blind: false },
+    gm: { whisper: gms, blind: false },
+    blind: { whisper: gms, blind: true },
+    self: { whisper: [user.id], blind: false },
+  }[kind];
+}
+
+/** v12-v13: CONFIG.Dice.rollModes and ChatMessage.applyRollMode; v14: CONFIG.ChatMessage.modes. */
+function modes(generation, userOf, settingOf) {
+  const gms = () => globalThis.game.users.filter((u) => u.isGM).map((u) => u.id);
+  if (generation === "message") {
+    const mode = (kind, label, icon) => ({ label, icon, handler: (data) => Object.assign(data, visibility(kind, userOf(), gms())) });
+    return {
+      config: {
+        ChatMessage: {
+          modes: {
+            public: mode("public", "CHAT.Modes.Public", "fa-solid fa-globe"),
+            gm: mode("gm", "CHAT.Modes.GM", "fa-solid fa-user-secret"),
+            blind: mode("blind", "CHAT.Modes.Blind", "fa-solid fa-eye-slash"),
+            self: mode("self", "CHAT.Modes.Self", "fa-solid fa-user"),
+            ic: { label: "CHAT.Modes.IC", icon: "fa-solid fa-comment", handler: (data) => Object.assign(data, visibility("public", userOf(), gms()), { style: 2 }) },
+          },
+        },
+      },
+      applyRollMode: undefined,
+    };
+  }
+  const kinds = { publicroll: "public", gmroll: "gm", blindroll: "blind", selfroll: "self" };
+  return {
+    config: {
+      Dice: {
+        rollModes: {
+          publicroll: { label: "CHAT.RollPublic", icon: "fa-solid fa-globe" },
+          gmroll: { label: "CHAT.RollPrivate", icon: "fa-solid fa-user-secret" },
+          blindroll: { label: "CHAT.RollBlind", icon: "fa-solid fa-eye-slash" },
+          selfroll: { label: "CHAT.RollSelf", icon: "fa-solid fa-user" },
+        },
+      },
+    },
+    // "roll" is the user's own current roll mode.
+    applyRollMode: (data, mode) => {
+      const kind = kinds[mode === "roll" ? settingOf("core.rollMode") : mode];
+      if (!kind) throw new Error(`applyRollMode: no roll mode ${mode}`);
+      return Object.assign(data, visibility(kind, userOf(), gms()));
     },
   };
+}
+
+/** Installs the stand-ins on globalThis (`generation`: "message", v14, or "roll", v12-v13; `user`:
+ * the user this client is, the GM by default). `record` holds what the module did, and
+ * `record.respond(url, init)` answers its fetches (the network stand-in) unless `fetch` is real. */
+export function installStandIns({ lang = "en", strings = {}, generation = "message", user = GM, realFetch = false } = {}) {
+  const hooks = new Map();
+  const settings = new Map();
+  const record = { registered: [], messages: [], errors: [], warnings: [], infos: [], requests: [], respond: null, hookCalls: [] };
+  const module = { id: "dragonroll", active: true };
+  const on = (name, fn, once = false) => hooks.set(name, [...(hooks.get(name) ?? []), { fn, once }]);
+  const run = (name, args, stopOnFalse) => {
+    const listeners = hooks.get(name) ?? [];
+    hooks.set(name, listeners.filter((l) => !l.once));
+    for (const { fn } of listeners) if (fn(...args) === false && stopOnFalse) return false;
+    return true;
+  };
+  globalThis.Hooks = {
+    on: (name, fn) => on(name, fn),
+    once: (name, fn) => on(name, fn, true),
+    call: (name, ...args) => run(name, args, true),
+    callAll: (name, ...args) => run(name, args, false),
+  };
   const localize = (key) => strings[key] ?? key;
+  const settingOf = (id) => settings.get(id);
+  const current = { user };
+  const visibilityModes = modes(generation, () => current.user, settingOf);
+  globalThis.CONST = generation === "message"
+    ? { SETTING_SCOPES: { CLIENT: "client", USER: "user", WORLD: "world" } }
+    : { DICE_ROLL_MODES: { PUBLIC: "publicroll", PRIVATE: "gmroll", BLIND: "blindroll", SELF: "selfroll" } };
+  globalThis.CONFIG = {
+    ...visibilityModes.config,
+    Dice: {
+      ...(visibilityModes.config.Dice ?? {}),
+      fulfillment: { dice: { d4: {}, d6: {}, d8: {}, d10: {}, d12: {}, d20: {}, d100: {} }, methods: {}, defaultMethod: "" },
+    },
+  };
+  settings.set("core.rollMode", "publicroll");
+  settings.set("core.messageMode", "public");
   globalThis.game = {
     i18n: {
       lang,
@@ -296,32 +453,113 @@ export function installStandIns({ lang = "en" } = {}) {
     },
     // Foundry's game.modules is a Collection (a Map with more methods): get(id) is all we use.
     modules: new Map([["dragonroll", module]]),
+    get user() {
+      return current.user;
+    },
+    users: [GM, ...PLAYERS],
     settings: {
       register: (namespace, key, data) => {
         if (!["world", "client", "user"].includes(data.scope)) throw new Error(`${key}: no such scope ${data.scope}`);
+        if (data.scope === "user" && generation !== "message") throw new Error(`${key}: no user scope before v13`);
         record.registered.push({ namespace, key, data });
-        settings.set(`${namespace}.${key}`, data.default);
+        settings.set(`${namespace}.${key}`, structuredClone(data.default));
       },
       get: (namespace, key) => {
         const id = `${namespace}.${key}`;
         if (!settings.has(id)) throw new Error(`${id} is not a registered setting`);
-        return settings.get(id);
+        return structuredClone(settings.get(id));
       },
-      set: (namespace, key, value) => settings.set(`${namespace}.${key}`, value),
+      set: async (namespace, key, value) => {
+        const id = `${namespace}.${key}`;
+        settings.set(id, structuredClone(value));
+        const registered = record.registered.find((r) => `${r.namespace}.${r.key}` === id);
+        registered?.data.onChange?.(value);
+        return value;
+      },
     },
   };
   globalThis.Roll = StandInRoll;
   globalThis.ChatMessage = {
-    getSpeaker: () => ({ alias: "Gamemaster" }),
-    create: async (data) => {
-      record.messages.push(data);
+    getSpeaker: () => ({ alias: current.user.name }),
+    applyRollMode: visibilityModes.applyRollMode,
+    create: async (data, options = {}) => {
+      record.messages.push({ ...data, options });
       return data;
     },
   };
-  globalThis.ui = { notifications: { error: (text) => record.errors.push(text) } };
-  globalThis.fetch = async (url, init) => {
-    record.requests.push({ url, init });
-    return record.respond(url, init);
+  if (!visibilityModes.applyRollMode) delete globalThis.ChatMessage.applyRollMode;
+  globalThis.ui = {
+    notifications: {
+      error: (text) => record.errors.push(text),
+      warn: (text) => record.warnings.push(text),
+      info: (text) => record.infos.push(text),
+    },
   };
-  return { record, module, strings };
+  if (!realFetch) {
+    globalThis.fetch = async (url, init) => {
+      record.requests.push({ url, init });
+      return record.respond(url, init);
+    };
+  }
+  return {
+    record,
+    module,
+    strings,
+    settings,
+    /** Becomes another user of the table (the same client's globals). */
+    become: (next) => (current.user = next),
+    users: { GM, PLAYERS },
+    hooks,
+  };
+}
+
+/** Foundry's ApplicationV2 as far as the dialog uses it (a browser page: a DOM is needed). */
+export class StandInApplicationV2 {
+  static DEFAULT_OPTIONS = {};
+
+  constructor(options = {}) {
+    this.options = { ...this.constructor.DEFAULT_OPTIONS, ...options };
+    this.element = null;
+  }
+
+  async render({ force = false } = {}) {
+    const document = globalThis.document;
+    if (!this.element) {
+      if (!force) return this;
+      const { id, tag = "div", window: frame = {}, form } = this.options;
+      const element = document.createElement(tag);
+      element.id = id;
+      element.className = "application";
+      const header = document.createElement("header");
+      header.className = "window-header";
+      header.textContent = globalThis.game.i18n.localize(frame.title ?? "");
+      const content = document.createElement("section");
+      content.className = "window-content";
+      element.append(header, content);
+      if (tag === "form" && form?.handler) {
+        element.addEventListener("submit", (event) => {
+          event.preventDefault();
+          form.handler.call(this, event, element, new FormData(element));
+        });
+      }
+      document.body.append(element);
+      this.element = element;
+      globalThis.foundry.applications.instances.set(id, this);
+    }
+    const context = await this._prepareContext({});
+    const result = await this._renderHTML(context, {});
+    this._replaceHTML(result, this.element.querySelector(".window-content"), {});
+    return this;
+  }
+
+  async close() {
+    this.element?.remove();
+    globalThis.foundry.applications.instances.delete(this.options.id);
+    this.element = null;
+  }
+}
+
+/** `foundry.applications` with ApplicationV2 (for the dialog's browser test). */
+export function installApplications() {
+  globalThis.foundry = { applications: { api: { ApplicationV2: StandInApplicationV2 }, instances: new Map() } };
 }

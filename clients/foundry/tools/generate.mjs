@@ -17,28 +17,37 @@ function resolve(document, schema) {
 }
 
 /**
- * Every POST with a JSON body, in the document's order: `{name, path, rolls}`, `rolls` when its
- * answer can carry `foundry` (the dice drawn, for chat); odds and simulations draw none.
+ * Every POST with a JSON body, in the document's order: `{name, path, resolves, foundry}`. Read from
+ * the schemas, never guessed from a path: `resolves` when its answer tells what happened (`events`:
+ * a resolution, posted to chat; odds and simulations tell none), `foundry` when its request offers
+ * `foundry` and its answer can carry the rolls (a system with Foundry rolls; a system without them
+ * refuses the field, and `/dice/draw` draws for a client and offers none).
  */
 export function endpoints(document) {
   const found = [];
   for (const [path, item] of Object.entries(document.paths)) {
     const op = item.post;
-    if (!op?.requestBody?.content?.["application/json"]) continue;
+    const media = op?.requestBody?.content?.["application/json"];
+    if (!media) continue;
+    const request = resolve(document, media.schema);
     const answer = resolve(document, op.responses?.["200"]?.content?.["application/json"]?.schema);
-    found.push({ name: camel(op.operationId), path, rolls: Boolean(answer?.properties?.foundry) });
+    const resolves = Boolean(answer?.properties?.events);
+    const foundry = resolves && Boolean(request?.properties?.foundry) && Boolean(answer?.properties?.foundry);
+    found.push({ name: camel(op.operationId), path, resolves, foundry });
   }
   return found;
 }
 
 export function render(document) {
   const lines = endpoints(document).map(
-    ({ name, path, rolls }) => `  { name: ${JSON.stringify(name)}, path: ${JSON.stringify(path)}, rolls: ${rolls} },`,
+    ({ name, path, resolves, foundry }) =>
+      `  { name: ${JSON.stringify(name)}, path: ${JSON.stringify(path)}, resolves: ${resolves}, foundry: ${foundry} },`,
   );
   return [
     "// Generated from openapi/openapi.json by tools/generate.mjs (`make clients`): do not edit by hand.",
-    "// Every POST of the service: the api's function (its operationId in camelCase), its path, and",
-    "// whether it draws dice to post to chat (its answer can carry `foundry`).",
+    "// Every POST of the service: the api's function (its operationId in camelCase), its path, whether",
+    "// it resolves (its answer tells what happened: posted to chat) and whether it offers Foundry rolls",
+    "// (its request takes `foundry`: the module sends `foundry: true`).",
     "export const ENDPOINTS = Object.freeze([",
     ...lines,
     "].map((endpoint) => Object.freeze(endpoint)));",

@@ -433,3 +433,57 @@ export async function textsFor(message, lang, send, endpoint = null) {
   const texts = (again.body.events ?? []).map((e) => e.text);
   return { texts, outcome: outcomeOf(again.body, endpoint) || message.outcome, lang };
 }
+
+// ---------------------------------------------------------------- Owlbear's theme and notifications
+
+/**
+ * The popover's colours from Owlbear Rodeo's theme (`OBR.theme.getTheme()`, `onChange`: its mode,
+ * primary colour, background and text, as the SDK's Theme type gives them): the CSS properties the
+ * popover's stylesheet reads (`var(--obr-...)`, with the browser's own colours where there is none),
+ * so the popover looks like the room it is in, light or dark. Null for no theme.
+ */
+export function themeStyle(theme) {
+  if (!theme || typeof theme !== "object") return null;
+  const light = theme.mode === "LIGHT";
+  const style = {
+    "color-scheme": light ? "light" : "dark",
+    "--obr-background": theme.background?.paper ?? theme.background?.default,
+    "--obr-text": theme.text?.primary,
+    "--obr-muted": theme.text?.secondary,
+    "--obr-line": theme.text?.disabled,
+    "--obr-accent": theme.primary?.main,
+    "--obr-on-accent": theme.primary?.contrastText,
+    // the accent as a line or text on the background: the darker shade on a light theme
+    "--obr-accent-line": light ? (theme.primary?.dark ?? theme.primary?.main) : (theme.primary?.light ?? theme.primary?.main),
+  };
+  return Object.fromEntries(Object.entries(style).filter(([, value]) => typeof value === "string" && value));
+}
+
+const FSI = "\u2068";
+const RLI = "\u2067";
+const PDI = "\u2069";
+
+/**
+ * A result's notification (`OBR.notification.show`): "<player>: <outcome>", at most `max`
+ * characters. Owlbear shows it in its own direction, so the text carries its own: the player's name
+ * isolated (FSI ... PDI: an Arabic name in an English line, a Latin one in an Arabic line, each
+ * keeps its place), and in a right-to-left language the whole line a right-to-left isolate (RLI ...
+ * PDI), so the name stands at its right and the sentence reads on from there.
+ */
+export function notificationText(player, outcome, lang, max = 300) {
+  const rtl = ["ar", "fa", "he", "ur"].includes(String(lang ?? "").split("-")[0]);
+  const open = rtl ? RLI : "";
+  const close = rtl ? PDI : "";
+  const name = `${FSI}${String(player ?? "")}${PDI}: `;
+  const room = Math.max(0, max - open.length - close.length - name.length);
+  // A cut never leaves one of the service's isolates (its names and numbers) open.
+  let said = "";
+  let depth = 0;
+  for (const c of String(outcome ?? "")) {
+    const next = depth + (c >= "\u2066" && c <= "\u2068" ? 1 : c === PDI && depth ? -1 : 0);
+    if (said.length + c.length + next > room) break;
+    said += c;
+    depth = next;
+  }
+  return `${open}${name}${said}${PDI.repeat(depth)}${close}`;
+}

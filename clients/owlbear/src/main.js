@@ -22,6 +22,8 @@ import {
   share,
   systemName,
   textsFor,
+  notificationText,
+  themeStyle,
 } from "./logic.js";
 import { CATALOGS, N_, loadTexts, translatePage, translator } from "./i18n.js";
 
@@ -214,7 +216,7 @@ async function receive(message, gmOnly = false) {
   item.append(who, outcome, dice, more);
   item.dataset.id = message.id;
   $("log").prepend(item);
-  await OBR.notification.show(`${message.player}: ${outcome.textContent}`.slice(0, 300), "DEFAULT");
+  await OBR.notification.show(notificationText(message.player, outcome.textContent, lang), "DEFAULT");
 }
 
 async function loadService() {
@@ -301,8 +303,19 @@ function setUpLanguage() {
   });
 }
 
+// Owlbear Rodeo's theme, light or dark, on the popover (logic.js's themeStyle); followed when the
+// player changes it.
+function applyTheme(theme) {
+  const style = themeStyle(theme);
+  if (!style) return;
+  for (const [name, value] of Object.entries(style)) document.documentElement.style.setProperty(name, value);
+  document.documentElement.dataset.theme = theme.mode === "LIGHT" ? "light" : "dark";
+}
+
 async function start() {
   setUpLanguage();
+  OBR.theme.getTheme().then(applyTheme, () => {});
+  OBR.theme.onChange(applyTheme);
   const [id, name, role] = await Promise.all([OBR.player.getId(), OBR.player.getName(), OBR.player.getRole()]);
   state.player = { id, name, role };
   $("gm-only-label").hidden = role !== "GM";

@@ -1,10 +1,17 @@
 // A stand-in for the Owlbear SDK's `OBR` object, with the calls src/logic.js makes: broadcast
 // (delivered to this client's subscribers for LOCAL and ALL, recorded for every destination),
-// room metadata, notifications.
-export function fakeObr({ metadata = {}, onSend = () => {} } = {}) {
+// room metadata, notifications, the theme (the SDK's Theme type: mode, primary, secondary,
+// background, text; tests/owlbear/themes.json, the browser harness's too: the stand-in's colours,
+// not Owlbear's).
+import { readFileSync } from "node:fs";
+export const THEMES = JSON.parse(readFileSync(new URL("../../../tests/owlbear/themes.json", import.meta.url), "utf8"));
+
+export function fakeObr({ metadata = {}, onSend = () => {}, theme = "DARK" } = {}) {
   const subscribers = new Map();
   const sent = [];
   const notifications = [];
+  const themeListeners = new Set();
+  let current = THEMES[theme];
   const obr = {
     sent,
     notifications,
@@ -34,6 +41,20 @@ export function fakeObr({ metadata = {}, onSend = () => {} } = {}) {
       async setMetadata(update) {
         Object.assign(obr.metadata, update);
       },
+    },
+    theme: {
+      async getTheme() {
+        return structuredClone(current);
+      },
+      onChange(callback) {
+        themeListeners.add(callback);
+        return () => themeListeners.delete(callback);
+      },
+    },
+    /** The player switches Owlbear's theme: every onChange listener hears it. */
+    setTheme(mode) {
+      current = THEMES[mode];
+      for (const callback of themeListeners) callback(structuredClone(current));
     },
     notification: {
       async show(message, variant) {

@@ -400,6 +400,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dice/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draw the next dice of slots of a seed
+         * @description The values of a slot's stream (`sha256-v1`, docs/dice.md) for a client that rolls dice of its own: for each draw, dice `start` .. `start + count - 1` of `slot`'s stream of `sides`-sided dice (`draws`, in the request's order), with every die drawn to reach them in `rolls` (the dice before `start` too: a die's value depends on the words the dice before it took) and an event telling each draw. Several slots are one request (the Foundry module asks for a term's dice at once, docs/foundry.md); each slot once. Without `seed` the service makes one (a table's session seed). Anyone with the seed recomputes every value from the stream's specification (`rng-vectors.json`).
+         *
+         *     **Dice slots**: any slot name a draw gives, its die the draw's `sides`; each drawn from its first die.
+         */
+        post: operations["dice_draw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dos/odds/test": {
         parameters: {
             query?: never;
@@ -3594,6 +3616,120 @@ export interface components {
              * @description The side's highest die; 0 when it rolled nothing.
              */
             highest: number;
+        };
+        /**
+         * Draw
+         * @description The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``.
+         */
+        Draw: {
+            /**
+             * Slot
+             * @description The slot: its own stream of the seed (`u1.7`, `term.0`).
+             */
+            slot: string;
+            /**
+             * Sides
+             * @description The die size, 2..2^32-1.
+             */
+            sides: number;
+            /**
+             * Count
+             * @description How many dice, 1..100.
+             */
+            count: number;
+            /**
+             * Start
+             * @description The first die wanted, counted from 0 (0..900: a draw's dice fit a slot's script of 1,000 values): the dice before it are drawn too (listed in `rolls`), since a die's value depends on the words the dice before it took.
+             * @default 0
+             */
+            start?: number;
+        };
+        /**
+         * DrawRequest
+         * @description ``POST /dice/draw``: dice of one or more slots of a seed, in one request.
+         */
+        DrawRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Draws
+             * @description 1..100 draws, each of its own slot (a slot drawn twice is a 422).
+             */
+            draws: components["schemas"]["Draw"][];
+        };
+        /** DrawResult */
+        DrawResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Draws
+             * @description The draws, in the request's order.
+             */
+            draws: components["schemas"]["Drawn"][];
+        };
+        /**
+         * Drawn
+         * @description One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot.
+         */
+        Drawn: {
+            /** Slot */
+            slot: string;
+            /** Sides */
+            sides: number;
+            /** Start */
+            start: number;
+            /**
+             * Values
+             * @description The dice asked for, in the stream's order.
+             */
+            values: number[];
         };
         /** EndpointInfo */
         EndpointInfo: {
@@ -11254,6 +11390,156 @@ export interface operations {
             };
         };
     };
+    dice_draw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seed": "table-session-1",
+                 *       "draws": [
+                 *         {
+                 *           "slot": "u1.0",
+                 *           "sides": 6,
+                 *           "count": 4
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DrawRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seed": "table-session-1",
+                     *       "rng": "sha256-v1",
+                     *       "rules_version": "notation-3",
+                     *       "rolls": [
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 3,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 4,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 2,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 3,
+                     *           "source": "seed"
+                     *         }
+                     *       ],
+                     *       "unused_dice": {},
+                     *       "events": [
+                     *         {
+                     *           "code": "notation.drawn",
+                     *           "params": {
+                     *             "stream": "u1.0",
+                     *             "one": false,
+                     *             "first": 0,
+                     *             "last": 3,
+                     *             "count": 4,
+                     *             "sides": 6,
+                     *             "dice": [
+                     *               3,
+                     *               4,
+                     *               2,
+                     *               3
+                     *             ]
+                     *           },
+                     *           "text": "Dice 1 to 4 of slot u1.0 (4d6): 3, 4, 2, 3."
+                     *         }
+                     *       ],
+                     *       "draws": [
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "start": 0,
+                     *           "values": [
+                     *             3,
+                     *             4,
+                     *             2,
+                     *             3
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DrawResult"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     dos_odds_test: {
         parameters: {
             query?: never;
@@ -12493,6 +12779,13 @@ export interface operations {
                      *               "notation.total"
                      *             ],
                      *             "odds": "/dice/odds"
+                     *           },
+                     *           {
+                     *             "path": "/dice/draw",
+                     *             "summary": "Draw the next dice of slots of a seed",
+                     *             "outcome": [
+                     *               "notation.drawn"
+                     *             ]
                      *           }
                      *         ]
                      *       }

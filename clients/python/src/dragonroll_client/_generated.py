@@ -26,6 +26,7 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
     "dice_roll": "/dice/roll",
+    "dice_draw": "/dice/draw",
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
@@ -1021,6 +1022,46 @@ class DragonSide(TypedDict):
     members: list[str]
     dice: list[int]
     highest: int
+
+
+class Draw(TypedDict):
+    "The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``."
+
+    slot: str
+    sides: int
+    count: int
+    start: NotRequired[int]
+
+
+class DrawRequest(TypedDict):
+    "``POST /dice/draw``: dice of one or more slots of a seed, in one request."
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    draws: list[Draw]
+
+
+class DrawResult(TypedDict):
+    "DrawResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    draws: list[Drawn]
+
+
+class Drawn(TypedDict):
+    "One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot."
+
+    slot: str
+    sides: int
+    start: int
+    values: list[int]
 
 
 class EndpointInfo(TypedDict):
@@ -2217,6 +2258,12 @@ class Client(SyncTransport):
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, self._post("/dice/roll", body, headers))
 
+    def dice_draw(
+        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DrawResult:
+        "Draw the next dice of slots of a seed (POST /dice/draw)."
+        return cast(DrawResult, self._post("/dice/draw", body, headers))
+
     def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
     ) -> TestOdds:
@@ -2416,6 +2463,12 @@ class AsyncClient(AsyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
+
+    async def dice_draw(
+        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DrawResult:
+        "Draw the next dice of slots of a seed (POST /dice/draw)."
+        return cast(DrawResult, await self._post("/dice/draw", body, headers))
 
     async def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
