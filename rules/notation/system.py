@@ -37,6 +37,10 @@ def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
             "fi": "Noppanotaatio",
             "ar": "صيغة الفصوص",
         },
+        about=(
+            "any dice roll written in the notation of Foundry VTT (the default), Roll20 or avrae, as"
+            " their users type it: keep and drop, exploding dice, success counts, chat commands"
+        ),
         # bumped whenever an answer could change for the same request and seed (System.rules_version)
         rules_version="notation-3",
         endpoints=(
