@@ -5742,9 +5742,9 @@ export interface components {
         };
         /** TestOdds */
         TestOdds: {
-            /** @description Exclusive, as `/dos/test`'s `outcome`; they sum to 1. */
+            /** @description How the test ends, one of four (`/dos/test`'s `outcome`): they sum to 1. */
             outcomes: components["schemas"]["TestOutcomes"];
-            /** @description success + luck (`/dos/test`'s `success`). */
+            /** @description The test succeeds, luck included: `outcomes.success` + `outcomes.luck` (`/dos/test`'s `success`). */
             succeeds: components["schemas"]["Prob"];
             /** @description The pool's dice result (DOS-4). */
             pool: components["schemas"]["Distribution"];
@@ -5809,9 +5809,13 @@ export interface components {
         };
         /** TestOutcomes */
         TestOutcomes: {
+            /** @description The total beats the DC, without luck (DOS-8). */
             success: components["schemas"]["Prob"];
+            /** @description The total falls short, without bad luck. */
             failure: components["schemas"]["Prob"];
+            /** @description Luck: a success whatever the total (DOS-5). */
             luck: components["schemas"]["Prob"];
+            /** @description Bad luck: a failure whatever the total (DOS-5). */
             bad_luck: components["schemas"]["Prob"];
         };
         /** TestRequest */
