@@ -34,6 +34,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Literal
 
+from rules.notation.pasted import Advantage, Mode
+
 MAX_LENGTH = 500
 MAX_DICE_TERMS = 20
 MAX_COUNT = 100
@@ -498,6 +500,13 @@ class Notation:
     dialect: Dialect = "foundry"
     #: what follows the notation: avrae's comment (``1d20+5 to hit``), Foundry's ``# flavor``
     comment: str | None = None
+    #: what was pasted around it (rules/notation/pasted.py): the chat command as written, the
+    #: roll mode it asks, avrae's repeats and DC (``!rr 6``, ``!rrr 10 ... 15``), its adv/dis word
+    command: str | None = None
+    mode: Mode | None = None
+    repeat: int | None = None
+    dc: int | None = None
+    advantage: Advantage | None = None
 
     @property
     def draws(self) -> int:
