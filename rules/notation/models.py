@@ -226,3 +226,25 @@ class NotationOdds(TypedDict):
     at_most: Annotated[
         list[ValueProb], Field(description="P(total <= value) for every value the total can take.")
     ]
+    repeat: Annotated[
+        int, Field(description="The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.")
+    ]
+    sum: Annotated[
+        Distribution | None,
+        Field(
+            description=(
+                "Repeated: the exact distribution of the repetitions' totals' sum (the roll's "
+                "`total`); `total` above is one repetition's. Null when not repeated."
+            )
+        ),
+    ]
+    dc: Annotated[int | None, Field(description="avrae's `!rrr` DC; null: none.")]
+    successes: Annotated[
+        list[ValueProb] | None,
+        Field(
+            description=(
+                "With a DC: the chance that exactly `value` of the repetitions reach it (a total "
+                "of at least the DC), for 0 to `repeat`; null without one."
+            )
+        ),
+    ]

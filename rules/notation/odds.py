@@ -55,9 +55,10 @@ from rules.notation.ranked import (
     stages_of,
 )
 from rules.notation.ranked import Pool as RankedPool
-from rules.notation.roll import notation_of
+from rules.notation.roll import Roller, notation_of
 from rules.odds import (
     Counts,
+    Distribution,
     ValueProb,
     coefficients,
     distribution,
@@ -83,7 +84,8 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
     parsed = notation_of(req.notation, shorthands, req.dialect)
-    estimate(parsed)
+    repeat = Roller(shorthands).repeat(req)
+    estimate(parsed, repeat)
     full, listed = node_odds(parsed.tree)
     listed = listed.scaled(full.denominator)
     if len(full.counts) > MAX_VALUES:
@@ -93,6 +95,7 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     if len(full.counts) * len(str(full.denominator)) * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
     tail = full.mass - listed.mass
+    dc = parsed.dc
     return {
         "notation": req.notation,
         "dialect": parsed.dialect,
@@ -100,13 +103,59 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
         "total": distribution(full, listed, tail),
         "at_least": _cumulative(full, reverse=True),
         "at_most": _cumulative(full, reverse=False),
+        "repeat": repeat,
+        "sum": repeated_sum(full, listed, repeat) if repeat > 1 else None,
+        "dc": dc,
+        "successes": None if dc is None else reaching_dc(full, dc, repeat),
     }
 
 
-def size_of(notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> int:
+def size_of(
+    notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry", repeat: int = 1
+) -> int:
     """The steps the odds of ``notation`` take at most (:func:`estimate`); what would be too large
     to compute or to send is refused here, before anything is computed."""
-    return estimate(notation_of(notation, shorthands, dialect))
+    return estimate(notation_of(notation, shorthands, dialect), repeat)
+
+
+# ---------------------------------------------------------------- repeats (issue 44)
+
+
+def repeated_sum(full: Counts, listed: Counts, n: int) -> Distribution:
+    """The sum of ``n`` independent repetitions: one big-integer power of the total's
+    distribution (its tail: the rolls where any repetition's chain was cut)."""
+    whole = power(full, n)
+    shown = whole if listed is full else power(listed, n)
+    return distribution(whole, shown, whole.mass - shown.mass)
+
+
+def reaching_dc(full: Counts, dc: int, n: int) -> list[ValueProb]:
+    """How many of ``n`` repetitions reach ``dc`` (a total of at least it, avrae's ``!rrr``): a
+    binomial over the exact chance of one."""
+    hit = sum(c for v, c in full.counts.items() if v >= dc)
+    miss = full.denominator - hit
+    denominator = full.denominator**n
+    return [
+        {"value": k, "p": prob_of(comb(n, k) * hit**k * miss ** (n - k), denominator)}
+        for k in range(n + 1)
+    ]
+
+
+def _repeat_steps(shape: Shape, repeat: int) -> float:
+    """Steps of :func:`repeated_sum` and :func:`reaching_dc` for ``repeat`` repetitions of a
+    total of ``shape``; a sum too wide to list is refused."""
+    if repeat == 1:
+        return 0.0
+    span = repeat * (shape.hi - shape.lo) + 1
+    if span > MAX_VALUES:
+        raise _too_large(
+            f"the sum of {repeat} repetitions takes up to {span:,} values; odds list at most "
+            f"{MAX_VALUES:,} (ask for fewer repetitions)"
+        )
+    bits = repeat * shape.bits + 8
+    if span * bits * 0.31 * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of the repetitions' sum would be too long to send")
+    return 2 * _mul(span * bits / 2) + span * (10 + 3 * _mul(bits)) + repeat * _mul(bits)
 
 
 # ---------------------------------------------------------------- the estimate
@@ -154,11 +203,13 @@ def _mul(bits: float, other: float | None = None) -> float:
     return float(large / small * (small / 30) ** 1.585 / MUL_WORDS)
 
 
-def estimate(parsed: Notation) -> int:
-    """The steps the odds of ``parsed`` take (the comment above); refuses, before anything is
-    computed, what would pass :data:`MAX_STEPS`, :data:`MAX_PAIRS` or the answer's size."""
+def estimate(parsed: Notation, repeat: int = 1) -> int:
+    """The steps the odds of ``parsed`` take (the comment above), its ``repeat`` repetitions'
+    sum too; refuses, before anything is computed, what would pass :data:`MAX_STEPS`,
+    :data:`MAX_PAIRS` or the answer's size."""
     steps: list[float] = []
     shape = _shape(parsed.tree, steps, parsed.dialect)
+    steps.append(_repeat_steps(shape, repeat))
     values = min(shape.values, shape.span, MAX_VALUES + 1)  # more is refused once computed
     if values * shape.bits * 0.31 * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")

@@ -189,3 +189,22 @@ def test_repeats_count_in_the_work() -> None:
     six = ROLLER.work(NotationRollRequest(notation="4d6kh3", repeat=6))
     assert six.dice == 6 * once.dice
     assert six.answer > 5 * (once.answer - 1_500)
+
+
+def test_the_odds_of_repetitions() -> None:
+    """One repetition's odds as before; the sum's, a power of them; the DC's count, a binomial."""
+    from fractions import Fraction
+
+    from rules.notation.models import NotationOddsRequest
+    from rules.notation.odds import notation_odds
+
+    once = notation_odds(NotationOddsRequest(notation="4d6kh3"), {})
+    six = notation_odds(NotationOddsRequest(notation="4d6kh3", repeat=6), {})
+    assert six["total"] == once["total"] and once["sum"] is None
+    assert six["sum"] is not None and abs(six["sum"]["mean"] - 6 * once["total"]["mean"]) < 1e-9
+    assert [r["value"] for r in six["sum"]["result"]] == list(range(18, 109))
+    it = notation_odds(NotationOddsRequest(notation="!rrr 5 1d20+5 15", dialect="avrae"), {})
+    assert it["dc"] == 15 and it["successes"] is not None
+    p = Fraction(11, 20)  # 1d20 + 5 reaches 15 on 10 to 20
+    assert Fraction(it["successes"][5]["p"]["exact"]) == p**5
+    assert Fraction(it["successes"][0]["p"]["exact"]) == (1 - p) ** 5
