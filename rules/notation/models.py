@@ -125,6 +125,10 @@ class Repetition(TypedDict):
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
+    drawn: Annotated[
+        int,
+        Field(description="The dice it drew: the next `drawn` entries of the answer's `rolls`."),
+    ]
 
 
 class NotationRollResult(Envelope):

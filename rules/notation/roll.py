@@ -367,9 +367,11 @@ def _repeated(parsed: Notation, dice: DiceSource, log: EventLog, n: int) -> list
     out: list[Repetition] = []
     for i in range(1, n + 1):
         seed = f"{dice.seed}/{i}"
+        before = len(dice.records())
         total, terms, pools = _rolled(parsed, dice.reseeded(seed), log)
         log.add("notation.repetition", index=i, total=total)
-        out.append({"seed": seed, "total": total, "terms": terms, "pools": pools})
+        drawn = len(dice.records()) - before
+        out.append({"seed": seed, "total": total, "terms": terms, "pools": pools, "drawn": drawn})
     return out
 
 

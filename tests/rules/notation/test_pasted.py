@@ -208,3 +208,17 @@ def test_the_odds_of_repetitions() -> None:
     p = Fraction(11, 20)  # 1d20 + 5 reaches 15 on 10 to 20
     assert Fraction(it["successes"][5]["p"]["exact"]) == p**5
     assert Fraction(it["successes"][0]["p"]["exact"]) == (1 - p) ** 5
+
+
+def test_a_repeated_roll_is_one_foundry_roll_a_repetition() -> None:
+    from tests.conftest import Api
+    from tests.foundry.checks import VALIDATOR
+
+    body = {"notation": "2d6!+1", "dialect": "roll20", "seed": "z", "repeat": 3, "foundry": True}
+    answer = Api().post("/dice/roll", json=body).json()
+    rolls = answer["foundry"]["rolls"]
+    assert len(rolls) == 3
+    for roll, repetition in zip(rolls, answer["repetitions"], strict=True):
+        VALIDATOR.validate(roll)
+        assert roll["total"] == repetition["total"]
+    assert sum(r["drawn"] for r in answer["repetitions"]) == len(answer["rolls"])
