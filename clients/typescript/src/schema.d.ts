@@ -5166,6 +5166,11 @@ export interface components {
             terms: components["schemas"]["TermResult"][];
             /** Pools */
             pools: components["schemas"]["PoolResult"][];
+            /**
+             * Drawn
+             * @description The dice it drew: the next `drawn` entries of the answer's `rolls`.
+             */
+            drawn: number;
         };
         /** Reroll */
         Reroll: {

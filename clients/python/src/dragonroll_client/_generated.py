@@ -1622,6 +1622,7 @@ class Repetition(TypedDict):
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
+    drawn: int
 
 
 class Reroll(TypedDict):
