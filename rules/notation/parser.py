@@ -632,8 +632,10 @@ class _Parser:
             rest = self.text[self.i :]
             if self.plain:
                 raise self.fail(f"expected '+', '-' or the end, found {self.found()}")
-            if self.dialect == "avrae" and self.text[self.i - 1] == " ":
-                self.comment = rest.strip()  # d20's comment: what cannot be read, after a space
+            if self.dialect != "foundry" and self.text[self.i - 1] == " ":
+                # d20's comment: what cannot be read, after a space; Roll20's text after a roll
+                # (its Dice Reference: "/roll 1d20+5 Roll for Initiative")
+                self.comment = rest.strip()
                 self.i = len(self.text)
             elif self.dialect == "foundry" and rest.startswith("#"):
                 self.comment = rest[1:].strip() or None  # the chat's "# flavor"

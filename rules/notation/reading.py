@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
+from rules.notation.misread import comment_misread, dice_maiden
 from rules.notation.parser import (
     DIALECTS,
     Binary,
@@ -36,7 +37,11 @@ def read_notation(text: str, shorthands: Mapping[str, str], dialect: Dialect) ->
     try:
         parsed = parse(pasted.notation, shorthands, dialect)
     except NotationError as exc:
-        raise NotationError(exc.column + pasted.start, exc.message) from None
+        maiden = dice_maiden(pasted.notation)
+        message = exc.message if maiden is None else f"{exc.message}; {maiden}"
+        raise NotationError(exc.column + pasted.start, message) from None
+    if parsed.comment is not None and dialect != "foundry":
+        _not_a_comment(parsed.comment, pasted, dialect)
     advantage = pasted.advantage
     if advantage is not None:
         applied = _advantaged(parsed, pasted)
@@ -55,6 +60,14 @@ def read_notation(text: str, shorthands: Mapping[str, str], dialect: Dialect) ->
         dc=pasted.dc,
         advantage=advantage,
     )
+
+
+def _not_a_comment(comment: str, pasted: Pasted, dialect: Dialect) -> None:
+    """Refuse a comment that is another tool's dice (rules/notation/misread.py)."""
+    why = dice_maiden(pasted.notation) or comment_misread(comment, dialect)
+    if why is not None:
+        at = pasted.notation.rfind(comment.split(" ", 1)[0])
+        raise NotationError(pasted.start + max(at, 0) + 1, why)
 
 
 def _advantaged(parsed: Notation, pasted: Pasted) -> Notation:

@@ -61,7 +61,7 @@ def notation_of(text: str, shorthands: Mapping[str, str], dialect: Dialect = "fo
     try:
         return _parsed(text, tuple(sorted(shorthands.items())), dialect)
     except NotationError as exc:
-        hint = _hint(text, shorthands, dialect)
+        hint = "" if '"dialect"' in exc.message else _hint(text, shorthands, dialect)
         raise InvalidRequest.at(("notation",), f"notation: {exc}{hint}") from None
 
 

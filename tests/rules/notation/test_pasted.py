@@ -222,3 +222,54 @@ def test_a_repeated_roll_is_one_foundry_roll_a_repetition() -> None:
         VALIDATOR.validate(roll)
         assert roll["total"] == repetition["total"]
     assert sum(r["drawn"] for r in answer["repetitions"]) == len(answer["rolls"])
+
+
+@pytest.mark.parametrize(
+    ("text", "instead"),
+    [
+        # Dice Maiden's README (https://github.com/Humblemonk/DiceMaiden, "Basic Usage" and
+        # "Advanced Rolling Options"): read in no dialect, refused with the equivalent
+        ("6 4d6 k3", '\'4d6kh3\' with "dialect": "foundry" and "repeat": 6'),
+        ("10d10 t8", "'10d10cs>=8'"),
+        ("5d10 t8 f1", "'5d10cs>=8df<=1'"),
+        ("3d6 e6", "'3d6xo6'"),
+        ("3d6 ie", "'3d6x6'"),
+        ("4d6 d1", "'4d6dl1'"),
+        ("4d6 kl3", "'4d6kl3'"),
+        ("4d6 r2", "'4d6r<=2'"),
+        ("4d6 ir2", "'4d6rr<=2'"),
+        ("10d6 e6 k8 +4", "'10d6xo6kh8 + 4'"),
+    ],
+)
+@pytest.mark.parametrize("dialect", ["foundry", "roll20", "avrae"])
+def test_dice_maidens_strings_are_refused_with_what_to_write(
+    text: str, instead: str, dialect: str
+) -> None:
+    message = refused(notation=text, dialect=dialect)
+    assert "Dice Maiden's" in message and instead in message, message
+
+
+def test_the_equivalents_given_for_dice_maiden_read_as_it_means() -> None:
+    """10d10 t8 counts the dice of 8 or more (its README); the pointer's notation does."""
+    counted = roll(notation="10d10cs>=8", dice={"term.0": [8, 9, 10, 7, 1, 2, 3, 8, 8, 5]})
+    assert counted["total"] == 5
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text", "said"),
+    [
+        ("roll20", "1d20+5 adv", "avrae's"),
+        ("foundry", "1d20+5 dis", '"dialect": "avrae"'),
+        ("avrae", "1d20 1d4", "reads as dice"),
+        ("roll20", "2d6 + 3 1d6 fire", "reads as dice"),
+    ],
+)
+def test_a_comment_that_is_dice_is_refused(dialect: str, text: str, said: str) -> None:
+    assert said in refused(notation=text, dialect=dialect)
+
+
+def test_roll20s_text_after_a_roll_is_its_comment() -> None:
+    """Roll20's Dice Reference, "Including Additional Information": /roll 1d20+5 Roll for
+    Initiative."""
+    result = roll(notation="/roll 1d20+5 Roll for Initiative", dialect="roll20")
+    assert (result["formula"], result["comment"]) == ("1d20 + 5", "Roll for Initiative")
