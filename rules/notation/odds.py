@@ -21,8 +21,10 @@ operators combine the terms (independent: each term has its own dice), and ``ful
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from math import comb, log2, prod
 
 from rules.errors import InvalidRequest, LimitExceeded
@@ -86,7 +88,10 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     parsed = notation_of(req.notation, shorthands, req.dialect)
     repeat = Roller(shorthands).repeat(req)
     estimate(parsed, repeat)
-    full, listed = node_odds(parsed.tree)
+    exact = parsed.dialect == "avrae"  # d20 divides exactly and truncates the total alone
+    full, listed = node_odds(parsed.tree, exact=exact)
+    if exact:
+        full, listed = full.mapped(int), listed.mapped(int)
     listed = listed.scaled(full.denominator)
     if len(full.counts) > MAX_VALUES:
         raise _too_large(
@@ -407,33 +412,35 @@ def _cumulative(d: Counts, *, reverse: bool) -> list[ValueProb]:
 # ---------------------------------------------------------------- the tree
 
 
-def node_odds(node: Node) -> Pair:
+def node_odds(node: Node, *, exact: bool = False) -> Pair:
+    """A node's distribution (full, listed); ``exact``: ``/`` divides exactly (avrae), its values
+    fractions where it made one."""
     if isinstance(node, Dice):
         return term_odds(node)
     if isinstance(node, Number):
         one = Counts({node.value: 1}, 1)
         return one, one
     if isinstance(node, Group):
-        return node_odds(node.inner)
+        return node_odds(node.inner, exact=exact)
     if isinstance(node, Negate):
-        full, listed = node_odds(node.operand)
+        full, listed = node_odds(node.operand, exact=exact)
         return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
     if isinstance(node, Call):
         return call_odds(node)
     if isinstance(node, Pool):
-        items = [node_odds(item) for item in node.items]
+        items = [node_odds(item, exact=exact) for item in node.items]
         full = pool_odds(node, [f for f, _ in items])
         if all(f is li for f, li in items):
             return full, full
         return full, pool_odds(node, [li for _, li in items])
-    a, b = node_odds(node.left), node_odds(node.right)
-    full = combine(node, a[0], b[0])
+    a, b = node_odds(node.left, exact=exact), node_odds(node.right, exact=exact)
+    full = combine(node, a[0], b[0], exact=exact)
     if a[0] is a[1] and b[0] is b[1]:  # no chain was cut on either side: one computation
         return full, full
-    return full, combine(node, a[1], b[1])
+    return full, combine(node, a[1], b[1], exact=exact)
 
 
-def combine(node: Binary, a: Counts, b: Counts) -> Counts:
+def combine(node: Binary, a: Counts, b: Counts, *, exact: bool = False) -> Counts:
     if node.op in ("+", "-"):
         return _sum(a, b.mapped(lambda v: -v) if node.op == "-" else b)
     if len(a.counts) * len(b.counts) > MAX_PAIRS:  # pragma: no cover - the estimate refuses it
@@ -441,8 +448,17 @@ def combine(node: Binary, a: Counts, b: Counts) -> Counts:
             f"'{node.op}' at column {node.column} combines {len(a.counts):,} x "
             f"{len(b.counts):,} values; at most {MAX_PAIRS:,}"
         )
+    if exact:
+        return _pairwise(a, b, _quotient if node.op == "/" else operator.mul)
     f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
     return _pairwise(a, b, f)
+
+
+def _quotient(a: int, b: int) -> int:
+    """avrae's (d20's) ``/``: the exact quotient, a fraction where it is not whole (held in a
+    distribution's values until the total is truncated)."""
+    q = Fraction(a) / b
+    return q.numerator if q.denominator == 1 else q  # type: ignore[return-value]
 
 
 def pool_odds(node: Pool, items: list[Counts]) -> Counts:
@@ -486,9 +502,10 @@ def _sum(a: Counts, b: Counts) -> Counts:
     the values are sparse (``1d6*1000 + 1d6``), the pairs themselves, whichever is fewer steps."""
     if not a.counts or not b.counts:
         return Counts({}, a.denominator * b.denominator)
+    whole = all(type(v) is int for v in a.counts) and all(type(v) is int for v in b.counts)
     span = max(a.counts) - min(a.counts) + max(b.counts) - min(b.counts) + 2
-    if len(a.counts) * len(b.counts) * 2 < span:
-        return _pairwise(a, b, int.__add__)
+    if not whole or len(a.counts) * len(b.counts) * 2 < span:  # avrae's quotients: pair by pair
+        return _pairwise(a, b, lambda x, y: x + y)
     return a.plus(b)
 
 

@@ -30,8 +30,9 @@ Its errors name only what the subset reads there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
 from rules.notation.pasted import Advantage, Mode
@@ -407,7 +408,7 @@ class Pool:
             return f"({inner}{',' if len(self.items) == 1 else ''}){keep}" + _label(self.label)
         return f"{{{inner}}}{keep}" + _label(self.label)
 
-    def kept(self, totals: list[int]) -> list[bool]:
+    def kept(self, totals: Sequence[int | Fraction]) -> list[bool]:
         """Which of the items' totals the pool keeps."""
         ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
         first, last = ranks(len(totals), () if self.keep is None else (self.keep,))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 
 from rules.budget import Work
@@ -225,25 +226,32 @@ def _status(die: _Die, term: Dice) -> Status:
     return "exploded" if die.exploded else "kept"
 
 
-def evaluate(node: Node, totals: Mapping[int, int]) -> int:
-    """The total of a tree, each dice term's total given (``/`` floors)."""
+def evaluate(node: Node, totals: Mapping[int, int], *, exact: bool = False) -> int:
+    """The total of a tree, each dice term's total given: ``/`` floors; ``exact`` (avrae, as
+    d20 divides), ``/`` divides exactly and the total alone is truncated (toward 0)."""
+    value = value_of(node, totals, exact)
+    return int(value)
+
+
+def value_of(node: Node, totals: Mapping[int, int], exact: bool) -> int | Fraction:
+    """A node's value: an integer, or with ``exact`` division a fraction where ``/`` made one."""
     if isinstance(node, Dice):
         return totals[node.index]
     if isinstance(node, Number):
         return node.value
     if isinstance(node, Group):
-        return evaluate(node.inner, totals)
+        return value_of(node.inner, totals, exact)
     if isinstance(node, Negate):
-        return -evaluate(node.operand, totals)
+        return -value_of(node.operand, totals, exact)
     if isinstance(node, Pool):
-        totals_of = [evaluate(item, totals) for item in node.items]
+        totals_of = [value_of(item, totals, exact) for item in node.items]
         return sum(t for t, kept in zip(totals_of, node.kept(totals_of), strict=True) if kept)
     if isinstance(node, Call):
         division = node.quotient
         if division is not None:
             return node.apply(evaluate(division.left, totals), evaluate(division.right, totals))
         return node.apply(evaluate(node.arg, totals))
-    a, b = evaluate(node.left, totals), evaluate(node.right, totals)
+    a, b = value_of(node.left, totals, exact), value_of(node.right, totals, exact)
     if node.op == "+":
         return a + b
     if node.op == "-":
@@ -252,7 +260,10 @@ def evaluate(node: Node, totals: Mapping[int, int]) -> int:
         return a * b
     if b == 0:  # pragma: no cover - refused by the parser (a divisor's range excludes 0)
         raise InvalidRequest.at(("notation",), "notation: a division by 0")
-    return a // b
+    if exact:
+        quotient = Fraction(a) / b
+        return quotient.numerator if quotient.denominator == 1 else quotient
+    return int(a // b)
 
 
 #: Bytes of an answer at most: its envelope and total, each name's mentions, each term's entry
@@ -357,7 +368,7 @@ def _rolled(
         tell(log, term, result, booms)
         terms.append(result)
     totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
-    total = evaluate(parsed.tree, totals)
+    total = evaluate(parsed.tree, totals, exact=parsed.dialect == "avrae")
     return total, terms, [pool_result(p, totals, parsed.dialect) for p in pools_of(parsed.tree)]
 
 
@@ -422,16 +433,18 @@ def pools_of(node: Node) -> list[Pool]:
 
 
 def pool_result(pool: Pool, totals: Mapping[int, int], dialect: Dialect) -> PoolResult:
-    values = [evaluate(item, totals) for item in pool.items]
+    """A pool's items, each total as shown (avrae's exact quotients truncated), and the kept."""
+    exact = dialect == "avrae"
+    values = [value_of(item, totals, exact) for item in pool.items]
     kept = pool.kept(values)
     return {
         "column": pool.column,
         "notation": pool.text(dialect),
         "items": [
-            {"notation": item.text(dialect), "total": v, "kept": k}
+            {"notation": item.text(dialect), "total": int(v), "kept": k}
             for item, v, k in zip(pool.items, values, kept, strict=True)
         ],
-        "total": sum(v for v, k in zip(values, kept, strict=True) if k),
+        "total": int(sum(v for v, k in zip(values, kept, strict=True) if k)),
     }
 
 
