@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from rules.budget import Work
 from rules.notation.models import NotationOddsRequest
 from rules.notation.odds import MAX_STEPS, size_of
+from rules.notation.roll import Roller
 
 #: The budget of ``/dice/odds``: the steps its loops may take, every term and every operator
 #: counted (``rules.notation.odds.estimate``; about a second of CPU at most, docs/notation.md).
@@ -20,7 +21,7 @@ def odds_work(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> Work:
     :data:`ODDS_BUDGET`; what the estimate refuses on its own (too many pairs, an answer too long
     to send) is refused here too."""
     return Work(
-        size_of(req.notation, shorthands, req.dialect),
+        size_of(req.notation, shorthands, req.dialect, Roller(shorthands).repeat(req)),
         ("notation",),
         "the steps of the exact odds (each term's dice, explosions and values, each operator's "
         "pairs)",

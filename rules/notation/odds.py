@@ -21,8 +21,10 @@ operators combine the terms (independent: each term has its own dice), and ``ful
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from math import comb, log2, prod
 
 from rules.errors import InvalidRequest, LimitExceeded
@@ -55,9 +57,10 @@ from rules.notation.ranked import (
     stages_of,
 )
 from rules.notation.ranked import Pool as RankedPool
-from rules.notation.roll import notation_of
+from rules.notation.roll import Roller, notation_of
 from rules.odds import (
     Counts,
+    Distribution,
     ValueProb,
     coefficients,
     distribution,
@@ -83,8 +86,12 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
     parsed = notation_of(req.notation, shorthands, req.dialect)
-    estimate(parsed)
-    full, listed = node_odds(parsed.tree)
+    repeat = Roller(shorthands).repeat(req)
+    estimate(parsed, repeat)
+    exact = parsed.dialect == "avrae"  # d20 divides exactly and truncates the total alone
+    full, listed = node_odds(parsed.tree, exact=exact)
+    if exact:
+        full, listed = full.mapped(int), listed.mapped(int)
     listed = listed.scaled(full.denominator)
     if len(full.counts) > MAX_VALUES:
         raise _too_large(
@@ -93,6 +100,7 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     if len(full.counts) * len(str(full.denominator)) * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
     tail = full.mass - listed.mass
+    dc = parsed.dc
     return {
         "notation": req.notation,
         "dialect": parsed.dialect,
@@ -100,13 +108,59 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
         "total": distribution(full, listed, tail),
         "at_least": _cumulative(full, reverse=True),
         "at_most": _cumulative(full, reverse=False),
+        "repeat": repeat,
+        "sum": repeated_sum(full, listed, repeat) if repeat > 1 else None,
+        "dc": dc,
+        "successes": None if dc is None else reaching_dc(full, dc, repeat),
     }
 
 
-def size_of(notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> int:
+def size_of(
+    notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry", repeat: int = 1
+) -> int:
     """The steps the odds of ``notation`` take at most (:func:`estimate`); what would be too large
     to compute or to send is refused here, before anything is computed."""
-    return estimate(notation_of(notation, shorthands, dialect))
+    return estimate(notation_of(notation, shorthands, dialect), repeat)
+
+
+# ---------------------------------------------------------------- repeats (issue 44)
+
+
+def repeated_sum(full: Counts, listed: Counts, n: int) -> Distribution:
+    """The sum of ``n`` independent repetitions: one big-integer power of the total's
+    distribution (its tail: the rolls where any repetition's chain was cut)."""
+    whole = power(full, n)
+    shown = whole if listed is full else power(listed, n)
+    return distribution(whole, shown, whole.mass - shown.mass)
+
+
+def reaching_dc(full: Counts, dc: int, n: int) -> list[ValueProb]:
+    """How many of ``n`` repetitions reach ``dc`` (a total of at least it, avrae's ``!rrr``): a
+    binomial over the exact chance of one."""
+    hit = sum(c for v, c in full.counts.items() if v >= dc)
+    miss = full.denominator - hit
+    denominator = full.denominator**n
+    return [
+        {"value": k, "p": prob_of(comb(n, k) * hit**k * miss ** (n - k), denominator)}
+        for k in range(n + 1)
+    ]
+
+
+def _repeat_steps(shape: Shape, repeat: int) -> float:
+    """Steps of :func:`repeated_sum` and :func:`reaching_dc` for ``repeat`` repetitions of a
+    total of ``shape``; a sum too wide to list is refused."""
+    if repeat == 1:
+        return 0.0
+    span = repeat * (shape.hi - shape.lo) + 1
+    if span > MAX_VALUES:
+        raise _too_large(
+            f"the sum of {repeat} repetitions takes up to {span:,} values; odds list at most "
+            f"{MAX_VALUES:,} (ask for fewer repetitions)"
+        )
+    bits = repeat * shape.bits + 8
+    if span * bits * 0.31 * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of the repetitions' sum would be too long to send")
+    return 2 * _mul(span * bits / 2) + span * (10 + 3 * _mul(bits)) + repeat * _mul(bits)
 
 
 # ---------------------------------------------------------------- the estimate
@@ -154,11 +208,13 @@ def _mul(bits: float, other: float | None = None) -> float:
     return float(large / small * (small / 30) ** 1.585 / MUL_WORDS)
 
 
-def estimate(parsed: Notation) -> int:
-    """The steps the odds of ``parsed`` take (the comment above); refuses, before anything is
-    computed, what would pass :data:`MAX_STEPS`, :data:`MAX_PAIRS` or the answer's size."""
+def estimate(parsed: Notation, repeat: int = 1) -> int:
+    """The steps the odds of ``parsed`` take (the comment above), its ``repeat`` repetitions'
+    sum too; refuses, before anything is computed, what would pass :data:`MAX_STEPS`,
+    :data:`MAX_PAIRS` or the answer's size."""
     steps: list[float] = []
     shape = _shape(parsed.tree, steps, parsed.dialect)
+    steps.append(_repeat_steps(shape, repeat))
     values = min(shape.values, shape.span, MAX_VALUES + 1)  # more is refused once computed
     if values * shape.bits * 0.31 * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
@@ -356,33 +412,35 @@ def _cumulative(d: Counts, *, reverse: bool) -> list[ValueProb]:
 # ---------------------------------------------------------------- the tree
 
 
-def node_odds(node: Node) -> Pair:
+def node_odds(node: Node, *, exact: bool = False) -> Pair:
+    """A node's distribution (full, listed); ``exact``: ``/`` divides exactly (avrae), its values
+    fractions where it made one."""
     if isinstance(node, Dice):
         return term_odds(node)
     if isinstance(node, Number):
         one = Counts({node.value: 1}, 1)
         return one, one
     if isinstance(node, Group):
-        return node_odds(node.inner)
+        return node_odds(node.inner, exact=exact)
     if isinstance(node, Negate):
-        full, listed = node_odds(node.operand)
+        full, listed = node_odds(node.operand, exact=exact)
         return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
     if isinstance(node, Call):
         return call_odds(node)
     if isinstance(node, Pool):
-        items = [node_odds(item) for item in node.items]
+        items = [node_odds(item, exact=exact) for item in node.items]
         full = pool_odds(node, [f for f, _ in items])
         if all(f is li for f, li in items):
             return full, full
         return full, pool_odds(node, [li for _, li in items])
-    a, b = node_odds(node.left), node_odds(node.right)
-    full = combine(node, a[0], b[0])
+    a, b = node_odds(node.left, exact=exact), node_odds(node.right, exact=exact)
+    full = combine(node, a[0], b[0], exact=exact)
     if a[0] is a[1] and b[0] is b[1]:  # no chain was cut on either side: one computation
         return full, full
-    return full, combine(node, a[1], b[1])
+    return full, combine(node, a[1], b[1], exact=exact)
 
 
-def combine(node: Binary, a: Counts, b: Counts) -> Counts:
+def combine(node: Binary, a: Counts, b: Counts, *, exact: bool = False) -> Counts:
     if node.op in ("+", "-"):
         return _sum(a, b.mapped(lambda v: -v) if node.op == "-" else b)
     if len(a.counts) * len(b.counts) > MAX_PAIRS:  # pragma: no cover - the estimate refuses it
@@ -390,8 +448,17 @@ def combine(node: Binary, a: Counts, b: Counts) -> Counts:
             f"'{node.op}' at column {node.column} combines {len(a.counts):,} x "
             f"{len(b.counts):,} values; at most {MAX_PAIRS:,}"
         )
+    if exact:
+        return _pairwise(a, b, _quotient if node.op == "/" else operator.mul)
     f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
     return _pairwise(a, b, f)
+
+
+def _quotient(a: int, b: int) -> int:
+    """avrae's (d20's) ``/``: the exact quotient, a fraction where it is not whole (held in a
+    distribution's values until the total is truncated)."""
+    q = Fraction(a) / b
+    return q.numerator if q.denominator == 1 else q  # type: ignore[return-value]
 
 
 def pool_odds(node: Pool, items: list[Counts]) -> Counts:
@@ -435,9 +502,10 @@ def _sum(a: Counts, b: Counts) -> Counts:
     the values are sparse (``1d6*1000 + 1d6``), the pairs themselves, whichever is fewer steps."""
     if not a.counts or not b.counts:
         return Counts({}, a.denominator * b.denominator)
+    whole = all(type(v) is int for v in a.counts) and all(type(v) is int for v in b.counts)
     span = max(a.counts) - min(a.counts) + max(b.counts) - min(b.counts) + 2
-    if len(a.counts) * len(b.counts) * 2 < span:
-        return _pairwise(a, b, int.__add__)
+    if not whole or len(a.counts) * len(b.counts) * 2 < span:  # avrae's quotients: pair by pair
+        return _pairwise(a, b, lambda x, y: x + y)
     return a.plus(b)
 
 

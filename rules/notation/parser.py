@@ -30,9 +30,12 @@ Its errors name only what the subset reads there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
+
+from rules.notation.pasted import Advantage, Mode
 
 MAX_LENGTH = 500
 MAX_DICE_TERMS = 20
@@ -405,7 +408,7 @@ class Pool:
             return f"({inner}{',' if len(self.items) == 1 else ''}){keep}" + _label(self.label)
         return f"{{{inner}}}{keep}" + _label(self.label)
 
-    def kept(self, totals: list[int]) -> list[bool]:
+    def kept(self, totals: Sequence[int | Fraction]) -> list[bool]:
         """Which of the items' totals the pool keeps."""
         ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
         first, last = ranks(len(totals), () if self.keep is None else (self.keep,))
@@ -498,6 +501,13 @@ class Notation:
     dialect: Dialect = "foundry"
     #: what follows the notation: avrae's comment (``1d20+5 to hit``), Foundry's ``# flavor``
     comment: str | None = None
+    #: what was pasted around it (rules/notation/pasted.py): the chat command as written, the
+    #: roll mode it asks, avrae's repeats and DC (``!rr 6``, ``!rrr 10 ... 15``), its adv/dis word
+    command: str | None = None
+    mode: Mode | None = None
+    repeat: int | None = None
+    dc: int | None = None
+    advantage: Advantage | None = None
 
     @property
     def draws(self) -> int:
@@ -623,8 +633,10 @@ class _Parser:
             rest = self.text[self.i :]
             if self.plain:
                 raise self.fail(f"expected '+', '-' or the end, found {self.found()}")
-            if self.dialect == "avrae" and self.text[self.i - 1] == " ":
-                self.comment = rest.strip()  # d20's comment: what cannot be read, after a space
+            if self.dialect != "foundry" and self.text[self.i - 1] == " ":
+                # d20's comment: what cannot be read, after a space; Roll20's text after a roll
+                # (its Dice Reference: "/roll 1d20+5 Roll for Initiative")
+                self.comment = rest.strip()
                 self.i = len(self.text)
             elif self.dialect == "foundry" and rest.startswith("#"):
                 self.comment = rest[1:].strip() or None  # the chat's "# flavor"

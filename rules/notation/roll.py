@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import lru_cache
 
 from rules.budget import Work
@@ -26,6 +27,7 @@ from rules.notation.models import (
     NotationRollRequest,
     NotationRollResult,
     PoolResult,
+    Repetition,
     Status,
     TermDie,
     TermResult,
@@ -44,23 +46,33 @@ from rules.notation.parser import (
     NotationError,
     Number,
     Pool,
-    parse,
 )
+from rules.notation.reading import others_reading, read_notation
 from rules.notation.sentences import SENTENCES
 
 
 @lru_cache(maxsize=1024)
 def _parsed(text: str, table: tuple[tuple[str, str], ...], dialect: Dialect) -> Notation:
-    return parse(text, dict(table), dialect)
+    return read_notation(text, dict(table), dialect)
 
 
 def notation_of(text: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> Notation:
-    """``text`` parsed with ``shorthands`` in ``dialect``; a bad notation is a 422 at
-    ``notation``."""
+    """``text`` as pasted, read with ``shorthands`` in ``dialect`` (rules/notation/reading.py); a
+    bad notation is a 422 at ``notation``, naming the dialects that would read it."""
     try:
         return _parsed(text, tuple(sorted(shorthands.items())), dialect)
     except NotationError as exc:
-        raise InvalidRequest.at(("notation",), f"notation: {exc}") from None
+        hint = "" if '"dialect"' in exc.message else _hint(text, shorthands, dialect)
+        raise InvalidRequest.at(("notation",), f"notation: {exc}{hint}") from None
+
+
+def _hint(text: str, shorthands: Mapping[str, str], dialect: Dialect) -> str:
+    """An error's pointer to the dialects that read ``text`` (the caller's second try)."""
+    others = others_reading(text, shorthands, dialect)
+    if not others:
+        return ""
+    said = " or ".join(f'"dialect": "{d}"' for d in others)
+    return f" ({' and '.join(others)} {'reads' if len(others) == 1 else 'read'} it: add {said})"
 
 
 @dataclass
@@ -77,14 +89,21 @@ class _Die:
     face: int | None = None  # the face drawn, when it shows another value (Roll20's ``!p``)
 
 
-def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> TermResult:
-    """Draw one dice term and read it (the module docstring)."""
+def roll_term(
+    term: Dice, dice: DiceSource, dialect: Dialect = "foundry"
+) -> tuple[TermResult, list[int] | None]:
+    """Draw one dice term and read it (the module docstring); and, where a die shows another
+    value than the face that exploded (Roll20's compounding ``!!`` and penetrating ``!p``), the
+    faces that exploded, in draw order (the events name them)."""
     slot = term.slot
     results = [_Die(term.face(v)) for v in dice.roll_many(slot, term.sides, term.count)]
     if term.reroll is not None:
         _scan(results, term, dice, reroll=True)
+    booms: list[int] | None = None
     if term.explode is not None:
         _scan(results, term, dice, reroll=False)
+        if term.compound or term.penetrate:
+            booms = [d.value if d.face is None else d.face for d in results if d.exploded]
         if term.compound:
             results = _compounded(results)
     _keep(results, term)
@@ -98,13 +117,14 @@ def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> Ter
     ]
     if term.sort is not None:  # Roll20's sa/sd: in order of value (stable), the total unchanged
         shown.sort(key=lambda d: d["value"], reverse=term.sort == "d")
-    return {
+    result: TermResult = {
         "slot": slot,
         "notation": term.text(dialect),
         "label": term.label,
         "dice": shown,
         "total": sum(d.counts for d in results),
     }
+    return result, booms
 
 
 def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) -> None:
@@ -206,25 +226,32 @@ def _status(die: _Die, term: Dice) -> Status:
     return "exploded" if die.exploded else "kept"
 
 
-def evaluate(node: Node, totals: Mapping[int, int]) -> int:
-    """The total of a tree, each dice term's total given (``/`` floors)."""
+def evaluate(node: Node, totals: Mapping[int, int], *, exact: bool = False) -> int:
+    """The total of a tree, each dice term's total given: ``/`` floors; ``exact`` (avrae, as
+    d20 divides), ``/`` divides exactly and the total alone is truncated (toward 0)."""
+    value = value_of(node, totals, exact)
+    return int(value)
+
+
+def value_of(node: Node, totals: Mapping[int, int], exact: bool) -> int | Fraction:
+    """A node's value: an integer, or with ``exact`` division a fraction where ``/`` made one."""
     if isinstance(node, Dice):
         return totals[node.index]
     if isinstance(node, Number):
         return node.value
     if isinstance(node, Group):
-        return evaluate(node.inner, totals)
+        return value_of(node.inner, totals, exact)
     if isinstance(node, Negate):
-        return -evaluate(node.operand, totals)
+        return -value_of(node.operand, totals, exact)
     if isinstance(node, Pool):
-        totals_of = [evaluate(item, totals) for item in node.items]
+        totals_of = [value_of(item, totals, exact) for item in node.items]
         return sum(t for t, kept in zip(totals_of, node.kept(totals_of), strict=True) if kept)
     if isinstance(node, Call):
         division = node.quotient
         if division is not None:
             return node.apply(evaluate(division.left, totals), evaluate(division.right, totals))
         return node.apply(evaluate(node.arg, totals))
-    a, b = evaluate(node.left, totals), evaluate(node.right, totals)
+    a, b = value_of(node.left, totals, exact), value_of(node.right, totals, exact)
     if node.op == "+":
         return a + b
     if node.op == "-":
@@ -233,7 +260,10 @@ def evaluate(node: Node, totals: Mapping[int, int]) -> int:
         return a * b
     if b == 0:  # pragma: no cover - refused by the parser (a divisor's range excludes 0)
         raise InvalidRequest.at(("notation",), "notation: a division by 0")
-    return a // b
+    if exact:
+        quotient = Fraction(a) / b
+        return quotient.numerator if quotient.denominator == 1 else quotient
+    return int(a // b)
 
 
 #: Bytes of an answer at most: its envelope and total, each name's mentions, each term's entry
@@ -266,49 +296,125 @@ class Roller:
         of CPU per die counted, all told (``"+".join(["100d1000!>1"] * 9)``, 9,900 dice with
         ``foundry`` and ``lang: ar``: 1.9 MB, about 0.3 s)."""
         parsed = self.notation(req)
-        draws = parsed.draws
+        draws = parsed.draws * self.repeat(req)
         answer = (
             ANSWER_BASE
             + len(req.notation) * 4
             + NAME_BYTES * len(req.name or "")
-            + TERM_BYTES * len(parsed.terms)
+            + TERM_BYTES * len(parsed.terms) * self.repeat(req)
             + DIE_BYTES[req.foundry] * draws
         )
         return Work(
             draws,
             ("notation",),
-            "the dice x (1 + rerolls + explosions) of each term",
+            "the dice x (1 + rerolls + explosions) of each term, x the repeats",
             answer=answer,
             answer_how="the answer's size, counted from the dice the notation can draw",
         )
 
+    def repeat(self, req: NotationRollRequest) -> int:
+        """How many times the request rolls its notation: ``repeat``, or the notation's own
+        (avrae's ``!rr 6``); both given, they must agree."""
+        own = self.notation(req).repeat
+        if req.repeat is not None and own is not None and req.repeat != own:
+            raise InvalidRequest.at(
+                ("repeat",),
+                f"repeat is {req.repeat}, but the notation's command repeats it {own} times: "
+                "give one of them",
+            )
+        return req.repeat or own or 1
+
     def roll(self, req: NotationRollRequest, dice: DiceSource) -> NotationRollResult:
         parsed = self.notation(req)
+        n = self.repeat(req)
         log = EventLog(SENTENCES)
-        terms = [roll_term(t, dice, parsed.dialect) for t in parsed.terms]
-        for term, result in zip(parsed.terms, terms, strict=True):
-            tell(log, term, result)
-        total = evaluate(
-            parsed.tree, {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
-        )
+        if n == 1 and parsed.dc is None:
+            total, terms, pools = _rolled(parsed, dice, log)
+            log.add(
+                "notation.total",
+                roller=req.name,
+                gender=req.gender if req.name else None,
+                formula=parsed.formula,
+                total=total,
+            )
+            return _answer(
+                req, parsed, dice, log, total=total, terms=terms, pools=pools, repetitions=[]
+            )
+        repetitions = _repeated(parsed, dice, log, n)
+        totals = [r["total"] for r in repetitions]
+        successes = None if parsed.dc is None else sum(t >= parsed.dc for t in totals)
         log.add(
-            "notation.total",
-            roller=req.name,
-            gender=req.gender if req.name else None,
+            "notation.repeated",
+            checked=parsed.dc is not None,
             formula=parsed.formula,
-            total=total,
+            repeat=n,
+            totals=totals,
+            total=sum(totals),
+            successes=successes,
+            dc=parsed.dc,
         )
-        totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
-        return {
-            **trace(dice, log),
-            "notation": req.notation,
-            "dialect": parsed.dialect,
-            "formula": parsed.formula,
-            "comment": parsed.comment,
-            "total": total,
-            "terms": terms,
-            "pools": [pool_result(p, totals, parsed.dialect) for p in pools_of(parsed.tree)],
-        }
+        return _answer(
+            req, parsed, dice, log, total=sum(totals), terms=[], pools=[], repetitions=repetitions
+        )
+
+
+def _rolled(
+    parsed: Notation, dice: DiceSource, log: EventLog
+) -> tuple[int, list[TermResult], list[PoolResult]]:
+    """One roll of ``parsed``: its total, its terms and its pools (their events told)."""
+    terms: list[TermResult] = []
+    for term in parsed.terms:
+        result, booms = roll_term(term, dice, parsed.dialect)
+        tell(log, term, result, booms)
+        terms.append(result)
+    totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
+    total = evaluate(parsed.tree, totals, exact=parsed.dialect == "avrae")
+    return total, terms, [pool_result(p, totals, parsed.dialect) for p in pools_of(parsed.tree)]
+
+
+def _repeated(parsed: Notation, dice: DiceSource, log: EventLog, n: int) -> list[Repetition]:
+    """Repetition i (from 1) rolled from the seed ``{seed}/{i}`` (a script, shared, read on in
+    order), so that an ordinary request with that seed replays it alone."""
+    out: list[Repetition] = []
+    for i in range(1, n + 1):
+        seed = f"{dice.seed}/{i}"
+        before = len(dice.records())
+        total, terms, pools = _rolled(parsed, dice.reseeded(seed), log)
+        log.add("notation.repetition", index=i, total=total)
+        drawn = len(dice.records()) - before
+        out.append({"seed": seed, "total": total, "terms": terms, "pools": pools, "drawn": drawn})
+    return out
+
+
+def _answer(
+    req: NotationRollRequest,
+    parsed: Notation,
+    dice: DiceSource,
+    log: EventLog,
+    *,
+    total: int,
+    terms: list[TermResult],
+    pools: list[PoolResult],
+    repetitions: list[Repetition],
+) -> NotationRollResult:
+    dc = parsed.dc
+    return {
+        **trace(dice, log),
+        "notation": req.notation,
+        "dialect": parsed.dialect,
+        "command": parsed.command,
+        "mode": parsed.mode,
+        "advantage": parsed.advantage,
+        "formula": parsed.formula,
+        "comment": parsed.comment,
+        "total": total,
+        "terms": terms,
+        "pools": pools,
+        "repeat": max(1, len(repetitions)),
+        "repetitions": repetitions,
+        "dc": dc,
+        "successes": None if dc is None else sum(r["total"] >= dc for r in repetitions),
+    }
 
 
 def pools_of(node: Node) -> list[Pool]:
@@ -327,32 +433,46 @@ def pools_of(node: Node) -> list[Pool]:
 
 
 def pool_result(pool: Pool, totals: Mapping[int, int], dialect: Dialect) -> PoolResult:
-    values = [evaluate(item, totals) for item in pool.items]
+    """A pool's items, each total as shown (avrae's exact quotients truncated), and the kept."""
+    exact = dialect == "avrae"
+    values = [value_of(item, totals, exact) for item in pool.items]
     kept = pool.kept(values)
     return {
         "column": pool.column,
         "notation": pool.text(dialect),
         "items": [
-            {"notation": item.text(dialect), "total": v, "kept": k}
+            {"notation": item.text(dialect), "total": int(v), "kept": k}
             for item, v, k in zip(pool.items, values, kept, strict=True)
         ],
-        "total": sum(v for v, k in zip(values, kept, strict=True) if k),
+        "total": int(sum(v for v, k in zip(values, kept, strict=True) if k)),
     }
 
 
-def tell(log: EventLog, spec: Dice, term: TermResult) -> None:
-    """A term's events: its rerolls, its explosions, then what it shows and totals."""
+def tell(log: EventLog, spec: Dice, term: TermResult, booms: list[int] | None = None) -> None:
+    """A term's events: its rerolls, its explosions (the faces that exploded: ``booms`` where a
+    die shows another value), then what it shows and totals (Foundry's ``cf`` alone: its count
+    of failures)."""
     dice = term["dice"]
     common = {"term": int(term["slot"].split(".")[1]), "notation": term["notation"]}
     rerolled = [d["value"] for d in dice if d["status"] == "rerolled"]
     if rerolled:
         log.add("notation.rerolled", **common, dice=rerolled)
-    exploded = [d["value"] for d in dice if d["exploded"]]
+    exploded = [d["value"] for d in dice if d["exploded"]] if booms is None else booms
     if exploded:
         log.add("notation.exploded", **common, dice=exploded, count=len(exploded))
     shown = [d["value"] for d in dice if d["status"] != "rerolled"]
     dropped = [d["value"] for d in dice if d["status"] == "dropped"]
-    if spec.success is not None:
+    if spec.failures_only and spec.failure is not None:
+        log.add(
+            "notation.counted",
+            **common,
+            dice=shown,
+            failing="only",
+            successes=0,
+            failures=term["total"],
+            total=term["total"],
+        )
+    elif spec.success is not None:
         successes = sum(1 for d in dice if d["status"] == "success")
         failures = sum(1 for d in dice if d["status"] == "failure")
         log.add(

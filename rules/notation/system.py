@@ -42,7 +42,7 @@ def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
             " their users type it: keep and drop, exploding dice, success counts, chat commands"
         ),
         # bumped whenever an answer could change for the same request and seed (System.rules_version)
-        rules_version="notation-3",
+        rules_version="notation-4",
         endpoints=(
             Endpoint(
                 path="/roll",

@@ -4325,6 +4325,23 @@ export interface components {
              * @description P(total <= value) for every value the total can take.
              */
             at_most: components["schemas"]["ValueProb"][];
+            /**
+             * Repeat
+             * @description The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.
+             */
+            repeat: number;
+            /** @description Repeated: the exact distribution of the repetitions' totals' sum (the roll's `total`); `total` above is one repetition's. Null when not repeated. */
+            sum: components["schemas"]["Distribution"] | null;
+            /**
+             * Dc
+             * @description avrae's `!rrr` DC; null: none.
+             */
+            dc: number | null;
+            /**
+             * Successes
+             * @description With a DC: the chance that exactly `value` of the repetitions reach it (a total of at least the DC), for 0 to `repeat`; null without one.
+             */
+            successes: components["schemas"]["ValueProb"][] | null;
         };
         /**
          * NotationOddsRequest
@@ -4364,6 +4381,11 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            /**
+             * Repeat
+             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
+             */
+            repeat?: number | null;
         };
         /**
          * NotationRollRequest
@@ -4415,6 +4437,11 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            /**
+             * Repeat
+             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
+             */
+            repeat?: number | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4464,6 +4491,21 @@ export interface components {
              */
             dialect: "foundry" | "roll20" | "avrae";
             /**
+             * Command
+             * @description The chat command the notation was pasted with, as written (`/r`, `/gmr`, `!rr 6`, `[[ ]]` for an inline roll); null: none.
+             */
+            command: string | null;
+            /**
+             * Mode
+             * @description Who may see the roll, as its command asks (Foundry's names: `publicroll`, `gmroll`, `blindroll`, `selfroll`), for the caller to honour; null: the command says nothing (the table's own choice).
+             */
+            mode: ("publicroll" | "gmroll" | "blindroll" | "selfroll") | null;
+            /**
+             * Advantage
+             * @description avrae's `adv`/`dis` word, applied as avrae applies it (its leftmost 1d20 rolled as 2d20kh1 or 2d20kl1, in `formula`); null: none, or not applied (avrae applies it to a leftmost 1d20 only).
+             */
+            advantage: ("adv" | "dis") | null;
+            /**
              * Formula
              * @description The notation written back in its dialect, normalised (shorthands expanded): it reads back to the same roll.
              */
@@ -4473,18 +4515,41 @@ export interface components {
              * @description What followed the notation: avrae's comment, Foundry's `# flavor`; null: none.
              */
             comment: string | null;
-            /** Total */
+            /**
+             * Total
+             * @description The total; repeated (`repeat` over 1), the repetitions' totals' sum.
+             */
             total: number;
             /**
              * Terms
-             * @description Each dice term, left to right.
+             * @description Each dice term, left to right (repeated: empty, see `repetitions`).
              */
             terms: components["schemas"]["TermResult"][];
             /**
              * Pools
-             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner.
+             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner (repeated: empty).
              */
             pools: components["schemas"]["PoolResult"][];
+            /**
+             * Repeat
+             * @description How many times the notation was rolled (1: once).
+             */
+            repeat: number;
+            /**
+             * Repetitions
+             * @description Repeated: each repetition, in order; else empty.
+             */
+            repetitions: components["schemas"]["Repetition"][];
+            /**
+             * Dc
+             * @description avrae's `!rrr` DC (a repetition succeeds at a total of at least it).
+             */
+            dc: number | null;
+            /**
+             * Successes
+             * @description With a DC: the repetitions that reached it; else null.
+             */
+            successes: number | null;
         };
         /** OpposedOdds */
         OpposedOdds: {
@@ -5084,6 +5149,28 @@ export interface components {
             kind: "reaction";
             /** Name */
             name: string;
+        };
+        /**
+         * Repetition
+         * @description One repetition of a repeated roll (``repeat``): its own dice and total.
+         */
+        Repetition: {
+            /**
+             * Seed
+             * @description `{seed}/{i}`: an ordinary request with this seed replays it.
+             */
+            seed: string;
+            /** Total */
+            total: number;
+            /** Terms */
+            terms: components["schemas"]["TermResult"][];
+            /** Pools */
+            pools: components["schemas"]["PoolResult"][];
+            /**
+             * Drawn
+             * @description The dice it drew: the next `drawn` entries of the answer's `rolls`.
+             */
+            drawn: number;
         };
         /** Reroll */
         Reroll: {
@@ -11101,7 +11188,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-3",
+                     *       "rules_version": "notation-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",
@@ -11166,6 +11253,9 @@ export interface operations {
                      *       ],
                      *       "notation": "4d6kh3",
                      *       "dialect": "foundry",
+                     *       "command": null,
+                     *       "mode": null,
+                     *       "advantage": null,
                      *       "formula": "4d6kh3",
                      *       "comment": null,
                      *       "total": 8,
@@ -11203,7 +11293,11 @@ export interface operations {
                      *           "total": 8
                      *         }
                      *       ],
-                     *       "pools": []
+                     *       "pools": [],
+                     *       "repeat": 1,
+                     *       "repetitions": [],
+                     *       "dc": null,
+                     *       "successes": null
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];
@@ -12475,7 +12569,7 @@ export interface operations {
                      *           "fi": "Noppanotaatio",
                      *           "ar": "صيغة الفصوص"
                      *         },
-                     *         "rules_version": "notation-3",
+                     *         "rules_version": "notation-4",
                      *         "languages": [
                      *           "en",
                      *           "pl",

@@ -1298,6 +1298,10 @@ class NotationOdds(TypedDict):
     total: Distribution
     at_least: list[ValueProb]
     at_most: list[ValueProb]
+    repeat: int
+    sum: Distribution | None
+    dc: int | None
+    successes: list[ValueProb] | None
 
 
 class NotationOddsRequest(TypedDict):
@@ -1309,6 +1313,7 @@ class NotationOddsRequest(TypedDict):
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
     gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1322,6 +1327,7 @@ class NotationRollRequest(TypedDict):
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
     gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1336,11 +1342,18 @@ class NotationRollResult(TypedDict):
     foundry: NotRequired[FoundryRolls]
     notation: str
     dialect: Literal["foundry", "roll20", "avrae"]
+    command: str | None
+    mode: Literal["publicroll", "gmroll", "blindroll", "selfroll"] | None
+    advantage: Literal["adv", "dis"] | None
     formula: str
     comment: str | None
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
+    repeat: int
+    repetitions: list[Repetition]
+    dc: int | None
+    successes: int | None
 
 
 class OpposedOdds(TypedDict):
@@ -1600,6 +1613,16 @@ class Reaction(TypedDict):
 
     kind: Literal["reaction"]
     name: str
+
+
+class Repetition(TypedDict):
+    "One repetition of a repeated roll (``repeat``): its own dice and total."
+
+    seed: str
+    total: int
+    terms: list[TermResult]
+    pools: list[PoolResult]
+    drawn: int
 
 
 class Reroll(TypedDict):
