@@ -231,7 +231,7 @@ def _hint(route: ToolRoute, status: int) -> str | None:
     example = route.examples[0] if route.examples else None
     if example is None:
         return f"{DESCRIBE} tells every field of {route.path} and gives a working example."
-    return f"A request {route.path} answers: {example} ({DESCRIBE} tells every field)."
+    return f"For example, {route.path} answers {example} ({DESCRIBE} tells every field)."
 
 
 def _gone(request: Request) -> Gone:

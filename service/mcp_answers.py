@@ -1,7 +1,8 @@
 """What a tool call answers by default: the HTTP answer, small enough to read at a glance.
 
 A resolving endpoint's answer is told by its small top-level values (``total``, ``dc``,
-``success``, ``outcome`` ...), its dice by slot and its events' sentences; an odds or simulation
+``success``, ``outcome`` ...; not those that are null or empty), its dice by slot and its events'
+sentences; an odds or simulation
 answer by its probabilities and its distributions' means, percentiles and a dozen bars. What is
 left out is named (``left_out``) and one argument away (``full: true``). The text beside it is
 what an assistant reads: the events' sentences, or each probability in percent with what it
@@ -54,8 +55,8 @@ def resolution(answer: dict[str, Any], lang: str | None, odds: str = "") -> dict
     out: dict[str, Any] = {}
     left_out: list[str] = []
     for key, value in answer.items():
-        if key in TOLD:
-            continue
+        if key in TOLD or value is None or value in ([], {}):
+            continue  # told below, or nothing to tell (the full answer has it as it is)
         if _size(value) <= SMALL or not isinstance(value, dict | list):
             out[key] = value
         else:

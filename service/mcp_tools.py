@@ -31,7 +31,7 @@ DESCRIBE = "describe_endpoint"
 #: The request fields every endpoint shares (the envelope): told once, in the input schema.
 ENVELOPE = frozenset({"seed", "dice", "lang", "foundry"})
 #: The most bytes of example requests a tool's description shows for one endpoint.
-EXAMPLE_LIMIT = 240
+EXAMPLE_LIMIT = 300
 #: The most values an option may have to be listed with them in a tool's description.
 OPTION_VALUES = 4
 #: Every tool only reads: the same request and seed give the same answer, nothing changes.

@@ -56,6 +56,8 @@ ODDS_DESCRIPTION = (
 
 ROLL_EXAMPLES: dict[str, Any] = {
     "ability scores": {"notation": "4d6kh3", "seed": "table-1"},
+    # the MCP dice tool's description shows it: how to say "six times" (service.mcp_tools)
+    "six ability scores": {"notation": "4d6kh3", "repeat": 6, "seed": "stats"},
     "advantage": {"notation": "adv+5", "seed": 7, "name": "Ala"},
     "a dice pool": {"notation": "8d10cs>=7", "seed": "night"},
     "Roll20 successes and failures": {"notation": "10d10>8f1", "dialect": "roll20", "seed": 3},
