@@ -16,6 +16,9 @@ from starlette.staticfiles import StaticFiles
 
 ASSETS = Path(__file__).parent / "static" / "playground"
 STATIC = "/static/playground"
+#: The front-end modules the playground shares with the Foundry dialog and the MCP roll card.
+SHARED_ASSETS = Path(__file__).parent / "static" / "shared"
+SHARED = "/static/shared"
 CSP = "; ".join(
     [
         "default-src 'none'",
@@ -32,6 +35,7 @@ CSP = "; ".join(
 
 def mount_playground(app: FastAPI) -> None:
     app.mount(STATIC, StaticFiles(directory=ASSETS), name="playground-assets")
+    app.mount(SHARED, StaticFiles(directory=SHARED_ASSETS), name="shared-assets")
 
     async def page(request: Request) -> Response:
         return FileResponse(

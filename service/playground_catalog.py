@@ -6,7 +6,8 @@ Babel as the events' texts are (``make catalogs``; docs/narration.md).
   ``playground.js``, ``data-i18n`` in ``index.html``, by :func:`extract_html`), and from the
   OpenAPI document (:func:`extract_openapi`) each field name (context ``field``), each enumerated
   value (context ``value``), each part of a dice slot's name (``slot``, from the operations' "Dice
-  slots") and each endpoint's summary (``summary``). The systems' names are not here: ``GET
+  slots"), each endpoint's summary (``summary``) and, for each list of records a request holds
+  (``entities``, ``combatants``), what one of its items is called (``item``: the form's "entity 2"). The systems' names are not here: ``GET
   /systems`` gives them in every language, from the descriptors.
 - **Translated** in ``service/locale/<lang>/LC_MESSAGES/playground.po`` (updated from the template by
   ``make catalogs-update``).
@@ -79,6 +80,50 @@ def _walk(node: Any, fields: set[str], values: set[str]) -> None:
             _walk(child, fields, values)
 
 
+def _options(schemas: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
+    """A schema's branches (itself when it is no union), each with its ``$ref`` resolved."""
+
+    def deref(node: Any) -> dict[str, Any]:
+        for _ in range(20):
+            if not isinstance(node, dict) or "$ref" not in node:
+                break
+            node = schemas.get(str(node["$ref"]).rsplit("/", 1)[-1], {})
+        return node if isinstance(node, dict) else {}
+
+    node = deref(schema)
+    return [deref(option) for option in node.get("anyOf", node.get("oneOf", [node]))]
+
+
+def record_lists(document: dict[str, Any]) -> list[str]:
+    """The properties of the requests (followed through every ``$ref``) that are lists of records,
+    sorted: each one's items get a name in the form ("entity 2")."""
+    schemas = document.get("components", {}).get("schemas", {})
+    found: set[str] = set()
+    seen: set[int] = set()
+
+    def walk(schema: Any) -> None:
+        for option in _options(schemas, schema):
+            if id(option) in seen:
+                continue
+            seen.add(id(option))
+            for key, prop in (option.get("properties") or {}).items():
+                for branch in _options(schemas, prop):
+                    items = _options(schemas, branch.get("items", {}))
+                    if branch.get("type") == "array" and any(
+                        i.get("type") == "object" or "properties" in i for i in items
+                    ):
+                        found.add(key)
+                walk(prop)
+            for child in (option.get("items"), option.get("additionalProperties")):
+                if isinstance(child, dict):
+                    walk(child)
+
+    for item in document.get("paths", {}).values():
+        body = item.get("post", {}).get("requestBody", {})
+        walk(body.get("content", {}).get("application/json", {}).get("schema", {}))
+    return sorted(found)
+
+
 def slot_parts(description: str) -> list[str]:
     """The named parts of the slots an operation's description lists (``pool.<entity id>``: ``pool``;
     ``<id>.<n>.attack``: ``attack``), in order."""
@@ -111,6 +156,8 @@ def extract_openapi(
     for op in operations:
         if op.get("summary"):
             yield 0, "pgettext", ("summary", op["summary"]), []
+    for key in record_lists(document):
+        yield 0, "pgettext", ("item", key), []
 
 
 #: The counts that decide which plural category goes with which of a catalog's forms.

@@ -143,7 +143,8 @@ class Page:
             self.page.click(button)
         answer: dict[str, Any] = info.value.json()
         self.page.wait_for_function(
-            "seed => document.querySelector('#seed')?.textContent === seed", arg=str(answer["seed"])
+            "seed => document.querySelector('#result .seed')?.textContent === seed",
+            arg=str(answer["seed"]),
         )
         return answer
 
@@ -185,7 +186,7 @@ def test_roll_one_request_per_system(browser: Any, server: Server, path: str, la
         expected_lang = page.answers[-1].headers.get("content-language", lang)
         assert narration.get_attribute("lang") == expected_lang
         assert narration.get_attribute("dir") == ("rtl" if expected_lang == "ar" else "ltr")
-        assert page.page.inner_text("#seed") == str(answer["seed"])
+        assert page.page.inner_text("#result .seed") == str(answer["seed"])
         assert page.errors == []
         assert page.axe() == []
         page.shot(f"{path.strip('/').replace('/', '-')}-{lang}")
@@ -270,7 +271,7 @@ def test_phone_width_and_keyboard_only(browser: Any, server: Server) -> None:
             raise AssertionError("the Roll button cannot be reached with Tab")
         with page.page.expect_response(lambda r: r.request.method == "POST"):
             page.page.keyboard.press("Enter")
-        page.page.wait_for_selector("#seed")
+        page.page.wait_for_selector("#result .seed")
         assert page.axe() == []
         page.shot("phone-riders")
         assert page.errors == []
@@ -286,11 +287,11 @@ def test_odds_show_before_rolling_and_follow_the_request(browser: Any, server: S
         odds = info.value.json()
         page.page.wait_for_selector("#odds:not([hidden]) table")
         text = page.page.inner_text("#odds")
-        assert "Success" in text and "Luck" in text
+        assert "Success by the total" in text and "Luck" in text
         # The chance of each outcome as the service gave it, and the total's distribution as bars.
         # A GM's words, the exact fraction in the tooltip.
         cell = page.page.locator(
-            "#odds tr", has=page.page.locator("th", has_text=re.compile("^Success$"))
+            "#odds tr", has=page.page.locator("th", has_text=re.compile("^Success by the total$"))
         )
         percent = float(cell.locator("td").inner_text().rstrip("%"))
         assert abs(percent - 100 * odds["outcomes"]["success"]["p"]) <= 0.05 + 1e-9
@@ -333,7 +334,10 @@ def test_each_endpoint_asks_its_own_odds_or_none(
     """An endpoint with no odds asks none (``/dos/odds`` would refuse a complex test with a 422)."""
     page = Page(browser, server)
     asked: list[str] = []
-    page.page.on("request", lambda r: asked.append(r.url) if "/odds" in r.url else None)
+    page.page.on(
+        "request",
+        lambda r: asked.append(r.url) if r.method == "POST" and "/odds" in r.url else None,
+    )
     try:
         page.open(path)
         if odds is None:
@@ -396,13 +400,13 @@ def test_the_page_speaks_the_chosen_language(browser: Any, server: Server, lang:
         # The outcome: the answer's own events of the endpoint's outcome codes, in its language.
         (endpoint,) = [e for e in find("dos").endpoints if e.path == "/attack"]
         told = [e["text"] for e in answer["events"] if e["code"] in endpoint.outcome]
-        assert told and page.page.inner_text("#sentence") == " ".join(told)
-        assert page.page.locator("#sentence").get_attribute("lang") == lang
+        assert told and page.page.inner_text("#result .sentence") == " ".join(told)
+        assert page.page.locator("#result .sentence").get_attribute("lang") == lang
         # Each group of dice headed by its slot's name in the language, never by the slot's id.
         headings = page.page.locator("#result .dice-group h4").all_inner_texts()
         slots = list(dict.fromkeys(r["slot"] for r in answer["rolls"]))
         assert headings == [messages[f"slot\x04{slot}"] for slot in slots]
-        assert page.page.locator("#result table.words th").first.inner_text() == messages.get(
+        assert page.page.locator("#result table.words th").first.text_content() == messages.get(
             "field\x04hit", "hit"
         )
         if lang != "en":
@@ -463,7 +467,7 @@ def test_switching_the_language_retranslates_the_page(browser: Any, server: Serv
             "t => document.querySelector('#send').textContent === t", arg=fi["Roll"]
         )
         assert page.page.evaluate("() => document.documentElement.lang") == "fi"
-        assert page.page.inner_text("#result h3") == fi["In words"]
+        assert page.page.inner_text("#result h3 >> nth=0") == fi["Dice"]
         assert page.errors == []
     finally:
         page.close()
@@ -495,7 +499,7 @@ def test_every_endpoint_of_every_system_rolls_its_example(browser: Any, own_serv
                 page.page.select_option("#endpoint", path)
                 page.page.wait_for_timeout(350)  # the odds are asked 300 ms after a change
                 answer = page.roll()
-                assert page.page.inner_text("#sentence").strip(), path
+                assert page.page.inner_text("#result .sentence").strip(), path
                 assert answer["seed"] is not None
                 rolled.append(path)
                 page.page.wait_for_load_state("networkidle")

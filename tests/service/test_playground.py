@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from service.examples import EXAMPLES
+from service.playground import SHARED_ASSETS
 from tests.conftest import Api
 from tests.properties.strategies import RESOLVING
 
@@ -31,6 +32,9 @@ def test_the_page_is_served_at_the_root_with_a_strict_csp(api: Api) -> None:
     assert '<html lang="en">' in html and 'name="viewport"' in html
 
 
+SHARED_MODULES = sorted(p.name for p in SHARED_ASSETS.glob("*.js"))
+
+
 def test_head_of_the_root_is_answered(api: Api) -> None:
     assert api.request("HEAD", "/").status_code == 200
 
@@ -40,6 +44,9 @@ def test_head_of_the_root_is_answered(api: Api) -> None:
     [
         ("/static/playground/playground.js", "text/javascript"),
         ("/static/playground/playground.css", "text/css"),
+        *((f"/static/shared/{name}", "text/javascript") for name in SHARED_MODULES),
+        ("/static/shared/card.css", "text/css"),
+        ("/static/shared/form.css", "text/css"),
     ],
 )
 def test_the_page_assets_are_served(api: Api, path: str, media: str) -> None:

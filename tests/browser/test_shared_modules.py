@@ -1,0 +1,199 @@
+"""The shared front-end modules (service/static/shared/) on their own, in headless Chromium: no
+playground page, only a bare page of the service's origin that imports them, as the Foundry dialog
+and the MCP roll card will. The host's globals are closed to them: the page's own `document` refuses
+to create elements and the global `fetch` throws, so everything they draw is drawn in the document
+they are given and every call goes through the fetch they are given. Checked: the form built from an
+endpoint's schema and example and read back after an edit; an answer's card (the dice with their
+statuses, the outcome line and the events with their language and direction, what changed); the
+odds' outcomes adding up to 100%; a refusal one language per line; plural forms by CLDR category.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+# Skipped, or failed in CI, as the playground's browser test is when chromium or axe-core is missing.
+from tests.browser.test_playground_browser import CHROMIUM, catalog
+from tests.service.test_ops_server import Server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = pytest.mark.slow
+
+#: The module the test page runs: it returns what it saw, for the assertions below.
+SCRIPT = """
+import { renderAnswer, oddsView } from "/static/shared/card.js";
+import { createForm } from "/static/shared/form.js";
+import { loadTexts } from "/static/shared/i18n.js";
+import { createService } from "/static/shared/service.js";
+
+const base = location.origin;
+const realFetch = window.fetch.bind(window);
+const calls = [];
+const fetchFn = (url, init) => { calls.push(String(url)); return realFetch(url, init); };
+window.fetch = () => { throw new Error("a shared module used the page's fetch"); };
+const doc = document.implementation.createHTMLDocument("host");
+for (const name of ["createElement", "createElementNS", "getElementById", "querySelector"]) {
+  const own = Document.prototype[name];
+  Document.prototype[name] = function (...args) {
+    if (this === window.document) throw new Error(`a shared module used the page's document (${name})`);
+    return own.apply(this, args);
+  };
+}
+const host = doc.body.appendChild(doc.createElement("div"));
+const out = {};
+try {
+  const service = createService({ baseUrl: base, fetch: fetchFn });
+  const { paths, doc: api } = await service.load();
+  const catalogs = base + "/static/playground/i18n/";
+  const pl = await loadTexts("pl", { base: catalogs, fetch: fetchFn });
+  const ar = await loadTexts("ar", { base: catalogs, fetch: fetchFn });
+  out.plurals = [1, 2, 5, 22].map((n) => pl.nt("{wins} of {count} run", "{wins} of {count} runs", n, { wins: 0 }));
+
+  // The form: /dice/roll's example, a field edited as a user would, read back.
+  const ep = paths.find((p) => p.path === "/dice/roll");
+  let changed = null;
+  const form = createForm({ document: doc, container: host, doc: api, schema: ep.requestSchema,
+    value: { ...ep.example, notation: "4d6kh3", seed: "shared" }, texts: pl, onChange: (v) => { changed = v; } });
+  out.labels = [...host.querySelectorAll("label")].map((n) => n.textContent);
+  const input = host.querySelector("#f-notation");
+  input.value = "5d6kh3";
+  input.dispatchEvent(new Event("change"));
+  out.edited = [form.value.notation, changed && changed.notation];
+
+  // The card of that roll, in Polish.
+  const rolled = await service.send("/dice/roll", form.value, "pl");
+  renderAnswer(host, rolled, { document: doc, texts: pl, outcome: ep.outcome, actions: [{ text: "again", onClick: () => {} }] });
+  out.roll = {
+    answer: rolled.body,
+    dice: [...host.querySelectorAll(".dice .die")].map((n) => [n.className, n.firstChild.textContent]),
+    sentence: [host.querySelector(".sentence").textContent, host.querySelector(".sentence").lang],
+    narration: [host.querySelector(".narration").lang, host.querySelector(".narration").dir,
+      [...host.querySelectorAll(".narration li")].map((n) => n.textContent)],
+    headings: [...host.querySelectorAll(".dice-group h4")].map((n) => n.textContent),
+    buttons: [...host.querySelectorAll(".seed-row button")].map((n) => n.textContent),
+  };
+
+  // An attack in Arabic: what changed comes first, the events right to left.
+  const attack = paths.find((p) => p.path === "/dos/attack");
+  const hit = await service.send("/dos/attack", attack.example, "ar");
+  renderAnswer(host, hit, { document: doc, texts: ar, outcome: attack.outcome });
+  out.attack = {
+    answer: hit.body, request: attack.example,
+    first: [...host.children].slice(0, 2).map((n) => n.className),
+    changes: [...host.querySelectorAll(".changes dt, .changes dd")].map((n) => n.textContent),
+    narration: [host.querySelector(".narration").lang, host.querySelector(".narration").dir],
+    folded: host.querySelector("details.rest table.words") !== null,
+  };
+
+  // Its odds: the outcomes add up to 100%.
+  const odds = await service.odds(attack, attack.example, "ar");
+  const view = oddsView({ document: doc, texts: ar, odds: odds.odds, request: odds.request });
+  out.odds = {
+    answer: odds.odds,
+    outcomes: [...view.querySelectorAll("table.outcomes tr")].map((r) => [r.cells[0].textContent, r.querySelector(".chance").title]),
+    also: [...view.querySelectorAll("table.also tr")].map((r) => r.cells[0].textContent),
+    charts: [...view.querySelectorAll("svg")].map((n) => n.getAttribute("aria-label")),
+  };
+
+  // A refusal: one language per line.
+  const refused = await service.send("/dos/test", { stat: 44, skill: "three", dc: 47 }, "pl");
+  renderAnswer(host, refused, { document: doc, texts: pl });
+  out.problem = {
+    language: refused.language,
+    lines: [...host.querySelectorAll("p, li span")].map((n) => [n.textContent, n.lang || null]),
+  };
+} catch (err) {
+  out.error = String(err && err.stack || err);
+}
+out.calls = calls.map((url) => url.replace(base, ""));
+window.sharedResult = out;
+"""
+
+
+@pytest.fixture(scope="module")
+def seen() -> Iterator[dict[str, Any]]:
+    """What the test page saw: one page, one server, every check below reads it."""
+    server = Server()
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            try:
+                page = browser.new_page()
+                errors: list[str] = []
+                page.on("pageerror", lambda e: errors.append(str(e)))
+                page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+                page.goto(server.url("/livez"))
+                page.add_script_tag(type="module", content=SCRIPT)
+                page.wait_for_function("() => window.sharedResult !== undefined", timeout=60_000)
+                result: dict[str, Any] = page.evaluate("() => window.sharedResult")
+                result["page_errors"] = errors
+                yield result
+            finally:
+                browser.close()
+    finally:
+        server.stop()
+
+
+def test_nothing_reached_the_pages_globals(seen: dict[str, Any]) -> None:
+    assert "error" not in seen, seen.get("error")
+    assert seen["page_errors"] == []
+    assert seen["calls"][:2] == ["/systems", "/openapi.json"]
+    assert "/static/playground/i18n/pl.json" in seen["calls"]
+    assert "/dice/roll" in seen["calls"] and "/dos/odds/attack" in seen["calls"]
+
+
+def test_the_form_is_built_from_the_schema_and_read_back(seen: dict[str, Any]) -> None:
+    assert catalog("pl")["field\x04notation"] in seen["labels"]
+    assert seen["edited"] == ["5d6kh3", "5d6kh3"]
+
+
+def test_the_card_shows_the_dice_with_their_statuses(seen: dict[str, Any]) -> None:
+    roll = seen["roll"]
+    (term,) = roll["answer"]["terms"]
+    assert [value for _, value in roll["dice"]] == [str(d["value"]) for d in term["dice"]]
+    dropped = [d["status"] == "dropped" for d in term["dice"]]
+    assert [" dropped" in cls for cls, _ in roll["dice"]] == dropped and sum(dropped) == 2
+    assert roll["headings"] == ["5d6kh3"]  # the term's own formula, not "term · 0"
+    assert roll["sentence"][1] == "pl" and roll["sentence"][0]
+    assert roll["narration"] == ["pl", "ltr", [e["text"] for e in roll["answer"]["events"]]]
+    assert roll["buttons"] == ["again"]
+
+
+def test_the_card_shows_what_changed_first(seen: dict[str, Any]) -> None:
+    attack = seen["attack"]
+    assert attack["first"] == ["status ok sentence", "changes"]
+    before, after = attack["request"]["defender"]["hp"], attack["answer"]["defender"]["hp"]
+    assert before != after
+    hp = catalog("ar")["field\x04hp"]
+    assert any(text.startswith(f"{hp}: {before} ← {after}") for text in attack["changes"])
+    assert attack["narration"] == ["ar", "rtl"]
+    assert attack["folded"]
+
+
+def test_the_odds_outcomes_add_up(seen: dict[str, Any]) -> None:
+    odds = seen["odds"]
+    from fractions import Fraction
+
+    total = sum(Fraction(title.rsplit(" ", 1)[-1]) for _, title in odds["outcomes"])
+    assert total == 1, odds["outcomes"]
+    assert len(odds["outcomes"]) == 2  # a hit, or a miss because the block holds
+    assert odds["charts"] and all(odds["charts"])
+
+
+def test_a_refusal_is_one_language_per_line(seen: dict[str, Any]) -> None:
+    lines = seen["problem"]["lines"]
+    pl = catalog("pl")
+    assert lines[0] == [pl["Refused ({status})"].replace("{status}", "422"), None]
+    language = seen["problem"]["language"]
+    assert all(lang == language for _, lang in lines[1:]), lines
+    assert json.dumps(lines).count("skill") >= 1
+
+
+def test_plural_forms_follow_the_languages_rules(seen: dict[str, Any]) -> None:
+    one, few, many, few_again = seen["plurals"]
+    assert one != few != many and few_again.replace("22", "2") == few
