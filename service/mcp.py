@@ -167,9 +167,25 @@ class Calls:
         shown = payload if full else orjson.dumps(small)
         escaped = len(shown.translate(None, _ASCII)) * 2 + len(text.encode()) * 3
         budget.check_answer(len(shown) + escaped + ENVELOPE_BYTES)
+        meta = {mcp_card.CALL_META: self.card_meta(route, lang, full)}
         return types.CallToolResult(
-            content=[types.TextContent(text=text)], structured_content=structured
+            content=[types.TextContent(text=text)], structured_content=structured, meta=meta
         )
+
+    @staticmethod
+    def card_meta(route: ToolRoute, lang: str | None, full: bool) -> dict[str, Any]:
+        """What the roll card reads of a call (in its ``_meta``, which no model reads): the tool,
+        the endpoint, its kind, its odds endpoint, its outcome codes, the language, and whether
+        the structured content is the whole answer (else the card asks for it, with ``full``)."""
+        return {
+            "tool": route.tool,
+            "endpoint": route.path,
+            "kind": route.kind,
+            "odds": route.odds or None,
+            "outcome": list(route.outcome),
+            "lang": lang,
+            "full": full,
+        }
 
     def refusal(self, exc: Exception, scope: Scope, route: ToolRoute) -> tuple[int, bytes]:
         """The problem HTTP answers ``exc`` with (``service.problems.rendered``; anything else is
@@ -367,7 +383,7 @@ def _reader(app: FastAPI) -> Callable[[Any, types.ReadResourceRequestParams], An
             doc = await anyio.to_thread.run_sync(app.openapi)
             text, mime, meta = orjson.dumps(doc).decode(), "application/json", None
         elif uri == mcp_card.CARD_URI:
-            text = await anyio.to_thread.run_sync(mcp_card.html)
+            text = await anyio.to_thread.run_sync(mcp_card.html, app.version)
             mime, meta = mcp_card.MIME_TYPE, mcp_card.RESOURCE_META
         else:
             page = pages().get(uri)

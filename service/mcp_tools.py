@@ -62,6 +62,9 @@ class Route:
     odds: str = ""
     #: its optional fields with few values, told as `name: a|b|c`
     options: tuple[str, ...] = ()
+    #: the tool that reaches it, and the event codes of its outcome (a roll card's first line)
+    tool: str = ""
+    outcome: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,7 @@ def _values(prop: dict[str, Any], defs: dict[str, Any]) -> list[str] | None:
 
 def _routes(system: System, found: dict[str, Endpoint]) -> Iterator[Route]:
     prefix = system.prefix
+    tool = prefix.strip("/")
     odds_of = {prefix + o.of: prefix + o.path for o in system.odds if o.of}
     for entry in system.endpoints:
         path = prefix + entry.path
@@ -122,6 +126,8 @@ def _routes(system: System, found: dict[str, Endpoint]) -> Iterator[Route]:
                 _examples(entry),
                 odds=odds_of.get(path, ""),
                 options=_options(entry.request),
+                tool=tool,
+                outcome=tuple(entry.outcome),
             )
     for kind, entries in (("odds", system.odds), ("simulate", system.simulations)):
         for odds in entries:
@@ -129,7 +135,7 @@ def _routes(system: System, found: dict[str, Endpoint]) -> Iterator[Route]:
             if path in found:
                 of = prefix + odds.of if odds.of else ""
                 summary = odds.summary.rstrip(".")
-                yield Route(path, summary, kind, found[path], _examples(odds), of=of)
+                yield Route(path, summary, kind, found[path], _examples(odds), of=of, tool=tool)
 
 
 def _first_line(system: System) -> str:
