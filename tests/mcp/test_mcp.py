@@ -364,6 +364,29 @@ def test_an_mcp_call_is_one_access_line_and_one_metrics_sample(mcp: Mcp) -> None
     assert len({x["request_id"] for x in requests}) == 5
 
 
+def test_a_caller_who_hangs_up_is_a_499_as_over_http(
+    mcp: Mcp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pipeline raises ``Abandoned`` when the caller went away during a heavy job (its job
+    dropped or ended: service.lanes); the /mcp request's access line and metrics say 499, as an
+    HTTP endpoint's do, and nothing is logged at ERROR."""
+    from service import pipeline
+    from service.lanes import Abandoned
+
+    async def gone(*args: Any, **kwargs: Any) -> Any:
+        assert args[4] is not None  # the call watched its caller
+        raise Abandoned()
+
+    monkeypatch.setattr(pipeline, "answer", gone)
+    odds = {"stat": 24, "skill": 3, "dc": 43}
+    r = mcp.post(json.dumps(call("dos", {"endpoint": "/dos/odds/test", "request": odds})))
+    assert r.status_code == 499
+    [line] = [x for x in mcp.lines() if x.get("event") == "request"]
+    assert (line["route"], line["status"], line["level"]) == ("mcp:/dos/odds/test", 499, "info")
+    text = mcp.client.get("/metrics").text
+    assert 'route="mcp:/dos/odds/test",status="4xx"} 1.0' in text
+
+
 def test_reproducer_6_a_large_answer_stays_within_the_bound(shared: Mcp, http: Api) -> None:
     """/dragon/odds with 16 pairs of large pools (1.8 MB over HTTP) was answered twice over in
     one MCP message (7.38 MiB for the 3.85 MB of the time): once now with ``full``, within 4 MiB,
