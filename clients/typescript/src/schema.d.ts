@@ -12588,7 +12588,8 @@ export interface operations {
                      *             "path": "/dice/roll",
                      *             "summary": "Roll any dice notation",
                      *             "outcome": [
-                     *               "notation.total"
+                     *               "notation.total",
+                     *               "notation.repeated"
                      *             ],
                      *             "odds": "/dice/odds"
                      *           }
