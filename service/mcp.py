@@ -37,6 +37,7 @@ from starlette.types import Message, Receive, Scope, Send
 
 from rules import budget
 from service import mcp_answers, mcp_card, pipeline, problems
+from service.encoding import encode
 from service.lanes import Abandoned
 from service.logs import make_logger
 from service.mcp_tools import DESCRIBE, Catalog
@@ -104,7 +105,7 @@ class Calls:
         http = request if isinstance(request, Request) else None
         found, raw = wire.raw_arguments(ctx.request_id) if wire is not None else (False, None)
         if not found and params.arguments is not None:  # a transport without a raw side
-            raw = orjson.dumps(params.arguments)
+            raw = encode(params.arguments)
         if params.name == DESCRIBE:
             return await self.describe(raw, http)
         tool = self.catalog.systems.get(params.name)
@@ -164,7 +165,7 @@ class Calls:
             text = _cut("\n".join([*lines, where]))
             small = mcp_answers.odds(answer)
         structured = answer if full else small
-        shown = payload if full else orjson.dumps(small)
+        shown = payload if full else encode(small)
         escaped = len(shown.translate(None, _ASCII)) * 2 + len(text.encode()) * 3
         budget.check_answer(len(shown) + escaped + ENVELOPE_BYTES)
         meta = {mcp_card.CALL_META: self.card_meta(route, lang, full)}
@@ -316,7 +317,7 @@ def _check_endpoint(path: Any, paths: Any, catalog: Catalog) -> None:
 
 
 def _error(problem: bytes | dict[str, Any], hint: str | None = None) -> types.CallToolResult:
-    text = problem.decode("utf-8") if isinstance(problem, bytes) else orjson.dumps(problem).decode()
+    text = (problem if isinstance(problem, bytes) else problems.encode(problem)).decode("utf-8")
     content = [types.TextContent(text=text)]
     if hint:
         content.append(types.TextContent(text=hint))
@@ -381,7 +382,7 @@ def _reader(app: FastAPI) -> Callable[[Any, types.ReadResourceRequestParams], An
         uri = str(params.uri)
         if uri == OPENAPI_URI:
             doc = await anyio.to_thread.run_sync(app.openapi)
-            text, mime, meta = orjson.dumps(doc).decode(), "application/json", None
+            text, mime, meta = encode(doc).decode(), "application/json", None
         elif uri == mcp_card.CARD_URI:
             text = await anyio.to_thread.run_sync(mcp_card.html, app.version)
             mime, meta = mcp_card.MIME_TYPE, mcp_card.RESOURCE_META

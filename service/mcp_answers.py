@@ -17,8 +17,9 @@ from functools import cache
 from itertools import accumulate, pairwise
 from typing import Any
 
-import orjson
 from pydantic import TypeAdapter
+
+from service.encoding import encode
 
 #: The largest value (in bytes of JSON) a summary keeps whole beside the small top-level ones.
 SMALL = 120
@@ -46,7 +47,7 @@ def is_distribution(node: Any) -> bool:
 
 
 def _size(value: Any) -> int:
-    return len(orjson.dumps(value))
+    return len(encode(value))
 
 
 def resolution(answer: dict[str, Any], lang: str | None, odds: str = "") -> dict[str, Any]:
