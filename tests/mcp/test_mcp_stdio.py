@@ -120,3 +120,44 @@ def test_raw_lines_duplicated_keys_and_logs() -> None:
     ]
     assert calls[0]["request_id"] != calls[1]["request_id"]
     assert not [x for x in logs if x.get("level") in ("error", "critical")]
+
+
+def test_a_call_without_http_is_logged_and_counted_by_the_http_functions() -> None:
+    """Over a transport without HTTP (the SDK's in-memory one, as stdio: no middleware runs),
+    each call is one access line and one metrics sample, written by the functions the middleware
+    uses (service.middleware.access.access_line, Metrics.observe_request), with the status the
+    HTTP request would have had and the problem's kind."""
+    import contextlib
+    import io
+
+    from service.mcp import make_server
+    from service.mcp_tools import Catalog
+
+    stream = io.StringIO()
+    with contextlib.redirect_stderr(stream):  # the loggers write to stderr, as over stdio
+        app = create_app(Settings(log_format="json"))
+        server = make_server(app, Catalog(app))
+
+        async def session() -> None:
+            async with app.router.lifespan_context(app), Client(server) as client:
+                await client.call_tool("dos", {"endpoint": "/dos/test", "request": TEST})
+                await client.call_tool("dos", {"endpoint": "/dos/test", "request": {"stat": "x"}})
+                await client.list_tools()
+
+        asyncio.run(asyncio.wait_for(session(), 60))
+    lines = [json.loads(x) for x in stream.getvalue().splitlines() if x.startswith("{")]
+    calls = [x for x in lines if x.get("event") == "request"]
+    assert [(x["route"], x["status"], x["system"], x.get("problem")) for x in calls] == [
+        ("mcp:/dos/test", 200, "dos", None),
+        ("mcp:/dos/test", 422, "dos", "validation-error"),
+    ]
+    text = app.state.metrics.render().decode()
+    assert (
+        'dragonroll_http_requests_total{method="POST",route="mcp:/dos/test",status="2xx"} 1.0'
+        in text
+    )
+    assert (
+        'dragonroll_http_requests_total{method="POST",route="mcp:/dos/test",status="4xx"} 1.0'
+        in text
+    )
+    assert 'dragonroll_resolutions_total{outcome="invalid",system="dos"} 1.0' in text
