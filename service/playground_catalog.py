@@ -7,7 +7,9 @@ Babel as the events' texts are (``make catalogs``; docs/narration.md).
   OpenAPI document (:func:`extract_openapi`) each field name (context ``field``), each enumerated
   value (context ``value``), each part of a dice slot's name (``slot``, from the operations' "Dice
   slots"), each endpoint's summary (``summary``) and, for each list of records a request holds
-  (``entities``, ``combatants``), what one of its items is called (``item``: the form's "entity 2"). The systems' names are not here: ``GET
+  (``entities``, ``combatants``), what one of its items is called (``item``: the form's "entity 2");
+  a field name that means different things in different systems (:data:`HOMONYMS`) also once per
+  system that uses it (``field``, ``dos.location``). The systems' names are not here: ``GET
   /systems`` gives them in every language, from the descriptors.
 - **Translated** in ``service/locale/<lang>/LC_MESSAGES/playground.po`` (updated from the template by
   ``make catalogs-update``).
@@ -35,6 +37,8 @@ from typing import IO, Any
 from babel import Locale
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
+
+from rules.registry import SYSTEMS
 
 ROOT = Path(__file__).resolve().parent
 LOCALE = ROOT / "locale"
@@ -78,6 +82,69 @@ def _walk(node: Any, fields: set[str], values: set[str]) -> None:
     elif isinstance(node, list):
         for child in node:
             _walk(child, fields, values)
+
+
+#: The keys of a schema (or of an operation) whose values are data, not schemas.
+_NOT_SCHEMAS = frozenset({"properties", "example", "examples", "default", "enum", "const"})
+
+
+def _walk_refs(schemas: dict[str, Any], node: Any, fields: set[str], values: set[str]) -> None:
+    """Every field name and value under ``node``, every ``$ref`` followed (each schema once)."""
+    seen: set[str] = set()
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, list):
+            pending.extend(current)
+            continue
+        if not isinstance(current, dict):
+            continue
+        ref = current.get("$ref")
+        if isinstance(ref, str):
+            name = ref.rsplit("/", 1)[-1]
+            if name not in seen:
+                seen.add(name)
+                pending.append(schemas.get(name, {}))
+            continue
+        properties = current.get("properties")
+        if isinstance(properties, dict):
+            fields.update(properties)
+            pending.extend(properties.values())
+        values.update(v for v in current.get("enum", []) if isinstance(v, str))
+        if isinstance(current.get("const"), str):
+            values.add(current["const"])
+        pending.extend(v for k, v in current.items() if k not in _NOT_SCHEMAS)
+
+
+def keys_by_system(document: dict[str, Any]) -> dict[str, tuple[set[str], set[str]]]:
+    """Each system's field names and enumerated values: those of its operations' requests and
+    answers (the registry's systems, each by its path prefix), their ``$ref`` followed."""
+    schemas = document.get("components", {}).get("schemas", {})
+    out: dict[str, tuple[set[str], set[str]]] = {}
+    for system in SYSTEMS:
+        prefix = (system.path or f"/{system.id}") + "/"
+        fields: set[str] = set()
+        values: set[str] = set()
+        for path, item in document.get("paths", {}).items():
+            if path.startswith(prefix):
+                for op in item.values():
+                    _walk_refs(
+                        schemas,
+                        [op.get("requestBody", {}), op.get("responses", {})],
+                        fields,
+                        values,
+                    )
+        out[system.id] = (fields, values)
+    return out
+
+
+#: Field names that no one word names in every system, in some language: each also has a message per
+#: system that uses it, which the page prefers (``texts.forSystem`` in service/static/shared/i18n.js).
+#: ``location`` is where a hit lands in Dragons of Shadows and a place in the dragon battle; ``hp``,
+#: ``max_hp`` and ``dc`` are Polish "punkty życia" and "poziom trudności" in Dragons of Shadows (its
+#: Polish source's words) but "punkty wytrzymałości" and "ST" in the fifth edition (its Polish
+#: players'), as the event texts say them.
+HOMONYMS = ("location", "hp", "max_hp", "dc")
 
 
 def _options(schemas: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
@@ -158,6 +225,11 @@ def extract_openapi(
             yield 0, "pgettext", ("summary", op["summary"]), []
     for key in record_lists(document):
         yield 0, "pgettext", ("item", key), []
+    by_system = keys_by_system(document)
+    for key in HOMONYMS:
+        for system, (names, _) in by_system.items():
+            if key in names:
+                yield 0, "pgettext", ("field", f"{system}.{key}"), []
 
 
 #: The counts that decide which plural category goes with which of a catalog's forms.

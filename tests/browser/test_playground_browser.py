@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -235,20 +236,43 @@ def test_cancelled_dice_are_struck_through(browser: Any, server: Server) -> None
         page.close()
 
 
-def test_a_bad_request_shows_the_problem(browser: Any, server: Server) -> None:
+@pytest.mark.parametrize("lang", ["en", "pl", "ar"])
+def test_a_bad_request_shows_the_problem_one_language_per_line(
+    browser: Any, server: Server, lang: str
+) -> None:
+    """The page's own words ("Refused (422)") on a line of their own, in the page's language; the
+    problem's title, detail and each field's message each on its own line, marked with the language
+    the service wrote them in (its Content-Language, else English)."""
     page = Page(browser, server)
     try:
-        page.open("/dos/test")
+        page.open("/dos/test", lang=lang)
         page.page.click("#tab-json")
         page.page.fill("#json", json.dumps({"stat": 44, "skill": "three", "dc": 47}))
-        with page.page.expect_response(lambda r: r.request.method == "POST"):
+        with page.page.expect_response(lambda r: r.url.endswith("/dos/test")) as info:
             page.page.click("#send")
+        problem = info.value.json()
+        spoken = info.value.headers.get("content-language", "en")
         page.page.wait_for_selector("#result .status.bad")
-        assert "422" in page.page.inner_text("#result .status.bad")
-        assert "skill" in page.page.inner_text("#result ul")
+        refused = catalog(lang).get("Refused ({status})", "Refused ({status})")
+        status = page.page.locator("#result .status.bad")
+        shown = re.sub("[\u2066-\u2069]", "", status.inner_text())
+        assert shown == refused.replace("{status}", "422")
+        assert status.evaluate("n => n.closest('[lang]').lang") == lang
+        # Each text's language as the problem says it (`lang`, `detail_lang`, `errors[].lang`),
+        # else its Content-Language.
+        title_lang = problem.get("lang", spoken)
+        lines = page.page.locator("#result .problem-title, #result .problem-detail")
+        assert lines.all_inner_texts() == [problem["title"], problem["detail"]]
+        marked = lines.evaluate_all("ns => ns.map(n => n.lang)")
+        assert marked == [title_lang, problem.get("detail_lang", title_lang)]
+        messages = page.page.locator("#result .problem-errors li span")
+        assert messages.all_inner_texts() == [e["msg"] for e in problem["errors"]]
+        marked = messages.evaluate_all("ns => ns.map(n => n.lang)")
+        assert marked == [e.get("lang", title_lang) for e in problem["errors"]]
+        assert "skill" in page.page.inner_text("#result .problem-errors")
         page.page.fill("#json", "{not json")
         page.page.click("#send")
-        assert "not valid" in page.page.inner_text("#json-error")
+        assert page.page.inner_text("#json-error")
     finally:
         page.close()
 
@@ -607,6 +631,203 @@ def test_the_typescript_client_bundled_for_a_browser_calls_the_service(
         )
         assert result["success"] == (result["total"] > 43)
         assert result["battleSeed"] == "vale"
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+# ------------------------------------------------------------------ the newcomer's findings
+
+
+def test_dropped_dice_look_as_the_legend_says(browser: Any, server: Server) -> None:
+    """A /dice/roll's dropped dice are marked and styled as the legend's dropped die, unlike kept
+    ones; the dice are headed by their term's formula, not "Term · 0"."""
+    page = Page(browser, server)
+    try:
+        page.open("/dice/roll")
+        page.page.click("#tab-json")
+        page.page.fill("#json", json.dumps({"notation": "4d6kh3 + 2d8dl1", "seed": "dropped"}))
+        answer = page.roll()
+        statuses = [d["status"] for term in answer["terms"] for d in term["dice"]]
+        dice = page.page.locator("#result .dice .die")
+        classes = dice.evaluate_all("ns => ns.map(n => n.classList.contains('dropped'))")
+        assert classes == [status == "dropped" for status in statuses] and sum(classes) == 2
+        style = "n => { const s = getComputedStyle(n); return [s.borderTopStyle, s.color, s.backgroundColor]; }"
+        legend = page.page.locator("footer .legend .die.dropped").evaluate(style)
+        shown = dice.evaluate_all(f"ns => ns.map({style})")
+        for dropped, look in zip(classes, shown, strict=True):
+            assert (look == legend) == dropped, (look, legend)
+        headings = page.page.locator("#result .dice-group h4").all_inner_texts()
+        assert headings == ["4d6kh3", "2d8dl1"]
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def chances(table: Any) -> list[tuple[str, Fraction, float]]:
+    """A table of chances: each row's label, its exact fraction (the tooltip) and its percentage."""
+    rows: list[list[str]] = table.locator("tr").evaluate_all(
+        "rs => rs.map(r => [r.cells[0].textContent, r.querySelector('.chance').title,"
+        " r.querySelector('.chance').textContent])"
+    )
+    plain = [[re.sub("[\u2066-\u2069]", "", cell) for cell in row] for row in rows]
+    return [
+        (label, Fraction(title.rsplit(" ", 1)[-1]), float(shown.rstrip("%")))
+        for label, title, shown in plain
+    ]
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/dos/attack",
+        "/dos/test",
+        "/dos/opposed",
+        "/dragon/battle",
+        "/riders/combat",
+        "/dnd5e/attack",
+    ],
+)
+def test_the_odds_outcomes_add_up_to_one(browser: Any, server: Server, path: str) -> None:
+    """Every table of outcomes adds up to exactly 1 (its exact fractions) and to 100% as shown: a
+    chance counted within another (a block that holds is a miss, a critical hit is a hit) is told
+    as such, in the table of what goes with them, never beside them as a third outcome."""
+    page = Page(browser, server)
+    try:
+        with page.page.expect_response(
+            lambda r: "/odds" in r.url and r.request.method == "POST"
+        ) as info:
+            page.open(path)
+        odds = info.value.json()
+        page.page.wait_for_selector("#odds table.outcomes")
+        tables = page.page.locator("#odds table.outcomes")
+        assert tables.count() >= 1
+        for i in range(tables.count()):
+            rows = chances(tables.nth(i))
+            assert sum(exact for _, exact, _ in rows) == 1, rows
+            assert abs(sum(shown for _, _, shown in rows) - 100) <= 0.05 * len(rows), rows
+        if path == "/dos/attack":
+            assert odds["blocked"] == odds["missed"]
+            labels = [label for label, _, _ in chances(tables.first)]
+            assert labels == ["Hits", "Misses: the block holds"]
+        if path == "/dnd5e/attack":
+            also = [label for label, _, _ in chances(page.page.locator("#odds table.also"))]
+            assert "A critical hit (counted among the hits)" in also
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_chart_titles_say_what_their_bars_are(browser: Any, server: Server) -> None:
+    page = Page(browser, server)
+    try:
+        page.open("/dice/roll")
+        page.page.wait_for_selector("#odds svg")
+        titles = page.page.locator("#odds svg").evaluate_all(
+            "ns => ns.map(n => n.getAttribute('aria-label'))"
+        )
+        assert titles == [
+            "How likely each total is",
+            "The chance of at least each total",
+            "The chance of at most each total",
+        ]
+        captions = " ".join(page.page.locator("#odds figcaption").all_inner_texts())
+        assert "Distribution of" not in captions
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize(
+    ("path", "lang"), [("/dos/attack", "pl"), ("/dnd5e/attack", "en"), ("/dnd5e/death-save", "fi")]
+)
+def test_the_result_shows_first_what_changed(
+    browser: Any, server: Server, path: str, lang: str
+) -> None:
+    """The outcome in a line, then what changed at the table (hit points before and after, the
+    conditions), in the table's words; the answer's other fields folded away, not shown first."""
+    messages = catalog(lang)
+    page = Page(browser, server)
+    try:
+        page.open(path, lang=lang)
+        answer = page.roll()
+        request = json.loads(page.answers[-1].request.post_data or "{}")
+        children = page.page.locator("#result > *").evaluate_all("ns => ns.map(n => n.className)")
+        assert children[:2] == ["status ok sentence", "changes"]
+        rows = page.page.locator("#result .changes dd").all_inner_texts()
+        text = re.sub("[\u2066-\u2069]", "", " | ".join(rows))
+        if path == "/dos/attack":
+            before, after = request["defender"]["hp"], answer["defender"]["hp"]
+            hp = messages["field\x04dos.hp"]
+            assert f"{hp}: {before} → {after}" in text
+            assert answer["defender"]["incapacitated"] and messages["out of the fight"] in text
+            dt = page.page.locator("#result .changes dt").first.text_content()
+            assert dt == messages["field\x04defender"]
+        elif path == "/dnd5e/attack":
+            assert f"HP: {request['target']['hp']} → {answer['target']['hp']} of" in text
+        else:
+            assert answer["dead"] and messages["dead"] in text
+            failures = messages["field\x04failures"]
+            assert f"{failures}: {answer['failures']}" in text
+        folded = page.page.locator("#result details.rest")
+        assert folded.get_attribute("open") is None and folded.locator("table.words").count() == 1
+        assert page.errors == []
+    finally:
+        page.close()
+
+
+def test_paths_keep_their_order_in_arabic(browser: Any, server: Server) -> None:
+    """In right-to-left text an endpoint's path reads left to right, its slash first (the review
+    saw `dos/roll/`): the option's text isolates it, and laid out right to left the slash stands
+    left of the path's letters. The same text without the isolate would put it at the other end."""
+    page = Page(browser, server)
+    try:
+        page.open("/dos/roll", lang="ar")
+        option = page.page.locator("#endpoint option:checked").inner_text()
+        assert option.startswith("\u2066/dos/roll\u2069 · ")
+        where = """text => {
+          const probe = document.createElement("p");
+          probe.dir = "rtl";
+          probe.style.fontSize = "20px";
+          probe.textContent = text;
+          document.body.append(probe);
+          const node = probe.firstChild;
+          const x = (i) => { const r = document.createRange(); r.setStart(node, i); r.setEnd(node, i + 1);
+            return r.getBoundingClientRect().x; };
+          const slash = text.indexOf("/"), d = text.indexOf("d");
+          const out = [x(slash), x(d)];
+          probe.remove();
+          return out;
+        }"""
+        slash, d = page.page.evaluate(where, option)
+        assert slash < d
+        slash, d = page.page.evaluate(where, option.replace("\u2066", "").replace("\u2069", ""))
+        assert slash > d  # the bug the isolate fixes
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_dragon_battles_form_names_its_things(browser: Any, server: Server, lang: str) -> None:
+    """The battle's `location` is a place, not a hit location; its entities are headed by their own
+    names, not "entities 1", and each Remove button says which it removes."""
+    messages = catalog(lang)
+    page = Page(browser, server)
+    try:
+        page.open("/dragon/battle", lang=lang)
+        legends = page.page.locator("#form-view legend").all_inner_texts()
+        place = messages.get("field\x04dragon.location") or "location"
+        hit = messages.get("field\x04dos.location") or "hit location"
+        assert place in legends and hit not in legends and place != hit
+        example = json.loads(page.page.input_value("#json"))
+        ids = [entity["id"] for entity in example["entities"]]
+        assert all(entity in legends for entity in ids)
+        assert not any(re.search(r"\d$", legend) for legend in legends), legends
+        removes = page.page.locator("#form-view button.small").all_inner_texts()
+        remove = messages.get("Remove: {name}", "Remove: {name}")
+        for entity in ids:
+            assert remove.replace("{name}", entity) in [
+                re.sub("[\u2066-\u2069]", "", r) for r in removes
+            ]
         assert page.errors == []
     finally:
         page.close()

@@ -5,9 +5,11 @@ and the JSON the page reads is what the .po files compile to. `make catalogs` fi
 from __future__ import annotations
 
 import io
+import json
 import re
 import subprocess
 import sys
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -124,3 +126,78 @@ def test_a_plurals_forms_are_named_by_the_languages_cldr_categories() -> None:
     assert wrong.num_plurals == 2
     with pytest.raises(ValueError, match="plural form 1"):
         pc.plural_categories(wrong, "pl")
+
+
+# ------------------------------------------------------------------ the glossaries hold on the page
+# One term for one thing on the page as in the events: each language's glossary (the one source,
+# rules/locale/<lang>/glossary.txt, tests/narration/test_glossary.py) holds over every translation of
+# the playground's catalog too. A line scoped to a system holds over the messages of that system: a
+# field, value or list item of its requests or answers, a part of its dice slots, its endpoints'
+# summaries; the page's own texts (no context) belong to every system.
+
+
+@cache
+def systems_of_messages() -> dict[tuple[str | None, str], frozenset[str]]:
+    """The systems each contextual message of the playground belongs to, read from the OpenAPI
+    document (each system's operations, by its path prefix) and the registry (slots)."""
+    from rules.registry import SYSTEMS
+
+    document = json.loads((ROOT / "openapi" / "openapi.json").read_text("utf-8"))
+    owners: dict[tuple[str | None, str], set[str]] = {}
+    for system_id, (fields, values) in pc.keys_by_system(document).items():
+        for key in fields:
+            for context in ("field", "item"):
+                owners.setdefault((context, key), set()).add(system_id)
+            owners.setdefault(("field", f"{system_id}.{key}"), set()).add(system_id)
+        for value in values:
+            owners.setdefault(("value", value), set()).add(system_id)
+    for system in SYSTEMS:
+        prefix = (system.path or f"/{system.id}") + "/"
+        for path, item in document["paths"].items():
+            for op in item.values() if path.startswith(prefix) else ():
+                owners.setdefault(("summary", op.get("summary", "")), set()).add(system.id)
+        docs = [f"{pc.SLOTS_HEADING}: {e.slot_doc}" for e in system.endpoints]
+        for part in {p for doc in docs for p in pc.slot_parts(doc)}:
+            owners.setdefault(("slot", part), set()).add(system.id)
+    return {key: frozenset(ids) for key, ids in owners.items()}
+
+
+def _holds(scope: str | None, context: str | None, msgid: str) -> bool:
+    if scope is None or context is None:
+        return True
+    return scope in systems_of_messages().get((context, msgid), frozenset())
+
+
+@pytest.mark.parametrize("lang", [lang for lang in pc.LANGUAGES if lang != "en"])
+def test_no_label_uses_a_term_the_glossary_forbids(lang: str) -> None:
+    from tests.narration.test_glossary import glossary, pattern, words
+
+    catalog = read(pc.LOCALE / lang / "LC_MESSAGES" / "playground.po", lang)
+    found = [
+        f"{variant!r} (say {preferred!r}): {message.context or ''} {message.id!r} -> {form!r}"
+        for message in catalog
+        if message.id
+        for form in (message.string if isinstance(message.string, tuple) else (message.string,))
+        for scope, preferred, variants in glossary(lang)
+        if _holds(
+            scope,
+            message.context,
+            str(message.id if isinstance(message.id, str) else message.id[0]),
+        )
+        for variant in variants
+        if pattern(variant).search(words(str(form)))
+    ]
+    assert found == []
+
+
+def test_a_scoped_term_binds_its_systems_labels_only() -> None:
+    """The scoping reads the document: `prosperity` is the dragon battle's, `hp` Dragons of Shadows'
+    and the fifth edition's, `Simple test against a DC` a summary of Dragons of Shadows."""
+    owners = systems_of_messages()
+    assert owners[("field", "prosperity")] == {"dragon"}
+    assert {"dos", "dnd5e"} <= owners[("field", "hp")] and "dragon" not in owners[("field", "hp")]
+    assert owners[("summary", "Simple test against a DC")] == {"dos"}
+    assert owners[("slot", "dragon_die")] == {"dragon"}
+    assert owners[("field", "dos.location")] == {"dos"}
+    assert _holds(None, "field", "hp") and _holds("dragon", None, "Roll")
+    assert not _holds("dragon", "field", "hp")

@@ -11,6 +11,7 @@ odds' outcomes adding up to 100%; a refusal one language per line; plural forms 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,6 +106,7 @@ try {
   renderAnswer(host, refused, { document: doc, texts: pl });
   out.problem = {
     language: refused.language,
+    body: refused.body,
     lines: [...host.querySelectorAll("p, li span")].map((n) => [n.textContent, n.lang || null]),
   };
 } catch (err) {
@@ -170,7 +172,8 @@ def test_the_card_shows_what_changed_first(seen: dict[str, Any]) -> None:
     before, after = attack["request"]["defender"]["hp"], attack["answer"]["defender"]["hp"]
     assert before != after
     hp = catalog("ar")["field\x04hp"]
-    assert any(text.startswith(f"{hp}: {before} ← {after}") for text in attack["changes"])
+    plain = [re.sub("[\u2066-\u2069]", "", text) for text in attack["changes"]]
+    assert any(text.startswith(f"{hp}: {before} ← {after}") for text in plain), plain
     assert attack["narration"] == ["ar", "rtl"]
     assert attack["folded"]
 
@@ -179,7 +182,8 @@ def test_the_odds_outcomes_add_up(seen: dict[str, Any]) -> None:
     odds = seen["odds"]
     from fractions import Fraction
 
-    total = sum(Fraction(title.rsplit(" ", 1)[-1]) for _, title in odds["outcomes"])
+    titles = [re.sub("[\u2066-\u2069]", "", title) for _, title in odds["outcomes"]]
+    total = sum(Fraction(title.rsplit(" ", 1)[-1]) for title in titles)
     assert total == 1, odds["outcomes"]
     assert len(odds["outcomes"]) == 2  # a hit, or a miss because the block holds
     assert odds["charts"] and all(odds["charts"])
@@ -189,8 +193,14 @@ def test_a_refusal_is_one_language_per_line(seen: dict[str, Any]) -> None:
     lines = seen["problem"]["lines"]
     pl = catalog("pl")
     assert lines[0] == [pl["Refused ({status})"].replace("{status}", "422"), None]
-    language = seen["problem"]["language"]
-    assert all(lang == language for _, lang in lines[1:]), lines
+    body = seen["problem"]["body"]
+    title = body.get("lang", seen["problem"]["language"])
+    wanted = [
+        title,
+        body.get("detail_lang", title),
+        *(e.get("lang", title) for e in body["errors"]),
+    ]
+    assert [lang for _, lang in lines[1:]] == wanted, lines
     assert json.dumps(lines).count("skill") >= 1
 
 

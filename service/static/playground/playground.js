@@ -52,6 +52,8 @@ const systemOf = (id) => state.systems.find((s) => s.id === id);
 const systemName = (system) => system.name[state.texts.lang] || system.name.en || system.id;
 const endpoint = () => state.paths.find((p) => p.path === state.path);
 const summaryOf = (ep) => state.texts.inContext("summary", ep.summary) || ep.summary;
+// The texts for one endpoint's things: its system's word where a field name means different things.
+const textsOf = (ep) => (ep ? state.texts.forSystem(ep.system) : state.texts);
 
 // ------------------------------------------------------------------ the form and the JSON view
 function renderForm() {
@@ -59,11 +61,11 @@ function renderForm() {
   if (!ep) return;
   if (!state.form) {
     state.form = createForm({
-      document, container: $("form-view"), doc: state.doc, schema: ep.requestSchema, value: state.request, texts: state.texts,
+      document, container: $("form-view"), doc: state.doc, schema: ep.requestSchema, value: state.request, texts: textsOf(ep),
       onChange: (value) => { state.request = value; syncJson(); scheduleOdds(); },
     });
   } else {
-    state.form.setTexts(state.texts);
+    state.form.setTexts(textsOf(ep));
   }
 }
 
@@ -196,7 +198,7 @@ function showResult(answer) {
   state.last = answer;
   const ep = state.paths.find((p) => p.path === answer.path);
   renderAnswer($("result"), answer, {
-    document, texts: state.texts, outcome: ep ? ep.outcome : [],
+    document, texts: textsOf(ep), outcome: ep ? ep.outcome : [],
     actions: [{ id: "replay", text: t("Replay"), onClick: replay }],
   });
 }
@@ -248,7 +250,7 @@ function showOdds(answer) {
   state.odds = answer;
   $("odds").hidden = false;
   if (answer.ok) {
-    $("odds-body").replaceChildren(oddsView({ document, texts: state.texts, odds: answer.odds, request: answer.request }));
+    $("odds-body").replaceChildren(oddsView({ document, texts: textsOf(endpoint()), odds: answer.odds, request: answer.request }));
     return;
   }
   const lang = answer.language || "en";

@@ -53,12 +53,14 @@ export function renderAnswer(container, answer, options) {
 }
 
 // A refusal, one language per line: the page's own words, then the problem's title, detail and each
-// field's message in the language the service wrote them in (a problem's or an error's own `lang`,
-// else the answer's Content-Language, else English).
+// field's message in the language the service wrote each in (the problem's `lang` for its title,
+// `detail_lang` for its detail, each error's `lang`; else the answer's Content-Language, else
+// English), each on its own line with that `lang` and its direction.
 export function renderProblem(container, answer, { document, texts }) {
   const el = builder(document);
   const body = answer.body || {};
   const lang = typeof body.lang === "string" ? body.lang : answer.language || "en";
+  const detailLang = typeof body.detail_lang === "string" ? body.detail_lang : lang;
   const line = (cls, text, language) => el("p", { class: cls, lang: language, dir: rtl(language) ? "rtl" : "ltr", text });
   container.classList.add("dr-card");
   const errors = (Array.isArray(body.errors) ? body.errors : []).map((e) => {
@@ -69,7 +71,7 @@ export function renderProblem(container, answer, { document, texts }) {
   container.replaceChildren(...[
     el("p", { class: "status bad", text: texts.t("Refused ({status})", { status: answer.status }) }),
     body.title ? line("problem-title", body.title, lang) : null,
-    body.detail ? line("problem-detail", body.detail, lang) : null,
+    body.detail ? line("problem-detail", body.detail, detailLang) : null,
     errors.length ? el("ul", { class: "problem-errors" }, errors) : null,
   ].filter(Boolean));
 }
@@ -230,7 +232,7 @@ function die(el, texts, roll, fate, dropped) {
   const struck = marks.some(([c]) => c === "cancelled" || c === "rerolled");
   const face = el(struck ? "del" : "span", { text: String(roll.value) });
   return el("li", { class: ["die", ...marks.map(([c]) => c)].join(" "), title: words.join(", "), "aria-label": words.join(", ") },
-    face, el("span", { class: "sides", "aria-hidden": "true", text: `d${roll.sides}` }));
+    face, el("span", { class: "sides", "aria-hidden": "true", text: texts.t("d{sides}", { sides: roll.sides }) }));
 }
 
 function narration(el, events, language) {

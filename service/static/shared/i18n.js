@@ -12,8 +12,14 @@
 //     texts.nt(singular, plural, n, params)   the form the language's plural rules give n ({count} is n)
 //     texts.inContext(context, key)   a message of a context (field, value, slot, summary, item) or undefined
 //     texts.field(key), texts.value(v), texts.item(key)   a field's name, a value, a list's item in words
-//     texts.number(v, digits), texts.percent(p), texts.signed(v), texts.list(items)
+//     texts.number(v, digits), texts.percent(p) (p a probability), texts.withSign(v) (v in percent),
+//     texts.signed(v), texts.list(items)
 //     texts.isolate(text), texts.ltr(text)   a name (FSI..PDI) or a path or formula (LRI..PDI) kept whole in any direction
+//     texts.forSystem(id)             the same texts for one system's things: a field name that means
+//                                     different things in different systems (`location`) is that
+//                                     system's (context field, `<id>.<key>`)
+//   In a right-to-left language every value `t` and `nt` fill in is isolated (FSI..PDI), as the
+//   service's narration does: a Latin name or a number then keeps its place in the sentence.
 //   loadTexts(lang, {base, fetch})    the compiled catalog of `lang` fetched from `base` (a URL ending
 //                                     in /), as a translator; the English texts when there is none
 //   translatePage(document, texts)    the page's `data-i18n` texts and `data-i18n-<attribute>`s
@@ -21,6 +27,7 @@
 export const N_ = (text) => text;
 
 const CONTEXT = "\u0004";
+const isolate = (text) => `\u2068${text}\u2069`;
 const ENGLISH = { lang: "en", dir: "ltr", messages: {}, plurals: {} };
 
 export function direction(lang) {
@@ -58,49 +65,60 @@ function pluralRules(lang) {
   }
 }
 
-function numbers(locale) {
+// Numbers in the reader's conventions; a percentage's sign as the catalog writes it ("{value}%":
+// Finnish "89,3 %", Arabic "89.3٪").
+function numbers(locale, messages, rtl) {
   const number = (value, digits = 2) => Number(value).toLocaleString(locale, { maximumFractionDigits: digits });
+  const withSign = (value) => fill(messages["{value}%"] || N_("{value}%"), { value });
   const percent = (p) => {
     const digits = p !== 0 && p < 0.001 ? 4 : p < 0.01 ? 2 : 1;
-    return (100 * p).toLocaleString(locale, { maximumFractionDigits: digits }) + "%";
+    return withSign((100 * p).toLocaleString(locale, { maximumFractionDigits: digits }));
   };
   const signed = (value) => (value > 0 ? "+" : "") + number(value);
-  const list = (items) => {
+  const list = (values) => {
+    const items = values.map((v) => (rtl ? isolate(String(v)) : String(v)));
     try {
-      return new Intl.ListFormat(locale, { type: "conjunction" }).format(items.map(String));
+      return new Intl.ListFormat(locale, { type: "conjunction" }).format(items);
     } catch {
       return items.join(", ");
     }
   };
-  return { number, percent, signed, list };
+  return { number, percent, signed, list, withSign };
 }
 
-export function translator(catalog = ENGLISH) {
+export function translator(catalog = ENGLISH, system = null) {
   const messages = catalog.messages || {};
   const plurals = catalog.plurals || {};
   const lang = catalog.lang || "en";
+  const dir = catalog.dir === "rtl" ? "rtl" : "ltr";
   const rules = pluralRules(lang);
   const inContext = (context, key) => messages[`${context}${CONTEXT}${key}`];
-  const t = (msgid, params = {}) => fill(messages[msgid] || msgid, params);
+  const shown = (params) => (dir === "rtl"
+    ? Object.fromEntries(Object.entries(params).map(([k, v]) => [k, isolate(v)]))
+    : params);
+  const t = (msgid, params = {}) => fill(messages[msgid] || msgid, shown(params));
   const nt = (singular, plural, n, params = {}) => {
     const forms = plurals[singular];
     const text = forms ? (forms[rules.select(n)] || forms.other) : n === 1 ? singular : plural;
-    return fill(text, { count: n, ...params });
+    return fill(text, shown({ count: n, ...params }));
   };
+  const field = (key) => (system && inContext("field", `${system}.${key}`)) || inContext("field", key) || humanize(key);
   const locale = lang === "ar" ? "ar-u-nu-latn" : lang;
   return {
     lang,
-    dir: catalog.dir === "rtl" ? "rtl" : "ltr",
+    dir,
     locale,
+    system,
     t,
     nt,
     inContext,
-    field: (key) => inContext("field", key) || humanize(key),
+    field,
     value: (value) => inContext("value", String(value)) || messages[String(value)] || humanize(value),
-    item: (key) => inContext("item", key) || inContext("field", key) || humanize(key),
-    isolate: (text) => `\u2068${text}\u2069`,
+    item: (key) => inContext("item", key) || field(key),
+    isolate,
     ltr: (text) => `\u2066${text}\u2069`,
-    ...numbers(locale),
+    forSystem: (id) => translator(catalog, id),
+    ...numbers(locale, messages, dir === "rtl"),
   };
 }
 

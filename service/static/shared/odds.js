@@ -30,12 +30,14 @@ const OUTCOMES = {
   defender_wins: N_("The defender wins"),
   interrupted: N_("A tie: the fight stops, nobody loses"),
 };
-// The chances that go with an outcome (counted within it, or a consequence of it).
+// The chances that go with an outcome (counted within it, or a consequence of it); a key one system
+// means otherwise is under `<system>.<key>` (Dragons of Shadows' `critical` is a critical wound).
 const ALSO = {
   succeeds: N_("Succeeds in all, by the total or by luck"),
   blocked: N_("Of the misses: the block holds"),
   dodged: N_("Of the misses: the dodge holds"),
   critical: N_("A critical hit (counted among the hits)"),
+  "dos.critical": N_("A critical wound"),
   incapacitated: N_("The target is out of the fight after it"),
   drops_to_0: N_("The target drops to 0 hp"),
   dies: N_("The target dies"),
@@ -75,7 +77,8 @@ function chanceLabel(texts, keys) {
   const named = keys.filter((k) => typeof k === "string");
   const last = named[named.length - 1];
   if (OUTCOMES[last]) return texts.t(OUTCOMES[last]);
-  if (ALSO[last]) return texts.t(ALSO[last]);
+  const also = ALSO[`${texts.system}.${last}`] || ALSO[last];
+  if (also) return texts.t(also);
   return named.map(texts.field).join(" · ");
 }
 

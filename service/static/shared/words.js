@@ -106,7 +106,7 @@ export function inWords(texts, key, value) {
   if (value === null || value === undefined) return "—";
   if (typeof value === "boolean") return value ? t("yes") : t("no");
   if (typeof value === "number") {
-    if (/percent/.test(key)) return texts.signed(value) + "%";
+    if (/percent/.test(key)) return texts.withSign(texts.signed(value));
     if (key === "margin") return texts.signed(value);
     return texts.number(value);
   }
