@@ -509,6 +509,10 @@ class Notation:
     dc: int | None = None
     advantage: Advantage | None = None
 
+    #: each dice term written in the dialect, and the tree's pools (pools_of), made once
+    texts: tuple[str, ...] = ()
+    pools: tuple[Pool, ...] = ()
+
     @property
     def draws(self) -> int:
         return sum(t.draws for t in self.terms)
@@ -541,7 +545,10 @@ def parse(
     tree = parser.expression()
     terms = tuple(parser.terms)
     _check_ranges(tree)
-    return Notation(tree, terms, tree.text(dialect), dialect, parser.comment)
+    texts = tuple(t.text(dialect) for t in terms)
+    return Notation(
+        tree, terms, tree.text(dialect), dialect, parser.comment, texts=texts, pools=pools_of(tree)
+    )
 
 
 def check_shorthands(table: Mapping[str, str]) -> None:
@@ -1168,6 +1175,21 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
         items = tuple(_replace_terms(item, terms) for item in node.items)
         return Pool(items, node.keep, node.column, node.label)
     return node
+
+
+def pools_of(node: Node) -> tuple[Pool, ...]:
+    """The pools of a tree, left to right (outer before inner)."""
+    if isinstance(node, Pool):
+        return (node, *(p for item in node.items for p in pools_of(item)))
+    if isinstance(node, Group):
+        return pools_of(node.inner)
+    if isinstance(node, Negate):
+        return pools_of(node.operand)
+    if isinstance(node, Call):
+        return pools_of(node.arg)
+    if isinstance(node, Binary):
+        return pools_of(node.left) + pools_of(node.right)
+    return ()
 
 
 # ---------------------------------------------------------------- ranges (a divisor never 0)
