@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints, with_config
+from pydantic import ConfigDict, Field, JsonValue, StringConstraints, with_config
 from typing_extensions import TypedDict
 
 from rules.models import Envelope, FoundryRollRequest, Gender, Name
@@ -42,6 +42,17 @@ class NotationRollRequest(FoundryRollRequest):
     )
     name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
     gender: Gender | None = None
+    data: dict[str, JsonValue] | None = Field(
+        default=None,
+        description=(
+            "The values the notation's data references read: Foundry's `@abilities.str.mod` is "
+            "`data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is "
+            "`data.selected.strength_mod` (each `|` a level). A value is a whole number or a "
+            'formula (`"1d8 + 3"`), put in the notation\'s text as the tools put it; a '
+            "reference the data does not hold is a 422."
+        ),
+        examples=[{"abilities": {"str": {"mod": 3}}, "prof": 2}],
+    )
     repeat: int | None = Field(
         default=None,
         ge=1,

@@ -85,8 +85,9 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
-    parsed = notation_of(req.notation, shorthands, req.dialect)
-    repeat = Roller(shorthands).repeat(req)
+    roller = Roller(shorthands)
+    parsed = roller.notation(req)
+    repeat = roller.repeat(req)
     estimate(parsed, repeat)
     exact = parsed.dialect == "avrae"  # d20 divides exactly and truncates the total alone
     full, listed = node_odds(parsed.tree, exact=exact)

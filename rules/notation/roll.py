@@ -18,11 +18,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import InvalidRequest
 from rules.events import EventLog, trace
+from rules.notation.data import DataError, references, substitute
 from rules.notation.models import (
     NotationRollRequest,
     NotationRollResult,
@@ -60,15 +62,24 @@ def notation_of(
     shorthands: Mapping[str, str],
     dialect: Dialect = "foundry",
     table: tuple[tuple[str, str], ...] | None = None,
+    data: Mapping[str, Any] | None = None,
 ) -> Notation:
-    """``text`` as pasted, read with ``shorthands`` in ``dialect`` (rules/notation/reading.py); a
-    bad notation is a 422 at ``notation``, naming the dialects that would read it. ``table`` is
-    the shorthands as the cache's key, if the caller holds it (:class:`Roller` does)."""
+    """``text`` as pasted, read with ``shorthands`` in ``dialect`` (rules/notation/reading.py), its
+    data references replaced from ``data`` (rules/notation/data.py); a bad notation is a 422 at
+    ``notation``, naming the dialects that would read it. ``table`` is the shorthands as the
+    cache's key, if the caller holds it (:class:`Roller` does)."""
+    read = text
+    if references(text, dialect):
+        try:
+            read = substitute(text, data, dialect)
+        except DataError as exc:
+            raise InvalidRequest.at(("notation",), f"notation: {exc}") from None
     try:
-        return _parsed(text, table or tuple(sorted(shorthands.items())), dialect)
+        return _parsed(read, table or tuple(sorted(shorthands.items())), dialect)
     except NotationError as exc:
-        hint = "" if '"dialect"' in exc.message else _hint(text, shorthands, dialect)
-        raise InvalidRequest.at(("notation",), f"notation: {exc}{hint}") from None
+        hint = "" if '"dialect"' in exc.message else _hint(read, shorthands, dialect)
+        replaced = f" (in {read!r}, its data references replaced)" if read != text else ""
+        raise InvalidRequest.at(("notation",), f"notation: {exc}{replaced}{hint}") from None
 
 
 def _hint(text: str, shorthands: Mapping[str, str], dialect: Dialect) -> str:
@@ -320,7 +331,7 @@ class Roller:
         object.__setattr__(self, "table", tuple(sorted(self.shorthands.items())))
 
     def notation(self, req: NotationRollRequest) -> Notation:
-        return notation_of(req.notation, self.shorthands, req.dialect, self.table)
+        return notation_of(req.notation, self.shorthands, req.dialect, self.table, req.data)
 
     def slots(self, req: NotationRollRequest) -> SlotSpec:
         """One slot per dice term: ``term.<n>`` (its die size)."""

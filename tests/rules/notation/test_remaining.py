@@ -1,0 +1,100 @@
+"""The notations that remained (issue 44): data references (Foundry's ``@path``, Roll20's
+``@{...}``), Roll20's grouped successes and matches, Foundry's nested dice; each read as its tool
+documents it, with exact odds (every script of the dice enumerated) or a documented refusal."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from itertools import product
+from typing import Any
+
+import pytest
+
+from rules.dice import DiceSource
+from rules.errors import InvalidRequest
+from rules.notation.models import NotationOddsRequest, NotationRollRequest
+from rules.notation.odds import notation_odds
+from rules.notation.roll import Roller
+
+ROLLER = Roller()
+
+
+def roll(**body: Any) -> Any:
+    req = NotationRollRequest(**body)
+    return ROLLER.roll(req, DiceSource(req.seed or "s", req.dice, ROLLER.slots(req)))
+
+
+def refused(**body: Any) -> str:
+    with pytest.raises(InvalidRequest) as info:
+        roll(**body)
+    return str(info.value)
+
+
+def odds(**body: Any) -> dict[int, Fraction]:
+    answer = notation_odds(NotationOddsRequest(**body), {})
+    return {r["value"]: Fraction(r["p"]["exact"]) for r in answer["total"]["result"]}
+
+
+def enumerated(**body: Any) -> dict[int, Fraction]:
+    """The roll's totals over every script of its dice (terms of fixed dice counts only)."""
+    req = NotationRollRequest(**body)
+    parsed = ROLLER.notation(req)
+    slots = ROLLER.slots(req)
+    faces = [range(1, t.sides + 1) for t in parsed.terms for _ in range(t.count)]
+    seen: dict[int, int] = {}
+    for values in product(*faces):
+        script: dict[str, list[int]] = {}
+        i = 0
+        for t in parsed.terms:
+            script[t.slot] = list(values[i : i + t.count])
+            i += t.count
+        total = ROLLER.roll(req, DiceSource("s", script, slots))["total"]
+        seen[total] = seen.get(total, 0) + 1
+    n = sum(seen.values())
+    return {v: Fraction(c, n) for v, c in seen.items()}
+
+
+# ---------------------------------------------------------------- data references
+
+
+def test_foundrys_data_paths() -> None:
+    """Foundry VTT, "Dice" (https://foundryvtt.com/article/dice/): "/r 1d20 + @abilities.str.mod"
+    reads the roll data's nested value."""
+    data = {"abilities": {"str": {"mod": 3}}, "prof": 2}
+    result = roll(notation="/r 1d20 + @abilities.str.mod + @prof", data=data, dice={"term.0": [10]})
+    assert (result["formula"], result["total"]) == ("1d20 + 3 + 2", 15)
+    assert result["notation"] == "/r 1d20 + @abilities.str.mod + @prof"
+
+
+def test_roll20s_attribute_calls() -> None:
+    """Roll20's Dice Reference: "+@{selected|Strength_modifier}"; each | a level of data."""
+    data = {"selected": {"strength_mod": -1}, "bonus": 2}
+    result = roll(
+        notation="/r 1d20+@{selected|strength_mod}+@{bonus}",
+        dialect="roll20",
+        data=data,
+        dice={"term.0": [10]},
+    )
+    assert (result["formula"], result["total"]) == ("1d20 + -1 + 2", 11)
+
+
+def test_a_formula_in_the_data_is_put_in_as_text() -> None:
+    result = roll(notation="@dmg + 1", data={"dmg": "2d6"}, dice={"term.0": [3, 4]})
+    assert (result["formula"], result["total"]) == ("2d6 + 1", 8)
+    assert odds(notation="1d4 + @m", data={"m": 2}) == {v: Fraction(1, 4) for v in (3, 4, 5, 6)}
+
+
+@pytest.mark.parametrize(
+    ("body", "said"),
+    [
+        ({"notation": "1d20 + @abilities.dex.mod", "data": {"abilities": {}}}, "does not hold"),
+        ({"notation": "1d20 + @prof"}, "does not hold"),
+        ({"notation": "1d20 + @{strength}", "dialect": "roll20"}, "does not hold"),
+        ({"notation": "1d20 + @{x}", "dialect": "roll20", "data": {"x": 2.5}}, "whole number"),
+        ({"notation": "1d20 + @x", "data": {"x": [1]}}, "a number or a formula"),
+        ({"notation": "1d20 + @x", "data": {"x": "@y"}}, "more data"),
+    ],
+)
+def test_a_missing_or_bad_reference_is_a_422_naming_it(body: dict[str, Any], said: str) -> None:
+    message = refused(**body)
+    assert said in message and "column 8" in message, message
