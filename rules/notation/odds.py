@@ -242,6 +242,10 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
     if isinstance(node, Pool):
         shapes = [_shape(item, steps, dialect) for item in node.items]
+        if node.success is not None:  # each total scored, then 3 x 3 pairs an item
+            steps.append(sum(2 * s.values + 9 * len(shapes) for s in shapes))
+            lo, hi = node_range(node)
+            return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
         first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
         m = last - first
         widest = max(s.values for s in shapes)
@@ -465,7 +469,14 @@ def _quotient(a: int, b: int) -> int:
 def pool_odds(node: Pool, items: list[Counts]) -> Counts:
     """A pool's total: the items are independent (each has its own dice); the kept ones are the
     top (or bottom) m of their totals, so a dynamic programme over the items holds, for each
-    sorted tuple of the m best totals so far, its count."""
+    sorted tuple of the m best totals so far, its count. Roll20's grouped successes: the sum of
+    each item's score (+1, -1, 0)."""
+    if node.success is not None:
+        scored = [item.mapped(node.score) for item in items]
+        counted = scored[0]
+        for more in scored[1:]:
+            counted = _pairwise(counted, more, lambda x, y: x + y)
+        return counted
     first, last = ranks(len(items), () if node.keep is None else (node.keep,))
     m = last - first
     top = first == 0  # kh, dl: the m highest; kl, dh: the m lowest

@@ -31,7 +31,7 @@ Its errors name only what the subset reads there.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -400,13 +400,28 @@ class Pool:
     keep: Keep | None
     column: int
     label: str | None = None
+    #: Roll20's grouped successes (``{3d6, 2d8}>10f<3``): each expression's total counts +1 when
+    #: it reaches ``success``, else -1 when ``failure`` holds (its Dice Reference, "Grouped Rolls")
+    success: Compare | None = None
+    failure: Compare | None = None
 
     def text(self, dialect: Dialect = "foundry") -> str:
         inner = ", ".join(item.text(dialect) for item in self.items)
         keep = "" if self.keep is None else self.keep.written(dialect)
+        if self.success is not None:
+            keep = self.success.written("roll20")
+            if self.failure is not None:
+                keep += "f" + self.failure.written("roll20").removeprefix("=")
         if dialect == "avrae":
             return f"({inner}{',' if len(self.items) == 1 else ''}){keep}" + _label(self.label)
         return f"{{{inner}}}{keep}" + _label(self.label)
+
+    def score(self, total: int | Fraction) -> int:
+        """What an expression's total counts in a pool of successes."""
+        assert self.success is not None
+        if self.success(total):  # type: ignore[arg-type]
+            return 1
+        return -1 if self.failure is not None and self.failure(total) else 0  # type: ignore[arg-type]
 
     def kept(self, totals: Sequence[int | Fraction]) -> list[bool]:
         """Which of the items' totals the pool keeps."""
@@ -487,7 +502,7 @@ def _relabelled(node: Node, label: str | None) -> Node:
     if isinstance(node, Call):
         return Call(node.name, node.arg, node.column, label)
     if isinstance(node, Pool):
-        return Pool(node.items, node.keep, node.column, label)
+        return replace(node, label=label)
     return Group(node, label)
 
 
@@ -736,7 +751,7 @@ class _Parser:
                 return Group(items[0], self.label())
             if len(items) > MAX_POOL:
                 raise self.fail(f"a pool holds at most {MAX_POOL} expressions", start)
-            return Pool(tuple(items), self.pool_keep(len(items)), start + 1, self.label())
+            return self.pool(tuple(items), start)
         if ch in _DIGITS and ch:
             start = self.i
             n = self.number("a number")
@@ -856,6 +871,34 @@ class _Parser:
         term = self.modifiers(term)
         self.terms[-1] = term
         return term
+
+    def pool(self, items: tuple[Node, ...], start: int) -> Pool:
+        """A pool's modifiers after its closing brace: a keep or drop; in Roll20, a count of
+        successes (``>10``, then ``f<3``) instead. Roll20 reads a group of one expression with a
+        modifier die by die (``{4d6+3d8}k4`` keeps 4 of its 7 dice): not read here."""
+        at = self.i
+        if (
+            self.dialect == "roll20"
+            and len(items) == 1
+            and self.peek()
+            and self.peek() in "<>=kKdD"
+        ):
+            raise self.fail(
+                "Roll20 reads a group of one expression with a modifier die by die ({4d6+3d8}k4 "
+                "keeps 4 of its 7 dice, {3d20+5}>21 adds 5 to each die): not read here; give the "
+                "group two or more expressions, or put the modifier on the dice term"
+            )
+        keep = self.pool_keep(len(items))
+        success = failure = None
+        if keep is None and self.dialect == "roll20" and self.peek() in ("<", ">", "="):
+            if not self.peek():  # pragma: no cover - peek is "" only at the end
+                raise self.fail("expected a comparison")
+            success = self.compare((0,), "a group's successes", at, most=MAX_TOTAL)
+            if self.word(("f",)) is not None:
+                self.i += 1
+                failure = self.compare((0,), "f", at, most=MAX_TOTAL)
+        pool = Pool(items, keep, start + 1, None, success, failure)
+        return replace(pool, label=self.label())
 
     def pool_keep(self, size: int) -> Keep | None:
         """A pool's keep or drop (one): ``kh``, ``kl``, ``dh``, ``dl``, ``k``, ``d`` (avrae:
@@ -1049,7 +1092,12 @@ class _Parser:
         return Compare(op or "=", target)  # type: ignore[arg-type]
 
     def compare(
-        self, faces: tuple[int, ...], what: str, at: int, default: Compare | None = None
+        self,
+        faces: tuple[int, ...],
+        what: str,
+        at: int,
+        default: Compare | None = None,
+        most: int = MAX_SIDES,
     ) -> Compare:
         """A comparison: Foundry's (``>`` strict, ``=`` or none: equal); Roll20's ``>`` and ``<``
         hold their target (``>7`` is at least 7), as do its ``>=`` and ``<=``."""
@@ -1073,7 +1121,7 @@ class _Parser:
             raise self.fail(
                 f"expected a comparison after {what} (such as >=7), found {self.found()}"
             )
-        target = self.number(f"the value {what} compares with", 0, MAX_SIDES)
+        target = self.number(f"the value {what} compares with", 0, min(most, MAX_NUMBER))
         target = -target if negative else target
         if self.dialect == "roll20":
             op = {">": ">=", "<": "<="}.get(op, op)
@@ -1172,8 +1220,7 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
     if isinstance(node, Call):
         return Call(node.name, _replace_terms(node.arg, terms), node.column, node.label)
     if isinstance(node, Pool):
-        items = tuple(_replace_terms(item, terms) for item in node.items)
-        return Pool(items, node.keep, node.column, node.label)
+        return replace(node, items=tuple(_replace_terms(item, terms) for item in node.items))
     return node
 
 
@@ -1299,7 +1346,10 @@ def _call_range(node: Call, of: Callable[[Node], tuple[int, int]]) -> tuple[int,
 
 
 def _pool_range(node: Pool, items: list[tuple[int, int]]) -> tuple[int, int]:
-    """A bound of a pool's total: the kept count of the lowest lows, of the highest highs."""
+    """A bound of a pool's total: the kept count of the lowest lows, of the highest highs (a
+    count of successes: each expression -1, 0 or +1)."""
+    if node.success is not None:
+        return (-len(items) if node.failure is not None else 0), len(items)
     first, last = ranks(len(items), () if node.keep is None else (node.keep,))
     n = last - first
     lows = sorted(lo for lo, _ in items)

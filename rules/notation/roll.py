@@ -288,6 +288,8 @@ def value_of(node: Node, totals: Mapping[int, int], exact: bool) -> int | Fracti
         return -value_of(node.operand, totals, exact)
     if isinstance(node, Pool):
         totals_of = [value_of(item, totals, exact) for item in node.items]
+        if node.success is not None:  # Roll20's grouped successes
+            return sum(node.score(t) for t in totals_of)
         return sum(t for t, kept in zip(totals_of, node.kept(totals_of), strict=True) if kept)
     if isinstance(node, Call):
         division = node.quotient
@@ -470,7 +472,13 @@ def pool_result(pool: Pool, totals: Mapping[int, int], dialect: Dialect) -> Pool
     """A pool's items, each total as shown (avrae's exact quotients truncated), and the kept."""
     exact = dialect == "avrae"
     values = [value_of(item, totals, exact) for item in pool.items]
-    kept = pool.kept(values)
+    counting = pool.success is not None  # Roll20's grouped successes: every total counts
+    kept = [True] * len(values) if counting else pool.kept(values)
+    total = (
+        sum(pool.score(v) for v in values)
+        if counting
+        else sum(v for v, k in zip(values, kept, strict=True) if k)
+    )
     return {
         "column": pool.column,
         "notation": pool.text(dialect),
@@ -478,7 +486,7 @@ def pool_result(pool: Pool, totals: Mapping[int, int], dialect: Dialect) -> Pool
             {"notation": item.text(dialect), "total": int(v), "kept": k}
             for item, v, k in zip(pool.items, values, kept, strict=True)
         ],
-        "total": int(sum(v for v, k in zip(values, kept, strict=True) if k)),
+        "total": int(total),
     }
 
 

@@ -98,3 +98,38 @@ def test_a_formula_in_the_data_is_put_in_as_text() -> None:
 def test_a_missing_or_bad_reference_is_a_422_naming_it(body: dict[str, Any], said: str) -> None:
     message = refused(**body)
     assert said in message and "column 8" in message, message
+
+
+# ---------------------------------------------------------------- Roll20's grouped successes
+
+
+def test_roll20s_grouped_successes_count_each_expressions_total() -> None:
+    """Roll20's Dice Reference, "Grouped Roll Modifiers": {4d6+2d8, 3d20+3, 5d10+1}>40 counts one
+    success for each sub-roll total of 40 or more (Roll20's > holds its target)."""
+    script = {"term.0": [6, 3, 1], "term.1": [8, 7]}
+    result = roll(notation="{3d6, 2d8}>10", dialect="roll20", dice=script)
+    (pool,) = result["pools"]
+    assert [i["total"] for i in pool["items"]] == [10, 15]
+    assert result["total"] == pool["total"] == 2
+
+
+def test_grouped_successes_and_failures_by_hand() -> None:
+    script = {"term.0": [6, 3, 1], "term.1": [1, 1], "term.2": [5]}
+    result = roll(notation="{3d6, 2d8, 1d6}>10f<3", dialect="roll20", dice=script)
+    (pool,) = result["pools"]
+    assert [i["total"] for i in pool["items"]] == [10, 2, 5]
+    assert result["total"] == 1 - 1 + 0
+    assert result["formula"] == "{3d6, 2d8, 1d6}>10f<3"
+
+
+@pytest.mark.parametrize("notation", ["{1d6, 1d6}>4", "{1d6, 1d4+1, 2d4}>5f<3", "{1d6, 1d6}=3"])
+def test_the_odds_of_grouped_successes_are_every_roll_enumerated(notation: str) -> None:
+    assert odds(notation=notation, dialect="roll20") == enumerated(
+        notation=notation, dialect="roll20"
+    )
+
+
+@pytest.mark.parametrize("notation", ["{4d6+3d8}k4", "{3d20+5}>21", "{2d6!}>4"])
+def test_a_group_of_one_expression_with_a_modifier_is_refused_in_roll20(notation: str) -> None:
+    """Roll20 reads it die by die; the group's pool of one total would be a silent misread."""
+    assert "die by die" in refused(notation=notation, dialect="roll20")
