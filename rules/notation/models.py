@@ -105,7 +105,22 @@ class TermResult(TypedDict):
     label: Annotated[str | None, Field(description="Its label (`fire`), if any.")]
     dice: list[TermDie]
     total: Annotated[
-        int, Field(description="The term's total (successes less failures when counting).")
+        int,
+        Field(
+            description=(
+                "The term's total (successes less failures when counting; with Roll20's `mt`, "
+                "how many values matched)."
+            )
+        ),
+    ]
+    matches: Annotated[
+        list[int] | None,
+        Field(
+            description=(
+                "Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, "
+                "or the `m` count, and meeting its target), in order; null without them."
+            )
+        ),
     ]
 
 

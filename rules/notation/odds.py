@@ -308,7 +308,9 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if _ranked(term):
+    if term.matching is not None and term.match_count:
+        cost += _matches_cost(term)
+    elif _ranked(term):
         cost += _ranked_cost(term, lo, hi, bits, dialect)
     elif term.keeps:
         first, last = window(term)
@@ -336,6 +338,20 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
         cost += 3 * chain + 2 * _mul(total_bits / 2) + 2 * (hi - lo + 1)
     steps.append(cost)
     return Shape(lo, hi, hi - lo + 1, bits)
+
+
+def _matches_cost(term: Dice) -> float:
+    """Steps of :func:`matches_odds`: for each face, each state (dice placed, values matched) and
+    each count of dice showing it; refused past :data:`MAX_KEEP_STEPS` x 5."""
+    n = term.count
+    states = (n + 1) * (min(len(term.faces), n // (term.matching or 2)) + 1)
+    steps = len(term.faces) * states * (n + 2) / 2
+    if steps > MAX_KEEP_STEPS * 5:
+        raise _too_large(
+            f"{term.text('roll20')} (column {term.column}): the matches of {n} dice of "
+            f"{len(term.faces)} faces take {steps:,.0f} steps, too many to count exactly"
+        )
+    return steps * 3
 
 
 def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) -> float:
@@ -611,6 +627,9 @@ def _level(
 
 
 def term_odds(term: Dice) -> Pair:
+    if term.matching is not None and term.match_count:
+        d = matches_odds(term)
+        return d, d
     if _ranked(term):
         return ranked_odds(ranked_pool(term), stages_of(term))
     if term.keeps:
@@ -621,6 +640,28 @@ def term_odds(term: Dice) -> Pair:
         d = power(full, term.count)
         return d, d
     return power(full, term.count), power(listed, term.count)
+
+
+def matches_odds(term: Dice) -> Counts:
+    """Roll20's ``mt``: how many values at least ``term.matching`` of the ``n`` dice show (and
+    meet its target). Over the faces in turn, how many of the dice left show each (a binomial
+    of them), holding for each (dice placed, values matched) its count of rolls."""
+    assert term.matching is not None
+    n, least, target = term.count, term.matching, term.match_target
+    state: dict[tuple[int, int], int] = {(0, 0): 1}
+    for v in term.faces:
+        counts = target is None or target(v)
+        nxt: dict[tuple[int, int], int] = {}
+        for (placed, matched), c in state.items():
+            for shown in range(n - placed + 1):
+                key = (placed + shown, matched + (counts and shown >= least))
+                nxt[key] = nxt.get(key, 0) + c * comb(n - placed, shown)
+        state = nxt
+    out: dict[int, int] = {}
+    for (placed, matched), c in state.items():
+        if placed == n:
+            _add(out, matched, c)
+    return Counts(out, len(term.faces) ** n)
 
 
 def power(d: Counts, n: int) -> Counts:

@@ -204,6 +204,11 @@ class Dice:
     #: Roll20's ``cs``/``cf``: the faces marked critical success / failure (the total unchanged)
     critical: Compare | None = None
     fumble: Compare | None = None
+    #: Roll20's matches (``m``, ``mt``): the values at least ``matching`` dice show (and that
+    #: meet ``match_target``, if given) match; ``mt`` totals how many values matched
+    matching: int | None = None
+    match_target: Compare | None = None
+    match_count: bool = False
 
     @property
     def slot(self) -> str:
@@ -331,6 +336,10 @@ class Dice:
                 out.append("cs" + self.critical.written("roll20"))
             if self.fumble is not None:
                 out.append("cf" + self.fumble.written("roll20"))
+            if self.matching is not None:
+                least = "" if self.matching == 2 else str(self.matching)
+                target = "" if self.match_target is None else self.match_target.written("roll20")
+                out.append(("mt" if self.match_count else "m") + least + target)
             if self.sort is not None:
                 out.append("s" + self.sort)
             return out
@@ -957,6 +966,14 @@ class _Parser:
             raise self.fail(
                 f"unknown modifier at {self.found()}: {dialect} reads {_KNOWN[dialect]}"
             )
+        if changes.get("matching") is not None:
+            others = [k for k in ("reroll", "explode", "success", "failure") if k in changes]
+            if others or keeps:
+                what = ", ".join([*others, *(["keep/drop"] if keeps else [])])
+                raise self.fail(
+                    f"Roll20's matches (m, mt) together with {what} are not read here: roll "
+                    "the matches on plain dice (4d6m, 5d10mt, 4d6mt3>2)"
+                )
         label = self.label()
         if all(len(op.picks) == 1 and isinstance(op.picks[0], Keep) for op in sets):
             # each a ranked keep or drop alone (kh3, pl1): the keeps every dialect has
@@ -1011,6 +1028,12 @@ class _Parser:
         elif w in ("s", "sa", "sd"):  # Roll20's sort
             self.once(changes, "sort", at, "a sort")
             changes["sort"] = "d" if w == "sd" else "a"
+        elif w in ("m", "mt"):  # Roll20's matches
+            self.once(changes, "matching", at, "matches")
+            least = self.number("how many dice a match takes", 2, MAX_COUNT) if self.digit() else 2
+            changes["matching"], changes["match_count"] = least, w == "mt"
+            if self.peek() in ("<", ">", "=") and self.peek():
+                changes["match_target"] = self.compare(faces, w, at)
         else:
             self.chain(w, at, faces, changes)
 
@@ -1164,18 +1187,20 @@ _WORDS: dict[Dialect, tuple[str, ...]] = {
         "!p",
         "sa",
         "sd",
+        "mt",
         "k",
         "d",
         "r",
         "!",
         "f",
         "s",
+        "m",
     ),
     "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
 }
 _KNOWN: dict[Dialect, str] = {
     "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
-    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf, s, sa, sd",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf, m, mt, s, sa, sd",
     "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
 }
 
@@ -1244,6 +1269,8 @@ def pools_of(node: Node) -> tuple[Pool, ...]:
 
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
+    if term.matching is not None and term.match_count:  # Roll20's mt: a count of values
+        return 0, min(len(term.faces), term.count // term.matching)
     values = [term.score(term.clamp(v)) for v in term.showing]
     if term.penetrate:  # an explosion's die shows its face less 1
         values += [term.score(term.clamp(v - 1)) for v in term.faces]

@@ -132,6 +132,7 @@ def roll_term(term: Dice, dice: DiceSource, text: str) -> tuple[TermResult, list
     for die in results:
         if die.active and not die.dropped:
             die.counts = term.score(term.clamp(die.value)) if scored else die.value
+    matched = None if term.matching is None else _matched(results, term)
     status = _status if scored else _plain_status
     shown: list[TermDie] = [
         {"value": d.value, "status": status(d, term), "exploded": d.exploded, "counts": d.counts}
@@ -145,8 +146,28 @@ def roll_term(term: Dice, dice: DiceSource, text: str) -> tuple[TermResult, list
         "label": term.label,
         "dice": shown,
         "total": sum(d.counts for d in results),
+        "matches": matched,
     }
     return result, booms
+
+
+def _matched(results: list[_Die], term: Dice) -> list[int]:
+    """Roll20's matches: the values at least ``term.matching`` dice show (meeting its target), in
+    order of value; with ``mt`` the first die of each counts 1 and the others 0 (the term totals
+    the matches), with ``m`` the total is unchanged."""
+    seen: dict[int, int] = {}
+    for die in results:
+        seen[die.value] = seen.get(die.value, 0) + 1
+    assert term.matching is not None
+    target = term.match_target
+    values = sorted(
+        v for v, n in seen.items() if n >= term.matching and (target is None or target(v))
+    )
+    if term.match_count:
+        firsts = {v: next(d for d in results if d.value == v) for v in values}
+        for die in results:
+            die.counts = 1 if firsts.get(die.value) is die else 0
+    return values
 
 
 def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) -> None:
@@ -504,7 +525,18 @@ def tell(log: EventLog, spec: Dice, term: TermResult, booms: list[int] | None = 
         log.add("notation.exploded", **common, dice=exploded, count=len(exploded))
     shown = [d["value"] for d in dice if d["status"] != "rerolled"]
     dropped = [d["value"] for d in dice if d["status"] == "dropped"]
-    if spec.failures_only and spec.failure is not None:
+    if spec.matching is not None:  # Roll20's m, mt
+        matched = term["matches"] or []
+        log.add(
+            "notation.matched",
+            **common,
+            counting=spec.match_count,
+            dice=shown,
+            values=matched,
+            matches=len(matched),
+            total=term["total"],
+        )
+    elif spec.failures_only and spec.failure is not None:
         log.add(
             "notation.counted",
             **common,

@@ -133,3 +133,32 @@ def test_the_odds_of_grouped_successes_are_every_roll_enumerated(notation: str) 
 def test_a_group_of_one_expression_with_a_modifier_is_refused_in_roll20(notation: str) -> None:
     """Roll20 reads it die by die; the group's pool of one total would be a silent misread."""
     assert "die by die" in refused(notation=notation, dialect="roll20")
+
+
+# ---------------------------------------------------------------- Roll20's matches
+
+
+def test_roll20s_matches_by_hand() -> None:
+    """Roll20's Dice Reference, "Dice Matching": m marks the values two or more dice show (the
+    total unchanged), mt totals how many values matched; a number after it is the dice a match
+    takes, a comparison the values that may match (as the dice-roller-parser grammar reads it)."""
+    script = {"term.0": [2, 5, 2, 6, 5]}
+    marked = roll(notation="5d6m", dialect="roll20", dice=script)
+    assert (marked["total"], marked["terms"][0]["matches"]) == (20, [2, 5])
+    counted = roll(notation="5d6mt", dialect="roll20", dice=script)
+    assert (counted["total"], counted["terms"][0]["matches"]) == (2, [2, 5])
+    three = roll(notation="6d6mt3>3", dialect="roll20", dice={"term.0": [2, 2, 2, 6, 6, 6]})
+    assert (three["total"], three["terms"][0]["matches"]) == (1, [6])
+    assert three["formula"] == "6d6mt3>3"
+
+
+@pytest.mark.parametrize("notation", ["4d6mt", "5d4mt", "5d4mt3", "4d6mt>4", "3d6m"])
+def test_the_odds_of_matches_are_every_roll_enumerated(notation: str) -> None:
+    assert odds(notation=notation, dialect="roll20") == enumerated(
+        notation=notation, dialect="roll20"
+    )
+
+
+@pytest.mark.parametrize("notation", ["5d6kh3mt", "5d6!mt", "5d6r1m", "5d10>7mt"])
+def test_matches_with_other_modifiers_are_refused(notation: str) -> None:
+    assert "not read here" in refused(notation=notation, dialect="roll20")
