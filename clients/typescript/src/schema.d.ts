@@ -4030,6 +4030,8 @@ export interface components {
              */
             value: number;
         };
+        /** JsonValue */
+        JsonValue: unknown;
         /** KnockbackDamage */
         KnockbackDamage: {
             /**
@@ -4382,6 +4384,21 @@ export interface components {
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
              * Repeat
              * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
              */
@@ -4437,6 +4454,21 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
             /**
              * Repeat
              * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
@@ -5823,9 +5855,14 @@ export interface components {
             dice: components["schemas"]["TermDie"][];
             /**
              * Total
-             * @description The term's total (successes less failures when counting).
+             * @description The term's total (successes less failures when counting; with Roll20's `mt`, how many values matched).
              */
             total: number;
+            /**
+             * Matches
+             * @description Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, or the `m` count, and meeting its target), in order; null without them.
+             */
+            matches: number[] | null;
         };
         /** TestOdds */
         TestOdds: {
@@ -11286,7 +11323,8 @@ export interface operations {
                      *               "counts": 2
                      *             }
                      *           ],
-                     *           "total": 8
+                     *           "total": 8,
+                     *           "matches": null
                      *         }
                      *       ],
                      *       "pools": [],
