@@ -308,7 +308,10 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if term.matching is not None and term.match_count:
+    if term.count_from is not None:  # nested dice: the count's own terms, then a power a count
+        count = _shape(term.count_from, steps, dialect)
+        cost += count.values * (3 * chain + 2 * _mul((hi - lo + 1) * (bits + 8) / 2))
+    elif term.matching is not None and term.match_count:
         cost += _matches_cost(term)
     elif _ranked(term):
         cost += _ranked_cost(term, lo, hi, bits, dialect)
@@ -627,6 +630,8 @@ def _level(
 
 
 def term_odds(term: Dice) -> Pair:
+    if term.count_from is not None:
+        return nested_odds(term)
     if term.matching is not None and term.match_count:
         d = matches_odds(term)
         return d, d
@@ -640,6 +645,30 @@ def term_odds(term: Dice) -> Pair:
         d = power(full, term.count)
         return d, d
     return power(full, term.count), power(listed, term.count)
+
+
+def nested_odds(term: Dice) -> Pair:
+    """Nested dice (``(2d6)d6``): for each count of dice its expression can total, that many dice
+    (a power of one die), weighed by the count's chance (independent: the count has its own
+    dice)."""
+    assert term.count_from is not None
+    count_full, count_listed = node_odds(term.count_from)
+    die_full, die_listed = die_odds(term)
+    full = _mixture(count_full, die_full, term.count)
+    if count_full is count_listed and die_full is die_listed:
+        return full, full
+    return full, _mixture(count_listed, die_listed, term.count).scaled(full.denominator)
+
+
+def _mixture(counts: Counts, die: Counts, most: int) -> Counts:
+    """The sum of N dice of ``die``, N distributed as ``counts`` (0 to ``most``), over one
+    denominator."""
+    out: dict[int, int] = {}
+    for n, c in counts.counts.items():
+        scale = c * die.denominator ** (most - n)
+        for v, k in power(die, n).counts.items():
+            _add(out, v, k * scale)
+    return Counts(out, counts.denominator * die.denominator**most)
 
 
 def matches_odds(term: Dice) -> Counts:

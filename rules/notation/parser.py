@@ -209,6 +209,9 @@ class Dice:
     matching: int | None = None
     match_target: Compare | None = None
     match_count: bool = False
+    #: nested dice (Foundry's ``(2d6)d6``, Roll20's computed dice): the expression whose total is
+    #: how many dice the term rolls (then ``count`` is the most it can be)
+    count_from: Node | None = None
 
     @property
     def slot(self) -> str:
@@ -286,10 +289,11 @@ class Dice:
 
     def base(self, dialect: Dialect = "foundry") -> str:
         """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
+        count = str(self.count) if self.count_from is None else f"({self.count_from.text(dialect)})"
         if self.kind == "fate":
-            return f"{self.count}dF"
+            return f"{count}dF"
         percent = self.kind == "tens" or (self.kind == "percent" and dialect == "avrae")
-        return f"{self.count}d{'%' if percent else self.sides}"
+        return f"{count}d{'%' if percent else self.sides}"
 
     def modifiers(self, dialect: Dialect = "foundry", *, explicit: bool = False) -> list[str]:
         """The modifiers in the order they apply, as ``dialect`` writes them (docs/notation.md's
@@ -756,6 +760,8 @@ class _Parser:
                 raise self.fail(f"expected {what}'{close}' or an operator, found {self.found()}")
             self.i += 1
             self.depth -= 1
+            if not pooled and self.dialect != "avrae" and _opens_dice(self.text, self.i):
+                return self.nested(items[0], start)
             if not pooled:
                 return Group(items[0], self.label())
             if len(items) > MAX_POOL:
@@ -880,6 +886,27 @@ class _Parser:
         term = self.modifiers(term)
         self.terms[-1] = term
         return term
+
+    def nested(self, count: Node, start: int) -> Dice:
+        """Nested dice, ``(2d6)d6``: the parenthesised expression's total is how many dice the
+        term rolls (Foundry VTT's "Dice" article; Roll20's computed dice), 0 to
+        :data:`MAX_COUNT`; plain dice (their modifiers are not read here)."""
+        lo, hi = _check_ranges(count)
+        if lo < 0 or hi > MAX_COUNT:
+            raise self.fail(
+                f"nested dice roll 0 to {MAX_COUNT} dice; this count ranges {lo} to {hi}", start
+            )
+        at = self.i
+        term = self.dice(start, max(hi, 1))
+        if term.modifiers(self.dialect):
+            raise self.fail(
+                "modifiers on nested dice are not read here: roll (2d6)d6 plain, or give the "
+                "count as a number",
+                at,
+            )
+        nested = replace(term, count_from=count)
+        self.terms[-1] = nested
+        return nested
 
     def pool(self, items: tuple[Node, ...], start: int) -> Pool:
         """A pool's modifiers after its closing brace: a keep or drop; in Roll20, a count of
@@ -1271,6 +1298,11 @@ def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
     if term.matching is not None and term.match_count:  # Roll20's mt: a count of values
         return 0, min(len(term.faces), term.count // term.matching)
+    if term.count_from is not None:  # nested dice: from its least count of dice to its most
+        least, _ = node_range(term.count_from)
+        per = [term.score(v) for v in term.faces]
+        corners = [c * v for c in (least, term.count) for v in (min(per), max(per))]
+        return min(corners), max(corners)
     values = [term.score(term.clamp(v)) for v in term.showing]
     if term.penetrate:  # an explosion's die shows its face less 1
         values += [term.score(term.clamp(v - 1)) for v in term.faces]

@@ -15,7 +15,7 @@ Then min/max apply to every die left, keep and drop in their written order, succ
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -435,11 +435,15 @@ def _rolled(
 ) -> tuple[int, list[TermResult], list[PoolResult]]:
     """One roll of ``parsed``: its total, its terms and its pools (their events told)."""
     terms: list[TermResult] = []
-    for term, text in zip(parsed.terms, parsed.texts, strict=True):
+    totals: dict[int, int] = {}
+    for spec, text in zip(parsed.terms, parsed.texts, strict=True):
+        term = spec
+        if spec.count_from is not None:  # nested dice: its count rolled first (its terms before)
+            term = replace(spec, count=evaluate(spec.count_from, totals))
         result, booms = roll_term(term, dice, text)
         tell(log, term, result, booms)
         terms.append(result)
-    totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
+        totals[term.index] = result["total"]
     total = evaluate(parsed.tree, totals, exact=parsed.dialect == "avrae")
     return total, terms, [pool_result(p, totals, parsed.dialect) for p in parsed.pools]
 

@@ -162,3 +162,44 @@ def test_the_odds_of_matches_are_every_roll_enumerated(notation: str) -> None:
 @pytest.mark.parametrize("notation", ["5d6kh3mt", "5d6!mt", "5d6r1m", "5d10>7mt"])
 def test_matches_with_other_modifiers_are_refused(notation: str) -> None:
     assert "not read here" in refused(notation=notation, dialect="roll20")
+
+
+# ---------------------------------------------------------------- nested dice
+
+
+def test_foundrys_nested_dice_roll_their_count_first() -> None:
+    """Foundry VTT's "Dice" article: a parenthesised expression before d is evaluated first and
+    gives the number of dice, (2d6)d6; Roll20 reads computed dice alike."""
+    result = roll(notation="(2d6)d6 + 1", dice={"term.0": [1, 2], "term.1": [6, 5, 4]})
+    assert result["total"] == 16 and result["formula"] == "(2d6)d6 + 1"
+    assert [len(t["dice"]) for t in result["terms"]] == [2, 3]
+    none = roll(notation="(1d2-1)d6 + 1", dialect="roll20", dice={"term.0": [1]})
+    assert none["total"] == 1 and none["terms"][1]["dice"] == []
+
+
+@pytest.mark.parametrize(
+    ("notation", "dialect"),
+    [("(1d4)d6", "foundry"), ("(1d3+1)d4 - 1", "roll20"), ("(1d2)d6", "foundry")],
+)
+def test_the_odds_of_nested_dice(notation: str, dialect: str) -> None:
+    """Every script of the count's dice, then of as many dice as it gave, enumerated."""
+    req = NotationRollRequest(notation=notation, dialect=dialect)
+    parsed = ROLLER.notation(req)
+    count, term = parsed.terms
+    seen: dict[int, Fraction] = {}
+    for first in range(1, count.sides + 1):
+        n = ROLLER.roll(req, DiceSource("s", {count.slot: [first], term.slot: [1] * 12}, None))
+        dice = len(n["terms"][1]["dice"])
+        for values in product(range(1, term.sides + 1), repeat=dice):
+            script = {count.slot: [first], term.slot: list(values)}
+            total = ROLLER.roll(req, DiceSource("s", script, None))["total"]
+            weight = Fraction(1, count.sides) * Fraction(1, term.sides**dice)
+            seen[total] = seen.get(total, Fraction(0)) + weight
+    assert odds(notation=notation, dialect=dialect) == seen
+
+
+@pytest.mark.parametrize(
+    ("notation", "said"), [("(1d4)d6kh1", "modifiers on nested dice"), ("(1d200)d6", "0 to 100")]
+)
+def test_what_nested_dice_do_not_read(notation: str, said: str) -> None:
+    assert said in refused(notation=notation)
