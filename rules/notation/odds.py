@@ -241,25 +241,7 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
     if isinstance(node, Pool):
-        shapes = [_shape(item, steps, dialect) for item in node.items]
-        if node.success is not None:  # each total scored, then 3 x 3 pairs an item
-            steps.append(sum(2 * s.values + 9 * len(shapes) for s in shapes))
-            lo, hi = node_range(node)
-            return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
-        first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
-        m = last - first
-        widest = max(s.values for s in shapes)
-        states = 1.0
-        for shape in shapes:  # the sorted tuples of m totals, at most
-            steps.append(3 * states * shape.values * (m + 1))
-            states = min(states * shape.values, float(comb(widest + m - 1, m)))
-        if states > MAX_POOL_STATES:
-            raise _too_large(
-                f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
-                f"{widest:,} values: too many to compute exactly"
-            )
-        lo, hi = node_range(node)
-        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+        return _pool_shape(node, steps, dialect)
     if isinstance(node, Call):
         lo, hi = node_range(node)
         division = node.quotient
@@ -291,6 +273,30 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
         )
     steps.append(4 * pairs)
     return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
+
+
+def _pool_shape(node: Pool, steps: list[float], dialect: Dialect) -> Shape:
+    """A pool's steps: its items, then its programme over the sorted tuples of kept totals (a
+    count of successes: each total scored, the scores summed)."""
+    shapes = [_shape(item, steps, dialect) for item in node.items]
+    if node.success is not None:  # each total scored, then 3 x 3 pairs an item
+        steps.append(sum(2 * s.values + 9 * len(shapes) for s in shapes))
+        lo, hi = node_range(node)
+        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+    first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
+    m = last - first
+    widest = max(s.values for s in shapes)
+    states = 1.0
+    for shape in shapes:  # the sorted tuples of m totals, at most
+        steps.append(3 * states * shape.values * (m + 1))
+        states = min(states * shape.values, float(comb(widest + m - 1, m)))
+    if states > MAX_POOL_STATES:
+        raise _too_large(
+            f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
+            f"{widest:,} values: too many to compute exactly"
+        )
+    lo, hi = node_range(node)
+    return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
 
 
 def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
