@@ -113,7 +113,8 @@ def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
         "class": "FateDie" if spec.kind == "fate" else "Die",
         "options": {"flavor": spec.label} if spec.label else {},
         "evaluated": True,
-        "number": spec.count,
+        # nested dice ((2d6)d6): the count its expression rolled
+        "number": spec.count if spec.count_from is None else len(shown["dice"]),
         "faces": spec.sides,
         "modifiers": spec.modifiers("foundry", explicit=True),
         "results": results,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints, with_config
+from pydantic import ConfigDict, Field, JsonValue, StringConstraints, with_config
 from typing_extensions import TypedDict
 
 from rules.models import Envelope, FoundryRollRequest, Gender, Name
@@ -42,6 +42,17 @@ class NotationRollRequest(FoundryRollRequest):
     )
     name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
     gender: Gender | None = None
+    data: dict[str, JsonValue] | None = Field(
+        default=None,
+        description=(
+            "The values the notation's data references read: Foundry's `@abilities.str.mod` is "
+            "`data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is "
+            "`data.selected.strength_mod` (each `|` a level). A value is a whole number or a "
+            'formula (`"1d8 + 3"`), put in the notation\'s text as the tools put it; a '
+            "reference the data does not hold is a 422."
+        ),
+        examples=[{"abilities": {"str": {"mod": 3}}, "prof": 2}],
+    )
     repeat: int | None = Field(
         default=None,
         ge=1,
@@ -94,7 +105,22 @@ class TermResult(TypedDict):
     label: Annotated[str | None, Field(description="Its label (`fire`), if any.")]
     dice: list[TermDie]
     total: Annotated[
-        int, Field(description="The term's total (successes less failures when counting).")
+        int,
+        Field(
+            description=(
+                "The term's total (successes less failures when counting; with Roll20's `mt`, "
+                "how many values matched)."
+            )
+        ),
+    ]
+    matches: Annotated[
+        list[int] | None,
+        Field(
+            description=(
+                "Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, "
+                "or the `m` count, and meeting its target), in order; null without them."
+            )
+        ),
     ]
 
 

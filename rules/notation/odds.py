@@ -85,8 +85,9 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
-    parsed = notation_of(req.notation, shorthands, req.dialect)
-    repeat = Roller(shorthands).repeat(req)
+    roller = Roller(shorthands)
+    parsed = roller.notation(req)
+    repeat = roller.repeat(req)
     estimate(parsed, repeat)
     exact = parsed.dialect == "avrae"  # d20 divides exactly and truncates the total alone
     full, listed = node_odds(parsed.tree, exact=exact)
@@ -240,21 +241,7 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
     if isinstance(node, Pool):
-        shapes = [_shape(item, steps, dialect) for item in node.items]
-        first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
-        m = last - first
-        widest = max(s.values for s in shapes)
-        states = 1.0
-        for shape in shapes:  # the sorted tuples of m totals, at most
-            steps.append(3 * states * shape.values * (m + 1))
-            states = min(states * shape.values, float(comb(widest + m - 1, m)))
-        if states > MAX_POOL_STATES:
-            raise _too_large(
-                f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
-                f"{widest:,} values: too many to compute exactly"
-            )
-        lo, hi = node_range(node)
-        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+        return _pool_shape(node, steps, dialect)
     if isinstance(node, Call):
         lo, hi = node_range(node)
         division = node.quotient
@@ -288,6 +275,30 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
     return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
 
 
+def _pool_shape(node: Pool, steps: list[float], dialect: Dialect) -> Shape:
+    """A pool's steps: its items, then its programme over the sorted tuples of kept totals (a
+    count of successes: each total scored, the scores summed)."""
+    shapes = [_shape(item, steps, dialect) for item in node.items]
+    if node.success is not None:  # each total scored, then 3 x 3 pairs an item
+        steps.append(sum(2 * s.values + 9 * len(shapes) for s in shapes))
+        lo, hi = node_range(node)
+        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+    first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
+    m = last - first
+    widest = max(s.values for s in shapes)
+    states = 1.0
+    for shape in shapes:  # the sorted tuples of m totals, at most
+        steps.append(3 * states * shape.values * (m + 1))
+        states = min(states * shape.values, float(comb(widest + m - 1, m)))
+    if states > MAX_POOL_STATES:
+        raise _too_large(
+            f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
+            f"{widest:,} values: too many to compute exactly"
+        )
+    lo, hi = node_range(node)
+    return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+
+
 def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
     """A term's steps; its errors name it as the request's dialect writes it."""
     sides = len(term.faces)
@@ -303,7 +314,12 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if _ranked(term):
+    if term.count_from is not None:  # nested dice: the count's own terms, then a power a count
+        count = _shape(term.count_from, steps, dialect)
+        cost += count.values * (3 * chain + 2 * _mul((hi - lo + 1) * (bits + 8) / 2))
+    elif term.matching is not None and term.match_count:
+        cost += _matches_cost(term)
+    elif _ranked(term):
         cost += _ranked_cost(term, lo, hi, bits, dialect)
     elif term.keeps:
         first, last = window(term)
@@ -331,6 +347,20 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
         cost += 3 * chain + 2 * _mul(total_bits / 2) + 2 * (hi - lo + 1)
     steps.append(cost)
     return Shape(lo, hi, hi - lo + 1, bits)
+
+
+def _matches_cost(term: Dice) -> float:
+    """Steps of :func:`matches_odds`: for each face, each state (dice placed, values matched) and
+    each count of dice showing it; refused past :data:`MAX_KEEP_STEPS` x 5."""
+    n = term.count
+    states = (n + 1) * (min(len(term.faces), n // (term.matching or 2)) + 1)
+    steps = len(term.faces) * states * (n + 2) / 2
+    if steps > MAX_KEEP_STEPS * 5:
+        raise _too_large(
+            f"{term.text('roll20')} (column {term.column}): the matches of {n} dice of "
+            f"{len(term.faces)} faces take {steps:,.0f} steps, too many to count exactly"
+        )
+    return steps * 3
 
 
 def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) -> float:
@@ -464,7 +494,14 @@ def _quotient(a: int, b: int) -> int:
 def pool_odds(node: Pool, items: list[Counts]) -> Counts:
     """A pool's total: the items are independent (each has its own dice); the kept ones are the
     top (or bottom) m of their totals, so a dynamic programme over the items holds, for each
-    sorted tuple of the m best totals so far, its count."""
+    sorted tuple of the m best totals so far, its count. Roll20's grouped successes: the sum of
+    each item's score (+1, -1, 0)."""
+    if node.success is not None:
+        scored = [item.mapped(node.score) for item in items]
+        counted = scored[0]
+        for more in scored[1:]:
+            counted = _pairwise(counted, more, lambda x, y: x + y)
+        return counted
     first, last = ranks(len(items), () if node.keep is None else (node.keep,))
     m = last - first
     top = first == 0  # kh, dl: the m highest; kl, dh: the m lowest
@@ -599,6 +636,11 @@ def _level(
 
 
 def term_odds(term: Dice) -> Pair:
+    if term.count_from is not None:
+        return nested_odds(term)
+    if term.matching is not None and term.match_count:
+        d = matches_odds(term)
+        return d, d
     if _ranked(term):
         return ranked_odds(ranked_pool(term), stages_of(term))
     if term.keeps:
@@ -609,6 +651,52 @@ def term_odds(term: Dice) -> Pair:
         d = power(full, term.count)
         return d, d
     return power(full, term.count), power(listed, term.count)
+
+
+def nested_odds(term: Dice) -> Pair:
+    """Nested dice (``(2d6)d6``): for each count of dice its expression can total, that many dice
+    (a power of one die), weighed by the count's chance (independent: the count has its own
+    dice)."""
+    assert term.count_from is not None
+    count_full, count_listed = node_odds(term.count_from)
+    die_full, die_listed = die_odds(term)
+    full = _mixture(count_full, die_full, term.count)
+    if count_full is count_listed and die_full is die_listed:
+        return full, full
+    return full, _mixture(count_listed, die_listed, term.count).scaled(full.denominator)
+
+
+def _mixture(counts: Counts, die: Counts, most: int) -> Counts:
+    """The sum of N dice of ``die``, N distributed as ``counts`` (0 to ``most``), over one
+    denominator."""
+    out: dict[int, int] = {}
+    for n, c in counts.counts.items():
+        scale = c * die.denominator ** (most - n)
+        for v, k in power(die, n).counts.items():
+            _add(out, v, k * scale)
+    return Counts(out, counts.denominator * die.denominator**most)
+
+
+def matches_odds(term: Dice) -> Counts:
+    """Roll20's ``mt``: how many values at least ``term.matching`` of the ``n`` dice show (and
+    meet its target). Over the faces in turn, how many of the dice left show each (a binomial
+    of them), holding for each (dice placed, values matched) its count of rolls."""
+    assert term.matching is not None
+    n, least, target = term.count, term.matching, term.match_target
+    state: dict[tuple[int, int], int] = {(0, 0): 1}
+    for v in term.faces:
+        counts = target is None or target(v)
+        nxt: dict[tuple[int, int], int] = {}
+        for (placed, matched), c in state.items():
+            for shown in range(n - placed + 1):
+                key = (placed + shown, matched + (counts and shown >= least))
+                nxt[key] = nxt.get(key, 0) + c * comb(n - placed, shown)
+        state = nxt
+    out: dict[int, int] = {}
+    for (placed, matched), c in state.items():
+        if placed == n:
+            _add(out, matched, c)
+    return Counts(out, len(term.faces) ** n)
 
 
 def power(d: Counts, n: int) -> Counts:

@@ -23,6 +23,7 @@ from rules.notation.parser import (
     Pool,
     SetOp,
     parse,
+    pools_of,
 )
 from rules.notation.pasted import Pasted, PastedError, read
 
@@ -103,7 +104,12 @@ def _advantaged(parsed: Notation, pasted: Pasted) -> Notation:
         term = replace(node, count=2, keeps=(pick, *node.keeps))
     terms = tuple(term if t.index == term.index else t for t in parsed.terms)
     tree = _replaced(parsed.tree, term)
-    return replace(parsed, tree=tree, terms=terms, formula=tree.text(parsed.dialect))
+    dialect = parsed.dialect
+    texts = tuple(t.text(dialect) for t in terms)
+    formula = tree.text(dialect)
+    return replace(
+        parsed, tree=tree, terms=terms, formula=formula, texts=texts, pools=pools_of(tree)
+    )
 
 
 def _replaced(node: Node, term: Dice) -> Node:

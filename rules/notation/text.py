@@ -26,6 +26,12 @@ TEXTS: tuple[Message, ...] = (
     # a grammatically plural group name ("The Wolves"): a plural verb in every language
     sentence("notation.total|roller=*|gender=plural", "{roller} roll {formula}: {total}."),
     sentence("notation.total|roller=*|gender=*", "{roller} rolls {formula}: {total}."),
+    # Roll20's matches: m marks the values two or more dice show (the total unchanged), mt counts them
+    sentence(
+        "notation.matched|counting=false", "{notation} shows {dice}, matching {values}: {total}."
+    ),
+    sentence("notation.matched|counting=true", "{notation} shows {dice}: {matches}."),
+    counted("notation.matched#matches", "{matches} match", "{matches} matches"),
     # a repeated roll (`repeat`, avrae's !rr and !rrr): each repetition's total, then all of them
     sentence("notation.repetition", "Roll {index}: {total}."),
     sentence("notation.repeated|checked=false", "{formula}, {repeat}: {totals}; {total} in all."),

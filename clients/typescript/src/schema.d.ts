@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Roll any dice notation
-         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
          *
          *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
          */
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of any dice notation
-         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. With `repeat`, `sum` is the repetitions' sum's distribution and, with avrae's `!rrr` DC, `successes` how many reach it. Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
          *
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
@@ -4030,6 +4030,8 @@ export interface components {
              */
             value: number;
         };
+        /** JsonValue */
+        JsonValue: unknown;
         /** KnockbackDamage */
         KnockbackDamage: {
             /**
@@ -4382,6 +4384,21 @@ export interface components {
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
              * Repeat
              * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
              */
@@ -4437,6 +4454,21 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
             /**
              * Repeat
              * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
@@ -5823,9 +5855,14 @@ export interface components {
             dice: components["schemas"]["TermDie"][];
             /**
              * Total
-             * @description The term's total (successes less failures when counting).
+             * @description The term's total (successes less failures when counting; with Roll20's `mt`, how many values matched).
              */
             total: number;
+            /**
+             * Matches
+             * @description Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, or the `m` count, and meeting its target), in order; null without them.
+             */
+            matches: number[] | null;
         };
         /** TestOdds */
         TestOdds: {
@@ -11290,7 +11327,8 @@ export interface operations {
                      *               "counts": 2
                      *             }
                      *           ],
-                     *           "total": 8
+                     *           "total": 8,
+                     *           "matches": null
                      *         }
                      *       ],
                      *       "pools": [],

@@ -1188,6 +1188,10 @@ class ItemUse(TypedDict):
     value: int
 
 
+class JsonValue(TypedDict):
+    "JsonValue"
+
+
 class KnockbackDamage(TypedDict):
     "KnockbackDamage"
 
@@ -1313,6 +1317,7 @@ class NotationOddsRequest(TypedDict):
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
     gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    data: NotRequired[dict[str, JsonValue] | None]
     repeat: NotRequired[int | None]
 
 
@@ -1327,6 +1332,7 @@ class NotationRollRequest(TypedDict):
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
     gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    data: NotRequired[dict[str, JsonValue] | None]
     repeat: NotRequired[int | None]
 
 
@@ -1944,6 +1950,7 @@ class TermResult(TypedDict):
     label: str | None
     dice: list[TermDie]
     total: int
+    matches: list[int] | None
 
 
 class TestOdds(TypedDict):
