@@ -152,6 +152,9 @@ class System:
     #: translate them; a language's catalog without one says it in English).
     texts: Sequence[Message]
     flavors: Sequence[Message] = ()
+    #: What the game is, in an English phrase a first reader tells the systems apart by (the MCP
+    #: tools' descriptions open with it, ``service.mcp_tools``).
+    about: str = ""
     odds: Sequence[Odds] = ()
     simulations: Sequence[Odds] = ()
     foundry: Pools | None = None

@@ -1,23 +1,16 @@
 """The Model Context Protocol server: the service's endpoints as tools, for AI assistants.
 
-Served at ``/mcp`` (streamable HTTP, stateless: no session, any replica answers any request, JSON
-answers) and over stdio (``dragonroll mcp``, ``service.mcp_stdio``), on the official ``mcp`` SDK's
-low-level server. The same :func:`make_server` answers both:
+Served at ``/mcp`` (streamable HTTP, stateless: any replica answers any request, JSON answers) and
+over stdio (``dragonroll mcp``, ``service.mcp_stdio``) by the same :func:`make_server`, on the
+official SDK's low-level server: the tools (``service.mcp_tools``); a call answered by the
+service's one pipeline (``service.pipeline.answer``) from the request's bytes as the client sent
+them (``service.mcp_wire``), told small unless ``full`` (``service.mcp_answers``), its refusal the
+problem HTTP would answer (``service.problems.rendered``); the resources: the rules pages, the
+dice page, the OpenAPI document and the roll card (``service.mcp_card``).
 
-- **tools** (``service.mcp_tools``): one per system, taking ``endpoint`` and ``request`` (that
-  endpoint's JSON body), and ``describe_endpoint``; the whole list is about 9 KB of JSON;
-- a **call** is answered by :func:`answer`, the one function that runs an endpoint for MCP, with
-  the raw bytes of the request as the client sent them (``service.mcp_wire``): the same
-  validation, duplicate-key check, work budget, heavy lane and answer bound as an HTTP request.
-  Its refusals are the app's own problems (rendered by the app's exception handlers), as an
-  ``isError`` result; each call has its access line and metrics, the route written
-  ``mcp:/dos/test``. The result carries the answer once, as ``structuredContent`` (spliced in as
-  the endpoint's bytes, never parsed and re-written), with the events' sentences as its text;
-- **resources**: each system's rules page, the dice specification and the OpenAPI document.
-
-Over HTTP (:class:`Transport`) the ``Host`` and ``Origin`` headers are checked against the loopback
-names and the configured public URL and CORS origins (DNS rebinding), and anything but ``POST`` is a
-405: there is no stream to listen to and no session to delete.
+A call is logged and counted once: over HTTP by the ``/mcp`` request's own access line and metrics
+sample, which carry the endpoint called (``route`` ``mcp:/dos/test``, its system, its problem);
+over stdio, where no middleware runs, by the same functions called for each call.
 """
 
 from __future__ import annotations
@@ -25,7 +18,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -43,49 +36,37 @@ from starlette.routing import Route
 from starlette.types import Message, Receive, Scope, Send
 
 from rules import budget
-from service import metrics, pipeline, problems
+from service import mcp_answers, mcp_card, pipeline, problems
+from service.encoding import encode
+from service.lanes import Abandoned
 from service.logs import make_logger
 from service.mcp_tools import DESCRIBE, Catalog
-from service.mcp_wire import DuplicateKeyIn, EnvelopeRefused, Wire, member
-from service.routing import Endpoint
+from service.mcp_tools import Route as ToolRoute
+from service.mcp_wire import DuplicateKeyIn, Refusal, Wire, member, version_refusal
+from service.metrics import CALL_KEY
+from service.middleware.access import access_line
+from service.routing import SYSTEM_KEY
 from service.settings import Settings
 
 PATH = "/mcp"
-#: scope key marking a tool call (read by the access line and metrics: ``mcp:/dos/test``).
-VIA_KEY = metrics.VIA_KEY
 #: scope key of an HTTP request's :class:`~service.mcp_wire.Wire`.
 WIRE_KEY = "dragonroll.mcp.wire"
+#: scope key: the caller of a tool call over HTTP went away before its answer (a 499, as HTTP).
+GONE_KEY = "dragonroll.mcp.gone"
 #: The pages served as resources: in the package when installed from a wheel (setup.py copies
 #: them there), else the repository's docs/.
 _PACKAGED = Path(__file__).parent / "pages"
 _SOURCE = Path(__file__).parent.parent / "docs"
 OPENAPI_URI = "dragonroll://openapi.json"
-#: The longest text a result carries beside its structured content (the events' sentences).
+#: The longest text a result carries (the events' sentences, the odds' lines).
 TEXT_LIMIT = 8192
-#: The largest answer without texts whose probabilities the text lists.
-SUMMARY_LIMIT = 64 * 1024
+#: What a result adds to its answer's bytes at most, besides its text (the JSON-RPC envelope).
+ENVELOPE_BYTES = 1024
 
 #: An awaitable function that returns once the caller has gone away.
 Gone = Callable[[], Awaitable[Any]]
 #: How often a tool call over HTTP looks whether its caller went away, in seconds.
 GONE_POLL = 0.5
-
-
-async def answer(
-    state: Any,
-    endpoint: Endpoint,
-    body: bytes,
-    accept_language: bytes = b"",
-    gone: Gone | None = None,
-) -> tuple[bytes, str | None]:
-    """THE SEAM: an MCP tool call's request answered as an HTTP request to ``endpoint`` is (the
-    answer's bytes and the language of its texts; a refusal raised as the HTTP path raises it).
-
-    This is the only place MCP runs an endpoint, and it hands the call to the service's one
-    pipeline (``service.pipeline.answer``): validation, duplicate keys, the work budget, the lanes
-    (the heavy lane's process pool, its queue and CPU limit), the answer bound. ``gone`` returns
-    once the caller has gone away (HTTP; ``None`` on stdio): its job is then dropped or ended."""
-    return await pipeline.answer(state, endpoint, body, accept_language, gone)
 
 
 def pages() -> dict[str, tuple[str, str, Path]]:
@@ -109,9 +90,8 @@ def pages() -> dict[str, tuple[str, str, Path]]:
 
 
 class Calls:
-    """Tool calls answered for one app: arguments read from the raw bytes, the endpoint run
-    through :func:`answer`, refusals rendered by the app's exception handlers, an access line and
-    metrics for each call."""
+    """Tool calls answered for one app: arguments read from the raw bytes, the endpoint answered
+    by the pipeline, refusals rendered as HTTP renders them, each call logged and counted once."""
 
     def __init__(self, app: FastAPI, catalog: Catalog) -> None:
         self.app = app
@@ -122,106 +102,153 @@ class Calls:
         self, ctx: Any, params: types.CallToolRequestParams, wire: Wire | None
     ) -> types.CallToolResult:
         request = getattr(ctx, "request", None)
-        outer: Scope = getattr(request, "scope", None) or {}
+        http = request if isinstance(request, Request) else None
         found, raw = wire.raw_arguments(ctx.request_id) if wire is not None else (False, None)
         if not found and params.arguments is not None:  # a transport without a raw side
-            raw = orjson.dumps(params.arguments)
+            raw = encode(params.arguments)
         if params.name == DESCRIBE:
-            return await self.describe(raw)
+            return await self.describe(raw, http)
         tool = self.catalog.systems.get(params.name)
         if tool is None:
             raise MCPError(
                 types.INVALID_PARAMS, f"no tool named {params.name!r}; tools/list names them all"
             )
         try:
-            path, body = _arguments(raw, list(tool.routes))
+            path, body, full = _arguments(raw, tool.routes, self.catalog)
         except _Refused as refused:
             return _error(problems.encode(refused.problem))
         route = tool.routes[path]
-        accept = _header(outer, b"accept-language")
-        gone = _gone(request) if isinstance(request, Request) else None
-        return await self.run(route.endpoint, body, accept, outer, wire=wire, gone=gone)
+        if http is not None:  # the /mcp request's own access line and sample tell the call
+            result, _ = await self.run(route, body, full, http.scope, _gone(http))
+            return result
+        scope = _stdio_scope()
+        start, status = time.perf_counter(), 500
+        try:
+            result, status = await self.run(route, body, full, scope, None)
+            return result
+        finally:
+            self.note(scope, status, time.perf_counter() - start)
 
     async def run(
-        self,
-        endpoint: Endpoint,
-        body: bytes,
-        accept_language: bytes,
-        outer: Scope,
-        *,
-        wire: Wire | None,
-        gone: Gone | None,
-    ) -> types.CallToolResult:
-        """One call of ``endpoint``: its result, its access line, its metrics."""
-        scope = _call_scope(endpoint.path, outer)
-        start = time.perf_counter()
-        status = 200
+        self, route: ToolRoute, body: bytes, full: bool, scope: Scope, gone: Gone | None
+    ) -> tuple[types.CallToolResult, int]:
+        """One call of ``route``'s endpoint in ``scope`` (the /mcp request's, or a stdio call's):
+        its result and the status an HTTP request would have had."""
+        endpoint = route.endpoint
+        scope[CALL_KEY] = f"mcp:{endpoint.path}"
+        scope[SYSTEM_KEY] = endpoint.system
+        accept = _header(scope, b"accept-language")
         try:
-            payload, lang = await answer(self.app.state, endpoint, body, accept_language, gone)
-            text = _text(payload, lang, endpoint.path)
-            # The bound holds for the result as sent: the answer, its text and the envelope.
-            budget.check_answer(len(payload) + len(orjson.dumps(text)) + 1024)
-            structured = wire.placeholder(payload) if wire is not None else orjson.loads(payload)
-            return types.CallToolResult(
-                content=[types.TextContent(text=text)], structured_content=structured
-            )
+            payload, lang = await pipeline.answer(self.app.state, endpoint, body, accept, gone)
+            return self.result(route, payload, lang, full), 200
+        except Abandoned:  # nobody reads the answer: the access line and the metrics say 499
+            scope[GONE_KEY] = True
+            return _error(b"{}"), problems.CLIENT_CLOSED
         except Exception as exc:
-            status, problem = await self.render(exc, scope)
-            return _error(problem)
-        finally:
-            self.note(scope, endpoint, status, time.perf_counter() - start)
+            status, problem = self.refusal(exc, scope, route)
+            return _error(problem, _hint(route, status)), status
 
-    async def render(self, exc: Exception, scope: Scope) -> tuple[int, bytes]:
-        """The problem the app answers ``exc`` with over HTTP (its exception handlers; a 500 for
-        anything they do not know, logged with its traceback as the last resort logs it)."""
-        handlers: dict[Any, Any] = self.app.exception_handlers
-        handler = next((handlers[c] for c in type(exc).__mro__ if c in handlers), None)
-        if handler is None:
+    def result(
+        self, route: ToolRoute, payload: bytes, lang: str | None, full: bool
+    ) -> types.CallToolResult:
+        """The answer as a result: its summary (or with ``full`` the whole answer) and its text,
+        within the answer bound as the SDK will write it (non-ASCII escaped: 6 bytes a character
+        at most)."""
+        answer = orjson.loads(payload)
+        if lang is not None:  # a resolving endpoint's answer, told in its events
+            texts = [e.get("text", "") for e in answer.get("events", ()) if isinstance(e, dict)]
+            text = _cut("\n".join(t for t in texts if t))
+            small = mcp_answers.resolution(answer, lang, route.odds)
+        else:
+            lines = mcp_answers.odds_lines(answer, route.endpoint.response_model)
+            where = f"POST {route.path}: {len(payload):,} bytes in full (`full: true`)."
+            text = _cut("\n".join([*lines, where]))
+            small = mcp_answers.odds(answer)
+        structured = answer if full else small
+        shown = payload if full else encode(small)
+        escaped = len(shown.translate(None, _ASCII)) * 2 + len(text.encode()) * 3
+        budget.check_answer(len(shown) + escaped + ENVELOPE_BYTES)
+        meta = {mcp_card.CALL_META: self.card_meta(route, lang, full)}
+        return types.CallToolResult(
+            content=[types.TextContent(text=text)], structured_content=structured, meta=meta
+        )
+
+    @staticmethod
+    def card_meta(route: ToolRoute, lang: str | None, full: bool) -> dict[str, Any]:
+        """What the roll card reads of a call (in its ``_meta``, which no model reads): the tool,
+        the endpoint, its kind, its odds endpoint, its outcome codes, the language, and whether
+        the structured content is the whole answer (else the card asks for it, with ``full``)."""
+        return {
+            "tool": route.tool,
+            "endpoint": route.path,
+            "kind": route.kind,
+            "odds": route.odds or None,
+            "outcome": list(route.outcome),
+            "lang": lang,
+            "full": full,
+        }
+
+    def refusal(self, exc: Exception, scope: Scope, route: ToolRoute) -> tuple[int, bytes]:
+        """The problem HTTP answers ``exc`` with (``service.problems.rendered``; anything else is
+        a bug: logged with its traceback, as the last resort logs it, and a 500), stamped in
+        ``scope`` for the access line and the metrics."""
+        found = problems.rendered(exc)
+        if found is None:
             self.log.error(
                 "unhandled exception",
                 request_id=scope.get("request_id"),
                 method="POST",
-                path=scope["path"],
+                path=route.path,
                 exc_info=exc,
             )
             body = problems.problem("internal-error", problems.INTERNAL_ERROR)
-            return 500, problems.stamp(body, scope)
-        response = await handler(Request(scope), exc)
-        return response.status_code, bytes(response.body)
+        else:
+            body = dict(found[0])
+        body["instance"] = route.path  # the endpoint's, as over HTTP (not /mcp)
+        return int(body["status"]), problems.stamp(body, scope)
 
-    def note(self, scope: Scope, endpoint: Endpoint, status: int, seconds: float) -> None:
-        route = f"mcp:{endpoint.path}"
-        self.log.info(
-            "request",
-            method="POST",
-            route=route,
-            path=endpoint.path,
-            status=status,
-            duration_ms=round(seconds * 1_000_000) / 1000,
-            request_id=scope.get("request_id"),
-            system=endpoint.system,
-        )
+    def note(self, scope: Scope, status: int, seconds: float) -> None:
+        """A stdio call's access line and metrics sample: what the middleware writes for an HTTP
+        request, by the same functions."""
+        access_line(self.log, scope, status, seconds)
         registry = getattr(self.app.state, "metrics", None)
         if registry is not None:
-            registry.observe(
-                route,
-                "POST",
-                status,
-                seconds,
-                endpoint.system,
-                scope.get(problems.PROBLEM_KEY),
-                scope.get(problems.LIMIT_KEY),
-            )
+            registry.observe_request(scope, status, seconds)
 
-    async def describe(self, raw: bytes | None) -> types.CallToolResult:
-        paths = [path for tool in self.catalog.systems.values() for path in tool.routes]
+    async def describe(self, raw: bytes | None, http: Request | None) -> types.CallToolResult:
         try:
-            path, _ = _arguments(raw, paths, body=False)
+            path, _, schema = _arguments(raw, self.catalog.paths(), self.catalog, body=False)
         except _Refused as refused:
             return _error(problems.encode(refused.problem))
+        if http is not None:
+            http.scope[CALL_KEY] = f"mcp:{DESCRIBE}"
         # The OpenAPI document is built once, on the first describe (about a second): off the loop.
-        text = await anyio.to_thread.run_sync(self.catalog.describe, path)
+        text = await anyio.to_thread.run_sync(self.catalog.describe, path, schema)
         return types.CallToolResult(content=[types.TextContent(text=text)])
+
+
+#: The bytes below 0x80 (what a JSON writer never escapes but for controls and quotes).
+_ASCII = bytes(range(128))
+
+
+def _cut(text: str) -> str:
+    """``text`` cut at a line's end within :data:`TEXT_LIMIT` characters, saying how many more."""
+    if len(text) <= TEXT_LIMIT:
+        return text
+    cut = text.rfind("\n", 0, TEXT_LIMIT)
+    shown = text[: cut if cut > 0 else TEXT_LIMIT]
+    rest = text.count("\n") - shown.count("\n")
+    return f"{shown}\n... ({rest} more lines: `full: true` has them all)"
+
+
+def _hint(route: ToolRoute, status: int) -> str | None:
+    """What to send instead of a request the endpoint refused as written (a 4xx): its example."""
+    if not 400 <= status < 500 or status == problems.CLIENT_CLOSED:
+        return None
+    example = route.examples[0] if route.examples else None
+    if example is None:
+        return f"{DESCRIBE} tells every field of {route.path} and gives a working example."
+    return f"For example, {route.path} answers {example} ({DESCRIBE} tells every field)."
 
 
 def _gone(request: Request) -> Gone:
@@ -246,119 +273,130 @@ def _refuse(where: str, msg: str, kind: str = "validation-error") -> _Refused:
     return _Refused(problems.problem(kind, detail, errors=errors, instance=PATH))
 
 
-def _arguments(raw: bytes | None, paths: list[str], *, body: bool = True) -> tuple[str, bytes]:
-    """The endpoint a call names and its request's raw bytes (a JSON string's text: some hosts
-    send a nested object as a string), or the problem with the call's arguments."""
-    expected = "an object with `endpoint` and `request`" if body else "an object with `endpoint`"
+def _arguments(
+    raw: bytes | None, paths: Any, catalog: Catalog, *, body: bool = True
+) -> tuple[str, bytes, bool]:
+    """The endpoint a call names, its request's raw bytes (a JSON string's text: some hosts send
+    a nested object as a string) and its flag (``full``; ``schema`` for describe_endpoint), or
+    the problem with the call's arguments."""
+    flag = "full" if body else "schema"
     if raw is None:
-        raise _refuse("", f"missing: the tool takes {expected}")
-    allowed = {"endpoint", "request"} if body else {"endpoint"}
+        raise _refuse("", "missing: the tool takes an object with `endpoint`")
     try:
-        found, path = member(raw, "endpoint")
+        _, path = member(raw, "endpoint")
         request, value = member(raw, "request")
+        _, wanted = member(raw, flag)
         keys = set(orjson.loads(raw))
     except DuplicateKeyIn as exc:
         msg = f"the key {exc.key!r} appears twice in one object: send each key once"
         raise _refuse("", msg, "duplicate-key") from None
     except (ValueError, TypeError, AttributeError):
-        raise _refuse("", f"not an object: the tool takes {expected}") from None
-    for key in sorted(keys - allowed):
+        raise _refuse("", "not an object: the tool takes an object with `endpoint`") from None
+    for key in sorted(keys - ({"endpoint", "request", flag} if body else {"endpoint", flag})):
         raise _refuse(key, "unknown argument: it is not part of this tool's schema")
-    if found is None:
-        raise _refuse("endpoint", "required argument is missing")
-    if path not in paths:
-        raise _refuse("endpoint", f"{path!r} is not one of this tool's: {', '.join(paths)}")
+    _check_endpoint(path, paths, catalog)
+    if wanted is not None and not isinstance(wanted, bool):
+        raise _refuse(flag, "must be true or false")
     if not body:
-        return path, b""
+        return path, b"", bool(wanted)
     if request is None:
         raise _refuse("request", "required argument is missing: the endpoint's JSON body")
     if isinstance(value, str):
         request = value.encode("utf-8")
-    return path, request
+    return path, request, bool(wanted)
 
 
-def _text(payload: bytes, lang: str | None, path: str) -> str:
-    """The short text of an answer: its events' sentences; for an answer without texts (odds,
-    simulations) its top probabilities when it is small, else where the answer is."""
-    lines: list[str] = []
-    if lang is not None:
-        events = orjson.loads(payload).get("events")
-        if isinstance(events, list):
-            lines = [e["text"] for e in events if isinstance(e, dict) and e.get("text")]
-    elif len(payload) <= SUMMARY_LIMIT:
-        lines = list(_probabilities(orjson.loads(payload), ""))[:12]
-    where = (
-        f"POST {path}: the whole answer is the structured content ({len(payload):,} bytes of JSON)."
-    )
-    if not lines:
-        return where
-    text = "\n".join(lines)
-    if len(text) > TEXT_LIMIT:
-        cut = text.rfind("\n", 0, TEXT_LIMIT)
-        shown = text[: cut if cut > 0 else TEXT_LIMIT]
-        rest = len(lines) - shown.count("\n") - 1
-        text = f"{shown}\n... ({rest} more in the structured content)"
-    return text if lang is not None else f"{text}\n{where}"
-
-
-def _probabilities(node: Any, at: str, depth: int = 0) -> Iterator[str]:
-    """``where: p (exact)`` for each probability of an odds answer near its top (none in lists)."""
-    if not isinstance(node, dict) or depth > 2:
+def _check_endpoint(path: Any, paths: Any, catalog: Catalog) -> None:
+    if path is None:
+        raise _refuse("endpoint", "required argument is missing")
+    if path in paths:
         return
-    if isinstance(node.get("p"), float | int) and isinstance(node.get("exact"), str):
-        yield f"{at}: {node['p']} ({node['exact']})"
-        return
-    for key, value in node.items():
-        yield from _probabilities(value, f"{at}.{key}" if at else key, depth + 1)
+    owner = catalog.tool_of(path) if isinstance(path, str) else None
+    said = f"; it is the `{owner}` tool's" if owner else ""
+    raise _refuse("endpoint", f"{path!r} is not one of this tool's: {', '.join(paths)}{said}")
 
 
-def _error(problem: bytes | dict[str, Any]) -> types.CallToolResult:
-    text = problem.decode("utf-8") if isinstance(problem, bytes) else orjson.dumps(problem).decode()
-    return types.CallToolResult(content=[types.TextContent(text=text)], is_error=True)
+def _error(problem: bytes | dict[str, Any], hint: str | None = None) -> types.CallToolResult:
+    text = (problem if isinstance(problem, bytes) else problems.encode(problem)).decode("utf-8")
+    content = [types.TextContent(text=text)]
+    if hint:
+        content.append(types.TextContent(text=hint))
+    return types.CallToolResult(content=content, is_error=True)
 
 
 def _header(scope: Scope, name: bytes) -> bytes:
     return next((v for k, v in scope.get("headers", ()) if k == name), b"")
 
 
-def _call_scope(path: str, outer: Scope) -> dict[str, Any]:
-    """The scope a call's problems are rendered in: the endpoint's path, the MCP request's id (a
-    new one on stdio), marked as an MCP call."""
+def _stdio_scope() -> dict[str, Any]:
+    """What a tool call over stdio is logged and counted by: a POST of its own, with an id."""
     return {
         "type": "http",
         "method": "POST",
-        "path": path,
-        "raw_path": path.encode("ascii"),
-        "query_string": b"",
-        "headers": [(k, v) for k, v in outer.get("headers", ()) if k == b"accept-language"],
-        "request_id": outer.get("request_id") or os.urandom(16).hex(),
-        VIA_KEY: "mcp",
+        "path": PATH,
+        "headers": [],
+        "request_id": os.urandom(16).hex(),
     }
+
+
+# ------------------------------------------------------------------------------------- resources
+
+
+def _card() -> types.Resource:
+    return types.Resource(
+        uri=mcp_card.CARD_URI,
+        name="roll-card",
+        title="Roll card",
+        description="A tool's answer as a card: the dice, the outcome, the events, the odds.",
+        mime_type=mcp_card.MIME_TYPE,
+        meta=mcp_card.RESOURCE_META,
+    )
 
 
 async def list_resources(
     ctx: Any, params: types.PaginatedRequestParams | None
 ) -> types.ListResourcesResult:
-    return types.ListResourcesResult(
-        resources=[
-            *(
-                types.Resource(
-                    uri=uri,
-                    name=name,
-                    description=description,
-                    mime_type="text/markdown",
-                    size=path.stat().st_size,
-                )
-                for uri, (name, description, path) in pages().items()
-            ),
-            types.Resource(
-                uri=OPENAPI_URI,
-                name="openapi",
-                description="The OpenAPI document: every endpoint's request and answer schemas.",
-                mime_type="application/json",
-            ),
-        ]
+    listed = [
+        types.Resource(
+            uri=uri,
+            name=name,
+            description=description,
+            mime_type="text/markdown",
+            size=path.stat().st_size,
+        )
+        for uri, (name, description, path) in pages().items()
+    ]
+    openapi = types.Resource(
+        uri=OPENAPI_URI,
+        name="openapi",
+        description="The OpenAPI document: every endpoint's request and answer schemas.",
+        mime_type="application/json",
     )
+    return types.ListResourcesResult(resources=[*listed, openapi, _card()])
+
+
+def _reader(app: FastAPI) -> Callable[[Any, types.ReadResourceRequestParams], Any]:
+    async def read_resource(
+        ctx: Any, params: types.ReadResourceRequestParams
+    ) -> types.ReadResourceResult:
+        uri = str(params.uri)
+        if uri == OPENAPI_URI:
+            doc = await anyio.to_thread.run_sync(app.openapi)
+            text, mime, meta = encode(doc).decode(), "application/json", None
+        elif uri == mcp_card.CARD_URI:
+            text = await anyio.to_thread.run_sync(mcp_card.html, app.version)
+            mime, meta = mcp_card.MIME_TYPE, mcp_card.RESOURCE_META
+        else:
+            page = pages().get(uri)
+            if page is None:
+                raise MCPError(
+                    types.INVALID_PARAMS, f"no resource {uri}; resources/list names them all"
+                )
+            text, mime, meta = page[2].read_text(encoding="utf-8"), "text/markdown", None
+        content = types.TextResourceContents(uri=uri, mime_type=mime, text=text, meta=meta)
+        return types.ReadResourceResult(contents=[content])
+
+    return read_resource
 
 
 def make_server(app: FastAPI, catalog: Catalog, wire: Wire | None = None) -> Server[Any]:
@@ -376,48 +414,31 @@ def make_server(app: FastAPI, catalog: Catalog, wire: Wire | None = None) -> Ser
         scoped = getattr(request, "scope", {}).get(WIRE_KEY) if request is not None else None
         return await calls.call(ctx, params, scoped or wire)
 
-    async def read_resource(
-        ctx: Any, params: types.ReadResourceRequestParams
-    ) -> types.ReadResourceResult:
-        uri = str(params.uri)
-        if uri == OPENAPI_URI:
-            doc = await anyio.to_thread.run_sync(app.openapi)
-            return types.ReadResourceResult(
-                contents=[
-                    types.TextResourceContents(
-                        uri=uri, mime_type="application/json", text=orjson.dumps(doc).decode()
-                    )
-                ]
-            )
-        page = pages().get(uri)
-        if page is None:
-            raise MCPError(
-                types.INVALID_PARAMS, f"no resource {uri}; resources/list names them all"
-            )
-        text = page[2].read_text(encoding="utf-8")
-        return types.ReadResourceResult(
-            contents=[types.TextResourceContents(uri=uri, mime_type="text/markdown", text=text)]
-        )
-
-    return Server(
+    server: Server[Any] = Server(
         "dragonroll",
         version=app.version,
         title="dragonroll",
         description="Seeded, replayable tabletop-RPG rules: dice, tests, attacks, odds, fights.",
-        instructions=(
-            "Each game system is one tool: pass `endpoint` (one of the POST paths its description"
-            " lists) and `request` (that endpoint's JSON body). describe_endpoint gives an"
-            " endpoint's request schema and an example. Pass a `seed` to make a result"
-            " replayable, or `dice` to use dice rolled at the table. The answer is the structured"
-            " content, its text the events as sentences. A refused request comes back with"
-            " isError and an RFC 9457 problem naming the field (`body` is the request)."
-            " The rules pages and the OpenAPI document are resources."
-        ),
+        instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
-        on_read_resource=read_resource,
+        on_read_resource=_reader(app),
     )
+    server.extensions.update(mcp_card.EXTENSIONS)  # the roll card (MCP Apps)
+    return server
+
+
+INSTRUCTIONS = (
+    "Each game system is one tool (its description says which game it is); the dice tool rolls"
+    " any notation. Pass `endpoint` (a path its description lists) and `request` (that"
+    " endpoint's JSON body, as in its examples). The answer is a summary: the outcome, the"
+    " totals, the dice and the events as sentences (odds: each probability in percent);"
+    " `full: true` gives the whole HTTP answer. A `seed` replays a roll exactly; `dice` uses dice"
+    " rolled at the table; `lang` (en, pl, fi, ar) the events' language. A refused request comes"
+    " back with isError, an RFC 9457 problem naming the field, and an example to send instead;"
+    " describe_endpoint tells an endpoint's every field."
+)
 
 
 # ------------------------------------------------------------------------------ streamable HTTP
@@ -483,33 +504,26 @@ class Transport:
         refusal = self.guard.refusal(scope)
         if refusal is not None:
             status, message = refusal
-            await _send_json(send, status, _rpc_error(None, -32600, message))
+            await _send_json(send, status, Refusal(-32600, message).message())
             return
-        try:  # the body limit (service.middleware.limits) met here, not inside the SDK (a 500)
-            body = await _whole_body(receive)
-        except problems.BodyTooLarge as exc:
-            kind = problems.problem("payload-too-large", str(exc.detail))
-            await problems.send_problem(scope, send, kind, {"connection": "close"})
-            return
+        # The body as every endpoint reads it: its limit is the middleware's (a 413 problem).
+        body = await Request(scope, receive).body()
         wire = Wire()
         try:
+            version = _header(scope, b"mcp-protocol-version").decode("latin-1") or None
+            refused = version_refusal(version)
+            if refused is not None:
+                raise refused
             wire.take(body)
-        except EnvelopeRefused as refused:
+        except Refusal as refused:
             await _send_json(send, 400, refused.message())
             return
         scope[WIRE_KEY] = wire
         manager = StreamableHTTPSessionManager(app=self.server, json_response=True, stateless=True)
-        try:
-            async with manager.run():
-                await manager.handle_request(scope, _replay(body, receive), _spliced(send, wire))
-        finally:
-            wire.forget()
-
-
-def _rpc_error(request_id: Any, code: int, message: str) -> bytes:
-    return orjson.dumps(
-        {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
-    )
+        async with manager.run():
+            await manager.handle_request(
+                scope, _replay(body, receive), _closed_if_gone(scope, send)
+            )
 
 
 async def _send_json(send: Send, status: int, body: bytes) -> None:
@@ -518,41 +532,16 @@ async def _send_json(send: Send, status: int, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
-def _spliced(send: Send, wire: Wire) -> Send:
-    """``send`` with the answers spliced into the body (and its length set again)."""
-    start: Message | None = None
+def _closed_if_gone(scope: Scope, send: Send) -> Send:
+    """``send``, the status a 499 when the call's caller went away first (nobody reads the
+    answer: its access line and metrics say so, as HTTP's do)."""
 
-    async def splicing(message: Message) -> None:
-        nonlocal start
-        if message["type"] == "http.response.start":
-            start = message
-            return
-        if message["type"] == "http.response.body" and start is not None:
-            body = wire.splice(message.get("body", b""))
-            if not message.get("more_body", False):
-                headers = [(k, v) for k, v in start.get("headers", ()) if k != b"content-length"]
-                start = {**start, "headers": [*headers, (b"content-length", b"%d" % len(body))]}
-            await send(start)
-            start = None
-            await send({**message, "body": body})
-            return
-        if message["type"] == "http.response.body":
-            message = {**message, "body": wire.splice(message.get("body", b""))}
+    async def sending(message: Message) -> None:
+        if message["type"] == "http.response.start" and scope.get(GONE_KEY):
+            message = {**message, "status": problems.CLIENT_CLOSED}
         await send(message)
 
-    return splicing
-
-
-async def _whole_body(receive: Receive) -> bytes:
-    """The request's body, read whole (the SDK reads it whole too)."""
-    chunks: list[bytes] = []
-    while True:
-        message = await receive()
-        if message["type"] != "http.request":
-            return b"".join(chunks)
-        chunks.append(message.get("body", b""))
-        if not message.get("more_body", False):
-            return b"".join(chunks)
+    return sending
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:

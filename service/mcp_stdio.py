@@ -2,10 +2,10 @@
 
 The same tools, resources and calls as ``/mcp`` (``service.mcp.make_server`` on the same app, in
 process: no HTTP server, no port), one JSON-RPC message per line on stdin and stdout, logs on
-stderr. Each line is read raw first (``service.mcp_wire``: a duplicated key is refused as over
-HTTP, a call's arguments reach the endpoint as sent), and each answer is spliced into the line the
-SDK writes. While it serves, file descriptor 1 points at stderr, so that nothing but the protocol
-(a stray ``print``) can reach the host's pipe.
+stderr (each call's access line). Each line is read raw first (``service.mcp_wire``: a batch or a
+duplicated key is refused as over HTTP, a call's arguments reach the endpoint as sent). While it
+serves, file descriptor 1 points at stderr, so that nothing but the protocol (a stray ``print``)
+can reach the host's pipe.
 """
 
 from __future__ import annotations
@@ -22,19 +22,18 @@ from mcp.server.stdio import stdio_server
 
 from service.mcp import make_server, quiet_sdk
 from service.mcp_tools import Catalog
-from service.mcp_wire import EnvelopeRefused, Wire
+from service.mcp_wire import Refusal, Wire
 from service.settings import Settings, load
 
 
 class _Out:
-    """The protocol's side of stdout: each line written whole, its answers spliced in."""
+    """The protocol's side of stdout: each line written whole."""
 
-    def __init__(self, stream: BinaryIO, wire: Wire) -> None:
+    def __init__(self, stream: BinaryIO) -> None:
         self.stream = stream
-        self.wire = wire
 
     async def write(self, text: str) -> None:
-        self.line(self.wire.splice(text.encode("utf-8")))
+        self.line(text.encode("utf-8"))
 
     def line(self, data: bytes) -> None:
         self.stream.write(data if data.endswith(b"\n") else data + b"\n")
@@ -45,8 +44,8 @@ class _Out:
 
 
 class _Lines:
-    """stdin's lines, each taken by the wire before the SDK reads it (a refused one is answered
-    here, and the SDK never sees it)."""
+    """stdin's lines, each taken by the wire before the SDK reads it (a refused one, a batch or a
+    key twice, is answered here, and the SDK never sees it)."""
 
     def __init__(self, stream: BinaryIO, wire: Wire, out: _Out) -> None:
         self.stream = stream
@@ -66,7 +65,7 @@ class _Lines:
                 continue
             try:
                 self.wire.take(line)
-            except EnvelopeRefused as refused:
+            except Refusal as refused:
                 self.out.line(refused.message())
                 continue
             yield line
@@ -94,7 +93,7 @@ async def serve(settings: Settings, stdin: BinaryIO, stdout: BinaryIO) -> None:
     quiet_sdk()
     wire = Wire()
     server = make_server(app, Catalog(app), wire)
-    out = _Out(stdout, wire)
+    out = _Out(stdout)
     async with (
         app.router.lifespan_context(app),
         stdio_server(stdin=cast(Any, _Lines(stdin, wire, out)), stdout=cast(Any, out)) as (

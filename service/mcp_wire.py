@@ -1,52 +1,68 @@
-"""What the MCP transports do to the raw messages, before the SDK parses them and after it writes.
+"""What the MCP transports read of a message before the SDK parses it.
 
-**In: the raw arguments.** The SDK parses a JSON-RPC message as Python's ``json`` does, the last of
-two equal keys winning, so ``{"stat": 24, "stat": 1}`` would reach a tool as ``stat`` 1 (over HTTP
-that body is a 422 naming the key). :meth:`Wire.take` reads each message as it arrived (an HTTP
-body, a stdio line) first: an envelope that names a key twice (``method``, ``params``, ``name``,
-``arguments`` ...) is refused whole (a JSON-RPC ``-32600``), and the text of each ``tools/call``'s
-``arguments`` is kept by the message's id, so that the call hands the endpoint the request's bytes
-as they were sent: the very body an HTTP request would carry, checked by the same code (duplicate
-keys, depth, numbers).
-
-**Out: the answer once.** A tool's answer is already JSON bytes (the endpoint's, up to 4 MiB). Put
-in a result as a Python value it would be parsed, validated and written again by the SDK (several
-copies of a 4 MB answer in memory). Instead the result carries a placeholder, ``{"dragonroll:answer":
-"<token>"}``, and :meth:`Wire.splice` puts the bytes in its place in the message the SDK wrote.
+The SDK parses a JSON-RPC message as Python's ``json`` does, the last of two equal keys winning, so
+``{"stat": 24, "stat": 1}`` would reach a tool as ``stat`` 1 (over HTTP that body is a 422 naming
+the key). :meth:`Wire.take` reads each message as it arrived (an HTTP body, a stdio line) first: a
+batch, or an envelope that names a key twice (``method``, ``params``, ``name``, ``arguments`` ...),
+is refused whole with a JSON-RPC error that says what to send (:class:`Refusal`), and the text of
+each ``tools/call``'s ``arguments`` is kept by the message's id, so that the endpoint is handed the
+request's bytes as they were sent: the very body an HTTP request would carry, checked by the same
+code (duplicate keys, depth, numbers). :func:`version_refusal` says which protocol versions are
+spoken when a request names another.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import secrets
-from collections.abc import Iterator
 from typing import Any
 
-PLACEHOLDER = "dragonroll:answer"
-_SPLICE = re.compile(rb'\{\s*"dragonroll:answer"\s*:\s*"([0-9a-f]{32})"\s*\}')
+from mcp_types import INVALID_REQUEST, UNSUPPORTED_PROTOCOL_VERSION
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS
+
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
+#: The protocol versions this server speaks (the locked SDK's).
+SUPPORTED = (*HANDSHAKE_PROTOCOL_VERSIONS, *MODERN_PROTOCOL_VERSIONS)
+BATCH = (
+    "a JSON-RPC batch (an array of messages) is not supported: MCP has no batches since"
+    " 2025-06-18; send each message on its own"
+)
 
 
-class EnvelopeRefused(Exception):
-    """A message that names one key twice outside a tool's arguments (a JSON-RPC -32600)."""
+class Refusal(Exception):
+    """A message refused before the SDK reads it: a JSON-RPC error (HTTP 400)."""
 
-    def __init__(self, key: str, request_id: Any) -> None:
-        super().__init__(key)
-        self.key = key
+    def __init__(self, code: int, message: str, request_id: Any = None, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.text = message
         self.request_id = request_id
+        self.data = data
 
     def message(self) -> bytes:
-        body = {
-            "jsonrpc": "2.0",
-            "id": self.request_id,
-            "error": {
-                "code": -32600,
-                "message": f"the key {self.key!r} appears twice in one object: send each key once",
-            },
-        }
-        return json.dumps(body, separators=(",", ":")).encode()
+        error: dict[str, Any] = {"code": self.code, "message": self.text}
+        if self.data is not None:
+            error["data"] = self.data
+        body = {"jsonrpc": "2.0", "id": self.request_id, "error": error}
+        return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def duplicate(key: str, request_id: Any) -> Refusal:
+    msg = f"the key {key!r} appears twice in one object: send each key once"
+    return Refusal(INVALID_REQUEST, msg, request_id)
+
+
+def version_refusal(requested: str | None) -> Refusal | None:
+    """The error for an ``MCP-Protocol-Version`` this server does not speak (``None``: it does)."""
+    if requested is None or requested in SUPPORTED:
+        return None
+    message = (
+        f"MCP-Protocol-Version {requested!r} is not one this server speaks:"
+        f" {', '.join(HANDSHAKE_PROTOCOL_VERSIONS)} (after an initialize handshake) or"
+        f" {', '.join(MODERN_PROTOCOL_VERSIONS)} (per request); send one of them"
+    )
+    data = {"supported": list(SUPPORTED), "requested": requested}
+    return Refusal(UNSUPPORTED_PROTOCOL_VERSION, message, None, data)
 
 
 class Wire:
@@ -55,33 +71,27 @@ class Wire:
     def __init__(self) -> None:
         #: the raw ``arguments`` of each tools/call by the message's id (``None``: no arguments)
         self.arguments: dict[Any, bytes | None] = {}
-        #: answers waiting to be spliced into the message that carries them, by token
-        self.answers: dict[str, bytes] = {}
 
     def take(self, raw: bytes | str) -> None:
-        """Note the raw arguments of each tools/call of a message; raises :class:`EnvelopeRefused`
-        for a duplicated key in its envelope. A message that is not JSON is left to the SDK."""
+        """Note the raw arguments of a message if it is a tools/call; raises :class:`Refusal` for
+        a batch or a key twice in its envelope. A message that is not JSON is left to the SDK."""
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
         try:
-            self._take(text)
+            start = _skip(text, 0)
+            if text.startswith("[", start):
+                _DECODER.raw_decode(text, start)  # JSON that is an array: a batch
+                raise Refusal(INVALID_REQUEST, BATCH)
+            if text.startswith("{", start):
+                self._message(Members(text, start))
         except (ValueError, RecursionError, UnicodeDecodeError):
-            return  # not JSON (or not an object): the SDK answers it as it does
-
-    def _take(self, text: str) -> None:
-        start = _skip(text, 0)
-        if text.startswith("[", start):  # a batch: each of its messages
-            for value_start in _items(text, start):
-                if text.startswith("{", value_start):
-                    self._message(Members(text, value_start, whole=False))
-        elif text.startswith("{", start):
-            self._message(Members(text, start))
+            return  # not JSON: the SDK answers it as it does
 
     def _message(self, envelope: Members) -> None:
         request_id = envelope.spans.get("id", (0, 0, None))[2]
         if not isinstance(request_id, (str, int, type(None))):
             return  # not a JSON-RPC id: the SDK refuses the message
         if envelope.duplicate is not None:
-            raise EnvelopeRefused(envelope.duplicate, request_id)
+            raise duplicate(envelope.duplicate, request_id)
         method = envelope.spans.get("method")
         if method is None or method[2] != "tools/call" or "params" not in envelope.spans:
             return
@@ -90,7 +100,7 @@ class Wire:
             return
         params = Members(envelope.text, p_start, whole=False)
         if params.duplicate is not None:
-            raise EnvelopeRefused(params.duplicate, request_id)
+            raise duplicate(params.duplicate, request_id)
         if "arguments" in params.spans:
             a_start, a_end, _ = params.spans["arguments"]
             self.arguments[request_id] = envelope.text[a_start:a_end].encode("utf-8")
@@ -102,27 +112,6 @@ class Wire:
         if request_id in self.arguments:
             return True, self.arguments.pop(request_id)
         return False, None
-
-    def placeholder(self, answer: bytes) -> dict[str, str]:
-        """The value a result carries instead of ``answer`` (:meth:`splice` puts it back)."""
-        token = secrets.token_hex(16)
-        self.answers[token] = answer
-        return {PLACEHOLDER: token}
-
-    def splice(self, message: bytes) -> bytes:
-        """``message`` with each placeholder replaced by its answer's bytes."""
-        if not self.answers:
-            return message
-
-        def put(match: re.Match[bytes]) -> bytes:
-            return self.answers.pop(match.group(1).decode("ascii"), match.group(0))
-
-        return _SPLICE.sub(put, message)
-
-    def forget(self) -> None:
-        """Drop what no message carried (an answer whose call was cancelled)."""
-        self.answers.clear()
-        self.arguments.clear()
 
 
 def member(raw: bytes, key: str) -> tuple[bytes | None, Any]:
@@ -188,17 +177,3 @@ def _expect(text: str, i: int, char: str) -> int:
     if not text.startswith(char, i):
         raise ValueError(f"expected {char!r} at {i}")
     return i + 1
-
-
-def _items(text: str, start: int) -> Iterator[int]:
-    i = _skip(text, _expect(text, start, "["))
-    if text.startswith("]", i):
-        return
-    while True:
-        i = _skip(text, i)
-        _, end = _DECODER.raw_decode(text, i)
-        yield i
-        i = _skip(text, end)
-        if text.startswith("]", i):
-            return
-        i = _expect(text, i, ",")

@@ -27,6 +27,8 @@ from prometheus_client.metrics_core import (
 from prometheus_client.utils import floatToGoString
 
 from service.lanes import HeavyLane
+from service.problems import LIMIT_KEY, PROBLEM_KEY
+from service.routing import SYSTEM_KEY
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 PATH = "/metrics"
@@ -94,18 +96,21 @@ _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
 
 
-#: scope key: the interface a request came through when not HTTP (``"mcp"``, set by service.mcp).
-VIA_KEY = "dragonroll.via"
+#: scope key: what a request to an integration called, as its ``route`` label (an MCP tool call of
+#: ``/dos/test`` is ``mcp:/dos/test``; set by service.mcp): its access line and metrics carry it.
+CALL_KEY = "dragonroll.call"
 
 
 def route_label(scope: Any) -> str:
-    """The ``route`` label of a request: the template of the route it reached, ``preflight`` for
-    a CORS preflight answered before routing, else ``unmatched`` (never the raw path); a tool
-    call's request (``service.mcp``) as ``mcp:/dos/test``."""
+    """The ``route`` label of a request: what it called through an integration (``mcp:/dos/test``,
+    :data:`CALL_KEY`), else the template of the route it reached, ``preflight`` for a CORS
+    preflight answered before routing, else ``unmatched`` (never the raw path)."""
+    called = scope.get(CALL_KEY)
+    if called is not None:
+        return str(called)
     route = scope.get("route")
     if route is not None:
-        via = scope.get(VIA_KEY)
-        return f"{via}:{route.path}" if via else str(route.path)
+        return str(route.path)
     if scope["method"] == "OPTIONS" and any(
         name == b"access-control-request-method" for name, _ in scope["headers"]
     ):
@@ -118,12 +123,17 @@ def status_class(status: int) -> str:
     return STATUS_CLASSES[min(max(status // 100, 1), 5) - 1]
 
 
+#: Problem kinds that are the service's failure, not the request's (5xx).
+SERVICE_KINDS = frozenset({"internal-error", "overloaded", "shutting-down"})
+
+
 def outcome_of(status: int, problem: str | None) -> str:
-    """What became of a resolver POST (``OUTCOMES``), from its status and its problem's kind."""
-    if status < 400:
-        return "resolved"
-    if status >= 500:
+    """What became of a resolver POST (``OUTCOMES``), from its status and its problem's kind (an MCP
+    tool call's problem travels in a 200 answer: its kind decides)."""
+    if status >= 500 or problem in SERVICE_KINDS:
         return "error"
+    if problem is None:
+        return "resolved" if status < 400 else "invalid"
     return "refused" if problem in ENGINE_KINDS else "invalid"
 
 
@@ -173,6 +183,20 @@ class Metrics:
             self.resolutions[rkey] = self.resolutions.get(rkey, 0) + 1
         if limit is not None:
             self.limit_rejections[limit] = self.limit_rejections.get(limit, 0) + 1
+
+    def observe_request(self, scope: Any, status: int, seconds: float) -> None:
+        """One request's sample, read from its scope (its route label, system, problem and limit):
+        what the HTTP middleware records for each request, and an MCP call over stdio for each
+        call."""
+        self.observe(
+            route_label(scope),
+            scope["method"],
+            status,
+            seconds,
+            scope.get(SYSTEM_KEY),
+            scope.get(PROBLEM_KEY),
+            scope.get(LIMIT_KEY),
+        )
 
     def describe(self) -> Iterator[Metric]:
         """The families without samples (the registry asks once, to check names are unique)."""

@@ -302,61 +302,67 @@ async def _no_receive() -> Any:  # pragma: no cover - a Response never reads the
     raise RuntimeError("a problem response reads no request")
 
 
-def install_handlers(app: FastAPI) -> None:
-    """Every error the app raises answered as a problem, by FastAPI's documented exception
-    handlers (Starlette's exception middleware calls them inside the app's middleware)."""
-    app.add_exception_handler(ValidationError, _on_validation)
-    app.add_exception_handler(RulesError, _on_rules)
-    app.add_exception_handler(UnsupportedMediaType, _on_media)
-    app.add_exception_handler(DuplicateKey, _on_duplicate)
-    app.add_exception_handler(ClientDisconnect, _on_disconnect)
-    app.add_exception_handler(HTTPException, _on_http)
-    app.add_exception_handler(Refused, _on_refused)
-    app.add_exception_handler(CpuLimit, _on_cpu_limit)
-    app.add_exception_handler(Overloaded, _on_overloaded)
-    app.add_exception_handler(Draining, _on_draining)
-    app.add_exception_handler(Abandoned, _on_disconnect)
-
-
-async def _on_refused(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, Refused)
-    return response(request.scope, dict(exc.body))
-
-
-async def _on_cpu_limit(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, CpuLimit)
-    return response(request.scope, cpu_limit(exc))
-
-
-async def _on_overloaded(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, Overloaded)
+def overloaded(exc: Overloaded) -> tuple[dict[str, Any], dict[str, str]]:
     detail = (
         "every worker of the heavy lane is busy and its queue is full: try again in"
         f" {exc.retry_after} s"
     )
-    headers = {"retry-after": str(exc.retry_after)}
-    return response(request.scope, problem("overloaded", detail), headers=headers)
+    return problem("overloaded", detail), {"retry-after": str(exc.retry_after)}
 
 
-async def _on_draining(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, Draining)
+def draining(exc: Draining) -> tuple[dict[str, Any], dict[str, str]]:
     detail = (
         "the service is shutting down and stopped this request before its answer: send it again"
         if exc.started
         else "the service is shutting down and takes no more work: send the request again"
     )
-    headers = {"retry-after": "1", "connection": "close"}
-    return response(request.scope, problem("shutting-down", detail), headers=headers)
+    return problem("shutting-down", detail), {"retry-after": "1", "connection": "close"}
 
 
-async def _on_validation(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, ValidationError)
-    return response(request.scope, from_validation_error(exc))
+#: The errors of answering a request, whichever surface meets them (HTTP: the app's exception
+#: handlers; MCP: a tool call's error result), each rendered by :func:`rendered`.
+ANSWERING_ERRORS: tuple[type[Exception], ...] = (
+    ValidationError,
+    RulesError,
+    DuplicateKey,
+    Refused,
+    CpuLimit,
+    Overloaded,
+    Draining,
+)
 
 
-async def _on_rules(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, RulesError)
-    return response(request.scope, from_rules_error(exc))
+def rendered(exc: BaseException) -> tuple[dict[str, Any], dict[str, str]] | None:
+    """The problem (and the response headers) an error of answering a request is answered with,
+    over HTTP or MCP; ``None`` for anything else (a bug: the surface's last resort answers it)."""
+    body = as_problem(exc)
+    if body is not None:
+        return body, {}
+    if isinstance(exc, CpuLimit):
+        return cpu_limit(exc), {}
+    if isinstance(exc, Overloaded):
+        return overloaded(exc)
+    if isinstance(exc, Draining):
+        return draining(exc)
+    return None
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Every error the app raises answered as a problem, by FastAPI's documented exception
+    handlers (Starlette's exception middleware calls them inside the app's middleware)."""
+    for error in ANSWERING_ERRORS:
+        app.add_exception_handler(error, _on_answering)
+    app.add_exception_handler(UnsupportedMediaType, _on_media)
+    app.add_exception_handler(ClientDisconnect, _on_disconnect)
+    app.add_exception_handler(HTTPException, _on_http)
+    app.add_exception_handler(Abandoned, _on_disconnect)
+
+
+async def _on_answering(request: Request, exc: Exception) -> Response:
+    found = rendered(exc)
+    assert found is not None, type(exc)
+    body, headers = found
+    return response(request.scope, dict(body), headers=headers or None)
 
 
 async def _on_media(request: Request, exc: Exception) -> Response:
@@ -367,11 +373,6 @@ async def _on_media(request: Request, exc: Exception) -> Response:
         said = "the request has no Content-Type"
     detail = f"{said}: send 'Content-Type: application/json'"
     return response(request.scope, problem("unsupported-media-type", detail))
-
-
-async def _on_duplicate(request: Request, exc: Exception) -> Response:
-    assert isinstance(exc, DuplicateKey)
-    return response(request.scope, duplicate_key(exc))
 
 
 async def _on_disconnect(request: Request, exc: Exception) -> Response:

@@ -83,6 +83,15 @@ class DiceSource:
             record({"slot": slot, "sides": sides, "value": value, "source": "seed"})
         return values
 
+    def reseeded(self, seed: str) -> DiceSource:
+        """A source drawing its unscripted dice from ``seed``'s streams, sharing this one's script
+        (what is left of it) and its record of every die: a repeated roll's repetition i draws
+        from ``{seed}/{i}`` (rules/notation/roll.py), its dice in this source's ``rolls``."""
+        other = DiceSource(seed)
+        other._script, other._used, other._short = self._script, self._used, self._short
+        other._rolls = self._rolls
+        return other
+
     def _scripted(self, slot: str, sides: int) -> int:
         """The slot's next scripted value; once the script ran out, the seed's (see ``settle``)."""
         script = self._script[slot]

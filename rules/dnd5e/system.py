@@ -66,7 +66,15 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                     },
                 ],
                 "seed": "ambush",
-            }
+            },
+            # short enough for the MCP tool's description (service.mcp_tools)
+            "a fighter against a goblin": {
+                "combatants": [
+                    {"id": "fighter", "side": "players", "dex_mod": 1},
+                    {"id": "goblin", "side": "gm", "dex_mod": 2},
+                ],
+                "seed": "goblin",
+            },
         },
     ),
     Endpoint(
@@ -262,6 +270,10 @@ SYSTEM = System(
         "fi": "Viidennen laitoksen SRD-taistelu",
         "ar": "قتال الإصدار الخامس (SRD)",
     },
+    about=(
+        "the fifth edition of D&D (SRD 5.1): d20 checks against a DC, attack rolls against AC with"
+        " damage, initiative and surprise, turn budgets, death saves"
+    ),
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
     rules_version="dnd5e-7",
     endpoints=ENDPOINTS,

@@ -93,18 +93,27 @@ class Truncation(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class TestOutcomes(TypedDict):
-    success: Prob
-    failure: Prob
-    luck: Prob
-    bad_luck: Prob
+    success: Annotated[Prob, Field(description="The total beats the DC, without luck (DOS-8).")]
+    failure: Annotated[Prob, Field(description="The total falls short, without bad luck.")]
+    luck: Annotated[Prob, Field(description="Luck: a success whatever the total (DOS-5).")]
+    bad_luck: Annotated[Prob, Field(description="Bad luck: a failure whatever the total (DOS-5).")]
 
 
 @with_config(ConfigDict(extra="forbid"))
 class TestOdds(TypedDict):
     outcomes: Annotated[
-        TestOutcomes, Field(description="Exclusive, as `/dos/test`'s `outcome`; they sum to 1.")
+        TestOutcomes,
+        Field(
+            description="How the test ends, one of four (`/dos/test`'s `outcome`): they sum to 1."
+        ),
     ]
-    succeeds: Annotated[Prob, Field(description="success + luck (`/dos/test`'s `success`).")]
+    succeeds: Annotated[
+        Prob,
+        Field(
+            description="The test succeeds, luck included: `outcomes.success` + `outcomes.luck`"
+            " (`/dos/test`'s `success`)."
+        ),
+    ]
     pool: Annotated[Distribution, Field(description="The pool's dice result (DOS-4).")]
     total: Annotated[Distribution, Field(description="The total (DOS-8).")]
     truncation: Truncation

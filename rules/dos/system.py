@@ -384,7 +384,30 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                     },
                 ],
                 "seed": "goblin ambush",
-            }
+            },
+            # short enough for the MCP tool's description (service.mcp_tools)
+            "a hero against an orc": {
+                "combatants": [
+                    {
+                        "id": "hero",
+                        "side": "a",
+                        "speed": 12,
+                        "dexterity": 14,
+                        "strength": 12,
+                        "hp": 20,
+                        "declare": [{"action": "attack", "target": "orc"}],
+                    },
+                    {
+                        "id": "orc",
+                        "side": "b",
+                        "speed": 9,
+                        "dexterity": 10,
+                        "strength": 14,
+                        "hp": 15,
+                    },
+                ],
+                "seed": "ambush",
+            },
         },
     ),
 )
@@ -544,6 +567,10 @@ SYSTEM = System(
         "fi": "Varjojen lohikäärmeet",
         "ar": "تنانين الظلال",
     },
+    about=(
+        "a Polish fantasy RPG of d10 pools: a stat plus skill dice against a DC, 1s cancel the"
+        " highest die, 10s explode, luck and bad luck; opposed tests, attacks, whole combat turns"
+    ),
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
     rules_version="dos-7",
     endpoints=ENDPOINTS,

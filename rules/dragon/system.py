@@ -85,7 +85,22 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                 ],
                 "location": {"id": "vale", "prosperity": 5},
                 "seed": "vale",
-            }
+            },
+            # short enough for the MCP tool's description (service.mcp_tools)
+            "a village against an age-3 dragon": {
+                "dragon": {"age": 3, "battle": 3, "dragon_die": True, "target": "village"},
+                "entities": [
+                    {
+                        "id": "village",
+                        "controller": "gm",
+                        "kind": "group",
+                        "prosperity": 4,
+                        "level": 2,
+                        "target": "dragon",
+                    }
+                ],
+                "seed": "vale",
+            },
         },
     ),
 )
@@ -154,6 +169,10 @@ SYSTEM = System(
         "fi": "Lohikäärmeen taistelu",
         "ar": "معركة التنين",
     },
+    about=(
+        "a Finnish game of a dragon fighting villages, tribes and heroes: dice pools by prosperity"
+        " and level, a dragon die, wounds and a hoard, one round of battle at a time"
+    ),
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
     rules_version="dragon-7",
     endpoints=ENDPOINTS,

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 
 from rules.budget import Work
 from rules.notation.models import NotationOddsRequest
-from rules.notation.odds import MAX_STEPS, size_of
+from rules.notation.odds import MAX_STEPS, estimate
+from rules.notation.roll import Roller
 
 #: The budget of ``/dice/odds``: the steps its loops may take, every term and every operator
 #: counted (``rules.notation.odds.estimate``; about a second of CPU at most, docs/notation.md).
@@ -19,8 +20,9 @@ def odds_work(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> Work:
     the answer's fractions; the notation read with ``shorthands``), refused over
     :data:`ODDS_BUDGET`; what the estimate refuses on its own (too many pairs, an answer too long
     to send) is refused here too."""
+    roller = Roller(shorthands)
     return Work(
-        size_of(req.notation, shorthands, req.dialect),
+        estimate(roller.notation(req), roller.repeat(req)),
         ("notation",),
         "the steps of the exact odds (each term's dice, explosions and values, each operator's "
         "pairs)",

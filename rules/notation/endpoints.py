@@ -26,7 +26,12 @@ _GRAMMAR = (
     "written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. "
     f"Rerolling again and again is exact (at most {DEPTH} rerolls, the last from the faces that "
     f"stand); a die explodes at most {DEPTH} times in a chain. At most {MAX_DICE_TERMS} dice "
-    "terms, nesting 50 deep, totals within 2^53 - 1."
+    "terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its "
+    "chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` "
+    "`/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), "
+    "avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i "
+    "seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read "
+    "`data`. Text the dialect does not read is a 422 naming the dialect or tool that would."
 )
 
 ROLL_SUMMARY = "Roll any dice notation"
@@ -49,17 +54,25 @@ ODDS_DESCRIPTION = (
     "(`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and "
     "`at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls "
     "where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller "
-    "counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here "
-    "(the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. "
-    + _GRAMMAR
+    "counts them); rerolls are exact. With `repeat`, `sum` is the repetitions' sum's "
+    "distribution and, with avrae's `!rrr` DC, `successes` how many reach it. Questions too "
+    "large to answer exactly in time are a 422 limit-exceeded. " + _GRAMMAR
 )
 
 ROLL_EXAMPLES: dict[str, Any] = {
     "ability scores": {"notation": "4d6kh3", "seed": "table-1"},
+    # the MCP dice tool's description shows it: how to say "six times" (service.mcp_tools)
+    "six ability scores": {"notation": "4d6kh3", "repeat": 6, "seed": "stats"},
     "advantage": {"notation": "adv+5", "seed": 7, "name": "Ala"},
     "a dice pool": {"notation": "8d10cs>=7", "seed": "night"},
     "Roll20 successes and failures": {"notation": "10d10>8f1", "dialect": "roll20", "seed": 3},
     "avrae reliable talent": {"notation": "1d20mi10 + 7 to hit", "dialect": "avrae", "seed": 1},
+    "avrae's multiroll": {"notation": "!rr 6 4d6kh3", "dialect": "avrae", "seed": "stats"},
+    "a Foundry GM roll": {
+        "notation": "/gmr 1d20 + @abilities.dex.mod",
+        "data": {"abilities": {"dex": {"mod": 3}}},
+        "seed": 2,
+    },
 }
 ODDS_EXAMPLES: dict[str, Any] = {
     "ability scores": {"notation": "4d6kh3"},

@@ -17,18 +17,35 @@ from rules.notation.roll import evaluate
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
+    """One Foundry roll of the formula; repeated, one a repetition (its dice: the next
+    ``drawn`` of ``rolls``)."""
     # the normalised formula, in its dialect: shorthands expanded
     tree = parse(res["formula"], {}, res["dialect"]).tree
-    terms = node_terms(tree, {t["slot"]: t for t in res["terms"]})
+    flavor = say("roll", {"roller": req.name, "formula": res["formula"]})
+    rolls = res["rolls"]
+    out: list[Pool] = []
+    start = 0
+    for rolled in res["repetitions"] or [{**res, "drawn": len(rolls)}]:
+        end = start + rolled["drawn"]
+        pool = _pool(tree, rolled, rolls[start:end], flavor)
+        start = end
+        if pool is not None:
+            out.append(pool)
+    return out
+
+
+def _pool(
+    tree: Node, rolled: Mapping[str, Any], rolls: list[Mapping[str, Any]], flavor: str
+) -> Pool | None:
+    terms = node_terms(tree, {t["slot"]: t for t in rolled["terms"]})
     drawn: dict[str, list[int]] = {}
-    for die in res["rolls"]:
+    for die in rolls:
         drawn.setdefault(die["slot"], []).append(die["value"])
     if not drawn:
-        return []
+        return None
     first, *others = list(drawn)
-    flavor = say("roll", {"roller": req.name, "formula": res["formula"]})
     more = {slot: drawn[slot] for slot in others}
-    return [Pool(first, terms, res["total"], flavor, drawn[first], more)]
+    return Pool(first, terms, rolled["total"], flavor, drawn[first], more)
 
 
 def node_terms(node: Node, terms: Mapping[str, Mapping[str, Any]]) -> list[Json]:
@@ -96,7 +113,8 @@ def die_term(spec: Dice, shown: Mapping[str, Any]) -> Json:
         "class": "FateDie" if spec.kind == "fate" else "Die",
         "options": {"flavor": spec.label} if spec.label else {},
         "evaluated": True,
-        "number": spec.count,
+        # nested dice ((2d6)d6): the count its expression rolled
+        "number": spec.count if spec.count_from is None else len(shown["dice"]),
         "faces": spec.sides,
         "modifiers": spec.modifiers("foundry", explicit=True),
         "results": results,

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import ConfigDict, Field, StringConstraints, with_config
+from pydantic import ConfigDict, Field, JsonValue, StringConstraints, with_config
 from typing_extensions import TypedDict
 
 from rules.models import Envelope, FoundryRollRequest, Gender, Name
 from rules.notation.parser import MAX_LENGTH, Dialect
+from rules.notation.pasted import MAX_ITERATIONS, Mode
 from rules.odds import Distribution, NoDice, ValueProb
 
 NotationText = Annotated[
@@ -41,6 +42,29 @@ class NotationRollRequest(FoundryRollRequest):
     )
     name: Name | None = Field(default=None, description="Who rolls, for the events' texts.")
     gender: Gender | None = None
+    data: dict[str, JsonValue] | None = Field(
+        default=None,
+        description=(
+            "The values the notation's data references read: Foundry's `@abilities.str.mod` is "
+            "`data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is "
+            "`data.selected.strength_mod` (each `|` a level). A value is a whole number or a "
+            'formula (`"1d8 + 3"`), put in the notation\'s text as the tools put it; a '
+            "reference the data does not hold is a 422."
+        ),
+        examples=[{"abilities": {"str": {"mod": 3}}, "prof": 2}],
+    )
+    repeat: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_ITERATIONS,
+        description=(
+            f"Roll the notation this many times (1-{MAX_ITERATIONS}), each repetition with its "
+            "own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an "
+            "ordinary request with that seed replays it alone. A notation's own repeat (avrae's "
+            "`!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one "
+            "repetition's, and their sum's."
+        ),
+    )
 
 
 class NotationOddsRequest(NoDice, NotationRollRequest):
@@ -81,7 +105,22 @@ class TermResult(TypedDict):
     label: Annotated[str | None, Field(description="Its label (`fire`), if any.")]
     dice: list[TermDie]
     total: Annotated[
-        int, Field(description="The term's total (successes less failures when counting).")
+        int,
+        Field(
+            description=(
+                "The term's total (successes less failures when counting; with Roll20's `mt`, "
+                "how many values matched)."
+            )
+        ),
+    ]
+    matches: Annotated[
+        list[int] | None,
+        Field(
+            description=(
+                "Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, "
+                "or the `m` count, and meeting its target), in order; null without them."
+            )
+        ),
     ]
 
 
@@ -102,9 +141,54 @@ class PoolResult(TypedDict):
     total: Annotated[int, Field(description="The kept totals' sum.")]
 
 
+@with_config(ConfigDict(extra="forbid"))
+class Repetition(TypedDict):
+    """One repetition of a repeated roll (``repeat``): its own dice and total."""
+
+    seed: Annotated[
+        str, Field(description="`{seed}/{i}`: an ordinary request with this seed replays it.")
+    ]
+    total: int
+    terms: list[TermResult]
+    pools: list[PoolResult]
+    drawn: Annotated[
+        int,
+        Field(description="The dice it drew: the next `drawn` entries of the answer's `rolls`."),
+    ]
+
+
 class NotationRollResult(Envelope):
     notation: Annotated[str, Field(description="The notation as sent.")]
     dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
+    command: Annotated[
+        str | None,
+        Field(
+            description=(
+                "The chat command the notation was pasted with, as written (`/r`, `/gmr`, `!rr "
+                "6`, `[[ ]]` for an inline roll); null: none."
+            )
+        ),
+    ]
+    mode: Annotated[
+        Mode | None,
+        Field(
+            description=(
+                "Who may see the roll, as its command asks (Foundry's names: `publicroll`, "
+                "`gmroll`, `blindroll`, `selfroll`), for the caller to honour; null: the command "
+                "says nothing (the table's own choice)."
+            )
+        ),
+    ]
+    advantage: Annotated[
+        Literal["adv", "dis"] | None,
+        Field(
+            description=(
+                "avrae's `adv`/`dis` word, applied as avrae applies it (its leftmost 1d20 rolled as "
+                "2d20kh1 or 2d20kl1, in `formula`); null: none, or not applied (avrae applies it "
+                "to a leftmost 1d20 only)."
+            )
+        ),
+    ]
     formula: Annotated[
         str,
         Field(
@@ -120,11 +204,33 @@ class NotationRollResult(Envelope):
             description="What followed the notation: avrae's comment, Foundry's `# flavor`; null: none."
         ),
     ]
-    total: int
-    terms: Annotated[list[TermResult], Field(description="Each dice term, left to right.")]
+    total: Annotated[
+        int,
+        Field(description="The total; repeated (`repeat` over 1), the repetitions' totals' sum."),
+    ]
+    terms: Annotated[
+        list[TermResult],
+        Field(description="Each dice term, left to right (repeated: empty, see `repetitions`)."),
+    ]
     pools: Annotated[
         list[PoolResult],
-        Field(description="Each pool (`{1d20, 1d20}kh`), left to right, outer before inner."),
+        Field(
+            description=(
+                "Each pool (`{1d20, 1d20}kh`), left to right, outer before inner (repeated: empty)."
+            )
+        ),
+    ]
+    repeat: Annotated[int, Field(description="How many times the notation was rolled (1: once).")]
+    repetitions: Annotated[
+        list[Repetition],
+        Field(description="Repeated: each repetition, in order; else empty."),
+    ]
+    dc: Annotated[
+        int | None,
+        Field(description="avrae's `!rrr` DC (a repetition succeeds at a total of at least it)."),
+    ]
+    successes: Annotated[
+        int | None, Field(description="With a DC: the repetitions that reached it; else null.")
     ]
 
 
@@ -149,4 +255,26 @@ class NotationOdds(TypedDict):
     ]
     at_most: Annotated[
         list[ValueProb], Field(description="P(total <= value) for every value the total can take.")
+    ]
+    repeat: Annotated[
+        int, Field(description="The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.")
+    ]
+    sum: Annotated[
+        Distribution | None,
+        Field(
+            description=(
+                "Repeated: the exact distribution of the repetitions' totals' sum (the roll's "
+                "`total`); `total` above is one repetition's. Null when not repeated."
+            )
+        ),
+    ]
+    dc: Annotated[int | None, Field(description="avrae's `!rrr` DC; null: none.")]
+    successes: Annotated[
+        list[ValueProb] | None,
+        Field(
+            description=(
+                "With a DC: the chance that exactly `value` of the repetitions reach it (a total "
+                "of at least the DC), for 0 to `repeat`; null without one."
+            )
+        ),
     ]

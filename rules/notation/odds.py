@@ -21,8 +21,10 @@ operators combine the terms (independent: each term has its own dice), and ``ful
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from math import comb, log2, prod
 
 from rules.errors import InvalidRequest, LimitExceeded
@@ -55,9 +57,10 @@ from rules.notation.ranked import (
     stages_of,
 )
 from rules.notation.ranked import Pool as RankedPool
-from rules.notation.roll import notation_of
+from rules.notation.roll import Roller, notation_of
 from rules.odds import (
     Counts,
+    Distribution,
     ValueProb,
     coefficients,
     distribution,
@@ -82,9 +85,14 @@ Pair = tuple[Counts, Counts]  # (full, listed)
 
 
 def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> NotationOdds:
-    parsed = notation_of(req.notation, shorthands, req.dialect)
-    estimate(parsed)
-    full, listed = node_odds(parsed.tree)
+    roller = Roller(shorthands)
+    parsed = roller.notation(req)
+    repeat = roller.repeat(req)
+    estimate(parsed, repeat)
+    exact = parsed.dialect == "avrae"  # d20 divides exactly and truncates the total alone
+    full, listed = node_odds(parsed.tree, exact=exact)
+    if exact:
+        full, listed = full.mapped(int), listed.mapped(int)
     listed = listed.scaled(full.denominator)
     if len(full.counts) > MAX_VALUES:
         raise _too_large(
@@ -93,6 +101,7 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
     if len(full.counts) * len(str(full.denominator)) * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
     tail = full.mass - listed.mass
+    dc = parsed.dc
     return {
         "notation": req.notation,
         "dialect": parsed.dialect,
@@ -100,13 +109,59 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
         "total": distribution(full, listed, tail),
         "at_least": _cumulative(full, reverse=True),
         "at_most": _cumulative(full, reverse=False),
+        "repeat": repeat,
+        "sum": repeated_sum(full, listed, repeat) if repeat > 1 else None,
+        "dc": dc,
+        "successes": None if dc is None else reaching_dc(full, dc, repeat),
     }
 
 
-def size_of(notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> int:
+def size_of(
+    notation: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry", repeat: int = 1
+) -> int:
     """The steps the odds of ``notation`` take at most (:func:`estimate`); what would be too large
     to compute or to send is refused here, before anything is computed."""
-    return estimate(notation_of(notation, shorthands, dialect))
+    return estimate(notation_of(notation, shorthands, dialect), repeat)
+
+
+# ---------------------------------------------------------------- repeats (issue 44)
+
+
+def repeated_sum(full: Counts, listed: Counts, n: int) -> Distribution:
+    """The sum of ``n`` independent repetitions: one big-integer power of the total's
+    distribution (its tail: the rolls where any repetition's chain was cut)."""
+    whole = power(full, n)
+    shown = whole if listed is full else power(listed, n)
+    return distribution(whole, shown, whole.mass - shown.mass)
+
+
+def reaching_dc(full: Counts, dc: int, n: int) -> list[ValueProb]:
+    """How many of ``n`` repetitions reach ``dc`` (a total of at least it, avrae's ``!rrr``): a
+    binomial over the exact chance of one."""
+    hit = sum(c for v, c in full.counts.items() if v >= dc)
+    miss = full.denominator - hit
+    denominator = full.denominator**n
+    return [
+        {"value": k, "p": prob_of(comb(n, k) * hit**k * miss ** (n - k), denominator)}
+        for k in range(n + 1)
+    ]
+
+
+def _repeat_steps(shape: Shape, repeat: int) -> float:
+    """Steps of :func:`repeated_sum` and :func:`reaching_dc` for ``repeat`` repetitions of a
+    total of ``shape``; a sum too wide to list is refused."""
+    if repeat == 1:
+        return 0.0
+    span = repeat * (shape.hi - shape.lo) + 1
+    if span > MAX_VALUES:
+        raise _too_large(
+            f"the sum of {repeat} repetitions takes up to {span:,} values; odds list at most "
+            f"{MAX_VALUES:,} (ask for fewer repetitions)"
+        )
+    bits = repeat * shape.bits + 8
+    if span * bits * 0.31 * 6 > MAX_DIGITS:
+        raise _too_large("the exact fractions of the repetitions' sum would be too long to send")
+    return 2 * _mul(span * bits / 2) + span * (10 + 3 * _mul(bits)) + repeat * _mul(bits)
 
 
 # ---------------------------------------------------------------- the estimate
@@ -154,11 +209,13 @@ def _mul(bits: float, other: float | None = None) -> float:
     return float(large / small * (small / 30) ** 1.585 / MUL_WORDS)
 
 
-def estimate(parsed: Notation) -> int:
-    """The steps the odds of ``parsed`` take (the comment above); refuses, before anything is
-    computed, what would pass :data:`MAX_STEPS`, :data:`MAX_PAIRS` or the answer's size."""
+def estimate(parsed: Notation, repeat: int = 1) -> int:
+    """The steps the odds of ``parsed`` take (the comment above), its ``repeat`` repetitions'
+    sum too; refuses, before anything is computed, what would pass :data:`MAX_STEPS`,
+    :data:`MAX_PAIRS` or the answer's size."""
     steps: list[float] = []
     shape = _shape(parsed.tree, steps, parsed.dialect)
+    steps.append(_repeat_steps(shape, repeat))
     values = min(shape.values, shape.span, MAX_VALUES + 1)  # more is refused once computed
     if values * shape.bits * 0.31 * 6 > MAX_DIGITS:
         raise _too_large("the exact fractions of this answer would be too long to send")
@@ -184,21 +241,7 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
         steps.append(2 * inner.values)
         return Shape(-inner.hi, -inner.lo, inner.values, inner.bits)
     if isinstance(node, Pool):
-        shapes = [_shape(item, steps, dialect) for item in node.items]
-        first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
-        m = last - first
-        widest = max(s.values for s in shapes)
-        states = 1.0
-        for shape in shapes:  # the sorted tuples of m totals, at most
-            steps.append(3 * states * shape.values * (m + 1))
-            states = min(states * shape.values, float(comb(widest + m - 1, m)))
-        if states > MAX_POOL_STATES:
-            raise _too_large(
-                f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
-                f"{widest:,} values: too many to compute exactly"
-            )
-        lo, hi = node_range(node)
-        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+        return _pool_shape(node, steps, dialect)
     if isinstance(node, Call):
         lo, hi = node_range(node)
         division = node.quotient
@@ -232,6 +275,30 @@ def _shape(node: Node, steps: list[float], dialect: Dialect) -> Shape:
     return Shape(lo, hi, min(pairs, hi - lo + 1), bits)
 
 
+def _pool_shape(node: Pool, steps: list[float], dialect: Dialect) -> Shape:
+    """A pool's steps: its items, then its programme over the sorted tuples of kept totals (a
+    count of successes: each total scored, the scores summed)."""
+    shapes = [_shape(item, steps, dialect) for item in node.items]
+    if node.success is not None:  # each total scored, then 3 x 3 pairs an item
+        steps.append(sum(2 * s.values + 9 * len(shapes) for s in shapes))
+        lo, hi = node_range(node)
+        return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+    first, last = ranks(len(shapes), () if node.keep is None else (node.keep,))
+    m = last - first
+    widest = max(s.values for s in shapes)
+    states = 1.0
+    for shape in shapes:  # the sorted tuples of m totals, at most
+        steps.append(3 * states * shape.values * (m + 1))
+        states = min(states * shape.values, float(comb(widest + m - 1, m)))
+    if states > MAX_POOL_STATES:
+        raise _too_large(
+            f"the pool at column {node.column} keeps {m} of {len(shapes)} totals of up to "
+            f"{widest:,} values: too many to compute exactly"
+        )
+    lo, hi = node_range(node)
+    return Shape(lo, hi, hi - lo + 1, sum(s.bits for s in shapes))
+
+
 def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
     """A term's steps; its errors name it as the request's dialect writes it."""
     sides = len(term.faces)
@@ -247,7 +314,12 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
             cost += sides + booming * 3 * ((level + 1) * die_span + 1)
         chain = (term.explosions + 1) * die_span + 1
     die_bits = bits / term.count
-    if _ranked(term):
+    if term.count_from is not None:  # nested dice: the count's own terms, then a power a count
+        count = _shape(term.count_from, steps, dialect)
+        cost += count.values * (3 * chain + 2 * _mul((hi - lo + 1) * (bits + 8) / 2))
+    elif term.matching is not None and term.match_count:
+        cost += _matches_cost(term)
+    elif _ranked(term):
         cost += _ranked_cost(term, lo, hi, bits, dialect)
     elif term.keeps:
         first, last = window(term)
@@ -275,6 +347,20 @@ def _term_shape(term: Dice, steps: list[float], dialect: Dialect) -> Shape:
         cost += 3 * chain + 2 * _mul(total_bits / 2) + 2 * (hi - lo + 1)
     steps.append(cost)
     return Shape(lo, hi, hi - lo + 1, bits)
+
+
+def _matches_cost(term: Dice) -> float:
+    """Steps of :func:`matches_odds`: for each face, each state (dice placed, values matched) and
+    each count of dice showing it; refused past :data:`MAX_KEEP_STEPS` x 5."""
+    n = term.count
+    states = (n + 1) * (min(len(term.faces), n // (term.matching or 2)) + 1)
+    steps = len(term.faces) * states * (n + 2) / 2
+    if steps > MAX_KEEP_STEPS * 5:
+        raise _too_large(
+            f"{term.text('roll20')} (column {term.column}): the matches of {n} dice of "
+            f"{len(term.faces)} faces take {steps:,.0f} steps, too many to count exactly"
+        )
+    return steps * 3
 
 
 def _ranked_cost(term: Dice, lo: int, hi: int, bits: float, dialect: Dialect) -> float:
@@ -356,33 +442,35 @@ def _cumulative(d: Counts, *, reverse: bool) -> list[ValueProb]:
 # ---------------------------------------------------------------- the tree
 
 
-def node_odds(node: Node) -> Pair:
+def node_odds(node: Node, *, exact: bool = False) -> Pair:
+    """A node's distribution (full, listed); ``exact``: ``/`` divides exactly (avrae), its values
+    fractions where it made one."""
     if isinstance(node, Dice):
         return term_odds(node)
     if isinstance(node, Number):
         one = Counts({node.value: 1}, 1)
         return one, one
     if isinstance(node, Group):
-        return node_odds(node.inner)
+        return node_odds(node.inner, exact=exact)
     if isinstance(node, Negate):
-        full, listed = node_odds(node.operand)
+        full, listed = node_odds(node.operand, exact=exact)
         return full.mapped(lambda v: -v), listed.mapped(lambda v: -v)
     if isinstance(node, Call):
         return call_odds(node)
     if isinstance(node, Pool):
-        items = [node_odds(item) for item in node.items]
+        items = [node_odds(item, exact=exact) for item in node.items]
         full = pool_odds(node, [f for f, _ in items])
         if all(f is li for f, li in items):
             return full, full
         return full, pool_odds(node, [li for _, li in items])
-    a, b = node_odds(node.left), node_odds(node.right)
-    full = combine(node, a[0], b[0])
+    a, b = node_odds(node.left, exact=exact), node_odds(node.right, exact=exact)
+    full = combine(node, a[0], b[0], exact=exact)
     if a[0] is a[1] and b[0] is b[1]:  # no chain was cut on either side: one computation
         return full, full
-    return full, combine(node, a[1], b[1])
+    return full, combine(node, a[1], b[1], exact=exact)
 
 
-def combine(node: Binary, a: Counts, b: Counts) -> Counts:
+def combine(node: Binary, a: Counts, b: Counts, *, exact: bool = False) -> Counts:
     if node.op in ("+", "-"):
         return _sum(a, b.mapped(lambda v: -v) if node.op == "-" else b)
     if len(a.counts) * len(b.counts) > MAX_PAIRS:  # pragma: no cover - the estimate refuses it
@@ -390,14 +478,30 @@ def combine(node: Binary, a: Counts, b: Counts) -> Counts:
             f"'{node.op}' at column {node.column} combines {len(a.counts):,} x "
             f"{len(b.counts):,} values; at most {MAX_PAIRS:,}"
         )
+    if exact:
+        return _pairwise(a, b, _quotient if node.op == "/" else operator.mul)
     f: Callable[[int, int], int] = int.__mul__ if node.op == "*" else int.__floordiv__
     return _pairwise(a, b, f)
+
+
+def _quotient(a: int, b: int) -> int:
+    """avrae's (d20's) ``/``: the exact quotient, a fraction where it is not whole (held in a
+    distribution's values until the total is truncated)."""
+    q = Fraction(a) / b
+    return q.numerator if q.denominator == 1 else q  # type: ignore[return-value]
 
 
 def pool_odds(node: Pool, items: list[Counts]) -> Counts:
     """A pool's total: the items are independent (each has its own dice); the kept ones are the
     top (or bottom) m of their totals, so a dynamic programme over the items holds, for each
-    sorted tuple of the m best totals so far, its count."""
+    sorted tuple of the m best totals so far, its count. Roll20's grouped successes: the sum of
+    each item's score (+1, -1, 0)."""
+    if node.success is not None:
+        scored = [item.mapped(node.score) for item in items]
+        counted = scored[0]
+        for more in scored[1:]:
+            counted = _pairwise(counted, more, lambda x, y: x + y)
+        return counted
     first, last = ranks(len(items), () if node.keep is None else (node.keep,))
     m = last - first
     top = first == 0  # kh, dl: the m highest; kl, dh: the m lowest
@@ -435,9 +539,10 @@ def _sum(a: Counts, b: Counts) -> Counts:
     the values are sparse (``1d6*1000 + 1d6``), the pairs themselves, whichever is fewer steps."""
     if not a.counts or not b.counts:
         return Counts({}, a.denominator * b.denominator)
+    whole = all(type(v) is int for v in a.counts) and all(type(v) is int for v in b.counts)
     span = max(a.counts) - min(a.counts) + max(b.counts) - min(b.counts) + 2
-    if len(a.counts) * len(b.counts) * 2 < span:
-        return _pairwise(a, b, int.__add__)
+    if not whole or len(a.counts) * len(b.counts) * 2 < span:  # avrae's quotients: pair by pair
+        return _pairwise(a, b, lambda x, y: x + y)
     return a.plus(b)
 
 
@@ -531,6 +636,11 @@ def _level(
 
 
 def term_odds(term: Dice) -> Pair:
+    if term.count_from is not None:
+        return nested_odds(term)
+    if term.matching is not None and term.match_count:
+        d = matches_odds(term)
+        return d, d
     if _ranked(term):
         return ranked_odds(ranked_pool(term), stages_of(term))
     if term.keeps:
@@ -541,6 +651,52 @@ def term_odds(term: Dice) -> Pair:
         d = power(full, term.count)
         return d, d
     return power(full, term.count), power(listed, term.count)
+
+
+def nested_odds(term: Dice) -> Pair:
+    """Nested dice (``(2d6)d6``): for each count of dice its expression can total, that many dice
+    (a power of one die), weighed by the count's chance (independent: the count has its own
+    dice)."""
+    assert term.count_from is not None
+    count_full, count_listed = node_odds(term.count_from)
+    die_full, die_listed = die_odds(term)
+    full = _mixture(count_full, die_full, term.count)
+    if count_full is count_listed and die_full is die_listed:
+        return full, full
+    return full, _mixture(count_listed, die_listed, term.count).scaled(full.denominator)
+
+
+def _mixture(counts: Counts, die: Counts, most: int) -> Counts:
+    """The sum of N dice of ``die``, N distributed as ``counts`` (0 to ``most``), over one
+    denominator."""
+    out: dict[int, int] = {}
+    for n, c in counts.counts.items():
+        scale = c * die.denominator ** (most - n)
+        for v, k in power(die, n).counts.items():
+            _add(out, v, k * scale)
+    return Counts(out, counts.denominator * die.denominator**most)
+
+
+def matches_odds(term: Dice) -> Counts:
+    """Roll20's ``mt``: how many values at least ``term.matching`` of the ``n`` dice show (and
+    meet its target). Over the faces in turn, how many of the dice left show each (a binomial
+    of them), holding for each (dice placed, values matched) its count of rolls."""
+    assert term.matching is not None
+    n, least, target = term.count, term.matching, term.match_target
+    state: dict[tuple[int, int], int] = {(0, 0): 1}
+    for v in term.faces:
+        counts = target is None or target(v)
+        nxt: dict[tuple[int, int], int] = {}
+        for (placed, matched), c in state.items():
+            for shown in range(n - placed + 1):
+                key = (placed + shown, matched + (counts and shown >= least))
+                nxt[key] = nxt.get(key, 0) + c * comb(n - placed, shown)
+        state = nxt
+    out: dict[int, int] = {}
+    for (placed, matched), c in state.items():
+        if placed == n:
+            _add(out, matched, c)
+    return Counts(out, len(term.faces) ** n)
 
 
 def power(d: Counts, n: int) -> Counts:

@@ -30,9 +30,12 @@ Its errors name only what the subset reads there.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Literal
+
+from rules.notation.pasted import Advantage, Mode
 
 MAX_LENGTH = 500
 MAX_DICE_TERMS = 20
@@ -201,6 +204,14 @@ class Dice:
     #: Roll20's ``cs``/``cf``: the faces marked critical success / failure (the total unchanged)
     critical: Compare | None = None
     fumble: Compare | None = None
+    #: Roll20's matches (``m``, ``mt``): the values at least ``matching`` dice show (and that
+    #: meet ``match_target``, if given) match; ``mt`` totals how many values matched
+    matching: int | None = None
+    match_target: Compare | None = None
+    match_count: bool = False
+    #: nested dice (Foundry's ``(2d6)d6``, Roll20's computed dice): the expression whose total is
+    #: how many dice the term rolls (then ``count`` is the most it can be)
+    count_from: Node | None = None
 
     @property
     def slot(self) -> str:
@@ -278,10 +289,11 @@ class Dice:
 
     def base(self, dialect: Dialect = "foundry") -> str:
         """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
+        count = str(self.count) if self.count_from is None else f"({self.count_from.text(dialect)})"
         if self.kind == "fate":
-            return f"{self.count}dF"
+            return f"{count}dF"
         percent = self.kind == "tens" or (self.kind == "percent" and dialect == "avrae")
-        return f"{self.count}d{'%' if percent else self.sides}"
+        return f"{count}d{'%' if percent else self.sides}"
 
     def modifiers(self, dialect: Dialect = "foundry", *, explicit: bool = False) -> list[str]:
         """The modifiers in the order they apply, as ``dialect`` writes them (docs/notation.md's
@@ -328,6 +340,10 @@ class Dice:
                 out.append("cs" + self.critical.written("roll20"))
             if self.fumble is not None:
                 out.append("cf" + self.fumble.written("roll20"))
+            if self.matching is not None:
+                least = "" if self.matching == 2 else str(self.matching)
+                target = "" if self.match_target is None else self.match_target.written("roll20")
+                out.append(("mt" if self.match_count else "m") + least + target)
             if self.sort is not None:
                 out.append("s" + self.sort)
             return out
@@ -397,15 +413,30 @@ class Pool:
     keep: Keep | None
     column: int
     label: str | None = None
+    #: Roll20's grouped successes (``{3d6, 2d8}>10f<3``): each expression's total counts +1 when
+    #: it reaches ``success``, else -1 when ``failure`` holds (its Dice Reference, "Grouped Rolls")
+    success: Compare | None = None
+    failure: Compare | None = None
 
     def text(self, dialect: Dialect = "foundry") -> str:
         inner = ", ".join(item.text(dialect) for item in self.items)
         keep = "" if self.keep is None else self.keep.written(dialect)
+        if self.success is not None:
+            keep = self.success.written("roll20")
+            if self.failure is not None:
+                keep += "f" + self.failure.written("roll20").removeprefix("=")
         if dialect == "avrae":
             return f"({inner}{',' if len(self.items) == 1 else ''}){keep}" + _label(self.label)
         return f"{{{inner}}}{keep}" + _label(self.label)
 
-    def kept(self, totals: list[int]) -> list[bool]:
+    def score(self, total: int | Fraction) -> int:
+        """What an expression's total counts in a pool of successes."""
+        assert self.success is not None
+        if self.success(total):  # type: ignore[arg-type]
+            return 1
+        return -1 if self.failure is not None and self.failure(total) else 0  # type: ignore[arg-type]
+
+    def kept(self, totals: Sequence[int | Fraction]) -> list[bool]:
         """Which of the items' totals the pool keeps."""
         ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
         first, last = ranks(len(totals), () if self.keep is None else (self.keep,))
@@ -484,7 +515,7 @@ def _relabelled(node: Node, label: str | None) -> Node:
     if isinstance(node, Call):
         return Call(node.name, node.arg, node.column, label)
     if isinstance(node, Pool):
-        return Pool(node.items, node.keep, node.column, label)
+        return replace(node, label=label)
     return Group(node, label)
 
 
@@ -498,6 +529,17 @@ class Notation:
     dialect: Dialect = "foundry"
     #: what follows the notation: avrae's comment (``1d20+5 to hit``), Foundry's ``# flavor``
     comment: str | None = None
+    #: what was pasted around it (rules/notation/pasted.py): the chat command as written, the
+    #: roll mode it asks, avrae's repeats and DC (``!rr 6``, ``!rrr 10 ... 15``), its adv/dis word
+    command: str | None = None
+    mode: Mode | None = None
+    repeat: int | None = None
+    dc: int | None = None
+    advantage: Advantage | None = None
+
+    #: each dice term written in the dialect, and the tree's pools (pools_of), made once
+    texts: tuple[str, ...] = ()
+    pools: tuple[Pool, ...] = ()
 
     @property
     def draws(self) -> int:
@@ -531,7 +573,10 @@ def parse(
     tree = parser.expression()
     terms = tuple(parser.terms)
     _check_ranges(tree)
-    return Notation(tree, terms, tree.text(dialect), dialect, parser.comment)
+    texts = tuple(t.text(dialect) for t in terms)
+    return Notation(
+        tree, terms, tree.text(dialect), dialect, parser.comment, texts=texts, pools=pools_of(tree)
+    )
 
 
 def check_shorthands(table: Mapping[str, str]) -> None:
@@ -623,8 +668,10 @@ class _Parser:
             rest = self.text[self.i :]
             if self.plain:
                 raise self.fail(f"expected '+', '-' or the end, found {self.found()}")
-            if self.dialect == "avrae" and self.text[self.i - 1] == " ":
-                self.comment = rest.strip()  # d20's comment: what cannot be read, after a space
+            if self.dialect != "foundry" and self.text[self.i - 1] == " ":
+                # d20's comment: what cannot be read, after a space; Roll20's text after a roll
+                # (its Dice Reference: "/roll 1d20+5 Roll for Initiative")
+                self.comment = rest.strip()
                 self.i = len(self.text)
             elif self.dialect == "foundry" and rest.startswith("#"):
                 self.comment = rest[1:].strip() or None  # the chat's "# flavor"
@@ -713,11 +760,13 @@ class _Parser:
                 raise self.fail(f"expected {what}'{close}' or an operator, found {self.found()}")
             self.i += 1
             self.depth -= 1
+            if not pooled and self.dialect != "avrae" and _opens_dice(self.text, self.i):
+                return self.nested(items[0], start)
             if not pooled:
                 return Group(items[0], self.label())
             if len(items) > MAX_POOL:
                 raise self.fail(f"a pool holds at most {MAX_POOL} expressions", start)
-            return Pool(tuple(items), self.pool_keep(len(items)), start + 1, self.label())
+            return self.pool(tuple(items), start)
         if ch in _DIGITS and ch:
             start = self.i
             n = self.number("a number")
@@ -838,6 +887,55 @@ class _Parser:
         self.terms[-1] = term
         return term
 
+    def nested(self, count: Node, start: int) -> Dice:
+        """Nested dice, ``(2d6)d6``: the parenthesised expression's total is how many dice the
+        term rolls (Foundry VTT's "Dice" article; Roll20's computed dice), 0 to
+        :data:`MAX_COUNT`; plain dice (their modifiers are not read here)."""
+        lo, hi = _check_ranges(count)
+        if lo < 0 or hi > MAX_COUNT:
+            raise self.fail(
+                f"nested dice roll 0 to {MAX_COUNT} dice; this count ranges {lo} to {hi}", start
+            )
+        at = self.i
+        term = self.dice(start, max(hi, 1))
+        if term.modifiers(self.dialect):
+            raise self.fail(
+                "modifiers on nested dice are not read here: roll (2d6)d6 plain, or give the "
+                "count as a number",
+                at,
+            )
+        nested = replace(term, count_from=count)
+        self.terms[-1] = nested
+        return nested
+
+    def pool(self, items: tuple[Node, ...], start: int) -> Pool:
+        """A pool's modifiers after its closing brace: a keep or drop; in Roll20, a count of
+        successes (``>10``, then ``f<3``) instead. Roll20 reads a group of one expression with a
+        modifier die by die (``{4d6+3d8}k4`` keeps 4 of its 7 dice): not read here."""
+        at = self.i
+        if (
+            self.dialect == "roll20"
+            and len(items) == 1
+            and self.peek()
+            and self.peek() in "<>=kKdD"
+        ):
+            raise self.fail(
+                "Roll20 reads a group of one expression with a modifier die by die ({4d6+3d8}k4 "
+                "keeps 4 of its 7 dice, {3d20+5}>21 adds 5 to each die): not read here; give the "
+                "group two or more expressions, or put the modifier on the dice term"
+            )
+        keep = self.pool_keep(len(items))
+        success = failure = None
+        if keep is None and self.dialect == "roll20" and self.peek() in ("<", ">", "="):
+            if not self.peek():  # pragma: no cover - peek is "" only at the end
+                raise self.fail("expected a comparison")
+            success = self.compare((0,), "a group's successes", at, most=MAX_TOTAL)
+            if self.word(("f",)) is not None:
+                self.i += 1
+                failure = self.compare((0,), "f", at, most=MAX_TOTAL)
+        pool = Pool(items, keep, start + 1, None, success, failure)
+        return replace(pool, label=self.label())
+
     def pool_keep(self, size: int) -> Keep | None:
         """A pool's keep or drop (one): ``kh``, ``kl``, ``dh``, ``dl``, ``k``, ``d`` (avrae:
         ``kh``, ``kl``, ``ph``, ``pl``), the count 1 by default."""
@@ -895,6 +993,14 @@ class _Parser:
             raise self.fail(
                 f"unknown modifier at {self.found()}: {dialect} reads {_KNOWN[dialect]}"
             )
+        if changes.get("matching") is not None:
+            others = [k for k in ("reroll", "explode", "success", "failure") if k in changes]
+            if others or keeps:
+                what = ", ".join([*others, *(["keep/drop"] if keeps else [])])
+                raise self.fail(
+                    f"Roll20's matches (m, mt) together with {what} are not read here: roll "
+                    "the matches on plain dice (4d6m, 5d10mt, 4d6mt3>2)"
+                )
         label = self.label()
         if all(len(op.picks) == 1 and isinstance(op.picks[0], Keep) for op in sets):
             # each a ranked keep or drop alone (kh3, pl1): the keeps every dialect has
@@ -949,6 +1055,12 @@ class _Parser:
         elif w in ("s", "sa", "sd"):  # Roll20's sort
             self.once(changes, "sort", at, "a sort")
             changes["sort"] = "d" if w == "sd" else "a"
+        elif w in ("m", "mt"):  # Roll20's matches
+            self.once(changes, "matching", at, "matches")
+            least = self.number("how many dice a match takes", 2, MAX_COUNT) if self.digit() else 2
+            changes["matching"], changes["match_count"] = least, w == "mt"
+            if self.peek() in ("<", ">", "=") and self.peek():
+                changes["match_target"] = self.compare(faces, w, at)
         else:
             self.chain(w, at, faces, changes)
 
@@ -1030,7 +1142,12 @@ class _Parser:
         return Compare(op or "=", target)  # type: ignore[arg-type]
 
     def compare(
-        self, faces: tuple[int, ...], what: str, at: int, default: Compare | None = None
+        self,
+        faces: tuple[int, ...],
+        what: str,
+        at: int,
+        default: Compare | None = None,
+        most: int = MAX_SIDES,
     ) -> Compare:
         """A comparison: Foundry's (``>`` strict, ``=`` or none: equal); Roll20's ``>`` and ``<``
         hold their target (``>7`` is at least 7), as do its ``>=`` and ``<=``."""
@@ -1054,7 +1171,7 @@ class _Parser:
             raise self.fail(
                 f"expected a comparison after {what} (such as >=7), found {self.found()}"
             )
-        target = self.number(f"the value {what} compares with", 0, MAX_SIDES)
+        target = self.number(f"the value {what} compares with", 0, min(most, MAX_NUMBER))
         target = -target if negative else target
         if self.dialect == "roll20":
             op = {">": ">=", "<": "<="}.get(op, op)
@@ -1097,18 +1214,20 @@ _WORDS: dict[Dialect, tuple[str, ...]] = {
         "!p",
         "sa",
         "sd",
+        "mt",
         "k",
         "d",
         "r",
         "!",
         "f",
         "s",
+        "m",
     ),
     "avrae": ("kh", "kl", "ph", "pl", "rr", "ro", "mi", "ma", "k", "p", "e"),
 }
 _KNOWN: dict[Dialect, str] = {
     "foundry": "kh, kl, dh, dl, k, d, x, xo, r, rr, min, max, cs, cf, df (lower case)",
-    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf, s, sa, sd",
+    "roll20": "kh, kl, dh, dl, k, d, !, !!, !p, r, ro, a comparison (>7), f, cs, cf, m, mt, s, sa, sd",
     "avrae": "k, p (with h, l, <, > or a value), rr, ro, e, mi, ma (lower case)",
 }
 
@@ -1153,9 +1272,23 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
     if isinstance(node, Call):
         return Call(node.name, _replace_terms(node.arg, terms), node.column, node.label)
     if isinstance(node, Pool):
-        items = tuple(_replace_terms(item, terms) for item in node.items)
-        return Pool(items, node.keep, node.column, node.label)
+        return replace(node, items=tuple(_replace_terms(item, terms) for item in node.items))
     return node
+
+
+def pools_of(node: Node) -> tuple[Pool, ...]:
+    """The pools of a tree, left to right (outer before inner)."""
+    if isinstance(node, Pool):
+        return (node, *(p for item in node.items for p in pools_of(item)))
+    if isinstance(node, Group):
+        return pools_of(node.inner)
+    if isinstance(node, Negate):
+        return pools_of(node.operand)
+    if isinstance(node, Call):
+        return pools_of(node.arg)
+    if isinstance(node, Binary):
+        return pools_of(node.left) + pools_of(node.right)
+    return ()
 
 
 # ---------------------------------------------------------------- ranges (a divisor never 0)
@@ -1163,6 +1296,13 @@ def _replace_terms(node: Node, terms: Mapping[int, Dice]) -> Node:
 
 def term_range(term: Dice) -> tuple[int, int]:
     """The least and the most a dice term can total (a bound, not always reached)."""
+    if term.matching is not None and term.match_count:  # Roll20's mt: a count of values
+        return 0, min(len(term.faces), term.count // term.matching)
+    if term.count_from is not None:  # nested dice: from its least count of dice to its most
+        least, _ = node_range(term.count_from)
+        per = [term.score(v) for v in term.faces]
+        corners = [c * v for c in (least, term.count) for v in (min(per), max(per))]
+        return min(corners), max(corners)
     values = [term.score(term.clamp(v)) for v in term.showing]
     if term.penetrate:  # an explosion's die shows its face less 1
         values += [term.score(term.clamp(v - 1)) for v in term.faces]
@@ -1265,7 +1405,10 @@ def _call_range(node: Call, of: Callable[[Node], tuple[int, int]]) -> tuple[int,
 
 
 def _pool_range(node: Pool, items: list[tuple[int, int]]) -> tuple[int, int]:
-    """A bound of a pool's total: the kept count of the lowest lows, of the highest highs."""
+    """A bound of a pool's total: the kept count of the lowest lows, of the highest highs (a
+    count of successes: each expression -1, 0 or +1)."""
+    if node.success is not None:
+        return (-len(items) if node.failure is not None else 0), len(items)
     first, last = ranks(len(items), () if node.keep is None else (node.keep,))
     n = last - first
     lows = sorted(lo for lo, _ in items)

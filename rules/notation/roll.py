@@ -15,17 +15,21 @@ Then min/max apply to every die left, keep and drop in their written order, succ
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import InvalidRequest
 from rules.events import EventLog, trace
+from rules.notation.data import DataError, references, substitute
 from rules.notation.models import (
     NotationRollRequest,
     NotationRollResult,
     PoolResult,
+    Repetition,
     Status,
     TermDie,
     TermResult,
@@ -33,7 +37,6 @@ from rules.notation.models import (
 from rules.notation.parser import (
     DEPTH,
     SHORTHANDS,
-    Binary,
     Call,
     Dialect,
     Dice,
@@ -44,26 +47,51 @@ from rules.notation.parser import (
     NotationError,
     Number,
     Pool,
-    parse,
 )
+from rules.notation.reading import others_reading, read_notation
 from rules.notation.sentences import SENTENCES
 
 
 @lru_cache(maxsize=1024)
 def _parsed(text: str, table: tuple[tuple[str, str], ...], dialect: Dialect) -> Notation:
-    return parse(text, dict(table), dialect)
+    return read_notation(text, dict(table), dialect)
 
 
-def notation_of(text: str, shorthands: Mapping[str, str], dialect: Dialect = "foundry") -> Notation:
-    """``text`` parsed with ``shorthands`` in ``dialect``; a bad notation is a 422 at
-    ``notation``."""
+def notation_of(
+    text: str,
+    shorthands: Mapping[str, str],
+    dialect: Dialect = "foundry",
+    table: tuple[tuple[str, str], ...] | None = None,
+    data: Mapping[str, Any] | None = None,
+) -> Notation:
+    """``text`` as pasted, read with ``shorthands`` in ``dialect`` (rules/notation/reading.py), its
+    data references replaced from ``data`` (rules/notation/data.py); a bad notation is a 422 at
+    ``notation``, naming the dialects that would read it. ``table`` is the shorthands as the
+    cache's key, if the caller holds it (:class:`Roller` does)."""
+    read = text
+    if references(text, dialect):
+        try:
+            read = substitute(text, data, dialect)
+        except DataError as exc:
+            raise InvalidRequest.at(("notation",), f"notation: {exc}") from None
     try:
-        return _parsed(text, tuple(sorted(shorthands.items())), dialect)
+        return _parsed(read, table or tuple(sorted(shorthands.items())), dialect)
     except NotationError as exc:
-        raise InvalidRequest.at(("notation",), f"notation: {exc}") from None
+        hint = "" if '"dialect"' in exc.message else _hint(read, shorthands, dialect)
+        replaced = f" (in {read!r}, its data references replaced)" if read != text else ""
+        raise InvalidRequest.at(("notation",), f"notation: {exc}{replaced}{hint}") from None
 
 
-@dataclass
+def _hint(text: str, shorthands: Mapping[str, str], dialect: Dialect) -> str:
+    """An error's pointer to the dialects that read ``text`` (the caller's second try)."""
+    others = others_reading(text, shorthands, dialect)
+    if not others:
+        return ""
+    said = " or ".join(f'"dialect": "{d}"' for d in others)
+    return f" ({' and '.join(others)} {'reads' if len(others) == 1 else 'read'} it: add {said})"
+
+
+@dataclass(slots=True)
 class _Die:
     value: int
     boom: int = 0  # explosions in its chain before it
@@ -77,34 +105,69 @@ class _Die:
     face: int | None = None  # the face drawn, when it shows another value (Roll20's ``!p``)
 
 
-def roll_term(term: Dice, dice: DiceSource, dialect: Dialect = "foundry") -> TermResult:
-    """Draw one dice term and read it (the module docstring)."""
+def roll_term(term: Dice, dice: DiceSource, text: str) -> tuple[TermResult, list[int] | None]:
+    """Draw one dice term (written ``text``) and read it (the module docstring); and, where a die
+    shows another
+    value than the face that exploded (Roll20's compounding ``!!`` and penetrating ``!p``), the
+    faces that exploded, in draw order (the events name them)."""
     slot = term.slot
-    results = [_Die(term.face(v)) for v in dice.roll_many(slot, term.sides, term.count)]
+    drawn = dice.roll_many(slot, term.sides, term.count)
+    plain = term.kind in ("plain", "percent")  # each die shows the face drawn
+    results = [_Die(v) for v in drawn] if plain else [_Die(term.face(v)) for v in drawn]
     if term.reroll is not None:
         _scan(results, term, dice, reroll=True)
+    booms: list[int] | None = None
     if term.explode is not None:
         _scan(results, term, dice, reroll=False)
+        if term.compound or term.penetrate:
+            booms = [d.value if d.face is None else d.face for d in results if d.exploded]
         if term.compound:
             results = _compounded(results)
-    _keep(results, term)
-    _sets(results, term)
+    if term.keeps:
+        _keep(results, term)
+    if term.sets:
+        _sets(results, term)
+    # a kept die adds its value, unless min/max or a count change it
+    scored = _scored(term)
     for die in results:
         if die.active and not die.dropped:
-            die.counts = term.score(term.clamp(die.value))
+            die.counts = term.score(term.clamp(die.value)) if scored else die.value
+    matched = None if term.matching is None else _matched(results, term)
+    status = _status if scored else _plain_status
     shown: list[TermDie] = [
-        {"value": d.value, "status": _status(d, term), "exploded": d.exploded, "counts": d.counts}
+        {"value": d.value, "status": status(d, term), "exploded": d.exploded, "counts": d.counts}
         for d in results
     ]
     if term.sort is not None:  # Roll20's sa/sd: in order of value (stable), the total unchanged
         shown.sort(key=lambda d: d["value"], reverse=term.sort == "d")
-    return {
+    result: TermResult = {
         "slot": slot,
-        "notation": term.text(dialect),
+        "notation": text,
         "label": term.label,
         "dice": shown,
         "total": sum(d.counts for d in results),
+        "matches": matched,
     }
+    return result, booms
+
+
+def _matched(results: list[_Die], term: Dice) -> list[int]:
+    """Roll20's matches: the values at least ``term.matching`` dice show (meeting its target), in
+    order of value; with ``mt`` the first die of each counts 1 and the others 0 (the term totals
+    the matches), with ``m`` the total is unchanged."""
+    seen: dict[int, int] = {}
+    for die in results:
+        seen[die.value] = seen.get(die.value, 0) + 1
+    assert term.matching is not None
+    target = term.match_target
+    values = sorted(
+        v for v, n in seen.items() if n >= term.matching and (target is None or target(v))
+    )
+    if term.match_count:
+        firsts = {v: next(d for d in results if d.value == v) for v in values}
+        for die in results:
+            die.counts = 1 if firsts.get(die.value) is die else 0
+    return values
 
 
 def _scan(results: list[_Die], term: Dice, dice: DiceSource, *, reroll: bool) -> None:
@@ -178,7 +241,9 @@ def _keep(results: list[_Die], term: Dice) -> None:
     ranks higher."""
     for keep in term.keeps:
         live = [i for i, d in enumerate(results) if d.active and not d.dropped]
-        ranked = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))  # highest first
+        # highest first; min/max are monotone, so clamped values rank as the values do, ties
+        # (which clamping makes) by draw order
+        ranked = sorted(live, key=lambda i: (-term.clamp(results[i].value), i))
         n = min(keep.n, len(ranked))
         if keep.how == "kh":
             out = ranked[n:]
@@ -190,6 +255,25 @@ def _keep(results: list[_Die], term: Dice) -> None:
             out = ranked[len(ranked) - n :]
         for i in out:
             results[i].dropped = True
+
+
+def _scored(term: Dice) -> bool:
+    """Whether a kept die of the term adds other than its value (min/max, a count)."""
+    return not (
+        term.minimum is None
+        and term.maximum is None
+        and term.success is None
+        and term.failure is None
+    )
+
+
+def _plain_status(die: _Die, term: Dice) -> Status:
+    """A die's status in a term that counts nothing (:func:`_status`'s first and last cases)."""
+    if die.rerolled:
+        return "rerolled"
+    if die.dropped:
+        return "dropped"
+    return "exploded" if die.exploded else "kept"
 
 
 def _status(die: _Die, term: Dice) -> Status:
@@ -206,25 +290,34 @@ def _status(die: _Die, term: Dice) -> Status:
     return "exploded" if die.exploded else "kept"
 
 
-def evaluate(node: Node, totals: Mapping[int, int]) -> int:
-    """The total of a tree, each dice term's total given (``/`` floors)."""
+def evaluate(node: Node, totals: Mapping[int, int], *, exact: bool = False) -> int:
+    """The total of a tree, each dice term's total given: ``/`` floors; ``exact`` (avrae, as
+    d20 divides), ``/`` divides exactly and the total alone is truncated (toward 0)."""
+    value = value_of(node, totals, exact)
+    return int(value)
+
+
+def value_of(node: Node, totals: Mapping[int, int], exact: bool) -> int | Fraction:
+    """A node's value: an integer, or with ``exact`` division a fraction where ``/`` made one."""
     if isinstance(node, Dice):
         return totals[node.index]
     if isinstance(node, Number):
         return node.value
     if isinstance(node, Group):
-        return evaluate(node.inner, totals)
+        return value_of(node.inner, totals, exact)
     if isinstance(node, Negate):
-        return -evaluate(node.operand, totals)
+        return -value_of(node.operand, totals, exact)
     if isinstance(node, Pool):
-        totals_of = [evaluate(item, totals) for item in node.items]
+        totals_of = [value_of(item, totals, exact) for item in node.items]
+        if node.success is not None:  # Roll20's grouped successes
+            return sum(node.score(t) for t in totals_of)
         return sum(t for t, kept in zip(totals_of, node.kept(totals_of), strict=True) if kept)
     if isinstance(node, Call):
         division = node.quotient
         if division is not None:
             return node.apply(evaluate(division.left, totals), evaluate(division.right, totals))
         return node.apply(evaluate(node.arg, totals))
-    a, b = evaluate(node.left, totals), evaluate(node.right, totals)
+    a, b = value_of(node.left, totals, exact), value_of(node.right, totals, exact)
     if node.op == "+":
         return a + b
     if node.op == "-":
@@ -233,7 +326,10 @@ def evaluate(node: Node, totals: Mapping[int, int]) -> int:
         return a * b
     if b == 0:  # pragma: no cover - refused by the parser (a divisor's range excludes 0)
         raise InvalidRequest.at(("notation",), "notation: a division by 0")
-    return a // b
+    if exact:
+        quotient = Fraction(a) / b
+        return quotient.numerator if quotient.denominator == 1 else quotient
+    return int(a // b)
 
 
 #: Bytes of an answer at most: its envelope and total, each name's mentions, each term's entry
@@ -251,9 +347,14 @@ class Roller:
     """The ``/dice`` endpoints' functions over one shorthand table (DRAGONROLL_DICE_SHORTHANDS)."""
 
     shorthands: Mapping[str, str] = field(default_factory=lambda: dict(SHORTHANDS))
+    #: the shorthands as the parse cache's key, made once (it was made for each lookup: 5 a roll)
+    table: tuple[tuple[str, str], ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "table", tuple(sorted(self.shorthands.items())))
 
     def notation(self, req: NotationRollRequest) -> Notation:
-        return notation_of(req.notation, self.shorthands, req.dialect)
+        return notation_of(req.notation, self.shorthands, req.dialect, self.table, req.data)
 
     def slots(self, req: NotationRollRequest) -> SlotSpec:
         """One slot per dice term: ``term.<n>`` (its die size)."""
@@ -266,93 +367,190 @@ class Roller:
         of CPU per die counted, all told (``"+".join(["100d1000!>1"] * 9)``, 9,900 dice with
         ``foundry`` and ``lang: ar``: 1.9 MB, about 0.3 s)."""
         parsed = self.notation(req)
-        draws = parsed.draws
+        repeat = self.repeat(req)
+        draws = parsed.draws * repeat
         answer = (
             ANSWER_BASE
             + len(req.notation) * 4
             + NAME_BYTES * len(req.name or "")
-            + TERM_BYTES * len(parsed.terms)
+            + TERM_BYTES * len(parsed.terms) * repeat
             + DIE_BYTES[req.foundry] * draws
         )
         return Work(
             draws,
             ("notation",),
-            "the dice x (1 + rerolls + explosions) of each term",
+            "the dice x (1 + rerolls + explosions) of each term, x the repeats",
             answer=answer,
             answer_how="the answer's size, counted from the dice the notation can draw",
         )
 
+    def repeat(self, req: NotationRollRequest) -> int:
+        """How many times the request rolls its notation: ``repeat``, or the notation's own
+        (avrae's ``!rr 6``); both given, they must agree."""
+        own = self.notation(req).repeat
+        if req.repeat is not None and own is not None and req.repeat != own:
+            raise InvalidRequest.at(
+                ("repeat",),
+                f"repeat is {req.repeat}, but the notation's command repeats it {own} times: "
+                "give one of them",
+            )
+        return req.repeat or own or 1
+
     def roll(self, req: NotationRollRequest, dice: DiceSource) -> NotationRollResult:
         parsed = self.notation(req)
+        n = self.repeat(req)
         log = EventLog(SENTENCES)
-        terms = [roll_term(t, dice, parsed.dialect) for t in parsed.terms]
-        for term, result in zip(parsed.terms, terms, strict=True):
-            tell(log, term, result)
-        total = evaluate(
-            parsed.tree, {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
-        )
+        if n == 1 and parsed.dc is None:
+            total, terms, pools = _rolled(parsed, dice, log)
+            log.add(
+                "notation.total",
+                roller=req.name,
+                gender=req.gender if req.name else None,
+                formula=parsed.formula,
+                total=total,
+            )
+            return _answer(
+                req, parsed, dice, log, total=total, terms=terms, pools=pools, repetitions=[]
+            )
+        repetitions = _repeated(parsed, dice, log, n)
+        totals = [r["total"] for r in repetitions]
+        successes = None if parsed.dc is None else sum(t >= parsed.dc for t in totals)
         log.add(
-            "notation.total",
-            roller=req.name,
-            gender=req.gender if req.name else None,
+            "notation.repeated",
+            checked=parsed.dc is not None,
             formula=parsed.formula,
-            total=total,
+            repeat=n,
+            totals=totals,
+            total=sum(totals),
+            successes=successes,
+            dc=parsed.dc,
         )
-        totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
-        return {
-            **trace(dice, log),
-            "notation": req.notation,
-            "dialect": parsed.dialect,
-            "formula": parsed.formula,
-            "comment": parsed.comment,
-            "total": total,
-            "terms": terms,
-            "pools": [pool_result(p, totals, parsed.dialect) for p in pools_of(parsed.tree)],
-        }
+        return _answer(
+            req, parsed, dice, log, total=sum(totals), terms=[], pools=[], repetitions=repetitions
+        )
 
 
-def pools_of(node: Node) -> list[Pool]:
-    """The pools of a tree, left to right (outer before inner)."""
-    if isinstance(node, Pool):
-        return [node, *(p for item in node.items for p in pools_of(item))]
-    if isinstance(node, Group):
-        return pools_of(node.inner)
-    if isinstance(node, Negate):
-        return pools_of(node.operand)
-    if isinstance(node, Call):
-        return pools_of(node.arg)
-    if isinstance(node, Binary):
-        return pools_of(node.left) + pools_of(node.right)
-    return []
+def _rolled(
+    parsed: Notation, dice: DiceSource, log: EventLog
+) -> tuple[int, list[TermResult], list[PoolResult]]:
+    """One roll of ``parsed``: its total, its terms and its pools (their events told)."""
+    terms: list[TermResult] = []
+    totals: dict[int, int] = {}
+    for spec, text in zip(parsed.terms, parsed.texts, strict=True):
+        term = spec
+        if spec.count_from is not None:  # nested dice: its count rolled first (its terms before)
+            term = replace(spec, count=evaluate(spec.count_from, totals))
+        result, booms = roll_term(term, dice, text)
+        tell(log, term, result, booms)
+        terms.append(result)
+        totals[term.index] = result["total"]
+    total = evaluate(parsed.tree, totals, exact=parsed.dialect == "avrae")
+    return total, terms, [pool_result(p, totals, parsed.dialect) for p in parsed.pools]
+
+
+def _repeated(parsed: Notation, dice: DiceSource, log: EventLog, n: int) -> list[Repetition]:
+    """Repetition i (from 1) rolled from the seed ``{seed}/{i}`` (a script, shared, read on in
+    order), so that an ordinary request with that seed replays it alone."""
+    out: list[Repetition] = []
+    for i in range(1, n + 1):
+        seed = f"{dice.seed}/{i}"
+        before = len(dice.records())
+        total, terms, pools = _rolled(parsed, dice.reseeded(seed), log)
+        log.add("notation.repetition", index=i, total=total)
+        drawn = len(dice.records()) - before
+        out.append({"seed": seed, "total": total, "terms": terms, "pools": pools, "drawn": drawn})
+    return out
+
+
+def _answer(
+    req: NotationRollRequest,
+    parsed: Notation,
+    dice: DiceSource,
+    log: EventLog,
+    *,
+    total: int,
+    terms: list[TermResult],
+    pools: list[PoolResult],
+    repetitions: list[Repetition],
+) -> NotationRollResult:
+    dc = parsed.dc
+    return {
+        **trace(dice, log),
+        "notation": req.notation,
+        "dialect": parsed.dialect,
+        "command": parsed.command,
+        "mode": parsed.mode,
+        "advantage": parsed.advantage,
+        "formula": parsed.formula,
+        "comment": parsed.comment,
+        "total": total,
+        "terms": terms,
+        "pools": pools,
+        "repeat": max(1, len(repetitions)),
+        "repetitions": repetitions,
+        "dc": dc,
+        "successes": None if dc is None else sum(r["total"] >= dc for r in repetitions),
+    }
 
 
 def pool_result(pool: Pool, totals: Mapping[int, int], dialect: Dialect) -> PoolResult:
-    values = [evaluate(item, totals) for item in pool.items]
-    kept = pool.kept(values)
+    """A pool's items, each total as shown (avrae's exact quotients truncated), and the kept."""
+    exact = dialect == "avrae"
+    values = [value_of(item, totals, exact) for item in pool.items]
+    counting = pool.success is not None  # Roll20's grouped successes: every total counts
+    kept = [True] * len(values) if counting else pool.kept(values)
+    total = (
+        sum(pool.score(v) for v in values)
+        if counting
+        else sum(v for v, k in zip(values, kept, strict=True) if k)
+    )
     return {
         "column": pool.column,
         "notation": pool.text(dialect),
         "items": [
-            {"notation": item.text(dialect), "total": v, "kept": k}
+            {"notation": item.text(dialect), "total": int(v), "kept": k}
             for item, v, k in zip(pool.items, values, kept, strict=True)
         ],
-        "total": sum(v for v, k in zip(values, kept, strict=True) if k),
+        "total": int(total),
     }
 
 
-def tell(log: EventLog, spec: Dice, term: TermResult) -> None:
-    """A term's events: its rerolls, its explosions, then what it shows and totals."""
+def tell(log: EventLog, spec: Dice, term: TermResult, booms: list[int] | None = None) -> None:
+    """A term's events: its rerolls, its explosions (the faces that exploded: ``booms`` where a
+    die shows another value), then what it shows and totals (Foundry's ``cf`` alone: its count
+    of failures)."""
     dice = term["dice"]
     common = {"term": int(term["slot"].split(".")[1]), "notation": term["notation"]}
     rerolled = [d["value"] for d in dice if d["status"] == "rerolled"]
     if rerolled:
         log.add("notation.rerolled", **common, dice=rerolled)
-    exploded = [d["value"] for d in dice if d["exploded"]]
+    exploded = [d["value"] for d in dice if d["exploded"]] if booms is None else booms
     if exploded:
         log.add("notation.exploded", **common, dice=exploded, count=len(exploded))
     shown = [d["value"] for d in dice if d["status"] != "rerolled"]
     dropped = [d["value"] for d in dice if d["status"] == "dropped"]
-    if spec.success is not None:
+    if spec.matching is not None:  # Roll20's m, mt
+        matched = term["matches"] or []
+        log.add(
+            "notation.matched",
+            **common,
+            counting=spec.match_count,
+            dice=shown,
+            values=matched,
+            matches=len(matched),
+            total=term["total"],
+        )
+    elif spec.failures_only and spec.failure is not None:
+        log.add(
+            "notation.counted",
+            **common,
+            dice=shown,
+            failing="only",
+            successes=0,
+            failures=term["total"],
+            total=term["total"],
+        )
+    elif spec.success is not None:
         successes = sum(1 for d in dice if d["status"] == "success")
         failures = sum(1 for d in dice if d["status"] == "failure")
         log.add(

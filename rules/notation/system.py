@@ -37,12 +37,16 @@ def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
             "fi": "Noppanotaatio",
             "ar": "صيغة الفصوص",
         },
+        about=(
+            "any dice roll written in the notation of Foundry VTT (the default), Roll20 or avrae, as"
+            " their users type it: keep and drop, exploding dice, success counts, chat commands"
+        ),
         # bumped whenever an answer could change for the same request and seed (System.rules_version)
-        rules_version="notation-3",
+        rules_version="notation-4",
         endpoints=(
             Endpoint(
                 path="/roll",
-                outcome=("notation.total",),
+                outcome=("notation.total", "notation.repeated"),
                 summary=e.ROLL_SUMMARY,
                 description=e.ROLL_DESCRIPTION,
                 request=NotationRollRequest,

@@ -12,6 +12,8 @@ TEXTS: tuple[Message, ...] = (
     sentence("notation.rolled", "{notation} shows {dice}: {total}."),
     sentence("notation.kept", "{notation} shows {dice} and keeps {kept}: {total}."),
     sentence("notation.counted|failing=false", "{notation} shows {dice}: {successes}."),
+    # Foundry's cf alone: the term counts its failures (each 1), not a sum
+    sentence("notation.counted|failing=only", "{notation} shows {dice}: {failures}."),
     sentence(
         "notation.counted|failing=true",
         "{notation} shows {dice}: {successes} and {failures}, {total} in all.",
@@ -33,6 +35,21 @@ TEXTS: tuple[Message, ...] = (
         "notation.drawn|one=false",
         "Dice {first:pos} to {last:pos} of slot {stream} ({count}d{sides}): {dice}.",
     ),
+    # Roll20's matches: m marks the values two or more dice show (the total unchanged), mt counts them
+    sentence(
+        "notation.matched|counting=false", "{notation} shows {dice}, matching {values}: {total}."
+    ),
+    sentence("notation.matched|counting=true", "{notation} shows {dice}: {matches}."),
+    counted("notation.matched#matches", "{matches} match", "{matches} matches"),
+    # a repeated roll (`repeat`, avrae's !rr and !rrr): each repetition's total, then all of them
+    sentence("notation.repetition", "Roll {index}: {total}."),
+    sentence("notation.repeated|checked=false", "{formula}, {repeat}: {totals}; {total} in all."),
+    sentence(
+        "notation.repeated|checked=true",
+        "{formula}, {repeat}: {totals}; {successes} DC {dc}, {total} in all.",
+    ),
+    counted("notation.repeated#repeat", "once", "{repeat} times"),
+    counted("notation.repeated#successes", "{successes} reaches", "{successes} reach"),
     term("notation.list=empty", "none"),
 )
 

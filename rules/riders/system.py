@@ -66,7 +66,14 @@ ENDPOINTS: tuple[Endpoint, ...] = (
                     "items": [{"id": "bolt", "name": "Bolt", "timing": "counter", "bonus": 3}],
                 },
                 "seed": "river-crossing",
-            }
+            },
+            # short enough for the MCP tool's description (service.mcp_tools)
+            "a duel: fire against water": {
+                "auto": True,
+                "initiator": {"id": "red", "element": "fire"},
+                "defender": {"id": "blue", "element": "water"},
+                "seed": "duel",
+            },
         },
     ),
 )
@@ -130,6 +137,10 @@ SYSTEM = System(
         "fi": "Lohikäärmeratsastajat",
         "ar": "فرسان التنانين",
     },
+    about=(
+        "a board game of dragons (fire, water, earth, lightning, wind, metal) carrying riders:"
+        " combat is a 2d6 roll-off with rage, elemental and terrain bonuses, items, counterattacks"
+    ),
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
     rules_version="riders-7",
     endpoints=ENDPOINTS,

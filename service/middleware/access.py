@@ -10,6 +10,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from service.metrics import route_label
+from service.problems import PROBLEM_KEY
 from service.routing import SYSTEM_KEY
 
 REQUEST_ID = re.compile(rb"[A-Za-z0-9._\-]{1,128}")
@@ -66,13 +67,22 @@ class RequestIdAndAccessLine:
         try:
             await self.app(scope, receive, send_with_headers)
         finally:
-            self.log.info(
-                "request",
-                method=scope["method"],
-                route=route_label(scope),
-                path=scope["path"],
-                status=status,
-                duration_ms=round((time.perf_counter() - start) * 1_000_000) / 1000,
-                request_id=scope["request_id"],
-                system=scope.get(SYSTEM_KEY),
-            )
+            access_line(self.log, scope, status, time.perf_counter() - start)
+
+
+def access_line(log: Any, scope: Scope, status: int, seconds: float) -> None:
+    """A request's access line, at info: method, route label, path, status, duration, request
+    id, system, and the problem's kind when it was refused (what the middleware writes for each
+    HTTP request, and an MCP call over stdio for each call)."""
+    problem = scope.get(PROBLEM_KEY)
+    log.info(
+        "request",
+        method=scope["method"],
+        route=route_label(scope),
+        path=scope["path"],
+        status=status,
+        duration_ms=round(seconds * 1_000_000) / 1000,
+        request_id=scope["request_id"],
+        system=scope.get(SYSTEM_KEY),
+        **({"problem": problem} if problem is not None else {}),
+    )

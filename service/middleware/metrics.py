@@ -6,9 +6,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from service.metrics import Metrics, route_label
-from service.problems import LIMIT_KEY, PROBLEM_KEY
-from service.routing import SYSTEM_KEY
+from service.metrics import Metrics
 
 
 class RequestMetrics:
@@ -37,12 +35,4 @@ class RequestMetrics:
         try:
             await self.app(scope, receive, noting_send)
         finally:
-            self.metrics.observe(
-                route_label(scope),
-                scope["method"],
-                status,
-                time.perf_counter() - start,
-                scope.get(SYSTEM_KEY),
-                scope.get(PROBLEM_KEY),
-                scope.get(LIMIT_KEY),
-            )
+            self.metrics.observe_request(scope, status, time.perf_counter() - start)

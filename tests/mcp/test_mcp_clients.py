@@ -27,7 +27,7 @@ pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 ARGS = {"stat": 24, "skill": 3, "dc": 43, "seed": "Sarathael", "lang": "pl"}
-CALL = {"endpoint": "/dos/test", "request": ARGS}
+CALL = {"endpoint": "/dos/test", "request": ARGS, "full": True}
 BAD = {"endpoint": "/dos/test", "request": {"stat": "high", "skill": 3, "dc": 43}}
 
 

@@ -35,7 +35,9 @@ def test_the_python_sdk_stdio_client() -> None:
     async def session() -> dict[str, Any]:
         async with Client(params) as client:
             tools = await client.list_tools()
-            call = await client.call_tool("dos", {"endpoint": "/dos/test", "request": TEST})
+            call = await client.call_tool(
+                "dos", {"endpoint": "/dos/test", "request": TEST, "full": True}
+            )
             bad = await client.call_tool(
                 "dos", {"endpoint": "/dos/test", "request": {"stat": "high", "skill": 3, "dc": 43}}
             )
@@ -77,6 +79,7 @@ def test_raw_lines_duplicated_keys_and_logs() -> None:
         ' "arguments": {"endpoint": "/dos/test", "request": {"stat": 24, "stat": 1,'
         ' "skill": 3, "dc": 43}}}}',
         '{"jsonrpc": "2.0", "id": 3, "method": "ping", "method": "tools/list"}',
+        '[{"jsonrpc": "2.0", "id": 5, "method": "ping"}]',
         {
             "jsonrpc": "2.0",
             "id": 4,
@@ -97,7 +100,10 @@ def test_raw_lines_duplicated_keys_and_logs() -> None:
     )
     assert run.returncode == 0, run.stderr[-3000:]
     out = [json.loads(x) for x in run.stdout.splitlines()]  # every stdout line is the protocol's
-    by_id = {x["id"]: x for x in out}
+    batch = [x for x in out if x["id"] is None]
+    assert len(batch) == 1 and batch[0]["error"]["code"] == -32600
+    assert "batch" in batch[0]["error"]["message"]
+    by_id = {x["id"]: x for x in out if x["id"] is not None}
     assert set(by_id) == {0, 1, 2, 3, 4}
     assert len(by_id[1]["result"]["tools"]) == len(_specs())
     problem = json.loads(by_id[2]["result"]["content"][0]["text"])
@@ -106,9 +112,52 @@ def test_raw_lines_duplicated_keys_and_logs() -> None:
     assert by_id[4]["result"]["structuredContent"]["outcome"] == "failure"
     logs = [json.loads(x) for x in run.stderr.splitlines() if x.startswith("{")]
     calls = [x for x in logs if x.get("event") == "request"]
-    assert [(x["route"], x["status"]) for x in calls] == [
-        ("mcp:/dos/test", 422),
-        ("mcp:/dos/test", 200),
+    # One line a call, written by the access line's own function (no middleware over stdio):
+    # its status the one HTTP would have answered.
+    assert [(x["route"], x["path"], x["status"], x.get("problem")) for x in calls] == [
+        ("mcp:/dos/test", "/mcp", 422, "duplicate-key"),
+        ("mcp:/dos/test", "/mcp", 200, None),
     ]
     assert calls[0]["request_id"] != calls[1]["request_id"]
     assert not [x for x in logs if x.get("level") in ("error", "critical")]
+
+
+def test_a_call_without_http_is_logged_and_counted_by_the_http_functions() -> None:
+    """Over a transport without HTTP (the SDK's in-memory one, as stdio: no middleware runs),
+    each call is one access line and one metrics sample, written by the functions the middleware
+    uses (service.middleware.access.access_line, Metrics.observe_request), with the status the
+    HTTP request would have had and the problem's kind."""
+    import contextlib
+    import io
+
+    from service.mcp import make_server
+    from service.mcp_tools import Catalog
+
+    stream = io.StringIO()
+    with contextlib.redirect_stderr(stream):  # the loggers write to stderr, as over stdio
+        app = create_app(Settings(log_format="json"))
+        server = make_server(app, Catalog(app))
+
+        async def session() -> None:
+            async with app.router.lifespan_context(app), Client(server) as client:
+                await client.call_tool("dos", {"endpoint": "/dos/test", "request": TEST})
+                await client.call_tool("dos", {"endpoint": "/dos/test", "request": {"stat": "x"}})
+                await client.list_tools()
+
+        asyncio.run(asyncio.wait_for(session(), 60))
+    lines = [json.loads(x) for x in stream.getvalue().splitlines() if x.startswith("{")]
+    calls = [x for x in lines if x.get("event") == "request"]
+    assert [(x["route"], x["status"], x["system"], x.get("problem")) for x in calls] == [
+        ("mcp:/dos/test", 200, "dos", None),
+        ("mcp:/dos/test", 422, "dos", "validation-error"),
+    ]
+    text = app.state.metrics.render().decode()
+    assert (
+        'dragonroll_http_requests_total{method="POST",route="mcp:/dos/test",status="2xx"} 1.0'
+        in text
+    )
+    assert (
+        'dragonroll_http_requests_total{method="POST",route="mcp:/dos/test",status="4xx"} 1.0'
+        in text
+    )
+    assert 'dragonroll_resolutions_total{outcome="invalid",system="dos"} 1.0' in text

@@ -13,10 +13,10 @@ from service.app import create_app
 from service.mcp_tools import DESCRIBE, Catalog
 from service.settings import Settings
 
-#: The whole tools/list result, in bytes of JSON (the issue's limit, and its moonshot).
-LIST_LIMIT = 48_000
-MOONSHOT = 24_000
-TOOL_LIMIT = 6_000
+#: The whole tools/list result, in bytes of JSON: issue 43's budget (the list it measured, 11,756
+#: bytes for 6 tools), and one tool's.
+LIST_LIMIT = 11_756
+TOOL_LIMIT = 4_000
 #: An output schema is only given where it is small.
 OUTPUT_SCHEMA_LIMIT = 1_000
 HEADERS = {
@@ -47,7 +47,7 @@ def size(value: Any) -> int:
 
 
 def test_the_list_fits_an_assistants_context(listed: dict[str, Any]) -> None:
-    assert size(listed) <= MOONSHOT <= LIST_LIMIT
+    assert size(listed) < LIST_LIMIT
     for tool in listed["tools"]:
         assert size(tool) <= TOOL_LIMIT, tool["name"]
 
@@ -86,7 +86,7 @@ def test_every_post_endpoint_is_reachable_and_derived_from_the_registry(
         paths = tools[name]["inputSchema"]["properties"]["endpoint"]["enum"]
         assert all(p.startswith(system.prefix + "/") for p in paths)
         for path in paths:
-            assert f"- {path}: " in tools[name]["description"]
+            assert path in tools[name]["description"]
         reached |= set(paths)
     assert reached == posts
     assert set(tools[DESCRIBE]["inputSchema"]["properties"]["endpoint"]["enum"]) == posts
@@ -113,3 +113,38 @@ def test_the_list_is_built_without_the_openapi_document(app: Any) -> None:
     fresh.openapi = refuse  # type: ignore[method-assign]
     specs = Catalog(fresh).specs
     assert [s.name for s in specs] == [s.name for s in Catalog(app).specs]
+
+
+def test_each_tool_says_which_game_it_is(app: Any, listed: dict[str, Any]) -> None:
+    """Issue 43: three dragon-named systems (`dos`, `dragon`, `riders`) confused a first reader:
+    each tool opens with its game in a phrase (its descriptor's ``about``), and names the card
+    that shows its answers (MCP Apps)."""
+    tools = {t["name"]: t for t in listed["tools"]}
+    for system in app.state.systems:
+        assert system.about, f"{system.id}: its descriptor says what game it is (about=...)"
+        tool = tools[system.prefix.strip("/")]
+        assert tool["description"].startswith(f"{system.name['en']}: {system.about}.")
+        assert tool["_meta"]["ui"]["resourceUri"] == "ui://dragonroll/roll-card.html"
+    firsts = [t["description"].split("\n", 1)[0] for t in listed["tools"]]
+    assert len(set(firsts)) == len(firsts)
+
+
+def test_every_resolving_endpoint_has_an_example_that_answers(
+    app: Any, listed: dict[str, Any]
+) -> None:
+    """Issue 43, right the first time: every resolving endpoint's line in its tool's description
+    shows an example request short enough to inline, and each example shown is answered (200)."""
+    tools = {t["name"]: t for t in listed["tools"]}
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        for system in app.state.systems:
+            description = tools[system.prefix.strip("/")]["description"]
+            for endpoint in system.endpoints:
+                path = system.prefix + endpoint.path
+                line = next(x for x in description.split("\n") if x.startswith(f"- {path}: "))
+                assert ", e.g. {" in line, line
+                shown = line.split(", e.g. ", 1)[1].split("; options ", 1)[0].split(" or ")
+                for text in shown:
+                    r = client.post(
+                        path, content=text, headers={"content-type": "application/json"}
+                    )
+                    assert r.status_code == 200, (path, text, r.text[:300])

@@ -1,4 +1,5 @@
-"""The raw side of the MCP transports (``service.mcp_wire``): arguments as sent, answers spliced."""
+"""The raw side of the MCP transports (``service.mcp_wire``): arguments as sent, batches and keys
+twice refused, protocol versions named."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import json
 
 import pytest
 
-from service.mcp_wire import DuplicateKeyIn, EnvelopeRefused, Wire, member
+from service.mcp_wire import SUPPORTED, DuplicateKeyIn, Refusal, Wire, member, version_refusal
 
 
 def call(request_id: object, arguments: str) -> str:
@@ -30,13 +31,31 @@ def test_the_arguments_are_kept_as_sent_by_the_message_id() -> None:
     assert wire.raw_arguments(5) == (False, None)  # not a call
 
 
-def test_a_batch_and_what_is_not_json_or_not_a_message() -> None:
+def test_a_batch_is_refused_and_what_is_not_json_is_left_to_the_sdk() -> None:
+    for batch in (f"[{call(1, '{}')}, {call(2, '[1]')}]", "[]", " [7]"):
+        with pytest.raises(Refusal) as refused:
+            Wire().take(batch)
+        answer = json.loads(refused.value.message())
+        assert answer["id"] is None and answer["error"]["code"] == -32600
+        assert "batch" in answer["error"]["message"] and "on its own" in answer["error"]["message"]
     wire = Wire()
-    wire.take(f"[{call(1, '{}')}, {call(2, '[1]')}, 7]")
-    assert wire.raw_arguments(1) == (True, b"{}") and wire.raw_arguments(2) == (True, b"[1]")
     for text in ("{not json", "", "[", '"x"', '{"id": {"a": 1}, "method": "tools/call"}'):
         wire.take(text)  # left to the SDK, which answers it
     assert wire.arguments == {}
+
+
+def test_an_unsupported_protocol_version_names_the_supported_ones() -> None:
+    assert version_refusal(None) is None
+    for version in SUPPORTED:
+        assert version_refusal(version) is None
+    refused = version_refusal("1999-01-01")
+    assert refused is not None
+    answer = json.loads(refused.message())
+    assert answer["error"]["code"] == -32022
+    assert answer["error"]["data"] == {"supported": list(SUPPORTED), "requested": "1999-01-01"}
+    message = answer["error"]["message"]
+    assert "'1999-01-01'" in message and all(v in message for v in SUPPORTED)
+    assert "_meta" not in message
 
 
 @pytest.mark.parametrize(
@@ -53,7 +72,7 @@ def test_a_batch_and_what_is_not_json_or_not_a_message() -> None:
     ],
 )
 def test_a_key_twice_in_the_envelope_is_refused(message: str, key: str, request_id: object) -> None:
-    with pytest.raises(EnvelopeRefused) as refused:
+    with pytest.raises(Refusal) as refused:
         Wire().take(message)
     answer = json.loads(refused.value.message())
     assert answer["id"] == request_id and answer["error"]["code"] == -32600
@@ -69,15 +88,3 @@ def test_member_reads_one_key_raw() -> None:
     for bad in (b"[1]", b'{"a": 1} x', b"{"):
         with pytest.raises(ValueError):
             member(bad, "a")
-
-
-def test_answers_are_spliced_in_once() -> None:
-    wire = Wire()
-    answer = b'{"seed":"s","rolls":[1,2]}'
-    placeholder = wire.placeholder(answer)
-    other = wire.placeholder(b"[]")
-    message = json.dumps({"a": placeholder, "b": {"c": other}, "d": "text"}).encode()
-    spliced = wire.splice(message)
-    assert json.loads(spliced) == {"a": json.loads(answer), "b": {"c": []}, "d": "text"}
-    assert answer in spliced and wire.answers == {}
-    assert wire.splice(message) == message  # each answer once

@@ -1229,6 +1229,10 @@ class ItemUse(TypedDict):
     value: int
 
 
+class JsonValue(TypedDict):
+    "JsonValue"
+
+
 class KnockbackDamage(TypedDict):
     "KnockbackDamage"
 
@@ -1339,6 +1343,10 @@ class NotationOdds(TypedDict):
     total: Distribution
     at_least: list[ValueProb]
     at_most: list[ValueProb]
+    repeat: int
+    sum: Distribution | None
+    dc: int | None
+    successes: list[ValueProb] | None
 
 
 class NotationOddsRequest(TypedDict):
@@ -1350,6 +1358,8 @@ class NotationOddsRequest(TypedDict):
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
     gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    data: NotRequired[dict[str, JsonValue] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1363,6 +1373,8 @@ class NotationRollRequest(TypedDict):
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
     gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    data: NotRequired[dict[str, JsonValue] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1377,11 +1389,18 @@ class NotationRollResult(TypedDict):
     foundry: NotRequired[FoundryRolls]
     notation: str
     dialect: Literal["foundry", "roll20", "avrae"]
+    command: str | None
+    mode: Literal["publicroll", "gmroll", "blindroll", "selfroll"] | None
+    advantage: Literal["adv", "dis"] | None
     formula: str
     comment: str | None
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
+    repeat: int
+    repetitions: list[Repetition]
+    dc: int | None
+    successes: int | None
 
 
 class OpposedOdds(TypedDict):
@@ -1641,6 +1660,16 @@ class Reaction(TypedDict):
 
     kind: Literal["reaction"]
     name: str
+
+
+class Repetition(TypedDict):
+    "One repetition of a repeated roll (``repeat``): its own dice and total."
+
+    seed: str
+    total: int
+    terms: list[TermResult]
+    pools: list[PoolResult]
+    drawn: int
 
 
 class Reroll(TypedDict):
@@ -1962,6 +1991,7 @@ class TermResult(TypedDict):
     label: str | None
     dice: list[TermDie]
     total: int
+    matches: list[int] | None
 
 
 class TestOdds(TypedDict):
