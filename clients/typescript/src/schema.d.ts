@@ -11561,7 +11561,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-session-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-3",
+                     *       "rules_version": "notation-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "u1.0",
