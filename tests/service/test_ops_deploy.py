@@ -40,7 +40,10 @@ def render(overlay: str) -> dict[str, dict[str, Any]]:
         check=True,
         timeout=60,
     ).stdout
-    return {doc["kind"]: doc for doc in yaml.safe_load_all(out) if doc}
+    docs = [doc for doc in yaml.safe_load_all(out) if doc]
+    # each kind's first document by its kind, and every one by "kind/name" (two Ingresses)
+    named = {f"{doc['kind']}/{doc['metadata']['name']}": doc for doc in docs}
+    return {**named, **{doc["kind"]: doc for doc in reversed(docs)}}
 
 
 def matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
@@ -97,6 +100,32 @@ def test_probe_paths_exist_in_the_app(rendered: dict[str, dict[str, Any]]) -> No
     assert set(served(list(probes.values())).values()) == {200}
 
 
+def test_a_slow_start_is_waited_for_not_restarted(rendered: dict[str, dict[str, Any]]) -> None:
+    """A startupProbe holds the liveness probe off for 2 minutes (a start under load took 30 s);
+    once started, the liveness probe needs no initial delay."""
+    [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
+    startup = container["startupProbe"]
+    assert startup["periodSeconds"] * startup["failureThreshold"] >= 120
+    assert served([startup["httpGet"]["path"]]) == {startup["httpGet"]["path"]: 200}
+    assert "initialDelaySeconds" not in container["livenessProbe"]
+
+
+#: ingress-nginx's idle keep-alive to the pods (its ConfigMap's upstream-keepalive-timeout default).
+PROXY_KEEP_ALIVE_SECONDS = 60
+
+
+def test_every_setting_is_one_the_service_reads(rendered: dict[str, dict[str, Any]]) -> None:
+    """Each DRAGONROLL_ variable of the pod names a setting and holds a valid value (the settings
+    ignore unknown names: a typo would pass unseen), and the server keeps idle connections longer
+    than the proxy in front of it."""
+    [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = env_of(container)
+    names = {k.removeprefix("DRAGONROLL_").lower(): v for k, v in env.items()}
+    assert names.keys() <= Settings.model_fields.keys()
+    settings = Settings(**names)  # type: ignore[arg-type]
+    assert settings.keep_alive_timeout > PROXY_KEEP_ALIVE_SECONDS
+
+
 def test_ports_agree(rendered: dict[str, dict[str, Any]]) -> None:
     [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
@@ -127,7 +156,8 @@ def test_grace_period_exceeds_pre_stop_plus_uvicorn_timeout(
 
 def test_replicas_resources_and_security(rendered: dict[str, dict[str, Any]]) -> None:
     deployment = rendered["Deployment"]
-    assert deployment["spec"]["replicas"] >= 2
+    # the HPA owns the scale: a `replicas` in the Deployment would reset it on every apply
+    assert "replicas" not in deployment["spec"]
     hpa = rendered["HorizontalPodAutoscaler"]["spec"]
     assert 2 <= hpa["minReplicas"] <= hpa["maxReplicas"]
     assert [m["resource"]["name"] for m in hpa["metrics"]] == ["cpu"]
