@@ -203,6 +203,31 @@ def test_dockerfile_shape() -> None:
     assert "apt-get" not in final and "gcc" not in final and "build-essential" not in final
 
 
+#: The server and its two heavy-lane workers, proportional set, busy (the soak's mix of every
+#: endpoint, 30 clients of the largest roll: 152-158 MiB; docs/operations.md, "Resources").
+BUSY_MIB = 158
+
+
+def mib(quantity: str) -> float:
+    """A Kubernetes or compose memory quantity in MiB (``256Mi``, ``384M`` as compose writes it)."""
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024, "K": 1 / 1024, "M": 1, "G": 1024}
+    number, unit = re.fullmatch(r"(\d+)([KMG]i?)", quantity).groups()  # type: ignore[union-attr]
+    return int(number) * units[unit]
+
+
+def test_memory_holds_the_busy_figure(rendered: dict[str, dict[str, Any]]) -> None:
+    """The request holds the busy figure with a margin, the limit is above it, and compose gives the
+    one container the pod's figures."""
+    [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
+    resources = container["resources"]
+    request, limit = mib(resources["requests"]["memory"]), mib(resources["limits"]["memory"])
+    assert BUSY_MIB * 1.25 <= request < limit
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    memory = compose["services"]["dragonroll"]["deploy"]["resources"]
+    assert mib(memory["reservations"]["memory"]) == request
+    assert mib(memory["limits"]["memory"]) == limit
+
+
 def test_compose_runs_the_image_like_the_cluster() -> None:
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
     service = compose["services"]["dragonroll"]
