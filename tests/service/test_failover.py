@@ -46,6 +46,10 @@ PREFIX = "nginx.ingress.kubernetes.io/"
 #: ingress-nginx's defaults where the Ingress sets nothing (its ConfigMap's documented defaults).
 UPSTREAM_KEEPALIVE_SECONDS = 60
 CLIENTS = 8
+#: The clients that also send odds (the heavy lane), one in four of their requests: at most this
+#: many heavy jobs at once, within what one client (the proxy's address) may hold in one replica's
+#: lane, so that a lone replica sheds none.
+HEAVY_CLIENTS = 4
 #: Seconds of load before the SIGKILL, between it and the SIGTERM, and after the restarted replica
 #: is ready again (the load also runs while it stops and starts).
 PHASES = (1.5, 1.0, 1.5)
@@ -212,10 +216,11 @@ class Tally:
                 self.fresh.append(json.loads(body)["seed"])
 
 
-def requests(n: int) -> tuple[str, dict[str, Any], str | None]:
-    """The ``n``-th request of a client: seeded tests, unseeded tests, and odds (the heavy lane)."""
+def requests(n: int, heavy: bool) -> tuple[str, dict[str, Any], str | None]:
+    """The ``n``-th request of a client: seeded tests, unseeded tests, and odds (the heavy lane)
+    if it is one of the ``heavy`` ones."""
     kind = n % 4
-    if kind == 3:
+    if kind == 3 and heavy:
         return "/dos/odds/test", ODDS, None
     if kind == 2:
         return "/dos/test", TEST, None
@@ -229,7 +234,7 @@ def client(port: int, stop: threading.Event, tally: Tally, offset: int) -> None:
     n = offset
     conn = http.client.HTTPConnection(HOST, port, timeout=30)
     while not stop.is_set():
-        path, body, seed = requests(n)
+        path, body, seed = requests(n, offset < HEAVY_CLIENTS)
         n += 1
         try:
             conn.request("POST", path, json.dumps(body), {"Content-Type": "application/json"})
