@@ -77,37 +77,35 @@ class Row:
     accept: str = ""
     heavy: bool = False
 
-    def text(self, seed: str | int | None = None) -> str:
-        body = self.body if seed is None else with_seed(self.body, seed)
-        return body_text(body)
+    def text(self, seed: str | int | None = "@SEED@") -> str:
+        """Its body as sent: a fresh seed per request (``@SEED@``), this ``seed``, or none."""
+        return body_text(with_seed(self.body, seed))
 
     def lines(self) -> list[tuple[str, ...]]:
         """Its rows for wrk: with a fresh seed, and without one (the service picks it)."""
         out: list[tuple[str, ...]] = [
             ("POST", self.path, "application/json", self.accept, self.text())
         ]
-        unseeded = without_seed(self.body)
-        if unseeded != self.body:
+        if self.text(None) != self.text():
             ctype = "application/json; charset=utf-8"
-            out.append(("POST", self.path, ctype, self.accept, body_text(unseeded)))
+            out.append(("POST", self.path, ctype, self.accept, self.text(None)))
         return out
 
 
-def with_seed(body: dict[str, Any], seed: str | int) -> dict[str, Any]:
-    """The body with ``seed`` where it takes a seed (the MCP call's in its request)."""
+def with_seed(body: dict[str, Any], seed: str | int | None) -> dict[str, Any]:
+    """The body with ``seed`` where it takes a seed (an MCP call: in its request), or with no seed
+    at all (``None``: the service picks one)."""
     if "params" in body:
         request = body["params"]["arguments"]["request"]
         arguments = {**body["params"]["arguments"], "request": with_seed(request, seed)}
         return {**body, "params": {**body["params"], "arguments": arguments}}
-    return {**body, "seed": seed} if "seed" in body else body
-
-
-def without_seed(body: dict[str, Any]) -> dict[str, Any]:
-    if "params" in body:
-        request = body["params"]["arguments"]["request"]
-        arguments = {**body["params"]["arguments"], "request": without_seed(request)}
-        return {**body, "params": {**body["params"], "arguments": arguments}}
-    return {k: v for k, v in body.items() if k != "seed"}
+    if "seed" not in body:
+        return body
+    return (
+        {**body, "seed": seed}
+        if seed is not None
+        else {k: v for k, v in body.items() if k != "seed"}
+    )
 
 
 def post(base: str, row: Row, text: str, timeout: float = 30) -> tuple[int, bytes]:
@@ -130,7 +128,7 @@ def mcp_rows(base: str, http_rows: list[Row]) -> list[Row]:
     if status != 200:
         raise SystemExit(f"soak: POST /mcp tools/list answered {status}: {content[:300]!r}")
     tools = json.loads(content)["result"]["tools"]
-    bodies = {row.path: row.body for row in http_rows}
+    bodies = {row.name: row.body for row in http_rows}  # "/dos/test", not "/dos/test#foundry"
     out = []
     for path in MCP_PATHS:
         [tool] = [t["name"] for t in tools
@@ -325,7 +323,7 @@ def traffic(base: str, files: dict[str, Path], seconds: int) -> Iterator[Traffic
 def snapshot(base: str, rows: list[Row]) -> dict[str, bytes]:
     out: dict[str, bytes] = {}
     for row in rows:
-        seeds: tuple[str | int | None, ...] = SEEDS if row.text() != row.text("x") else (None,)
+        seeds: tuple[str | int | None, ...] = SEEDS if row.text(None) != row.text() else (None,)
         for seed in seeds:
             status, content = post(base, row, row.text(seed))
             out[f"{row.name} seed={seed}"] = bytes([status % 256]) + content
