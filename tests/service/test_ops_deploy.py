@@ -225,7 +225,7 @@ def test_memory_holds_the_busy_figure(rendered: dict[str, dict[str, Any]]) -> No
     resources = container["resources"]
     request, limit = mib(resources["requests"]["memory"]), mib(resources["limits"]["memory"])
     assert BUSY_MIB * 1.25 <= request < limit
-    assert WORST_MIB * 1.2 <= limit
+    assert limit >= WORST_MIB * 1.2
     compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
     memory = compose["services"]["dragonroll"]["deploy"]["resources"]
     assert mib(memory["reservations"]["memory"]) == request
