@@ -10,13 +10,15 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PYTHONDONTWRITEBYTECODE=1 \
     DRAGONROLL_COMPILE=1
 COPY requirements/runtime.txt requirements/build.txt /tmp/req/
-# /opt/venv is what ships; /opt/tools also holds mypy and setuptools, which compile the engine against
-# the same pydantic.
+# /opt/venv is what ships; /opt/tools holds mypy and setuptools, which compile the engine against the
+# same pydantic: /opt/venv's packages, on its path by a .pth file (installed once, not twice: 40 s of
+# a clean build on a loaded 2-core machine).
 RUN python -m venv /opt/venv \
     && /opt/venv/bin/pip install --no-cache-dir --require-hashes --no-deps -r /tmp/req/runtime.txt \
     && python -m venv /opt/tools \
-    && /opt/tools/bin/pip install --no-cache-dir --require-hashes --no-deps \
-        -r /tmp/req/runtime.txt -r /tmp/req/build.txt
+    && /opt/tools/bin/pip install --no-cache-dir --require-hashes --no-deps -r /tmp/req/build.txt \
+    && /opt/venv/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))" \
+        > "$(/opt/tools/bin/python -c "import sysconfig; print(sysconfig.get_path('purelib'))")/runtime.pth"
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
 COPY rules/ rules/

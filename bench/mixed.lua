@@ -1,14 +1,16 @@
 -- wrk script for `make soak`: cycle through the requests in $SOAK_FILE (one per line:
--- METHOD <tab> PATH <tab> CONTENT-TYPE <tab> BODY; "@SEED@" in a body becomes a fresh seed) and
--- count the answers by status class. done() prints one line: SOAK {"2xx": n, ...}.
+-- METHOD <tab> PATH <tab> CONTENT-TYPE <tab> ACCEPT <tab> BODY, an empty field sends no header;
+-- "@SEED@" in a body becomes a fresh seed) and count the answers by status class. done() prints
+-- one line: SOAK {"2xx": n, ...}.
 local requests = {}
 local file = assert(io.open(os.getenv("SOAK_FILE"), "r"))
 for line in file:lines() do
-  local method, path, ctype, body = line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$")
+  local method, path, ctype, accept, body =
+    line:match("^([^\t]*)\t([^\t]*)\t([^\t]*)\t([^\t]*)\t(.*)$")
   if method then
     local head, tail = body:match("^(.-)@SEED@(.*)$")
-    table.insert(requests, {method = method, path = path, ctype = ctype, body = body,
-                            head = head, tail = tail})
+    table.insert(requests, {method = method, path = path, ctype = ctype, accept = accept,
+                            body = body, head = head, tail = tail})
   end
 end
 file:close()
@@ -37,6 +39,7 @@ request = function()
   end
   local headers = {}
   if r.ctype ~= "" then headers["Content-Type"] = r.ctype end
+  if r.accept ~= "" then headers["Accept"] = r.accept end
   if body == "" then body = nil end
   return wrk.format(r.method, r.path, headers, body)
 end

@@ -225,7 +225,7 @@ def server_options(graceful_seconds: int, log_config: dict[str, Any] | None) -> 
     return {
         "http": HttpToolsProtocol,
         "ws": "none",
-        "timeout_keep_alive": 5,
+        "timeout_keep_alive": load().keep_alive_timeout,
         # With --workers, uvicorn's supervisor pings each worker and kills one that has not answered
         # within this many seconds (its default, 5 s, is less than a worker takes to start on a
         # loaded 2-core machine: every worker was killed while importing, and again, and again). It

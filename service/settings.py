@@ -139,6 +139,14 @@ class Settings(BaseSettings):
             " connection is answered 503 by the server (0: no bound)."
         ),
     )
+    keep_alive_timeout: Annotated[int, Field(ge=1, le=3600)] = Field(
+        default=5,
+        description=(
+            "Seconds an idle keep-alive connection stays open. Behind a proxy that keeps its"
+            " connections to the service open (ingress-nginx: 60 s), set it longer than the proxy's"
+            " idle timeout, so that the server never closes a connection the proxy is reusing."
+        ),
+    )
 
     @field_validator("host")
     @classmethod

@@ -40,7 +40,10 @@ def render(overlay: str) -> dict[str, dict[str, Any]]:
         check=True,
         timeout=60,
     ).stdout
-    return {doc["kind"]: doc for doc in yaml.safe_load_all(out) if doc}
+    docs = [doc for doc in yaml.safe_load_all(out) if doc]
+    # each kind's first document by its kind, and every one by "kind/name" (two Ingresses)
+    named = {f"{doc['kind']}/{doc['metadata']['name']}": doc for doc in docs}
+    return {**named, **{doc["kind"]: doc for doc in reversed(docs)}}
 
 
 def matches(selector: dict[str, str], labels: dict[str, str]) -> bool:
@@ -97,6 +100,32 @@ def test_probe_paths_exist_in_the_app(rendered: dict[str, dict[str, Any]]) -> No
     assert set(served(list(probes.values())).values()) == {200}
 
 
+def test_a_slow_start_is_waited_for_not_restarted(rendered: dict[str, dict[str, Any]]) -> None:
+    """A startupProbe holds the liveness probe off for 2 minutes (a start under load took 30 s);
+    once started, the liveness probe needs no initial delay."""
+    [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
+    startup = container["startupProbe"]
+    assert startup["periodSeconds"] * startup["failureThreshold"] >= 120
+    assert served([startup["httpGet"]["path"]]) == {startup["httpGet"]["path"]: 200}
+    assert "initialDelaySeconds" not in container["livenessProbe"]
+
+
+#: ingress-nginx's idle keep-alive to the pods (its ConfigMap's upstream-keepalive-timeout default).
+PROXY_KEEP_ALIVE_SECONDS = 60
+
+
+def test_every_setting_is_one_the_service_reads(rendered: dict[str, dict[str, Any]]) -> None:
+    """Each DRAGONROLL_ variable of the pod names a setting and holds a valid value (the settings
+    ignore unknown names: a typo would pass unseen), and the server keeps idle connections longer
+    than the proxy in front of it."""
+    [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
+    env = env_of(container)
+    names = {k.removeprefix("DRAGONROLL_").lower(): v for k, v in env.items()}
+    assert names.keys() <= Settings.model_fields.keys()
+    settings = Settings(**names)  # type: ignore[arg-type]
+    assert settings.keep_alive_timeout > PROXY_KEEP_ALIVE_SECONDS
+
+
 def test_ports_agree(rendered: dict[str, dict[str, Any]]) -> None:
     [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
     ports = {p["name"]: p["containerPort"] for p in container["ports"]}
@@ -127,7 +156,8 @@ def test_grace_period_exceeds_pre_stop_plus_uvicorn_timeout(
 
 def test_replicas_resources_and_security(rendered: dict[str, dict[str, Any]]) -> None:
     deployment = rendered["Deployment"]
-    assert deployment["spec"]["replicas"] >= 2
+    # the HPA owns the scale: a `replicas` in the Deployment would reset it on every apply
+    assert "replicas" not in deployment["spec"]
     hpa = rendered["HorizontalPodAutoscaler"]["spec"]
     assert 2 <= hpa["minReplicas"] <= hpa["maxReplicas"]
     assert [m["resource"]["name"] for m in hpa["metrics"]] == ["cpu"]
@@ -171,6 +201,35 @@ def test_dockerfile_shape() -> None:
     assert "DRAGONROLL_COMPILE=1" in DOCKERFILE[: DOCKERFILE.rindex("\nFROM ")]
     assert "COPY rules/" not in final and "COPY --from=build /opt/venv /opt/venv" in final
     assert "apt-get" not in final and "gcc" not in final and "build-essential" not in final
+
+
+#: The server and its two heavy-lane workers, proportional set, busy (the soak's mix of every
+#: endpoint, 30 clients of the largest roll: 152-158 MiB; docs/operations.md, "Resources").
+BUSY_MIB = 158
+#: The worst measured: 150 connections that never read, the cap on unread answer bytes reached (273
+#: MiB; docs/operations.md, "Resources").
+WORST_MIB = 273
+
+
+def mib(quantity: str) -> float:
+    """A Kubernetes or compose memory quantity in MiB (``256Mi``, ``384M`` as compose writes it)."""
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024, "K": 1 / 1024, "M": 1, "G": 1024}
+    number, unit = re.fullmatch(r"(\d+)([KMG]i?)", quantity).groups()  # type: ignore[union-attr]
+    return int(number) * units[unit]
+
+
+def test_memory_holds_the_busy_figure(rendered: dict[str, dict[str, Any]]) -> None:
+    """The request holds the busy figure with a margin, the limit the worst with a margin, and
+    compose gives its one container the pod's figures."""
+    [container] = rendered["Deployment"]["spec"]["template"]["spec"]["containers"]
+    resources = container["resources"]
+    request, limit = mib(resources["requests"]["memory"]), mib(resources["limits"]["memory"])
+    assert BUSY_MIB * 1.25 <= request < limit
+    assert limit >= WORST_MIB * 1.2
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text(encoding="utf-8"))
+    memory = compose["services"]["dragonroll"]["deploy"]["resources"]
+    assert mib(memory["reservations"]["memory"]) == request
+    assert mib(memory["limits"]["memory"]) == limit
 
 
 def test_compose_runs_the_image_like_the_cluster() -> None:
