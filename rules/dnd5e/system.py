@@ -263,7 +263,7 @@ SYSTEM = System(
         "ar": "قتال الإصدار الخامس (SRD)",
     },
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
-    rules_version="dnd5e-7",
+    rules_version="dnd5e-8",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

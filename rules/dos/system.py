@@ -545,7 +545,7 @@ SYSTEM = System(
         "ar": "تنانين الظلال",
     },
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
-    rules_version="dos-7",
+    rules_version="dos-8",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

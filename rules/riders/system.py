@@ -131,7 +131,7 @@ SYSTEM = System(
         "ar": "فرسان التنانين",
     },
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
-    rules_version="riders-7",
+    rules_version="riders-8",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,
