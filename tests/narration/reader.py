@@ -274,24 +274,27 @@ def arabic_pair(text: str, classes: Classes) -> list[str]:
 # ---------------------------------------------------------------- the review's other errors
 
 
-def forbidden(*patterns: str) -> Check:
+def forbidden(name: str, *patterns: str) -> Check:
+    """A check that finds any of ``patterns`` (a wrong wording the review quotes)."""
     compiled = [re.compile(p) for p in patterns]
 
     def check(text: str, classes: Classes) -> list[str]:
         return [m.group(0) for p in compiled for m in p.finditer(text)]
 
+    check.__name__ = name
     return check
 
 
 #: X2: a lost rider named "(none)"; X5: a flat part's "dice none and, for the critical, none".
-EMPTY_RIDER = forbidden(r"\((?:none|brak|ei mitään|لا شيء)\)")
-NO_DICE = forbidden(r"(?:dice none|: kości brak|nopat ei mitään|الفصوص لا شيء)")
+EMPTY_RIDER = forbidden("empty_rider", r"\((?:none|brak|ei mitään|لا شيء)\)")
+NO_DICE = forbidden("no_dice", r"(?:dice none|: kości brak|nopat ei mitään|الفصوص لا شيء)")
 #: P2: "the weakest" in the plural before one name.
-WEAKEST = forbidden(r"(?:najsłabszymi|heikoimpien) \((?![^()]*(?:,| i | ja ))[^()]*\)")
+WEAKEST = forbidden("weakest", r"(?:najsłabszymi|heikoimpien) \((?![^()]*(?:,| i | ja ))[^()]*\)")
 #: A3, the Arabic minor items: "إرهاقًا واحدًا", a bare "20 طبيعية", "تغيير دمار".
-ARABIC_STYLE = forbidden(r"إرهاقًا واحدًا", r"^\d+ طبيعية", r"تغيير دمار")
+ARABIC_STYLE = forbidden("arabic_style", r"إرهاقًا واحدًا", r"^\d+ طبيعية", r"تغيير دمار")
 #: The Polish and Finnish style items.
 STYLE = forbidden(
+    "style",
     r": obrażenia dwukrotnie",
     r"to (?:domniemana|domniemany) przegran",
     r"Nadwyżka obrażeń przy 0",
