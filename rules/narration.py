@@ -573,7 +573,9 @@ def gendered(spec: str) -> tuple[str, dict[str, str]]:
     when the participant has none), and the word of each class, a group's kind that the spec does
     not list taking the word of the class it falls back to (:data:`FALLBACK`) when listed."""
     if "{" in spec or "}" in spec:
-        raise ValueError(f"{spec!r}: a word that agrees shows no field (write the field outside it)")
+        raise ValueError(
+            f"{spec!r}: a word that agrees shows no field (write the field outside it)"
+        )
     default, *choices = spec[1:].split("|")
     chosen: dict[str, str] = {}
     for choice in choices:
