@@ -728,7 +728,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -899,7 +899,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** Attempt */
         Attempt: {
@@ -1756,7 +1756,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Side
              * @description "players" (the characters) or "gm" (monsters, NPCs).
@@ -2357,7 +2357,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** DeathSaveRequest */
         DeathSaveRequest: {
@@ -2675,7 +2675,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         } & unknown;
         /** DefenseRoll */
         DefenseRoll: {
@@ -3575,7 +3575,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** DragonSide */
         DragonSide: {
@@ -3633,7 +3633,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Controller
              * @description `player`: subjugated, on the dragon's side; `gm`: free, the other side.
@@ -3870,7 +3870,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -4256,7 +4256,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
@@ -4363,7 +4363,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /**
          * NotationRollRequest
@@ -4414,7 +4414,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4608,7 +4608,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         } & unknown;
         /**
          * Option
@@ -5011,6 +5011,16 @@ export interface components {
             request_id?: string | null;
             /** Errors */
             errors?: components["schemas"]["ProblemError"][] | null;
+            /**
+             * Lang
+             * @description The language of the answer (`Content-Language`): the request's `lang`, else `Accept-Language`. `title` is in it; `detail` and each error's `msg` are where a catalog has their text, and say so (`detail_lang`, `errors[].lang`).
+             */
+            lang?: string | null;
+            /**
+             * Detail Lang
+             * @description The language `detail` is in (English where no catalog has it).
+             */
+            detail_lang?: string | null;
         };
         /** ProblemError */
         ProblemError: {
@@ -5029,6 +5039,11 @@ export interface components {
              * @description Machine-readable kind of the error.
              */
             type?: string | null;
+            /**
+             * Lang
+             * @description The language `msg` is in (English where no catalog has it).
+             */
+            lang?: string | null;
         };
         /** ProsperityChange */
         ProsperityChange: {
@@ -5108,7 +5123,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Current
              * @description True for the rider the dragon carries now, false for a delivered rider.
@@ -5145,7 +5160,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5199,7 +5214,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5629,7 +5644,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Hp
              * @description Current hit points (0 .. max_hp).
@@ -6004,7 +6019,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -6286,7 +6301,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6452,7 +6467,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6638,7 +6653,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6861,7 +6876,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -7269,7 +7284,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7412,7 +7427,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7680,7 +7695,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -7992,7 +8007,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -8136,7 +8151,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -8428,7 +8443,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -8954,7 +8969,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-7",
+                     *       "rules_version": "dragon-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -9638,7 +9653,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-7",
+                     *       "rules_version": "riders-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -10095,7 +10110,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -10489,7 +10504,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10594,7 +10609,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10736,7 +10751,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -10977,7 +10992,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -12202,7 +12217,7 @@ export interface operations {
                      *           "fi": "Varjojen lohikäärmeet",
                      *           "ar": "تنانين الظلال"
                      *         },
-                     *         "rules_version": "dos-7",
+                     *         "rules_version": "dos-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12321,7 +12336,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeen taistelu",
                      *           "ar": "معركة التنين"
                      *         },
-                     *         "rules_version": "dragon-7",
+                     *         "rules_version": "dragon-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12359,7 +12374,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeratsastajat",
                      *           "ar": "فرسان التنانين"
                      *         },
-                     *         "rules_version": "riders-7",
+                     *         "rules_version": "riders-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12395,7 +12410,7 @@ export interface operations {
                      *           "fi": "Viidennen laitoksen SRD-taistelu",
                      *           "ar": "قتال الإصدار الخامس (SRD)"
                      *         },
-                     *         "rules_version": "dnd5e-7",
+                     *         "rules_version": "dnd5e-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",

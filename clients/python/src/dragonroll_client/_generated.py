@@ -54,7 +54,10 @@ class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -118,7 +121,10 @@ class Attacker(TypedDict):
     skill: int
     weapon: Weapon
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class Attempt(TypedDict):
@@ -415,7 +421,10 @@ class Combatant(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -611,7 +620,10 @@ class DamageTarget(TypedDict):
     critical: NotRequired[bool]
     beaten: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DeathSaveRequest(TypedDict):
@@ -707,7 +719,10 @@ class Defender(TypedDict):
     running: NotRequired[bool]
     stopped: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DefenseRoll(TypedDict):
@@ -1012,7 +1027,10 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DragonSide(TypedDict):
@@ -1038,7 +1056,10 @@ class Entity(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     controller: Literal["player", "gm"]
     kind: Literal["individual", "group"]
     prosperity: int
@@ -1125,7 +1146,10 @@ class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     speed: int
 
@@ -1269,7 +1293,10 @@ class ManeuverSide(TypedDict):
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class ManeuverSideResult(TypedDict):
@@ -1308,7 +1335,10 @@ class NotationOddsRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class NotationRollRequest(TypedDict):
@@ -1321,7 +1351,10 @@ class NotationRollRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class NotationRollResult(TypedDict):
@@ -1399,7 +1432,10 @@ class OpposedSide(TypedDict):
     stat: int
     skill: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class Option(TypedDict):
@@ -1568,6 +1604,8 @@ class Problem(TypedDict):
     instance: NotRequired[str | None]
     request_id: NotRequired[str | None]
     errors: NotRequired[list[ProblemError] | None]
+    lang: NotRequired[str | None]
+    detail_lang: NotRequired[str | None]
 
 
 class ProblemError(TypedDict):
@@ -1576,6 +1614,7 @@ class ProblemError(TypedDict):
     loc: list[str | int]
     msg: str
     type: NotRequired[str | None]
+    lang: NotRequired[str | None]
 
 
 class ProsperityChange(TypedDict):
@@ -1614,7 +1653,10 @@ class Rider(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1632,7 +1674,10 @@ class RidersSide(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1648,7 +1693,10 @@ class RidersSideInput(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1828,7 +1876,10 @@ class Target(TypedDict):
 
     ac: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -2031,7 +2082,10 @@ class TurnCombatant(TypedDict):
     "TurnCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     side: str
     speed: int
