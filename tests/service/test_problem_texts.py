@@ -192,6 +192,14 @@ def test_a_validation_error_is_told_in_one_language() -> None:
     assert body["errors"][0] | {"lang": "pl"} == body["errors"][0]
     arabic = told(api().post("/dos/attack", {**bad, "lang": "ar"}), "ar", 422, "validation-error")
     assert f"{FSI}1000000{PDI}" in arabic["errors"][0]["msg"]  # a value isolated in Arabic
+    # several errors: the first in the detail, the count of the others in the language's words
+    worse = {**bad, "defender": {"hp": "many"}, "extra": 1}
+    for lang in TRANSLATED:
+        several = told(
+            api().post("/dos/attack", {**worse, "lang": lang}), lang, 422, "validation-error"
+        )
+        assert len(several["errors"]) > 2 and several["detail_lang"] == lang, several
+        assert all(e["lang"] == lang for e in several["errors"]), several
 
 
 # ---------------------------------------------------------------- every error type our models give
