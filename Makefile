@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: generate check-generated catalogs-events catalogs-events-extract catalogs-events-update catalogs-events-compile catalogs-playground catalogs-playground-extract catalogs-playground-update catalogs-playground-compile clients owlbear test-node node-deps browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-workers bench-inprocess bench-odds soak fuzz-long image-test check-compiled
+.PHONY: generate check-generated catalogs-events catalogs-events-extract catalogs-events-update catalogs-events-compile catalogs-problems catalogs-problems-extract catalogs-problems-update catalogs-problems-compile catalogs-playground catalogs-playground-extract catalogs-playground-update catalogs-playground-compile clients owlbear test-node node-deps browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-workers bench-inprocess bench-odds soak fuzz-long image-test check-compiled
 
 # The locked dependencies, then the package itself installed in place (editable, once): an edit to
 # rules/ or service/ takes effect on the next run, with nothing to rebuild.
@@ -114,11 +114,11 @@ LOCALE := rules/locale
 CATALOG_KEYWORDS := --no-default-keywords -k sentence:1c,2 -k counted:1c,2,3 -k term:1c,2
 PLAYGROUND_LOCALE := service/locale
 
-catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts' and the playground's catalogs
+catalogs: catalogs-extract catalogs-update catalogs-compile ## extract, update and compile the event texts', the problems' and the playground's catalogs
 
-catalogs-extract: catalogs-events-extract catalogs-playground-extract ## both templates
-catalogs-update: catalogs-events-update catalogs-playground-update ## the templates' messages into every language's .po
-catalogs-compile: catalogs-events-compile catalogs-playground-compile ## .mo and the playground's i18n/<lang>.json
+catalogs-extract: catalogs-events-extract catalogs-problems-extract catalogs-playground-extract ## every template
+catalogs-update: catalogs-events-update catalogs-problems-update catalogs-playground-update ## the templates' messages into every language's .po
+catalogs-compile: catalogs-events-compile catalogs-problems-compile catalogs-playground-compile ## .mo and the playground's i18n/<lang>.json
 
 # One domain at a time, for `make generate` (the playground's is extracted from openapi/openapi.json,
 # which is made from the event catalogs: events, then the document, then the playground).
@@ -134,6 +134,20 @@ catalogs-events-update: $(STAMP)
 
 catalogs-events-compile: $(STAMP) ## every dragonroll .po -> .mo (what the service reads)
 	$(BIN)/pybabel -q compile -d $(LOCALE) -D dragonroll --statistics
+
+# The problems' texts (domain `problems`, service/problem_texts.py): a refusal in the reader's language.
+catalogs-problems: catalogs-problems-extract catalogs-problems-update catalogs-problems-compile ## the problems' catalogs alone
+
+catalogs-problems-extract: $(STAMP) ## the problem kinds' titles and service/problem_texts.py -> service/locale/problems.pot
+	$(BIN)/pybabel -q extract -F babel-problems.cfg --add-comments=TRANSLATORS: \
+		--no-location --omit-header --sort-output -o $(PLAYGROUND_LOCALE)/problems.pot .
+
+catalogs-problems-update: $(STAMP)
+	$(BIN)/pybabel -q update -i $(PLAYGROUND_LOCALE)/problems.pot -d $(PLAYGROUND_LOCALE) -D problems \
+		--ignore-obsolete --ignore-pot-creation-date
+
+catalogs-problems-compile: $(STAMP) ## every problems .po -> .mo (what the service reads)
+	$(BIN)/pybabel -q compile -d $(PLAYGROUND_LOCALE) -D problems
 
 catalogs-playground: catalogs-playground-extract catalogs-playground-update catalogs-playground-compile ## the playground's catalogs alone
 
@@ -155,6 +169,7 @@ catalogs-playground-compile: $(STAMP) ## the playground's .po -> service/static/
 # translations). `make check-generated` runs it and fails when it changed a file.
 generate: ## every generated file, in dependency order (SYSTEM=<id>: that system's goldens too)
 	$(MAKE) --no-print-directory catalogs-events
+	$(MAKE) --no-print-directory catalogs-problems
 	$(MAKE) --no-print-directory openapi
 	$(MAKE) --no-print-directory catalogs-playground
 	$(MAKE) --no-print-directory clients

@@ -166,17 +166,25 @@ Name = Annotated[
         )
     ),
 ]
-#: A named participant's grammatical gender (or plural number, for a group's plural name), for the
-#: languages whose texts inflect for it (an Arabic verb, a Polish past form): used only for the
-#: events' texts, never changing a result.
+#: A named participant's grammatical class: its gender, or a group's kind (``rules.narration``: each
+#: language's catalog chooses the words that agree with it). Used only for the events' texts.
+GrammaticalClass = Literal[
+    "feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"
+]
 Gender = Annotated[
-    Literal["feminine", "masculine", "neuter", "plural"],
+    GrammaticalClass,
     Field(
         description=(
-            "The grammatical gender the events' texts give this participant where a language "
-            'inflects for it (Arabic verbs: "ترمي" for a woman); `plural` for a name that is '
-            'grammatically plural (a group: "Wilki" takes "zostają"); absent, a form that needs '
-            "none. Used only for the texts: it never changes a result."
+            "How the events' texts make their words agree with this participant (a verb, a "
+            "pronoun, an adjective): `feminine`, `masculine` or `neuter` for one person or "
+            "creature; for a group named in the plural, `plural` for a group of people or a "
+            'mixed one ("the Bandits" take "are beaten", Polish "Rozbójnicy są pokonani", '
+            'Arabic "اللصوص يهاجمون"), `plural-nonhuman` for beasts, monsters or things ("the '
+            'Wolves", Polish "Wilki są pokonane", Arabic "الذئاب تهاجم"), `plural-feminine` for '
+            'a group of women (Polish "Amazonki są pokonane", Arabic "المحاربات يهاجمن"). '
+            'Absent: each language\'s form for no one in particular (English "it", the '
+            "masculine singular in Polish and Arabic). Used only for the texts: it never "
+            "changes a result."
         )
     ),
 ]

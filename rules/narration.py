@@ -23,9 +23,10 @@ position counted from 0 shown from 1, or ``{param:@table}`` for the value's term
 (``system.table=value``: a number read as a word, "a village" for change level 2), or
 ``{param:notation}`` for a dice notation in the language's letters (``system.notation=d``:
 "1k12+3"), or ``{param:?word|feminine=word|...}`` for the word that agrees with the grammatical
-gender of whom the parameter names (the request's ``gender`` beside a ``name``, ``plural`` for a
-grammatically plural name; the first word when it gives none: a form that needs none); a list's
-participants together, and ``{a+b:?word}`` two participants together (:func:`together`). A string parameter is shown as its name in the
+class of whom the parameter names (the request's ``gender`` beside a ``name``: a gender, or a
+group's kind, :data:`GENDERS`; a group's kind not listed takes the ``plural`` word; the first word
+when it gives none: a form that needs none); a list's participants together, and ``{a+b:?word}``
+two participants together (:func:`together`). A string parameter is shown as its name in the
 request, else as its term, else as itself; a list of names as the language joins them (CLDR's
 "and" list, Babel's ``format_list``: "a, b i c"), a list of values (dice) with the language's comma;
 a counted list (``code#param`` of a list) takes the plural form of its length; an empty list
@@ -56,12 +57,14 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any, Final, get_origin
+from typing import Any, Final, get_args, get_origin
 from unicodedata import bidirectional
 
 from babel import Locale
 from babel.lists import format_list
 from pydantic import BaseModel
+
+from rules.models import GrammaticalClass
 
 #: The languages of the catalogs, English (the source language) first: the fallback.
 LANGUAGES: Final = ("en", "pl", "fi", "ar")
@@ -80,9 +83,17 @@ COMMA: Final = {"ar": "\u060c "}
 #: Where :func:`names` keeps a participant's grammatical gender: under this prefix and the key
 #: its name is kept under (an id, or the field of a model alone in it). No id or field has it.
 GENDER: Final = "\x00gender:"
-#: The genders a ``{field:?word|feminine=word}`` field may choose by; ``plural`` is a name that is
-#: grammatically plural (a group: "Wilki", "the Wolves").
-GENDERS: Final = frozenset({"feminine", "masculine", "neuter", "plural"})
+#: The grammatical classes a ``{field:?word|feminine=word}`` field may choose by: the request's
+#: ``gender`` values (``rules.models.GrammaticalClass``), a person's or a creature's gender or a
+#: group's kind (``plural``: people; ``plural-nonhuman``: beasts or things; ``plural-feminine``:
+#: women).
+GENDERS: Final = frozenset(get_args(GrammaticalClass))
+#: The groups: a group with anyone else takes the plural (:func:`together`).
+GROUPS: Final = frozenset({"plural", "plural-nonhuman", "plural-feminine"})
+#: Where a word lists no form of a group's own kind, the class whose form it takes (then the first
+#: word): the languages whose words tell apart a group of people, of beasts or of women (Polish
+#: past forms, Arabic, Finnish "he"/"ne") list them; the others write ``plural`` alone.
+FALLBACK: Final = {"plural-nonhuman": "plural", "plural-feminine": "plural"}
 
 
 # ---------------------------------------------------------------- the markers (extracted by Babel)
@@ -558,8 +569,13 @@ def notation(value: str, die: str, isolate: Callable[[str], str]) -> str:
 
 @cache
 def gendered(spec: str) -> tuple[str, dict[str, str]]:
-    """A gendered field's spec ``?word|feminine=word|...``: the word that needs no gender (shown
-    when the participant has none, or one not listed), and the word of each gender listed."""
+    """A gendered field's spec ``?word|feminine=word|...``: the word that needs no class (shown
+    when the participant has none), and the word of each class, a group's kind that the spec does
+    not list taking the word of the class it falls back to (:data:`FALLBACK`) when listed."""
+    if "{" in spec or "}" in spec:
+        raise ValueError(
+            f"{spec!r}: a word that agrees shows no field (write the field outside it)"
+        )
     default, *choices = spec[1:].split("|")
     chosen: dict[str, str] = {}
     for choice in choices:
@@ -567,13 +583,16 @@ def gendered(spec: str) -> tuple[str, dict[str, str]]:
         if gender not in GENDERS:
             raise ValueError(f"{spec!r}: {gender!r} is not one of {', '.join(sorted(GENDERS))}")
         chosen[gender] = word
+    for kind, parent in FALLBACK.items():
+        if kind not in chosen and parent in chosen:
+            chosen[kind] = chosen[parent]
     return default, chosen
 
 
 def gender(value: Any, names: Mapping[str, str], field: str) -> str | None:
-    """The grammatical gender of whom ``value`` names (the request's ``gender`` beside the name,
-    :func:`names`): a string is an id or a role; a list of names the gender they take together
-    (:func:`together`); anything else (a role no parameter fills) the gender of the field's role."""
+    """The grammatical class of whom ``value`` names (the request's ``gender`` beside the name,
+    :func:`names`): a string is an id or a role; a list of names the class they take together
+    (:func:`together`); anything else (a role no parameter fills) the class of the field's role."""
     if value.__class__ is str:
         return names.get(GENDER + value)
     if value.__class__ is list or value.__class__ is tuple:
@@ -582,12 +601,22 @@ def gender(value: Any, names: Mapping[str, str], field: str) -> str | None:
 
 
 def together(genders: list[str | None]) -> str | None:
-    """The gender several participants take together: the one they share; else masculine when
-    one of them is (a mixed group in Arabic and Polish: "متعادلان", "dołączyliby"); else none."""
+    """The class several participants take together: the one they share. People of different
+    genders take the masculine when one of them is (a mixed group in Arabic and Polish:
+    "متعادلان", "dołączyliby"), else none. A group with anyone else takes a group's class, never
+    the Arabic dual ("العفاريت وبلو يتبادلون"): a group of people where a man, a group of people
+    or someone of no class is among them; else a group of women where a woman is; else a group of
+    beasts or things."""
     first = genders[0] if genders else None
     if all(g == first for g in genders):
         return first
-    return "masculine" if "masculine" in genders else None
+    if GROUPS.isdisjoint(genders):
+        return "masculine" if "masculine" in genders else None
+    if None in genders or "masculine" in genders or "plural" in genders:
+        return "plural"
+    if "feminine" in genders or "plural-feminine" in genders:
+        return "plural-feminine"
+    return "plural-nonhuman"
 
 
 #: The bidi classes of right-to-left letters (Hebrew, Arabic, Syriac, Thaana, N'Ko ...).

@@ -24,6 +24,7 @@ from starlette.responses import Response
 from starlette.types import Scope, Send
 
 from rules.errors import FieldError, RulesError
+from service import problem_texts
 from service.encoding import encode as encode_json
 from service.lanes import Abandoned, CpuLimit, Draining, Overloaded
 
@@ -35,6 +36,9 @@ class ProblemError(BaseModel):
     loc: list[str | int] = Field(description='Where: the path in the request ("body", field ...).')
     msg: str = Field(description="What is wrong there.")
     type: str | None = Field(default=None, description="Machine-readable kind of the error.")
+    lang: str | None = Field(
+        default=None, description="The language `msg` is in (English where no catalog has it)."
+    )
 
 
 class Problem(BaseModel):
@@ -47,6 +51,17 @@ class Problem(BaseModel):
     instance: str | None = Field(default=None, description="The path of the request.")
     request_id: str | None = Field(default=None, description="The request's X-Request-ID.")
     errors: list[ProblemError] | None = None
+    lang: str | None = Field(
+        default=None,
+        description=(
+            "The language of the answer (`Content-Language`): the request's `lang`, else "
+            "`Accept-Language`. `title` is in it; `detail` and each error's `msg` are where a "
+            "catalog has their text, and say so (`detail_lang`, `errors[].lang`)."
+        ),
+    )
+    detail_lang: str | None = Field(
+        default=None, description="The language `detail` is in (English where no catalog has it)."
+    )
 
 
 def engine_kinds() -> dict[str, tuple[int, str]]:
@@ -249,9 +264,10 @@ def cpu_limit(exc: CpuLimit) -> dict[str, Any]:
     )
 
 
-def stamp(body: dict[str, Any], scope: Scope) -> bytes:
+def stamp(body: dict[str, Any], scope: Scope, lang: str | None = None) -> bytes:
     """A problem's bytes, with its ``instance`` and ``request_id``; its kind (and the limit it
-    reports) noted in the scope for the access line and the metrics."""
+    reports) noted in the scope for the access line and the metrics; told in ``lang`` (else the
+    request's language, ``service.problem_texts``)."""
     body.setdefault("instance", scope["path"])
     request_id = scope.get("request_id")
     if request_id is not None:
@@ -261,7 +277,8 @@ def stamp(body: dict[str, Any], scope: Scope) -> bytes:
     limit = limit_of(kind, body["detail"])
     if limit is not None:
         scope[LIMIT_KEY] = limit
-    return encode(body)
+    told = problem_texts.localized(body, lang or problem_texts.language(scope))
+    return encode(told)
 
 
 def limit_of(kind: str, detail: str) -> str | None:
@@ -285,9 +302,14 @@ def limit_of(kind: str, detail: str) -> str | None:
 def response(
     scope: Scope, body: dict[str, Any], headers: Mapping[str, str] | None = None
 ) -> Response:
-    """The problem as a Starlette ``Response`` (what an exception handler returns)."""
+    """The problem as a Starlette ``Response`` (what an exception handler returns), in the
+    request's language (``Content-Language``)."""
+    lang = problem_texts.language(scope)
     return Response(
-        stamp(body, scope), status_code=body["status"], media_type=PROBLEM_JSON, headers=headers
+        stamp(body, scope, lang),
+        status_code=body["status"],
+        media_type=PROBLEM_JSON,
+        headers=problem_texts.headers(lang, headers),
     )
 
 

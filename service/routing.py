@@ -36,6 +36,7 @@ from service import pipeline
 from service.encoding import encode
 from service.lanes import Draining
 from service.language import HEADERS, negotiate
+from service.problem_texts import BODY_KEY
 from service.problems import DuplicateKey, UnsupportedMediaType
 
 #: scope key: the system of the endpoint a request reached (for the access line and the metrics).
@@ -221,6 +222,7 @@ def endpoint_function(endpoint: Endpoint) -> Callable[[Request], Any]:
         request.scope[SYSTEM_KEY] = system
         check_json(request)
         body = await request.body()
+        request.scope[BODY_KEY] = body  # a refusal is told in its `lang` (service.problem_texts)
         accept = request.headers.get("accept-language", "").encode("latin-1")
 
         async def gone() -> None:

@@ -275,7 +275,7 @@ SYSTEM = System(
         " damage, initiative and surprise, turn budgets, death saves"
     ),
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
-    rules_version="dnd5e-7",
+    rules_version="dnd5e-8",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

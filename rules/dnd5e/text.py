@@ -11,22 +11,40 @@ from rules.narration import Message, counted, sentence, term
 TEXTS: tuple[Message, ...] = (
     # ------------------------------------------------------------ surprise (D5E-3, D5E-4)
     sentence(
-        "dnd5e.stealth.rolled", "{id} hides: Stealth {total} (d20 {d20s}, {mode}, {modifier:+d})."
+        "dnd5e.stealth.rolled",
+        "{id} {id:?hides|plural=hide}: Stealth {total} (d20 {d20s}, {mode}, {modifier:+d}).",
     ),
-    sentence("dnd5e.stealth.given", "{id} hides: Stealth {total}."),
-    sentence("dnd5e.surprise.gm|verdict=surprised", "The GM rules that {id} is surprised."),
-    sentence("dnd5e.surprise.gm|verdict=not surprised", "The GM rules that {id} is not surprised."),
+    sentence(
+        "dnd5e.stealth.given",
+        "{id} {id:?hides|plural=hide}: Stealth {total}.",
+    ),
+    sentence(
+        "dnd5e.surprise.gm|verdict=surprised",
+        "The GM rules that {id} {id:?is|plural=are} surprised.",
+    ),
+    sentence(
+        "dnd5e.surprise.gm|verdict=not surprised",
+        "The GM rules that {id} {id:?is|plural=are} not surprised.",
+    ),
     sentence(
         "dnd5e.surprise.noticed",
-        "{id} (passive Perception {passive}) notices {noticed_ids}: not surprised.",
+        "{id} (passive Perception {passive}) {id:?notices|plural=notice} {noticed_ids}: not "
+        "surprised.",
     ),
-    sentence("dnd5e.surprise.in_view", "{id} sees an opponent who is not hiding: not surprised."),
-    sentence("dnd5e.surprise.no_opponent", "{id} has no opponent: not surprised."),
+    sentence(
+        "dnd5e.surprise.in_view",
+        "{id} {id:?sees|plural=see} an opponent who is not hiding: not surprised.",
+    ),
+    sentence(
+        "dnd5e.surprise.no_opponent",
+        "{id} {id:?has|plural=have} no opponent: not surprised.",
+    ),
     sentence(
         "dnd5e.surprise.unnoticed",
-        "{id} (passive Perception {passive}) notices none of {unnoticed_ids}: surprised. "
-        "{id:?It|feminine=She|masculine=He} can neither move nor act on "
-        "{id:?its|feminine=her|masculine=his} first turn, nor react until that turn ends.",
+        "{id} (passive Perception {passive}) {id:?notices|plural=notice} none of "
+        "{unnoticed_ids}: surprised. {id:?It|feminine=She|masculine=He|plural=They} can "
+        "neither move nor act on {id:?its|feminine=her|masculine=his|plural=their} first "
+        "turn, nor react until that turn ends.",
     ),
     # ------------------------------------------------------------ initiative (D5E-5..7)
     sentence(
@@ -34,7 +52,10 @@ TEXTS: tuple[Message, ...] = (
         "Initiative {total} for {member_ids} (d20 {d20s}, {mode}, {modifier:+d}).",
     ),
     sentence("dnd5e.initiative.tie", "A tie at {total}: {tied}."),
-    sentence("dnd5e.tiebreak.rolled", "{id} rolls {value} to break the tie."),
+    sentence(
+        "dnd5e.tiebreak.rolled",
+        "{id} {id:?rolls|plural=roll} {value} to break the tie.",
+    ),
     sentence("dnd5e.tiebreak.dexterity", "The tie at {total} goes by Dexterity: {ordered}."),
     sentence("dnd5e.tiebreak.given", "The tie at {total} goes by the order given: {ordered}."),
     sentence("dnd5e.initiative.order", "Initiative order: {ordered}."),
@@ -105,31 +126,40 @@ TEXTS: tuple[Message, ...] = (
     term("dnd5e.mode=advantage", "with advantage"),
     term("dnd5e.mode=disadvantage", "with disadvantage"),
     sentence(
-        "dnd5e.damage.part",
-        "Damage {n:pos} ({dice:notation} {type}): dice {rolls}, modifier {modifier:+d}, {total} in all.",
+        "dnd5e.damage.part|rolls=*",
+        "Damage {n:pos} ({dice:notation} {type}): dice {rolls}, modifier {modifier:+d}, "
+        "{total} in all.",
     ),
     sentence(
-        "dnd5e.damage.critical",
+        "dnd5e.damage.part|rolls=none",
+        "Damage {n:pos} ({dice:notation} {type}): no dice, a flat {total}.",
+    ),
+    sentence(
+        "dnd5e.damage.critical|rolls=*",
         "Damage {n:pos} ({dice:notation} {type}): dice {rolls} and, for the critical, "
-        "{critical_rolls}; "
-        "modifier {modifier:+d} once, {total} in all.",
+        "{critical_rolls}; modifier {modifier:+d} once, {total} in all.",
+    ),
+    sentence(
+        "dnd5e.damage.critical|rolls=none",
+        "Damage {n:pos} ({dice:notation} {type}): no dice, a flat {total}, which a critical "
+        "hit does not double.",
     ),
     sentence(
         "dnd5e.damage.type|applied=immunity",
-        "{target} is immune to {type}: {rolled} becomes {total}.",
+        "{target} {target:?is|plural=are} immune to {type}: {rolled} becomes {total}.",
     ),
     sentence(
         "dnd5e.damage.type|applied=resistance",
-        "{target} resists {type}: {rolled} is halved to {total}.",
+        "{target} {target:?resists|plural=resist} {type}: {rolled} is halved to {total}.",
     ),
     sentence(
         "dnd5e.damage.type|applied=vulnerability",
-        "{target} is vulnerable to {type}: {rolled} is doubled to {total}.",
+        "{target} {target:?is|plural=are} vulnerable to {type}: {rolled} is doubled to {total}.",
     ),
     sentence(
         "dnd5e.damage.type|applied=resistance, vulnerability",
-        "{target} both resists and is vulnerable to {type}: {rolled} is halved, then doubled, to "
-        "{total}.",
+        "{target} both {target:?resists|plural=resist} and {target:?is|plural=are} vulnerable "
+        "to {type}: {rolled} is halved, then doubled, to {total}.",
     ),
     # TRANSLATORS: the "d" of a dice notation ("1d12+3"): the language's way to write a die
     term("dnd5e.notation=d", "d"),
@@ -148,13 +178,24 @@ TEXTS: tuple[Message, ...] = (
     term("dnd5e.type=thunder", "thunder"),
     sentence("dnd5e.damage.total", "{total} damage in all."),
     sentence("dnd5e.target.temp_hp", "Temporary hit points absorb {absorbed}."),
-    sentence("dnd5e.target.hp", "{target} drops from {before} to {after} hit points."),
-    sentence("dnd5e.target.unconscious", "{target} falls to 0 hit points and is unconscious."),
-    sentence("dnd5e.target.monster_dies", "{target} drops to 0 hit points and dies."),
+    sentence(
+        "dnd5e.target.hp",
+        "{target} {target:?drops|plural=drop} from {before} to {after} hit points.",
+    ),
+    sentence(
+        "dnd5e.target.unconscious",
+        "{target} {target:?falls|plural=fall} to 0 hit points and {target:?is|plural=are} "
+        "unconscious.",
+    ),
+    sentence(
+        "dnd5e.target.monster_dies",
+        "{target} {target:?drops|plural=drop} to 0 hit points and {target:?dies|plural=die}.",
+    ),
     sentence(
         "dnd5e.target.massive",
-        "{left_over} damage is left over at 0 hit points, at least {target}'s maximum of "
-        "{max_hp}: {target} dies outright.",
+        "{left_over} damage is left over at 0 hit points, at least "
+        "{target}{target:?'s|plural='} maximum of {max_hp}: {target} "
+        "{target:?dies|plural=die} outright.",
     ),
     sentence(
         "dnd5e.target.failures",
@@ -163,7 +204,10 @@ TEXTS: tuple[Message, ...] = (
     counted(
         "dnd5e.target.failures#added", "{added} death save failure", "{added} death save failures"
     ),
-    sentence("dnd5e.target.dead", "Three death save failures: {target} dies."),
+    sentence(
+        "dnd5e.target.dead",
+        "Three death save failures: {target} {target:?dies|plural=die}.",
+    ),
     # ------------------------------------------------------------ death saves (D5E-16)
     sentence("dnd5e.death_save.nat20", "A natural 20: the creature regains 1 hit point and wakes."),
     sentence("dnd5e.death_save.nat1", "A natural 1: two failures, {failures} in all."),

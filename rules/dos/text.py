@@ -62,16 +62,18 @@ TEXTS: tuple[Message, ...] = (
     sentence("dos.opposed.total", "{side}: total {total} ({stat} + {result}, {percent:+d}%)."),
     sentence(
         "dos.opposed.winner|reason=total",
-        "{winner} wins the opposed test, {winner_total} against {loser_total}.",
+        "{winner} {winner:?wins|plural=win} the opposed test, {winner_total} against "
+        "{loser_total}.",
     ),
     sentence(
         "dos.opposed.winner|reason=luck",
-        "{winner} wins the opposed test by luck ({winner_total} against {loser_total}).",
+        "{winner} {winner:?wins|plural=win} the opposed test by luck ({winner_total} against "
+        "{loser_total}).",
     ),
     sentence(
         "dos.opposed.winner|reason=bad_luck",
-        "{winner} wins the opposed test: {loser} has bad luck ({winner_total} against "
-        "{loser_total}).",
+        "{winner} {winner:?wins|plural=win} the opposed test: {loser} "
+        "{loser:?has|plural=have} bad luck ({winner_total} against {loser_total}).",
     ),
     sentence("dos.opposed.tie", "Both sides total {total}: a tie, nobody wins."),
     sentence(
@@ -102,98 +104,160 @@ TEXTS: tuple[Message, ...] = (
     ),
     sentence(
         "dos.actions.count|opponents=none",
-        "{id} (speed {speed}) has no opponent left who can fight: {actions} per turn.",
+        "{id} (speed {speed}) {id:?has|plural=have} no opponent left who can fight: {actions} "
+        "per turn.",
     ),
     # TRANSLATORS: the opponents' names, in the form of their number ("przeciwnik: X", "przeciwnicy: X i Y")
     counted("dos.actions.count#opponents", "{opponents}", "{opponents}"),
     counted("dos.actions.count#actions", "{actions} action", "{actions} actions"),
     sentence(
         "dos.initiative.placed",
-        "The GM places {id} at position {position} ({id:?it|feminine=she|masculine=he} waited or was hidden).",
+        "The GM places {id} at position {position} "
+        "({id:?it waited or was hidden|feminine=she waited or was hidden|masculine=he waited or was hidden|plural=they waited or were hidden}).",
     ),
     sentence(
-        "dos.initiative.rolled", "{id} rolls {roll} for initiative: {total} with speed {speed}."
+        "dos.initiative.rolled",
+        "{id} {id:?rolls|plural=roll} {roll} for initiative: {total} with speed {speed}.",
     ),
     # TRANSLATORS: the whole sentence is the counted phrase below, in the form of the number of names
     sentence("dos.initiative.tie", "{ids}."),
     counted(
         "dos.initiative.tie#ids",
-        "{ids} ties at {total} and rolls again",
+        "{ids} {ids:?ties|plural=tie} at {total} and {ids:?rolls|plural=roll} again",
         "{ids} tie at {total} and roll again among themselves",
     ),
     sentence(
-        "dos.initiative.reroll", "{id} rolls {roll} to break the tie: {total} with speed {speed}."
+        "dos.initiative.reroll",
+        "{id} {id:?rolls|plural=roll} {roll} to break the tie: {total} with speed {speed}.",
     ),
     sentence("dos.initiative.order", "Initiative order: {order}."),
-    sentence("dos.attack.total", "{attacker} attacks: {total} ({stat} + {result}, {percent:+d}%)."),
+    sentence(
+        "dos.attack.total",
+        "{attacker} {attacker:?attacks|plural=attack}: {total} ({stat} + {result}, {percent:+d}%).",
+    ),
     sentence(
         "dos.attack.ranged",
-        "{attacker} shoots or throws: {total} ({stat} + {result}, {percent:+d}%) against DC {dc}, "
-        "{outcome}.",
+        "{attacker} {attacker:?shoots or throws|plural=shoot or throw}: {total} ({stat} + "
+        "{result}, {percent:+d}%) against DC {dc}, {outcome}.",
     ),
     sentence(
         "dos.defense.total|kind=block|running=false",
-        "{defender} blocks: {total} ({stat} + {result}, {percent:+d}%), block {used} of {allowed} "
-        "this turn.",
+        "{defender} {defender:?blocks|plural=block}: {total} ({stat} + {result}, "
+        "{percent:+d}%), block {used} of {allowed} this turn.",
     ),
     sentence(
         "dos.defense.total|kind=block|running=true",
-        "{defender} blocks on the run: {total} ({stat} + {result}, {percent:+d}%), block {used} of "
-        "{allowed} this turn.",
+        "{defender} {defender:?blocks|plural=block} on the run: {total} ({stat} + {result}, "
+        "{percent:+d}%), block {used} of {allowed} this turn.",
     ),
     sentence(
         "dos.defense.total|kind=dodge|running=false",
-        "{defender} dodges: {total} ({stat} + {result}, {percent:+d}%), dodge {used} of {allowed} "
-        "this turn.",
+        "{defender} {defender:?dodges|plural=dodge}: {total} ({stat} + {result}, "
+        "{percent:+d}%), dodge {used} of {allowed} this turn.",
     ),
     sentence(
         "dos.defense.total|kind=dodge|running=true",
-        "{defender} dodges on the run: {total} ({stat} + {result}, {percent:+d}%), dodge {used} of "
-        "{allowed} this turn.",
+        "{defender} {defender:?dodges|plural=dodge} on the run: {total} ({stat} + {result}, "
+        "{percent:+d}%), dodge {used} of {allowed} this turn.",
     ),
-    sentence("dos.defense.none|hit=true", "{defender} does not defend: the attack goes home."),
+    sentence(
+        "dos.defense.none|hit=true",
+        "{defender} {defender:?does|plural=do} not defend: the attack goes home.",
+    ),
     sentence(
         "dos.defense.none|hit=false",
-        "{defender} does not defend, but {attacker}'s bad luck spoils the attack.",
+        "{defender} {defender:?does|plural=do} not defend, but "
+        "{attacker}{attacker:?'s|plural='} bad luck spoils the attack.",
     ),
-    sentence("dos.attack.hit|reason=total", "{attacker}'s total beats {defender}'s. Hit!"),
-    sentence("dos.attack.hit|reason=luck", "{attacker} has luck against {defender}. Hit!"),
-    sentence("dos.attack.hit|reason=bad_luck", "{defender} has bad luck against {attacker}. Hit!"),
     sentence(
-        "dos.attack.hit|reason=no_defense", "{defender} does not defend against {attacker}. Hit!"
+        "dos.attack.hit|reason=total",
+        "{attacker}{attacker:?'s|plural='} total beats {defender}{defender:?'s|plural='}. Hit!",
     ),
-    sentence("dos.attack.hit|reason=dc", "{attacker}'s shot reaches {defender}. Hit!"),
     sentence(
-        "dos.attack.miss|reason=total", "{defender}'s total holds against {attacker}'s. Miss."
+        "dos.attack.hit|reason=luck",
+        "{attacker} {attacker:?has|plural=have} luck against {defender}. Hit!",
     ),
-    sentence("dos.attack.miss|reason=luck", "{defender} has luck against {attacker}. Miss."),
     sentence(
-        "dos.attack.miss|reason=bad_luck", "{attacker} has bad luck against {defender}. Miss."
+        "dos.attack.hit|reason=bad_luck",
+        "{defender} {defender:?has|plural=have} bad luck against {attacker}. Hit!",
+    ),
+    sentence(
+        "dos.attack.hit|reason=no_defense",
+        "{defender} {defender:?does|plural=do} not defend against {attacker}. Hit!",
+    ),
+    sentence(
+        "dos.attack.hit|reason=dc",
+        "{attacker}{attacker:?'s|plural='} shot reaches {defender}. Hit!",
+    ),
+    sentence(
+        "dos.attack.miss|reason=total",
+        "{defender}{defender:?'s|plural='} total holds against "
+        "{attacker}{attacker:?'s|plural='}. Miss.",
+    ),
+    sentence(
+        "dos.attack.miss|reason=luck",
+        "{defender} {defender:?has|plural=have} luck against {attacker}. Miss.",
+    ),
+    sentence(
+        "dos.attack.miss|reason=bad_luck",
+        "{attacker} {attacker:?has|plural=have} bad luck against {defender}. Miss.",
     ),
     sentence(
         "dos.attack.miss|reason=tie",
         "{attacker} and {defender} tie, and a tie goes to the defence. Miss.",
     ),
-    sentence("dos.attack.miss|reason=dc", "{attacker}'s shot falls short of {defender}. Miss."),
+    sentence(
+        "dos.attack.miss|reason=dc",
+        "{attacker}{attacker:?'s|plural='} shot falls short of {defender}. Miss.",
+    ),
     sentence(
         "dos.run.stopped",
-        "{defender} rolls {die} after the {kind} on the run: {defender:?it|feminine=she|masculine=he} stops and loses "
-        "the rest of {defender:?its|feminine=her|masculine=his} turn.",
+        "{defender} {defender:?rolls|plural=roll} {die} after the {kind} on the run: "
+        "{defender:?it stops and loses|feminine=she stops and loses|masculine=he stops and loses|plural=they stop and lose} "
+        "the rest of {defender:?its|feminine=her|masculine=his|plural=their} turn.",
     ),
     sentence(
         "dos.run.keeps_running",
-        "{defender} rolls {die} after the {kind} on the run: {defender:?it|feminine=she|masculine=he} keeps running.",
+        "{defender} {defender:?rolls|plural=roll} {die} after the {kind} on the run: "
+        "{defender:?it keeps|feminine=she keeps|masculine=he keeps|plural=they keep} running.",
     ),
     term("dos.kind=block", "block"),
     term("dos.kind=dodge", "dodge"),
     sentence("dos.location.rolled", "Hit location: {location} (d10: {die})."),
-    sentence("dos.location.aimed", "The attack was aimed at the {location}: no location roll."),
+    sentence(
+        "dos.location.aimed",
+        "The attack was aimed at the {location:@aimed}: no location roll.",
+    ),
     term("dos.location=head", "head"),
     term("dos.location=torso", "torso"),
     term("dos.location=right_arm", "right arm"),
     term("dos.location=left_arm", "left arm"),
     term("dos.location=right_leg", "right leg"),
     term("dos.location=left_leg", "left leg"),
+    term(
+        "dos.aimed=head",
+        "head",
+    ),
+    term(
+        "dos.aimed=torso",
+        "torso",
+    ),
+    term(
+        "dos.aimed=right_arm",
+        "right arm",
+    ),
+    term(
+        "dos.aimed=left_arm",
+        "left arm",
+    ),
+    term(
+        "dos.aimed=right_leg",
+        "right leg",
+    ),
+    term(
+        "dos.aimed=left_leg",
+        "left leg",
+    ),
     sentence("dos.damage.clumsy", "Damage die {die}: a clumsy hit, 1 damage before armour."),
     sentence(
         "dos.damage.rolled|halved=false", "Damage die {die}: {percent} percent of {base} = {raw}."
@@ -207,26 +271,42 @@ TEXTS: tuple[Message, ...] = (
     term("dos.kind=light", "light"),
     term("dos.kind=serious", "serious"),
     term("dos.kind=critical", "critical"),
-    sentence("dos.damage.none", "{target} takes no damage."),
-    sentence("dos.damage.light_as_serious", "{target} is at 0 hp: light damage counts as serious."),
+    sentence(
+        "dos.damage.none",
+        "{target} {target:?takes|plural=take} no damage.",
+    ),
+    sentence(
+        "dos.damage.light_as_serious",
+        "{target} {target:?is|plural=are} at 0 hp: light damage counts as serious.",
+    ),
     sentence(
         "dos.damage.full_bar",
-        "{target} has no hp left: the light damage counts as serious, against a full "
-        "bar of {max_hp}.",
+        "{target} {target:?has|plural=have} no hp left: the light damage counts as serious, "
+        "against a full bar of {max_hp}.",
     ),
     sentence(
         "dos.damage.beaten",
-        "{target} is already beaten: light damage counts as serious, and the bar is not refilled.",
+        "{target} {target:?is|plural=are} already beaten: light damage counts as serious, and "
+        "the bar is not refilled.",
     ),
     sentence(
         "dos.damage.no_full_bar",
-        "{target} is at 0 hp with no maximum to refill: light damage counts as serious.",
+        "{target} {target:?is|plural=are} at 0 hp with no maximum to refill: light damage "
+        "counts as serious.",
     ),
     sentence(
-        "dos.damage.applied", "{target} takes {amount} {kind} damage: {hp_before} hp, now {hp}."
+        "dos.damage.applied",
+        "{target} {target:?takes|plural=take} {amount} {kind} damage: {hp_before} hp, now {hp}.",
     ),
-    sentence("dos.damage.critical", "{target} takes a critical wound."),
-    sentence("dos.damage.incapacitated", "{target} falls to 0 hp and is out of the fight."),
+    sentence(
+        "dos.damage.critical",
+        "{target} {target:?takes|plural=take} a critical wound.",
+    ),
+    sentence(
+        "dos.damage.incapacitated",
+        "{target} {target:?falls|plural=fall} to 0 hp and {target:?is|plural=are} out of the "
+        "fight.",
+    ),
     sentence(
         "dos.maneuver.side",
         "{who}: {stat} {value} + {skill} {result}, {percent:+d}%: {total}.",
@@ -236,43 +316,82 @@ TEXTS: tuple[Message, ...] = (
     term("dos.skill=unarmed", "unarmed combat"),
     term("dos.skill=weapon", "weapon combat"),
     term("dos.skill=dodge", "dodge"),
-    sentence("dos.maneuver.grab.success", "{a} grabs {b} ({reason})."),
-    sentence("dos.maneuver.grab.failure", "{a} fails to grab {b} ({reason})."),
-    sentence("dos.maneuver.break_free.success", "{a} breaks free from {b} ({reason})."),
-    sentence("dos.maneuver.break_free.failure", "{a} fails to break free from {b} ({reason})."),
-    sentence("dos.maneuver.push.success", "{a} pushes {b} back ({reason})."),
-    sentence("dos.maneuver.push.failure", "{a} fails to push {b}, who stays put ({reason})."),
-    sentence("dos.maneuver.feint_push.success", "{a} drives {b} back with feints ({reason})."),
-    sentence("dos.maneuver.feint_push.failure", "{a}'s feints do not move {b} ({reason})."),
+    sentence(
+        "dos.maneuver.grab.success",
+        "{a} {a:?grabs|plural=grab} {b} ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.grab.failure",
+        "{a} {a:?fails|plural=fail} to grab {b} ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.break_free.success",
+        "{a} {a:?breaks|plural=break} free from {b} ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.break_free.failure",
+        "{a} {a:?fails|plural=fail} to break free from {b} ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.push.success",
+        "{a} {a:?pushes|plural=push} {b} back ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.push.failure",
+        "{a} {a:?fails|plural=fail} to push {b}, who {b:?stays|plural=stay} put ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.feint_push.success",
+        "{a} {a:?drives|plural=drive} {b} back with feints ({reason}).",
+    ),
+    sentence(
+        "dos.maneuver.feint_push.failure",
+        "{a}{a:?'s|plural='} feints do not move {b} ({reason}).",
+    ),
     term("dos.reason=total", "the higher total"),
     term("dos.reason=luck", "luck"),
     term("dos.reason=bad_luck", "bad luck"),
     term("dos.reason=tie", "a tie"),
     sentence(
-        "dos.turn.begins", "{id} begins {id:?its|feminine=her|masculine=his} turn with {actions}."
+        "dos.turn.begins",
+        "{id} {id:?begins|plural=begin} {id:?its|feminine=her|masculine=his|plural=their} "
+        "turn with {actions}.",
     ),
     counted("dos.turn.begins#actions", "{actions} action", "{actions} actions"),
-    sentence("dos.turn.incapacitated", "{id} is out of the fight and does nothing."),
+    sentence(
+        "dos.turn.incapacitated",
+        "{id} {id:?is|plural=are} out of the fight and {id:?does|plural=do} nothing.",
+    ),
     sentence(
         "dos.turn.stopped",
-        "{id} was stopped while running and has lost {id:?its|feminine=her|masculine=his} turn.",
+        "{id} {id:?was|plural=were} stopped while running and {id:?has|plural=have} lost "
+        "{id:?its|feminine=her|masculine=his|plural=their} turn.",
     ),
     sentence(
-        "dos.turn.run", "{id} runs {metres}, all {id:?its|feminine=her|masculine=his} actions."
+        "dos.turn.run",
+        "{id} {id:?runs|plural=run} {metres}, all "
+        "{id:?its|feminine=her|masculine=his|plural=their} actions.",
     ),
     counted("dos.turn.run#metres", "{metres} metre", "{metres} metres"),
-    sentence("dos.turn.step", "{id} steps {metres} (at most {max_metres})."),
+    sentence(
+        "dos.turn.step",
+        "{id} {id:?steps|plural=step} {metres} (at most {max_metres}).",
+    ),
     counted("dos.turn.step#metres", "{metres} metre", "{metres} metres"),
     sentence(
         "dos.turn.wait",
-        "{id} waits for {id:?its|feminine=her|masculine=his} moment; the GM may place {id:?it|feminine=her|masculine=him} first "
-        "next turn.",
+        "{id} {id:?waits|plural=wait} for {id:?its|feminine=her|masculine=his|plural=their} "
+        "moment; the GM may place {id:?it|feminine=her|masculine=him|plural=them} first next "
+        "turn.",
     ),
-    sentence("dos.turn.target_down", "{target} is down: {id} does not make {skipped}."),
+    sentence(
+        "dos.turn.target_down",
+        "{target} {target:?is|plural=are} down: {id} {id:?does|plural=do} not make {skipped}.",
+    ),
     counted(
         "dos.turn.target_down#skipped",
-        "{id:?its|feminine=her|masculine=his} remaining attack",
-        "{id:?its|feminine=her|masculine=his} {skipped} remaining attacks",
+        "{id:?its|feminine=her|masculine=his|plural=their} remaining attack",
+        "{id:?its|feminine=her|masculine=his|plural=their} {skipped} remaining attacks",
     ),
     # ------------------------------------------------------------ who, when the request gives no name
     term("dos.role=attacker", "the attacker"),
@@ -305,9 +424,18 @@ FLAVORS: tuple[Message, ...] = (
     sentence("dos.foundry.test", "Test against DC {dc}"),
     sentence("dos.foundry.opposed", "Opposed test: {side}"),
     sentence("dos.foundry.complex", "Complex test, attempt {n} against DC {dc}"),
-    sentence("dos.foundry.attack", "{attacker} attacks"),
-    sentence("dos.foundry.ranged", "{attacker} shoots against DC {dc}"),
-    sentence("dos.foundry.defense", "{defender} defends: {kind}"),
+    sentence(
+        "dos.foundry.attack",
+        "{attacker} {attacker:?attacks|plural=attack}",
+    ),
+    sentence(
+        "dos.foundry.ranged",
+        "{attacker} {attacker:?shoots|plural=shoot} against DC {dc}",
+    ),
+    sentence(
+        "dos.foundry.defense",
+        "{defender} {defender:?defends|plural=defend}: {kind}",
+    ),
     sentence("dos.foundry.maneuver", "{who}: {stat} + {skill}"),
     sentence("dos.foundry.initiative", "{id}: initiative"),
     sentence("dos.foundry.initiative_reroll", "{id}: initiative tie-break"),

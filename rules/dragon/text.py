@@ -13,7 +13,10 @@ TEXTS: tuple[Message, ...] = (
         "{id} {id:?stands|plural=stand} aside and {id:?takes|plural=take} no part in the battle.",
     ),
     sentence("dragon.order", "Order of strength: {order}."),
-    sentence("dragon.pair.formed", "{a} takes on {b}: they form a battle pair."),
+    sentence(
+        "dragon.pair.formed",
+        "{a} {a:?takes|plural=take} on {b}: they form a battle pair.",
+    ),
     # TRANSLATORS: {id:?...} words agree with the entity left over (a group may be plural: "Wolves")
     sentence(
         "dragon.left_over.wait|target=none",
@@ -83,13 +86,19 @@ TEXTS: tuple[Message, ...] = (
     ),
     sentence(
         "dragon.sweep.failed",
-        "The dragon die's {dragon_die} does not beat {opponent}'s {opponent_highest} together "
-        "with even the weakest other entity: no sweep.",
+        "The dragon die's {dragon_die} does not beat {opponent}{opponent:?'s|plural='} "
+        "{opponent_highest} together with even the weakest other entity: no sweep.",
     ),
     sentence(
         "dragon.sweep.taken",
-        "The dragon die's {dragon_die} beats {opponent}'s {opponent_highest} and {added} "
-        "together ({total}): the dragon defeats them all with one roll.",
+        "The dragon die's {dragon_die} beats {opponent}{opponent:?'s|plural='} "
+        "{opponent_highest} and {added} together ({total}): the dragon defeats them all with "
+        "one roll.",
+    ),
+    counted(
+        "dragon.sweep.taken#added",
+        "{added}",
+        "{added}",
     ),
     sentence(
         "dragon.pair.unresolved",

@@ -142,7 +142,7 @@ SYSTEM = System(
         " combat is a 2d6 roll-off with rage, elemental and terrain bonuses, items, counterattacks"
     ),
     # bumped whenever an answer could change for the same request and seed (System.rules_version)
-    rules_version="riders-7",
+    rules_version="riders-8",
     endpoints=ENDPOINTS,
     texts=text.TEXTS,
     flavors=text.FLAVORS,

@@ -17,48 +17,58 @@ TEXTS: tuple[Message, ...] = (
     ),
     sentence(
         "riders.item.pre|extra_dice=*",
-        "{side} uses {name} before the fight: {value:+d} (dice: {dice}) and {extra_dice} for "
-        "the roll-off.",
+        "{side} {side:?uses|plural=use} {name} before the fight: {value:+d} (dice: {dice}) "
+        "and {extra_dice} for the roll-off.",
     ),
     sentence(
         "riders.item.pre|extra_dice=0",
-        "{side} uses {name} before the fight: {value:+d} (dice: {dice}).",
+        "{side} {side:?uses|plural=use} {name} before the fight: {value:+d} (dice: {dice}).",
     ),
     counted("riders.item.pre#extra_dice", "{extra_dice} extra die", "{extra_dice} extra dice"),
     sentence(
         "riders.bonus",
-        "{side}'s bonus is {total}: elemental {elemental}, terrain {terrain}, items {items}.",
+        "{side}{side:?'s|plural='} bonus is {total}: elemental {elemental}, terrain "
+        "{terrain}, items {items}.",
     ),
     # ------------------------------------------------------------ the roll-off (RDR-4)
     sentence(
         "riders.rolloff",
-        "{side} rolls {count}: {dice}, a sum of {sum}; with "
+        "{side} {side:?rolls|plural=roll} {count}: {dice}, a sum of {sum}; with "
         "{side:?its|feminine=her|masculine=his|plural=their} bonus of {bonus}, {total}.",
     ),
     counted("riders.rolloff#count", "{count} die", "{count} dice"),
     sentence(
         "riders.rolloff.conceded",
-        "{side} concedes without rolling and will take two damage.",
+        "{side} {side:?concedes|plural=concede} without rolling and will take two damage.",
     ),
     sentence(
         "riders.presumptive_loser",
-        "{loser} is behind, {loser_total} against {other_total}: the presumptive loser.",
+        "{loser} {loser:?is|plural=are} behind, {loser_total} against {other_total}: "
+        "{loser:?the presumptive loser|plural=the presumptive losers}.",
     ),
     sentence(
         "riders.presumptive_loser.tie",
-        "Both total {loser_total}, and the initiator wins ties: {loser} is the presumptive loser.",
+        "Both total {loser_total}, and the initiator wins ties: {loser} "
+        "{loser:?is the presumptive loser|plural=are the presumptive losers}.",
     ),
     # ------------------------------------------------------------ counterattacks (RDR-5)
     sentence(
         "riders.counter.item",
-        "{side} plays {name}: {value:+d} (dice: {dice}), now {total} against {other_total}.",
+        "{side} {side:?plays|plural=play} {name}: {value:+d} (dice: {dice}), now {total} "
+        "against {other_total}.",
     ),
-    sentence("riders.counter.lead", "{side} takes the lead, {total} against {other_total}."),
+    sentence(
+        "riders.counter.lead",
+        "{side} {side:?takes|plural=take} the lead, {total} against {other_total}.",
+    ),
     sentence(
         "riders.conceded",
-        "{side} concedes: {winner} wins.",
+        "{side} {side:?concedes|plural=concede}: {winner} {winner:?wins|plural=win}.",
     ),
-    sentence("riders.winner", "{winner} wins the fight; {loser} loses."),
+    sentence(
+        "riders.winner",
+        "{winner} {winner:?wins|plural=win} the fight; {loser} {loser:?loses|plural=lose}.",
+    ),
     # ------------------------------------------------------------ damage (RDR-6)
     sentence("riders.damage.skipped.hide_shield", "No damage: {winner} used a Hide Shield."),
     sentence("riders.damage.skipped.ranged", "No damage: {loser} attacked from range."),
@@ -67,21 +77,32 @@ TEXTS: tuple[Message, ...] = (
         "{loser} conceded without rolling: "
         "{loser:?it takes|feminine=she takes|masculine=he takes|plural=they take} two damage.",
     ),
-    sentence("riders.damage.fatigue", "Damage {n}: {loser} takes one fatigue, now {fatigue}."),
     sentence(
-        "riders.damage.fatigue_at_max|rider_lost=true",
-        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue and "
-        "{loser:?loses its|feminine=loses her|masculine=loses his|plural=lose their} Dragon Rider "
-        "({riders}); {loser:?its|feminine=her|masculine=his|plural=their} rage rises to {rage}.",
+        "riders.damage.fatigue",
+        "Damage {n}: {loser} {loser:?takes|plural=take} one fatigue, now {fatigue}.",
     ),
     sentence(
-        "riders.damage.fatigue_at_max|rider_lost=false",
-        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue, with no Dragon Rider "
-        "left to lose; {loser:?its|feminine=her|masculine=his|plural=their} rage rises to {rage}.",
+        "riders.damage.fatigue_at_max|rider_lost=true|riders=*",
+        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue and "
+        "{loser:?loses its|feminine=loses her|masculine=loses his|plural=lose their} Dragon "
+        "Rider ({riders}); {loser:?its|feminine=her|masculine=his|plural=their} rage rises to "
+        "{rage}.",
+    ),
+    sentence(
+        "riders.damage.fatigue_at_max|rider_lost=true|riders=none",
+        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue and "
+        "{loser:?loses its|feminine=loses her|masculine=loses his|plural=lose their} Dragon "
+        "Rider; {loser:?its|feminine=her|masculine=his|plural=their} rage rises to {rage}.",
+    ),
+    sentence(
+        "riders.damage.fatigue_at_max|rider_lost=false|riders=*",
+        "Damage {n}: {loser} {loser:?is|plural=are} already at 3 fatigue, with no Dragon "
+        "Rider left to lose; {loser:?its|feminine=her|masculine=his|plural=their} rage rises "
+        "to {rage}.",
     ),
     sentence(
         "riders.damage.knockback",
-        "Damage {n}: {loser} is knocked back {direction}, to ({x}, {y}).",
+        "Damage {n}: {loser} {loser:?is|plural=are} knocked back {direction}, to ({x}, {y}).",
     ),
     term("riders.direction=N", "north"),
     term("riders.direction=NE", "north-east"),
@@ -95,7 +116,10 @@ TEXTS: tuple[Message, ...] = (
         "riders.damage.swap",
         "Damage {n}: {winner} and {loser} swap places and facings.",
     ),
-    sentence("riders.damage.item", "Damage {n}: {winner} uses {name} on {loser}: {effect}"),
+    sentence(
+        "riders.damage.item",
+        "Damage {n}: {winner} {winner:?uses|plural=use} {name} on {loser}: {effect}",
+    ),
     # ------------------------------------------------------------ step by step (RDR-10)
     sentence(
         "riders.awaiting",
@@ -116,5 +140,8 @@ FLAVORS: tuple[Message, ...] = (
     term("riders.slot=rolloff", "roll-off"),
     term("riders.slot=item", "item"),
     sentence("riders.foundry.rolloff", "Roll-off: {side}"),
-    sentence("riders.foundry.item", "{side} uses {name}"),
+    sentence(
+        "riders.foundry.item",
+        "{side} {side:?uses|plural=use} {name}",
+    ),
 )

@@ -14,7 +14,19 @@ from typing import Any
 from babel.lists import format_list
 from pydantic import BaseModel
 
-from rules.narration import COMMA, FSI, GENDER, GENDERS, PDI, RTL, Message, parse, translations
+from rules.narration import (
+    COMMA,
+    FALLBACK,
+    FSI,
+    GENDER,
+    GENDERS,
+    GROUPS,
+    PDI,
+    RTL,
+    Message,
+    parse,
+    translations,
+)
 from tests.narration.catalogs import source_messages
 
 MISSING = object()
@@ -76,7 +88,9 @@ class Reference:
                 default, *choices = spec[1:].split("|")
                 words = dict(choice.split("=", 1) for choice in choices)
                 assert set(words) <= GENDERS, spec
-                out.append(words.get(gender or "", default) or default)
+                # a group's kind the word does not list: the plural's word, then the first
+                kind = gender if gender in words else FALLBACK.get(gender or "")
+                out.append(words.get(kind or "", default) or default)
             else:
                 out.append(self.show(code, field, spec, params.get(field, MISSING), names))
         return "".join(out)
@@ -168,10 +182,18 @@ def key(value: Any) -> str:
 
 
 def together(genders: list[str | None]) -> str | None:
-    """Several participants' gender: the one they share, else masculine if any is, else none."""
+    """Several participants' class: the one they share; people of different genders the
+    masculine if any is, else none; a group with anyone else a group: of people if a man, a group
+    of people or someone of no class is among them, else of women if a woman is, else of beasts."""
     if len(set(genders)) == 1:
         return genders[0]
-    return "masculine" if "masculine" in genders else None
+    if not any(g in GROUPS for g in genders):
+        return "masculine" if "masculine" in genders else None
+    if {None, "masculine", "plural"} & set(genders):
+        return "plural"
+    return (
+        "plural-feminine" if {"feminine", "plural-feminine"} & set(genders) else "plural-nonhuman"
+    )
 
 
 def reference_names(

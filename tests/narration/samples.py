@@ -26,15 +26,20 @@ def variants(code: str) -> list[dict[str, object]]:
         head, *choices = context.split("|")
         if head == code and choices:
             pairs = [choice.split("=", 1) for choice in choices]
-            out.append({p: _value(v, counted=f"{code}#{p}" in SOURCE) for p, v in pairs})
+            out.append({p: _value(v, f"{code}#{p}" in SOURCE, p) for p, v in pairs})
     return out or [{}]
 
 
-def _value(text: str, counted: bool = False) -> object:
-    """A variant's value as a parameter: ``*`` any other (a number for a counted parameter), a
-    number as a number."""
+#: The parameters a variant chooses on that hold a list (an empty one chooses ``none``): ``*`` is a
+#: list of one item, a die or an id.
+LISTS: dict[str, list[object]] = {"rolls": [1], "riders": ["x1"]}
+
+
+def _value(text: str, counted: bool = False, param: str = "") -> object:
+    """A variant's value as a parameter: ``*`` any other (a number for a counted parameter, a list
+    of one for a list), a number as a number."""
     if text == "*":
-        return 2 if counted else "x1"
+        return 2 if counted else LISTS.get(param, "x1")
     if text.isdigit():
         return int(text)
     return {"true": True, "false": False, "none": None}.get(text, text)
@@ -73,5 +78,5 @@ def showing(code: str, param: str) -> dict[str, object]:
         head, *choices = context.split("|")
         if head == code and message.plural is None and param in fields(message.text):
             pairs = [choice.split("=", 1) for choice in choices]
-            return sample_params(code, {p: _value(v, f"{code}#{p}" in SOURCE) for p, v in pairs})
+            return sample_params(code, {p: _value(v, f"{code}#{p}" in SOURCE, p) for p, v in pairs})
     raise KeyError(f"{code} shows no {{{param}}}")

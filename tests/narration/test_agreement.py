@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from babel.lists import format_list
 
+from rules import narration
 from rules.dos.models import AttackRequest
 from rules.narration import FSI, GENDER, LANGUAGES, PDI, gendered, lists, names, render
 from tests.conftest import Api
@@ -106,11 +107,43 @@ def test_a_gendered_field_takes_the_word_of_the_participants_gender() -> None:
     assert "jest już pokonana" in polish
 
 
-def test_a_gendered_spec_names_only_genders() -> None:
+def test_a_gendered_spec_names_only_classes_and_a_group_falls_back_to_the_plural() -> None:
     assert gendered("?يرمي|feminine=ترمي") == ("يرمي", {"feminine": "ترمي"})
-    assert gendered("?zostaje|plural=zostają") == ("zostaje", {"plural": "zostają"})
+    zostaje = {"plural": "zostają", "plural-nonhuman": "zostają", "plural-feminine": "zostają"}
+    assert gendered("?zostaje|plural=zostają") == ("zostaje", zostaje)
+    beaten = gendered("?pokonany|plural=pokonani|plural-nonhuman=pokonane")[1]
+    assert beaten == {
+        "plural": "pokonani",
+        "plural-nonhuman": "pokonane",
+        "plural-feminine": "pokonani",
+    }
     with pytest.raises(ValueError, match="dual"):
         gendered("?a|dual=b")
+    with pytest.raises(ValueError, match="no field"):  # a field inside a word would show as "{n}"
+        gendered("?juoksee {metres}|plural=juoksevat {metres}")
+
+
+@pytest.mark.parametrize(
+    ("classes", "together"),
+    [
+        (["feminine", "feminine"], "feminine"),
+        (["feminine", "masculine"], "masculine"),
+        (["feminine", None], None),
+        (["plural", "plural"], "plural"),
+        # a group with anyone else: a plural, never the dual (review A1)
+        (["plural", "feminine"], "plural"),
+        (["plural-nonhuman", "masculine"], "plural"),
+        (["plural-nonhuman", None], "plural"),
+        (["plural-nonhuman", "feminine"], "plural-feminine"),
+        (["plural-feminine", "feminine"], "plural-feminine"),
+        (["plural-nonhuman", "neuter"], "plural-nonhuman"),
+        (["plural-nonhuman", "plural-nonhuman"], "plural-nonhuman"),
+    ],
+)
+def test_participants_together_take_one_class(
+    classes: list[str | None], together: str | None
+) -> None:
+    assert narration.together(classes) == together
 
 
 def test_names_gathers_the_gender_beside_the_name() -> None:

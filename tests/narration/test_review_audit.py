@@ -1,8 +1,9 @@
-"""The native reader's review (issue 36), audited against the service's answers: the review's kinds
-of requests (every resolving operation's OpenAPI example and every golden request, several seeds,
-names masculine, feminine and plural in Latin and Arabic script, in en, pl, fi and ar) sent to the
-app, and every text of every answer checked against the wrong texts the review quotes: none of them
-appears any more. tests/narration/test_review.py checks the same rules over every template; this
+"""The native readers' reviews (issues 36 and 47), audited against the service's answers: the
+reviews' kinds of requests (every resolving operation's OpenAPI example and every golden request,
+several seeds, names masculine, feminine and of groups of people, beasts and women in Latin and
+Arabic script, in en, pl, fi and ar) sent to the app, and every text of every answer checked
+against the wrong texts the first review quotes and read by the second review's checks
+(tests/narration/reader.py): none of them finds an error any more. tests/narration/test_review.py checks the same rules over every template; this
 checks them where a player reads them, in the answers (and their Foundry flavors).
 
 ``python -m tests.narration.test_review_audit`` prints the audit's figures (requests, texts, codes
@@ -26,19 +27,32 @@ import httpx
 import pytest
 
 from rules.narration import FSI, LANGUAGES, PDI
+from tests.narration import reader
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = sorted((ROOT / "tests" / "golden").glob("*/*.request.json"))
 SEEDS = ("Sarathael", "Baltir", 7, 2026)
-#: The names of the review's sample: each variant names every participant (every object of a
-#: request with an ``id``) so, with that gender.
-NAMES = {
-    "none": ([], None),
-    "masculine": (["Karim", "Borys", "Ignatius", "Eryk", "Väinö", "Bolt"], "masculine"),
-    "feminine": (["Leila", "Aino", "Ilmatar", "Aurora", "Sara", "Lidda"], "feminine"),
-    "feminine-ar": (["ليلى", "نور", "هدى", "سلمى", "مريم", "ريم"], "feminine"),
-    "masculine-ar": (["سامر", "كريم", "زياد", "عمر", "خالد", "يوسف"], "masculine"),
-    "plural": (["Wilki", "Rabusie", "Kettujen", "الذئاب", "Wolves", "Raiders"], "plural"),
+#: The names of the reviews' sample: each variant names every participant (every object of a
+#: request with an ``id``) in turn with its names, each with its grammatical class; the groups'
+#: variant takes a group of each kind (beasts, people, women) in turn.
+NAMES: dict[str, list[tuple[str, str | None]]] = {
+    "none": [],
+    "masculine": [
+        (n, "masculine") for n in ("Karim", "Borys", "Ignatius", "Eryk", "Väinö", "Bolt")
+    ],
+    "feminine": [(n, "feminine") for n in ("Leila", "Aino", "Ilmatar", "Aurora", "Sara", "Lidda")],
+    "feminine-ar": [(n, "feminine") for n in ("ليلى", "نور", "هدى", "سلمى", "مريم", "ريم")],
+    "masculine-ar": [(n, "masculine") for n in ("سامر", "كريم", "زياد", "عمر", "خالد", "يوسف")],
+    "plural": [
+        ("Wilki", "plural-nonhuman"),
+        ("Rabusie", "plural"),
+        ("Amazonki", "plural-feminine"),
+        ("الذئاب", "plural-nonhuman"),
+        ("اللصوص", "plural"),
+        ("المحاربات", "plural-feminine"),
+        ("Wolves", "plural-nonhuman"),
+        ("Raiders", "plural"),
+    ],
 }
 ARABIC_LETTER = re.compile(r"[\u0600-\u06FF]")
 REVIEW_NOTATIONS = (
@@ -94,16 +108,15 @@ def requests() -> Iterator[tuple[str, dict[str, Any]]]:
         yield "/dice/roll", {"notation": notation, "name": "x"}
 
 
-def named(body: Any, names: list[str], gender: str | None) -> Any:
-    """``body`` with every participant (an object with an ``id``) named and given ``gender``."""
+def named(body: Any, names: list[tuple[str, str | None]]) -> Any:
+    """``body`` with every participant (an object with an ``id``) named, each with its class."""
     body = copy.deepcopy(body)
     found = iter(range(10_000))
 
     def walk(node: Any, key: str = "") -> None:
         if isinstance(node, dict):
             if (isinstance(node.get("id"), str) or key in ROLES) and names:
-                node["name"] = names[next(found) % len(names)]
-                node["gender"] = gender
+                node["name"], node["gender"] = names[next(found) % len(names)]
             for field, value in node.items():
                 if field not in ("dice", "options", "state", "next_state"):
                     walk(value, field)
@@ -113,7 +126,7 @@ def named(body: Any, names: list[str], gender: str | None) -> Any:
 
     walk(body)
     if names and "name" in body and isinstance(body["name"], str):  # /dice/roll's roller
-        body["name"], body["gender"] = names[0], gender
+        body["name"], body["gender"] = names[0]
     return body
 
 
@@ -162,9 +175,9 @@ async def _collect(api: httpx.AsyncClient) -> tuple[list[Text], int]:
     answered = 0
     for path, example in requests():
         for i in range(len(SEEDS)):
-            for v, (variant, (names, gender)) in enumerate(NAMES.items()):
+            for v, (variant, names) in enumerate(NAMES.items()):
                 seed = SEEDS[(i + v) % len(SEEDS)] if i == 0 else f"{variant}-{i}"
-                body = {**named(example, names, gender), "seed": seed, "foundry": True}
+                body = {**named(example, names), "seed": seed, "foundry": True}
                 if seed != example.get("seed"):
                     body.pop("dice", None)  # another seed: its own dice
                 for lang in LANGUAGES:
@@ -309,6 +322,29 @@ ERRORS: dict[str, Check] = {
         is not None
     ),
 }
+
+
+def read(lang: str, check: reader.Check) -> Check:
+    """The second review's check ``check`` over ``lang``'s texts, knowing each name's class."""
+    return lambda t: (
+        t.lang == lang
+        and not t.code.startswith("notation.")  # the notation engineer's (test_review.py)
+        and bool(check(bare(t.text), dict(NAMES[t.variant])))
+    )
+
+
+def reader_checks() -> dict[str, Check]:
+    """Each of the second review's checks (tests/narration/reader.py), as the audit's items."""
+    from tests.narration.test_review import CHECKS, EVERY_LANGUAGE
+
+    return {
+        f"issue 47 {lang} {check.__name__}": read(lang, check)
+        for lang in LANGUAGES
+        for check in (*CHECKS[lang], *EVERY_LANGUAGE)
+    }
+
+
+ERRORS.update(reader_checks())
 
 
 def has(word: str, text: str) -> bool:

@@ -50,6 +50,7 @@ def test_a_bad_notation_names_the_column(api: Api) -> None:
             "loc": ["body", "notation"],
             "msg": "notation: column 13: expected the number of sides, '%' or 'F' after 'd', "
             "found the end",
+            "lang": "en",  # the engine's own words: English (service.problem_texts)
         }
     ]
     for notation in ("1d1!", "2d6q", "1d6/(1d2-1)", "foo"):

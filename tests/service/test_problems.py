@@ -28,7 +28,9 @@ def refused(api: Api, path: str, body: dict[str, Any]) -> tuple[str, list[dict[s
 @pytest.mark.parametrize("seed", ["", "x" * 129, "é", 2**53, -(2**53), 10**128, 1.5, True, [1]])
 def test_a_bad_seed_is_one_error_at_seed_that_says_what_a_seed_is(api: Api, seed: Any) -> None:
     detail, errors = refused(api, "/dos/roll", {"pool": 1, "seed": seed})
-    assert errors == [{"loc": ["body", "seed"], "msg": SEED_RULE, "type": "seed_invalid"}]
+    assert errors == [
+        {"loc": ["body", "seed"], "msg": SEED_RULE, "type": "seed_invalid", "lang": "en"}
+    ]
     assert detail == f"seed: {SEED_RULE}"
 
 
@@ -59,7 +61,7 @@ def test_unknown_and_missing_fields(api: Api) -> None:
     detail, errors = refused(api, "/dos/test", {"stat": 1, "skill": 1})
     assert detail == "dc: required field is missing"
     assert errors == [
-        {"loc": ["body", "dc"], "msg": "required field is missing", "type": "missing"}
+        {"loc": ["body", "dc"], "msg": "required field is missing", "type": "missing", "lang": "en"}
     ]
 
 

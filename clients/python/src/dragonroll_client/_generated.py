@@ -26,7 +26,6 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
     "dice_roll": "/dice/roll",
-    "dice_draw": "/dice/draw",
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
@@ -55,7 +54,10 @@ class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -119,7 +121,10 @@ class Attacker(TypedDict):
     skill: int
     weapon: Weapon
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class Attempt(TypedDict):
@@ -416,7 +421,10 @@ class Combatant(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -612,7 +620,10 @@ class DamageTarget(TypedDict):
     critical: NotRequired[bool]
     beaten: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DeathSaveRequest(TypedDict):
@@ -708,7 +719,10 @@ class Defender(TypedDict):
     running: NotRequired[bool]
     stopped: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DefenseRoll(TypedDict):
@@ -1013,7 +1027,10 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DragonSide(TypedDict):
@@ -1022,46 +1039,6 @@ class DragonSide(TypedDict):
     members: list[str]
     dice: list[int]
     highest: int
-
-
-class Draw(TypedDict):
-    "The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``."
-
-    slot: str
-    sides: int
-    count: int
-    start: NotRequired[int]
-
-
-class DrawRequest(TypedDict):
-    "``POST /dice/draw``: dice of one or more slots of a seed, in one request."
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    draws: list[Draw]
-
-
-class DrawResult(TypedDict):
-    "DrawResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    draws: list[Drawn]
-
-
-class Drawn(TypedDict):
-    "One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot."
-
-    slot: str
-    sides: int
-    start: int
-    values: list[int]
 
 
 class EndpointInfo(TypedDict):
@@ -1079,7 +1056,10 @@ class Entity(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     controller: Literal["player", "gm"]
     kind: Literal["individual", "group"]
     prosperity: int
@@ -1166,7 +1146,10 @@ class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     speed: int
 
@@ -1227,10 +1210,6 @@ class ItemUse(TypedDict):
     bonus: int
     dice: list[int]
     value: int
-
-
-class JsonValue(TypedDict):
-    "JsonValue"
 
 
 class KnockbackDamage(TypedDict):
@@ -1314,7 +1293,10 @@ class ManeuverSide(TypedDict):
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class ManeuverSideResult(TypedDict):
@@ -1343,10 +1325,6 @@ class NotationOdds(TypedDict):
     total: Distribution
     at_least: list[ValueProb]
     at_most: list[ValueProb]
-    repeat: int
-    sum: Distribution | None
-    dc: int | None
-    successes: list[ValueProb] | None
 
 
 class NotationOddsRequest(TypedDict):
@@ -1357,9 +1335,10 @@ class NotationOddsRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
-    data: NotRequired[dict[str, JsonValue] | None]
-    repeat: NotRequired[int | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class NotationRollRequest(TypedDict):
@@ -1372,9 +1351,10 @@ class NotationRollRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
-    data: NotRequired[dict[str, JsonValue] | None]
-    repeat: NotRequired[int | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class NotationRollResult(TypedDict):
@@ -1389,18 +1369,11 @@ class NotationRollResult(TypedDict):
     foundry: NotRequired[FoundryRolls]
     notation: str
     dialect: Literal["foundry", "roll20", "avrae"]
-    command: str | None
-    mode: Literal["publicroll", "gmroll", "blindroll", "selfroll"] | None
-    advantage: Literal["adv", "dis"] | None
     formula: str
     comment: str | None
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
-    repeat: int
-    repetitions: list[Repetition]
-    dc: int | None
-    successes: int | None
 
 
 class OpposedOdds(TypedDict):
@@ -1459,7 +1432,10 @@ class OpposedSide(TypedDict):
     stat: int
     skill: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class Option(TypedDict):
@@ -1628,6 +1604,8 @@ class Problem(TypedDict):
     instance: NotRequired[str | None]
     request_id: NotRequired[str | None]
     errors: NotRequired[list[ProblemError] | None]
+    lang: NotRequired[str | None]
+    detail_lang: NotRequired[str | None]
 
 
 class ProblemError(TypedDict):
@@ -1636,6 +1614,7 @@ class ProblemError(TypedDict):
     loc: list[str | int]
     msg: str
     type: NotRequired[str | None]
+    lang: NotRequired[str | None]
 
 
 class ProsperityChange(TypedDict):
@@ -1662,16 +1641,6 @@ class Reaction(TypedDict):
     name: str
 
 
-class Repetition(TypedDict):
-    "One repetition of a repeated roll (``repeat``): its own dice and total."
-
-    seed: str
-    total: int
-    terms: list[TermResult]
-    pools: list[PoolResult]
-    drawn: int
-
-
 class Reroll(TypedDict):
     "Reroll"
 
@@ -1684,7 +1653,10 @@ class Rider(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1702,7 +1674,10 @@ class RidersSide(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1718,7 +1693,10 @@ class RidersSideInput(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1898,7 +1876,10 @@ class Target(TypedDict):
 
     ac: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -1991,7 +1972,6 @@ class TermResult(TypedDict):
     label: str | None
     dice: list[TermDie]
     total: int
-    matches: list[int] | None
 
 
 class TestOdds(TypedDict):
@@ -2102,7 +2082,10 @@ class TurnCombatant(TypedDict):
     "TurnCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     side: str
     speed: int
@@ -2287,12 +2270,6 @@ class Client(SyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, self._post("/dice/roll", body, headers))
-
-    def dice_draw(
-        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
-    ) -> DrawResult:
-        "Draw the next dice of slots of a seed (POST /dice/draw)."
-        return cast(DrawResult, self._post("/dice/draw", body, headers))
 
     def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
@@ -2493,12 +2470,6 @@ class AsyncClient(AsyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
-
-    async def dice_draw(
-        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
-    ) -> DrawResult:
-        "Draw the next dice of slots of a seed (POST /dice/draw)."
-        return cast(DrawResult, await self._post("/dice/draw", body, headers))
 
     async def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None

@@ -1,0 +1,332 @@
+"""Problems in the table's language (issue 47, item 3; ``service/problem_texts.py``): every kind of
+problem the service answers, sent in every language, comes back with ``Content-Language`` and its
+title, detail and field messages in that language (each marked with the language it is in), the
+request's ``lang`` before ``Accept-Language``; the error types our request models can produce are
+each translated (found by refusing mutations of every operation's examples); the catalogs hold
+exactly their source's texts, translated, and are what ``make catalogs-problems`` writes.
+"""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from pydantic import ValidationError
+
+from rules.narration import FSI, LANGUAGES, PDI
+from rules.registry import SYSTEMS
+from service import problem_texts, problems
+from service.lanes import CpuLimit
+from service.problem_texts import DEFAULT, localized
+from tests.conftest import Api, assert_problem
+
+ROOT = Path(__file__).resolve().parents[2]
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
+#: An error type that stays English: a model's own check says a sentence of its own.
+ENGLISH = frozenset({"value_error"})
+ATTACK = {
+    "attacker": {"dexterity": 20, "skill": 2, "weapon": {"kind": "melee", "damage": 4}},
+    "defender": {"dexterity": 10, "hp": 12, "max_hp": 12},
+}
+
+
+def plain(text: str) -> str:
+    return text.replace(FSI, "").replace(PDI, "")
+
+
+@cache
+def api() -> Api:
+    return Api(log_level="warning", body_limit=4096, cors_origins="https://table.example")
+
+
+def told(response: Any, lang: str, status: int, kind: str) -> dict[str, Any]:
+    """The problem, told in ``lang``: its header, its title in the language, its detail and every
+    error's message marked with theirs (in ``lang`` where the catalog has them)."""
+    body = assert_problem(response, status, kind)
+    assert response.headers["content-language"] == lang, response.headers
+    assert "Accept-Language" in response.headers["vary"]
+    assert body["lang"] == lang
+    english = problems.KINDS[kind][1]
+    assert (body["title"] != english) == (lang != DEFAULT), body["title"]
+    for error in body.get("errors") or []:
+        assert error["lang"] in (lang, DEFAULT), error
+    return body
+
+
+def in_every_language(
+    method: str, path: str, status: int, kind: str, **kwargs: Any
+) -> Iterator[dict[str, Any]]:
+    given = kwargs.pop("headers", {})
+    for lang in LANGUAGES:
+        headers = {**given, "accept-language": lang}
+        response = api().request(method, path, headers=headers, **kwargs)
+        body = told(response, lang, status, kind)
+        assert body["detail_lang"] == lang, body  # the service's own detail: always translated
+        yield body
+
+
+# ---------------------------------------------------------------- every kind, in every language
+
+
+def test_not_found_and_method_not_allowed() -> None:
+    assert len(list(in_every_language("GET", "/no/such/thing", 404, "not-found"))) == 4
+    assert len(list(in_every_language("GET", "/dos/attack", 405, "method-not-allowed"))) == 4
+
+
+def test_not_json_and_malformed_json() -> None:
+    headers = {"content-type": "text/plain"}
+    for _ in in_every_language(
+        "POST", "/dos/attack", 415, "unsupported-media-type", content=b"{}", headers=headers
+    ):
+        pass
+    for body in ("", "{", "[1,]", '{"a":1}x', '{"a" 1}', '{"a":"\\q"}', "[1 2]", "{1:2}"):
+        for told_ in in_every_language(
+            "POST",
+            "/dos/attack",
+            400,
+            "malformed-json",
+            content=body.encode(),
+            headers={"content-type": "application/json"},
+        ):
+            assert all(e["lang"] == told_["lang"] for e in told_["errors"]), (body, told_)
+
+
+def test_duplicate_key_and_a_body_too_large() -> None:
+    duplicated = json.dumps(ATTACK).replace('{"attacker"', '{"seed": 1, "seed": 2, "attacker"', 1)
+    json_type = {"content-type": "application/json"}
+    list(
+        in_every_language(
+            "POST",
+            "/dos/attack",
+            422,
+            "duplicate-key",
+            content=duplicated.encode(),
+            headers=json_type,
+        )
+    )
+    big = json.dumps({**ATTACK, "seed": "x" * 5000}).encode()
+    list(
+        in_every_language(
+            "POST", "/dos/attack", 413, "payload-too-large", content=big, headers=json_type
+        )
+    )
+
+
+def test_a_refused_cors_preflight() -> None:
+    headers = {"origin": "https://elsewhere.example", "access-control-request-method": "POST"}
+    for body in in_every_language(
+        "OPTIONS", "/dos/attack", 400, "preflight-refused", headers=headers
+    ):
+        assert "Origin" in api().request("OPTIONS", "/dos/attack", headers=headers).headers["vary"]
+        assert body["detail"]
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_lanes_and_last_resort_problems(lang: str) -> None:
+    """The problems the heavy lane and the last resort make, as they make them."""
+    made = [
+        problems.cpu_limit(CpuLimit(2.0)),
+        problems.problem(
+            "overloaded",
+            "every worker of the heavy lane is busy and its queue is full: try again in 3 s",
+        ),
+        problems.problem(
+            "shutting-down",
+            "the service is shutting down and stopped this request before its answer: send it again",
+        ),
+        problems.problem(
+            "shutting-down",
+            "the service is shutting down and takes no more work: send the request again",
+        ),
+        problems.problem("internal-error", problems.INTERNAL_ERROR),
+    ]
+    for body in made:
+        out = localized(body, lang)
+        assert out["detail_lang"] == lang and out["detail"] != body["detail"], out
+        assert all(e["lang"] == lang for e in out.get("errors") or []), out
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_an_engine_refusal_has_its_title_translated_and_its_detail_english(lang: str) -> None:
+    """The engine's own sentences (an id listed twice) are developers' texts: English, and say so."""
+    twice = {"lang": lang, "combatants": [{"id": "k1", "speed": 9}, {"id": "k1", "speed": 9}]}
+    body = told(api().post("/dos/initiative", twice), lang, 422, "invalid-request")
+    assert body["detail_lang"] == DEFAULT, body
+
+
+# ---------------------------------------------------------------- which language
+
+
+def test_the_requests_lang_wins_over_accept_language_and_a_bad_one_is_passed_over() -> None:
+    bad = {**ATTACK, "attacker": {**ATTACK["attacker"], "dexterity": "high"}}
+    fi = {"accept-language": "fi"}
+    assert (
+        api().post("/dos/attack", {**bad, "lang": "ar"}, headers=fi).headers["content-language"]
+        == "ar"
+    )
+    assert api().post("/dos/attack", bad, headers=fi).headers["content-language"] == "fi"
+    refused = api().post("/dos/attack", {**bad, "lang": "xx"}, headers=fi)
+    assert told(refused, "fi", 422, "validation-error")["errors"]
+    assert api().post("/dos/attack", bad).headers["content-language"] == "en"
+    english = api().post("/dos/attack", bad).json()
+    assert english["detail_lang"] == "en" and english["lang"] == "en"
+    assert english["title"] == problems.KINDS["validation-error"][1]
+
+
+def test_a_validation_error_is_told_in_one_language() -> None:
+    bad = {**ATTACK, "lang": "pl", "attacker": {**ATTACK["attacker"], "dexterity": 10**9}}
+    body = told(api().post("/dos/attack", bad), "pl", 422, "validation-error")
+    assert body["title"] == "Żądanie nie zgadza się ze schematem"
+    assert body["detail"] == "attacker.dexterity: Wartość musi być mniejsza lub równa 1000000"
+    assert body["errors"][0] | {"lang": "pl"} == body["errors"][0]
+    arabic = told(api().post("/dos/attack", {**bad, "lang": "ar"}), "ar", 422, "validation-error")
+    assert f"{FSI}1000000{PDI}" in arabic["errors"][0]["msg"]  # a value isolated in Arabic
+    # several errors: the first in the detail, the count of the others in the language's words
+    worse = {**bad, "defender": {"hp": "many"}, "extra": 1}
+    for lang in TRANSLATED:
+        several = told(
+            api().post("/dos/attack", {**worse, "lang": lang}), lang, 422, "validation-error"
+        )
+        assert len(several["errors"]) > 2 and several["detail_lang"] == lang, several
+        assert all(e["lang"] == lang for e in several["errors"]), several
+
+
+# ---------------------------------------------------------------- every error type our models give
+
+
+def _examples() -> Iterator[tuple[type[Any], dict[str, Any]]]:
+    for system in SYSTEMS:
+        for endpoint in system.endpoints:
+            for example in endpoint.examples.values():
+                yield endpoint.request, example
+
+
+def _paths(node: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[Any, ...]]:
+    yield path
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield from _paths(value, (*path, key))
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            yield from _paths(value, (*path, i))
+
+
+#: What each field is replaced with to refuse it: every kind of JSON value, and out of its bounds.
+BAD: tuple[Any, ...] = ("x", True, 1.5, -(10**9), 10**9, [], {}, None, "", "x" * 300, [1] * 300)
+
+
+def _mutations(example: dict[str, Any]) -> Iterator[Any]:
+    for path in list(_paths(example))[1:]:
+        for value in (*BAD, ...):
+            body = copy.deepcopy(example)
+            node = body
+            for key in path[:-1]:
+                node = node[key]
+            if value is ...:
+                del node[path[-1]]
+            else:
+                node[path[-1]] = value
+            yield body
+    yield {**example, "unknown": 1}
+    yield [example]
+
+
+@cache
+def refusals() -> dict[str, list[dict[str, Any]]]:
+    """Every error type the request models give a refused mutation of an example, with them."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for model, example in _examples():
+        for body in _mutations(example):
+            try:
+                model.model_validate_json(json.dumps(body))
+            except ValidationError as exc:
+                for error in problems.from_validation_error(exc)["errors"]:
+                    found.setdefault(error["type"], []).append(error)
+    return found
+
+
+def test_every_error_type_our_requests_give_is_translated() -> None:
+    """The types the models produce are those the catalog has (and a model's own check, which
+    stays English): a new kind of refusal fails here until it is given its texts."""
+    types = set(refusals())
+    assert types - set(problem_texts.ERROR) - ENGLISH == set()
+    assert {"missing", "extra_forbidden", "int_type", "less_than_equal", "literal_error"} <= types
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_refusal_of_a_translated_type_is_told_in_the_language(lang: str) -> None:
+    """Each English message the models give is read back by its template (its values found) and
+    told in the language: a change of pydantic's or a model's words fails here."""
+    for kind, errors in refusals().items():
+        if kind in ENGLISH:
+            continue
+        for error in errors[:25]:
+            out = localized({**problems.problem("validation-error", "x"), "errors": [error]}, lang)
+            assert out["errors"][0]["lang"] == lang, (kind, error["msg"])
+
+
+# ---------------------------------------------------------------- the catalogs
+
+
+def named(text: str) -> set[str]:
+    """The values a text shows (a term such as "expected `,` or `}`" shows none)."""
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def po(lang: str) -> Any:
+    with open(problem_texts.LOCALE_DIR / lang / "LC_MESSAGES" / "problems.po", "rb") as f:
+        return read_po(f, locale=lang)
+
+
+@cache
+def source() -> dict[str, Any]:
+    return {
+        context: message
+        for _, _, (context, *message), _ in problem_texts.extract(io.BytesIO(), None, None, None)
+    }
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_catalog_holds_the_source_texts_all_translated_with_their_fields(lang: str) -> None:
+    catalog = po(lang)
+    assert {m.context for m in catalog if m.id} == source().keys()
+    for message in catalog:
+        if not message.id:
+            continue
+        english = source()[message.context]
+        assert (message.id if isinstance(message.id, tuple) else (message.id,)) == tuple(english)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(strings) and not message.fuzzy, message.context
+        allowed = set().union(*(named(e) for e in english))
+        for text in strings:
+            assert named(text) <= allowed, f"{lang} {message.context}: {text!r}"
+
+
+def test_the_template_and_the_compiled_catalogs_are_current(tmp_path: Path) -> None:
+    out = tmp_path / "problems.pot"
+    subprocess.run(
+        [
+            str(Path(sys.executable).with_name("pybabel")),
+            *("-q", "extract", "-F", "babel-problems.cfg", "--add-comments=TRANSLATORS:"),
+            *("--no-location", "--omit-header", "--sort-output", "-o", str(out), "."),
+        ],
+        cwd=ROOT,
+        check=True,
+    )
+    assert out.read_text() == (problem_texts.LOCALE_DIR / "problems.pot").read_text()
+    for lang in TRANSLATED:
+        buffer = io.BytesIO()
+        write_mo(buffer, po(lang))
+        mo = problem_texts.LOCALE_DIR / lang / "LC_MESSAGES" / "problems.mo"
+        assert buffer.getvalue() == mo.read_bytes(), "run `make catalogs-problems`"
