@@ -389,11 +389,33 @@ export interface paths {
         put?: never;
         /**
          * Roll any dice notation
-         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
          *
          *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
          */
         post: operations["dice_roll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/dice/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draw the next dice of slots of a seed
+         * @description The values of a slot's stream (`sha256-v1`, docs/dice.md) for a client that rolls dice of its own: for each draw, dice `start` .. `start + count - 1` of `slot`'s stream of `sides`-sided dice (`draws`, in the request's order), with every die drawn to reach them in `rolls` (the dice before `start` too: a die's value depends on the words the dice before it took) and an event telling each draw. Several slots are one request (the Foundry module asks for a term's dice at once, docs/foundry.md); each slot once. Without `seed` the service makes one (a table's session seed). Anyone with the seed recomputes every value from the stream's specification (`rng-vectors.json`).
+         *
+         *     **Dice slots**: any slot name a draw gives, its die the draw's `sides`; each drawn from its first die.
+         */
+        post: operations["dice_draw"];
         delete?: never;
         options?: never;
         head?: never;
@@ -675,7 +697,7 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of any dice notation
-         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. With `repeat`, `sum` is the repetitions' sum's distribution and, with avrae's `!rrr` DC, `successes` how many reach it. Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
          *
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
@@ -3595,6 +3617,120 @@ export interface components {
              */
             highest: number;
         };
+        /**
+         * Draw
+         * @description The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``.
+         */
+        Draw: {
+            /**
+             * Slot
+             * @description The slot: its own stream of the seed (`u1.7`, `term.0`).
+             */
+            slot: string;
+            /**
+             * Sides
+             * @description The die size, 2..2^32-1.
+             */
+            sides: number;
+            /**
+             * Count
+             * @description How many dice, 1..100.
+             */
+            count: number;
+            /**
+             * Start
+             * @description The first die wanted, counted from 0 (0..900: a draw's dice fit a slot's script of 1,000 values): the dice before it are drawn too (listed in `rolls`), since a die's value depends on the words the dice before it took.
+             * @default 0
+             */
+            start?: number;
+        };
+        /**
+         * DrawRequest
+         * @description ``POST /dice/draw``: dice of one or more slots of a seed, in one request.
+         */
+        DrawRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Draws
+             * @description 1..100 draws, each of its own slot (a slot drawn twice is a 422).
+             */
+            draws: components["schemas"]["Draw"][];
+        };
+        /** DrawResult */
+        DrawResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
+            foundry?: components["schemas"]["FoundryRolls"];
+            /**
+             * Draws
+             * @description The draws, in the request's order.
+             */
+            draws: components["schemas"]["Drawn"][];
+        };
+        /**
+         * Drawn
+         * @description One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot.
+         */
+        Drawn: {
+            /** Slot */
+            slot: string;
+            /** Sides */
+            sides: number;
+            /** Start */
+            start: number;
+            /**
+             * Values
+             * @description The dice asked for, in the stream's order.
+             */
+            values: number[];
+        };
         /** EndpointInfo */
         EndpointInfo: {
             /**
@@ -4030,6 +4166,8 @@ export interface components {
              */
             value: number;
         };
+        /** JsonValue */
+        JsonValue: unknown;
         /** KnockbackDamage */
         KnockbackDamage: {
             /**
@@ -4325,6 +4463,23 @@ export interface components {
              * @description P(total <= value) for every value the total can take.
              */
             at_most: components["schemas"]["ValueProb"][];
+            /**
+             * Repeat
+             * @description The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.
+             */
+            repeat: number;
+            /** @description Repeated: the exact distribution of the repetitions' totals' sum (the roll's `total`); `total` above is one repetition's. Null when not repeated. */
+            sum: components["schemas"]["Distribution"] | null;
+            /**
+             * Dc
+             * @description avrae's `!rrr` DC; null: none.
+             */
+            dc: number | null;
+            /**
+             * Successes
+             * @description With a DC: the chance that exactly `value` of the repetitions reach it (a total of at least the DC), for 0 to `repeat`; null without one.
+             */
+            successes: components["schemas"]["ValueProb"][] | null;
         };
         /**
          * NotationOddsRequest
@@ -4364,6 +4519,26 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
+             * Repeat
+             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
+             */
+            repeat?: number | null;
         };
         /**
          * NotationRollRequest
@@ -4415,6 +4590,26 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
+             * Repeat
+             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
+             */
+            repeat?: number | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4464,6 +4659,21 @@ export interface components {
              */
             dialect: "foundry" | "roll20" | "avrae";
             /**
+             * Command
+             * @description The chat command the notation was pasted with, as written (`/r`, `/gmr`, `!rr 6`, `[[ ]]` for an inline roll); null: none.
+             */
+            command: string | null;
+            /**
+             * Mode
+             * @description Who may see the roll, as its command asks (Foundry's names: `publicroll`, `gmroll`, `blindroll`, `selfroll`), for the caller to honour; null: the command says nothing (the table's own choice).
+             */
+            mode: ("publicroll" | "gmroll" | "blindroll" | "selfroll") | null;
+            /**
+             * Advantage
+             * @description avrae's `adv`/`dis` word, applied as avrae applies it (its leftmost 1d20 rolled as 2d20kh1 or 2d20kl1, in `formula`); null: none, or not applied (avrae applies it to a leftmost 1d20 only).
+             */
+            advantage: ("adv" | "dis") | null;
+            /**
              * Formula
              * @description The notation written back in its dialect, normalised (shorthands expanded): it reads back to the same roll.
              */
@@ -4473,18 +4683,41 @@ export interface components {
              * @description What followed the notation: avrae's comment, Foundry's `# flavor`; null: none.
              */
             comment: string | null;
-            /** Total */
+            /**
+             * Total
+             * @description The total; repeated (`repeat` over 1), the repetitions' totals' sum.
+             */
             total: number;
             /**
              * Terms
-             * @description Each dice term, left to right.
+             * @description Each dice term, left to right (repeated: empty, see `repetitions`).
              */
             terms: components["schemas"]["TermResult"][];
             /**
              * Pools
-             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner.
+             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner (repeated: empty).
              */
             pools: components["schemas"]["PoolResult"][];
+            /**
+             * Repeat
+             * @description How many times the notation was rolled (1: once).
+             */
+            repeat: number;
+            /**
+             * Repetitions
+             * @description Repeated: each repetition, in order; else empty.
+             */
+            repetitions: components["schemas"]["Repetition"][];
+            /**
+             * Dc
+             * @description avrae's `!rrr` DC (a repetition succeeds at a total of at least it).
+             */
+            dc: number | null;
+            /**
+             * Successes
+             * @description With a DC: the repetitions that reached it; else null.
+             */
+            successes: number | null;
         };
         /** OpposedOdds */
         OpposedOdds: {
@@ -5099,6 +5332,28 @@ export interface components {
             kind: "reaction";
             /** Name */
             name: string;
+        };
+        /**
+         * Repetition
+         * @description One repetition of a repeated roll (``repeat``): its own dice and total.
+         */
+        Repetition: {
+            /**
+             * Seed
+             * @description `{seed}/{i}`: an ordinary request with this seed replays it.
+             */
+            seed: string;
+            /** Total */
+            total: number;
+            /** Terms */
+            terms: components["schemas"]["TermResult"][];
+            /** Pools */
+            pools: components["schemas"]["PoolResult"][];
+            /**
+             * Drawn
+             * @description The dice it drew: the next `drawn` entries of the answer's `rolls`.
+             */
+            drawn: number;
         };
         /** Reroll */
         Reroll: {
@@ -5751,15 +6006,20 @@ export interface components {
             dice: components["schemas"]["TermDie"][];
             /**
              * Total
-             * @description The term's total (successes less failures when counting).
+             * @description The term's total (successes less failures when counting; with Roll20's `mt`, how many values matched).
              */
             total: number;
+            /**
+             * Matches
+             * @description Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, or the `m` count, and meeting its target), in order; null without them.
+             */
+            matches: number[] | null;
         };
         /** TestOdds */
         TestOdds: {
-            /** @description Exclusive, as `/dos/test`'s `outcome`; they sum to 1. */
+            /** @description How the test ends, one of four (`/dos/test`'s `outcome`): they sum to 1. */
             outcomes: components["schemas"]["TestOutcomes"];
-            /** @description success + luck (`/dos/test`'s `success`). */
+            /** @description The test succeeds, luck included: `outcomes.success` + `outcomes.luck` (`/dos/test`'s `success`). */
             succeeds: components["schemas"]["Prob"];
             /** @description The pool's dice result (DOS-4). */
             pool: components["schemas"]["Distribution"];
@@ -5824,9 +6084,13 @@ export interface components {
         };
         /** TestOutcomes */
         TestOutcomes: {
+            /** @description The total beats the DC, without luck (DOS-8). */
             success: components["schemas"]["Prob"];
+            /** @description The total falls short, without bad luck. */
             failure: components["schemas"]["Prob"];
+            /** @description Luck: a success whatever the total (DOS-5). */
             luck: components["schemas"]["Prob"];
+            /** @description Bad luck: a failure whatever the total (DOS-5). */
             bad_luck: components["schemas"]["Prob"];
         };
         /** TestRequest */
@@ -11112,7 +11376,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-3",
+                     *       "rules_version": "notation-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",
@@ -11177,6 +11441,9 @@ export interface operations {
                      *       ],
                      *       "notation": "4d6kh3",
                      *       "dialect": "foundry",
+                     *       "command": null,
+                     *       "mode": null,
+                     *       "advantage": null,
                      *       "formula": "4d6kh3",
                      *       "comment": null,
                      *       "total": 8,
@@ -11211,13 +11478,168 @@ export interface operations {
                      *               "counts": 2
                      *             }
                      *           ],
-                     *           "total": 8
+                     *           "total": 8,
+                     *           "matches": null
                      *         }
                      *       ],
-                     *       "pools": []
+                     *       "pools": [],
+                     *       "repeat": 1,
+                     *       "repetitions": [],
+                     *       "dc": null,
+                     *       "successes": null
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dice_draw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seed": "table-session-1",
+                 *       "draws": [
+                 *         {
+                 *           "slot": "u1.0",
+                 *           "sides": 6,
+                 *           "count": 4
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DrawRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seed": "table-session-1",
+                     *       "rng": "sha256-v1",
+                     *       "rules_version": "notation-4",
+                     *       "rolls": [
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 3,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 4,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 2,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 3,
+                     *           "source": "seed"
+                     *         }
+                     *       ],
+                     *       "unused_dice": {},
+                     *       "events": [
+                     *         {
+                     *           "code": "notation.drawn",
+                     *           "params": {
+                     *             "stream": "u1.0",
+                     *             "one": false,
+                     *             "first": 0,
+                     *             "last": 3,
+                     *             "count": 4,
+                     *             "sides": 6,
+                     *             "dice": [
+                     *               3,
+                     *               4,
+                     *               2,
+                     *               3
+                     *             ]
+                     *           },
+                     *           "text": "Dice 1 to 4 of slot u1.0 (4d6): 3, 4, 2, 3."
+                     *         }
+                     *       ],
+                     *       "draws": [
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "start": 0,
+                     *           "values": [
+                     *             3,
+                     *             4,
+                     *             2,
+                     *             3
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DrawResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -12486,7 +12908,7 @@ export interface operations {
                      *           "fi": "Noppanotaatio",
                      *           "ar": "صيغة الفصوص"
                      *         },
-                     *         "rules_version": "notation-3",
+                     *         "rules_version": "notation-4",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12505,9 +12927,17 @@ export interface operations {
                      *             "path": "/dice/roll",
                      *             "summary": "Roll any dice notation",
                      *             "outcome": [
-                     *               "notation.total"
+                     *               "notation.total",
+                     *               "notation.repeated"
                      *             ],
                      *             "odds": "/dice/odds"
+                     *           },
+                     *           {
+                     *             "path": "/dice/draw",
+                     *             "summary": "Draw the next dice of slots of a seed",
+                     *             "outcome": [
+                     *               "notation.drawn"
+                     *             ]
                      *           }
                      *         ]
                      *       }

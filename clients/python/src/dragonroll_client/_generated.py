@@ -26,6 +26,7 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
     "dice_roll": "/dice/roll",
+    "dice_draw": "/dice/draw",
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
@@ -1041,6 +1042,46 @@ class DragonSide(TypedDict):
     highest: int
 
 
+class Draw(TypedDict):
+    "The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``."
+
+    slot: str
+    sides: int
+    count: int
+    start: NotRequired[int]
+
+
+class DrawRequest(TypedDict):
+    "``POST /dice/draw``: dice of one or more slots of a seed, in one request."
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    draws: list[Draw]
+
+
+class DrawResult(TypedDict):
+    "DrawResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    foundry: NotRequired[FoundryRolls]
+    draws: list[Drawn]
+
+
+class Drawn(TypedDict):
+    "One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot."
+
+    slot: str
+    sides: int
+    start: int
+    values: list[int]
+
+
 class EndpointInfo(TypedDict):
     "EndpointInfo"
 
@@ -1212,6 +1253,10 @@ class ItemUse(TypedDict):
     value: int
 
 
+class JsonValue(TypedDict):
+    "JsonValue"
+
+
 class KnockbackDamage(TypedDict):
     "KnockbackDamage"
 
@@ -1325,6 +1370,10 @@ class NotationOdds(TypedDict):
     total: Distribution
     at_least: list[ValueProb]
     at_most: list[ValueProb]
+    repeat: int
+    sum: Distribution | None
+    dc: int | None
+    successes: list[ValueProb] | None
 
 
 class NotationOddsRequest(TypedDict):
@@ -1339,6 +1388,8 @@ class NotationOddsRequest(TypedDict):
         Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
         | None
     ]
+    data: NotRequired[dict[str, JsonValue] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1355,6 +1406,8 @@ class NotationRollRequest(TypedDict):
         Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
         | None
     ]
+    data: NotRequired[dict[str, JsonValue] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1369,11 +1422,18 @@ class NotationRollResult(TypedDict):
     foundry: NotRequired[FoundryRolls]
     notation: str
     dialect: Literal["foundry", "roll20", "avrae"]
+    command: str | None
+    mode: Literal["publicroll", "gmroll", "blindroll", "selfroll"] | None
+    advantage: Literal["adv", "dis"] | None
     formula: str
     comment: str | None
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
+    repeat: int
+    repetitions: list[Repetition]
+    dc: int | None
+    successes: int | None
 
 
 class OpposedOdds(TypedDict):
@@ -1639,6 +1699,16 @@ class Reaction(TypedDict):
 
     kind: Literal["reaction"]
     name: str
+
+
+class Repetition(TypedDict):
+    "One repetition of a repeated roll (``repeat``): its own dice and total."
+
+    seed: str
+    total: int
+    terms: list[TermResult]
+    pools: list[PoolResult]
+    drawn: int
 
 
 class Reroll(TypedDict):
@@ -1972,6 +2042,7 @@ class TermResult(TypedDict):
     label: str | None
     dice: list[TermDie]
     total: int
+    matches: list[int] | None
 
 
 class TestOdds(TypedDict):
@@ -2271,6 +2342,12 @@ class Client(SyncTransport):
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, self._post("/dice/roll", body, headers))
 
+    def dice_draw(
+        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DrawResult:
+        "Draw the next dice of slots of a seed (POST /dice/draw)."
+        return cast(DrawResult, self._post("/dice/draw", body, headers))
+
     def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
     ) -> TestOdds:
@@ -2470,6 +2547,12 @@ class AsyncClient(AsyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
+
+    async def dice_draw(
+        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DrawResult:
+        "Draw the next dice of slots of a seed (POST /dice/draw)."
+        return cast(DrawResult, await self._post("/dice/draw", body, headers))
 
     async def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
