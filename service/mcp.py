@@ -44,10 +44,10 @@ from starlette.types import Message, Receive, Scope, Send
 
 from rules import budget
 from service import metrics, pipeline, problems
+from service.endpoints import Endpoint
 from service.logs import make_logger
 from service.mcp_tools import DESCRIBE, Catalog
 from service.mcp_wire import DuplicateKeyIn, EnvelopeRefused, Wire, member
-from service.routing import Endpoint
 from service.settings import Settings
 
 PATH = "/mcp"

@@ -29,8 +29,7 @@ from fastapi import FastAPI
 
 from rules.system import System
 from service.encoding import encode
-from service.endpoints import endpoints
-from service.routing import Endpoint
+from service.endpoints import Endpoint, endpoints
 
 DESCRIBE = "describe_endpoint"
 #: The request fields every endpoint shares (the envelope): not listed with each endpoint.

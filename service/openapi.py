@@ -26,10 +26,9 @@ from fastapi.openapi.models import OpenAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter
 
-from service.endpoints import endpoints
+from service.endpoints import Endpoint, endpoints
 from service.examples import examples
 from service.problems import PROBLEM_JSON, Problem, ProblemError
-from service.routing import Endpoint
 
 REF = "#/components/schemas/{model}"
 

@@ -19,7 +19,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.narration import LANGUAGES
-from rules.system import Capability, System
+from rules.system import Capability, Odds, System
 from service.encoding import encode
 
 PATH = "/systems"
@@ -39,6 +39,10 @@ class EndpointInfo(BaseModel):
     )
     simulate: str | None = Field(
         default=None, description="Its simulation endpoint (whole fights), where it has one."
+    )
+    foundry: bool = Field(
+        description="Whether its requests take `foundry: true` (its answer then adds the dice as "
+        "Foundry VTT rolls); without it, `foundry` in a request is a 422."
     )
 
 
@@ -60,7 +64,7 @@ class SystemInfo(BaseModel):
     game: bool = Field(description="false for an entry without a game (the dice roller).")
     capabilities: list[Capability] = Field(
         description="What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: "
-        "its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), "
+        "the requests of its endpoints marked `foundry` take `foundry`), `odds` (odds endpoints), `simulate` (simulations), "
         "`counted` (counted phrases in its texts), `gendered` (its requests take a participant's "
         "grammatical `gender`). A capability it lacks is not listed."
     )
@@ -69,8 +73,8 @@ class SystemInfo(BaseModel):
 
 def describe(system: System) -> SystemInfo:
     """One system as ``GET /systems`` shows it."""
-    odds = {o.of: system.prefix + o.path for o in system.odds if o.of}
-    simulate = {o.of: system.prefix + o.path for o in system.simulations if o.of}
+    odds = {o.of: system.prefix + o.path for o in system.odds if isinstance(o, Odds)}
+    simulate = {o.of: system.prefix + o.path for o in system.simulations}
     return SystemInfo(
         id=system.id,
         name={lang: system.display_name(lang) for lang in LANGUAGES},
@@ -85,6 +89,7 @@ def describe(system: System) -> SystemInfo:
                 outcome=list(e.outcome),
                 odds=odds.get(e.path),
                 simulate=simulate.get(e.path),
+                foundry=e.foundry,
             )
             for e in system.endpoints
         ],

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, StringConstraints, with_config
 from typing_extensions import TypedDict
 
-from rules.models import Envelope, FoundryRollRequest, Gender, Name
+from rules.models import FoundryEnvelope, FoundryRollRequest, Gender, Name
 from rules.notation.parser import MAX_LENGTH, Dialect
 from rules.odds import Distribution, NoDice, ValueProb
 
@@ -102,7 +102,7 @@ class PoolResult(TypedDict):
     total: Annotated[int, Field(description="The kept totals' sum.")]
 
 
-class NotationRollResult(Envelope):
+class NotationRollResult(FoundryEnvelope):
     notation: Annotated[str, Field(description="The notation as sent.")]
     dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
     formula: Annotated[

@@ -21,7 +21,7 @@ from functools import lru_cache
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import InvalidRequest
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 from rules.notation.models import (
     NotationRollRequest,
     NotationRollResult,
@@ -300,7 +300,7 @@ class Roller:
         )
         totals = {t.index: r["total"] for t, r in zip(parsed.terms, terms, strict=True)}
         return {
-            **trace(dice, log),
+            **foundry_trace(dice, log),
             "notation": req.notation,
             "dialect": parsed.dialect,
             "formula": parsed.formula,
