@@ -3619,6 +3619,11 @@ export interface components {
              * @description Its simulation endpoint (whole fights), where it has one.
              */
             simulate?: string | null;
+            /**
+             * Foundry
+             * @description Whether its requests take `foundry: true` (its answer then adds the dice as Foundry VTT rolls); without it, `foundry` in a request is a 422.
+             */
+            foundry: boolean;
         };
         /** Entity */
         Entity: {
@@ -5613,7 +5618,7 @@ export interface components {
             game: boolean;
             /**
              * Capabilities
-             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
+             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: the requests of its endpoints marked `foundry` take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
              */
             capabilities: components["schemas"]["Capability"][];
             /** Endpoints */
@@ -12223,7 +12228,8 @@ export interface operations {
                      *             "summary": "Roll a d10 pool",
                      *             "outcome": [
                      *               "dos.pool.result"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/test",
@@ -12234,7 +12240,8 @@ export interface operations {
                      *               "dos.test.luck",
                      *               "dos.test.bad_luck"
                      *             ],
-                     *             "odds": "/dos/odds/test"
+                     *             "odds": "/dos/odds/test",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/opposed",
@@ -12243,7 +12250,8 @@ export interface operations {
                      *               "dos.opposed.winner",
                      *               "dos.opposed.tie"
                      *             ],
-                     *             "odds": "/dos/odds/opposed"
+                     *             "odds": "/dos/odds/opposed",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/complex",
@@ -12251,21 +12259,24 @@ export interface operations {
                      *             "outcome": [
                      *               "dos.complex.success",
                      *               "dos.complex.failure"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/actions",
                      *             "summary": "Actions per turn",
                      *             "outcome": [
                      *               "dos.actions.count"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/initiative",
                      *             "summary": "Initiative order",
                      *             "outcome": [
                      *               "dos.initiative.order"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/attack",
@@ -12276,7 +12287,8 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.incapacitated"
                      *             ],
-                     *             "odds": "/dos/odds/attack"
+                     *             "odds": "/dos/odds/attack",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/damage",
@@ -12285,7 +12297,8 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.none",
                      *               "dos.damage.incapacitated"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/maneuver",
@@ -12299,7 +12312,8 @@ export interface operations {
                      *               "dos.maneuver.push.failure",
                      *               "dos.maneuver.feint_push.success",
                      *               "dos.maneuver.feint_push.failure"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/turn",
@@ -12309,7 +12323,8 @@ export interface operations {
                      *               "dos.damage.incapacitated",
                      *               "dos.turn.stopped"
                      *             ],
-                     *             "simulate": "/dos/simulate"
+                     *             "simulate": "/dos/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12347,7 +12362,8 @@ export interface operations {
                      *               "dragon.hoard"
                      *             ],
                      *             "odds": "/dragon/odds",
-                     *             "simulate": "/dragon/simulate"
+                     *             "simulate": "/dragon/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12383,7 +12399,8 @@ export interface operations {
                      *               "riders.awaiting"
                      *             ],
                      *             "odds": "/riders/odds",
-                     *             "simulate": "/riders/simulate"
+                     *             "simulate": "/riders/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12415,7 +12432,8 @@ export interface operations {
                      *             "summary": "Surprise and initiative",
                      *             "outcome": [
                      *               "dnd5e.initiative.order"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/turn",
@@ -12423,7 +12441,8 @@ export interface operations {
                      *             "outcome": [
                      *               "dnd5e.turn.valid",
                      *               "dnd5e.turn.invalid"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/check",
@@ -12432,7 +12451,8 @@ export interface operations {
                      *               "dnd5e.check.success",
                      *               "dnd5e.check.failure"
                      *             ],
-                     *             "odds": "/dnd5e/odds/check"
+                     *             "odds": "/dnd5e/odds/check",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/attack",
@@ -12447,7 +12467,8 @@ export interface operations {
                      *               "dnd5e.target.dead",
                      *               "dnd5e.target.monster_dies"
                      *             ],
-                     *             "odds": "/dnd5e/odds/attack"
+                     *             "odds": "/dnd5e/odds/attack",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/death-save",
@@ -12459,7 +12480,8 @@ export interface operations {
                      *               "dnd5e.death_save.nat1",
                      *               "dnd5e.death_save.stable",
                      *               "dnd5e.death_save.dead"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12492,7 +12514,8 @@ export interface operations {
                      *             "outcome": [
                      *               "notation.total"
                      *             ],
-                     *             "odds": "/dice/odds"
+                     *             "odds": "/dice/odds",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       }

@@ -1031,6 +1031,7 @@ class EndpointInfo(TypedDict):
     outcome: list[str]
     odds: NotRequired[str | None]
     simulate: NotRequired[str | None]
+    foundry: bool
 
 
 class Entity(TypedDict):
