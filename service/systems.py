@@ -1,14 +1,5 @@
-"""``GET /systems``: the registry as the service serves it (docs/development.md).
-
-A list of the systems, in the registry's order: each with its ``id`` (its path prefix), its display
-``name`` in every language the service speaks (an object: the answer is the same for every caller,
-so a client picks its own language and a cache needs no ``Vary``), its ``rules_version`` (the one
-its answers carry), the ``languages`` its texts are all translated into (any other language is told
-in English), whether it is a game, its ``capabilities`` (``rules.system.Capability``: what a client
-may ask of it, such as ``foundry: true``), and its resolving endpoints, each with the event codes of
-its outcome and its ``odds`` and ``simulate`` paths where it has them. Built once per app, from the
-descriptors.
-"""
+"""``GET /systems``: the registry as the service serves it, built once per app from the
+descriptors (each system's names, rules version, languages, capabilities and endpoints)."""
 
 from __future__ import annotations
 
