@@ -64,8 +64,8 @@ class SystemInfo(BaseModel):
 
 def describe(system: System) -> SystemInfo:
     """One system as ``GET /systems`` shows it."""
-    odds = {o.of: system.prefix + o.path for o in system.odds if isinstance(o, Odds)}
-    simulate = {o.of: system.prefix + o.path for o in system.simulations}
+    odds = {o.of: system.prefix + o.path for o in system.odds if isinstance(o, Odds) and o.of}
+    simulate = {o.of: system.prefix + o.path for o in system.simulations if o.of}
     return SystemInfo(
         id=system.id,
         name={lang: system.display_name(lang) for lang in LANGUAGES},
