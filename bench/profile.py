@@ -85,8 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     sys.path.insert(0, str(ROOT))
     from bench.bare_app import app as bare
     from service.app import create_app
-    from service.endpoints import endpoints
-    from service.routing import ResolverEndpoint
+    from service.endpoints import ResolverEndpoint, endpoints
 
     svc = create_app()
     route = endpoints(svc)[url_path(args.path)]

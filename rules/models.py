@@ -246,10 +246,9 @@ def _no_foundry(value: Any) -> Any:
 class RollRequest(Model):
     """Base of every request that may roll dice: its ``seed``, its scripted ``dice``, its ``lang``.
 
-    A system with Foundry rolls (its descriptor's ``foundry``) bases its requests on
-    :class:`FoundryRollRequest` instead, which adds ``foundry``; ``rules.system.System`` refuses a
-    descriptor whose requests and ``foundry`` disagree, so a request offers only what its system has
-    (here ``foundry`` is out of the schema, and refused with a 422 that says why).
+    An endpoint with Foundry rolls bases its request on :class:`FoundryRollRequest` instead, which
+    adds ``foundry``, and its result on :class:`FoundryEnvelope`; here ``foundry`` is out of the
+    schema, and refused with a 422 that says why.
     """
 
     seed: Seed | None = Field(
@@ -339,11 +338,11 @@ class FoundryRolls(TypedDict):
 
 @with_config(ConfigDict(extra="forbid"))
 class Envelope(TypedDict):
-    """What every resolving endpoint returns besides its system's own fields, as a typed dict.
+    """What every resolving endpoint returns besides its system's own fields.
 
-    Results are typed dicts built as dict literals (STYLE 17: one shape per direction): a result type
-    derives from this one, and a resolver returns ``{**trace(dice, log), "field": ...}`` with its own
-    keys in declaration order.
+    Results are typed dicts built as dict literals (STYLE 17): a result type derives from this one
+    (from :class:`FoundryEnvelope` where its request is a :class:`FoundryRollRequest`), and a
+    resolver returns ``{**trace(dice, log), "field": ...}`` with its own keys in declaration order.
     """
 
     seed: Annotated[
@@ -365,9 +364,20 @@ class Envelope(TypedDict):
         Field(description="Scripted values the resolution did not need, by slot."),
     ]
     events: Annotated[list[Event], Field(description="What happened, in order.")]
+
+
+@with_config(ConfigDict(extra="forbid"))
+class FoundryEnvelope(Envelope):
+    """The envelope of an answer whose request offers ``foundry`` (:class:`FoundryRollRequest`)."""
+
     foundry: NotRequired[
         Annotated[
             FoundryRolls,
             Field(description='Only with `"foundry": true`: the dice as Foundry VTT rolls.'),
         ]
     ]
+
+
+def offers_foundry(result: type[Any]) -> bool:
+    """Whether the result type ``result`` has the ``foundry`` key of :class:`FoundryEnvelope`."""
+    return "foundry" in getattr(result, "__annotations__", {})

@@ -1,51 +1,11 @@
 """Narration: an event's code and parameters told as a sentence, in the reader's language.
 
-Resolvers record events as a code and parameters (``rules.events``); the texts live in gettext
-catalogs, one per language (``rules/locale/<lang>/LC_MESSAGES/dragonroll.po``, compiled to ``.mo``),
-and the service renders each event once, for the negotiated language, with the names the request
-gave (``docs/narration.md``). A system's English source texts are in ``rules/<system>/text.py``,
-written with the three markers below, which Babel extracts (``babel.cfg``):
-
-- :func:`sentence` ``(code, text)``: the sentence of an event code. ``code|param=value`` is the
-  sentence for the events of ``code`` whose ``param`` has that value (``true``/``false`` for a
-  flag, ``none`` for null, ``*`` for any other value): a variant, for a flag or a choice that
-  changes the whole sentence; several (``code|kind=block|running=true``) choose on several
-  parameters.
-- :func:`counted` ``(code#param, one, many)``: a counted phrase, ``{param}`` of ``code``'s sentence
-  shown with the plural form its number takes ("1 die", "3 dice"), so one sentence holds several.
-- :func:`term` ``(system.param=value, text)``: how a sentence shows a parameter's value
-  ("right_leg" as "right leg"). ``system.role=<id>`` names a side the request gives no id or name;
-  a field no parameter fills (``{target}``) is such a role: the name the request gives it, else
-  the term. ``system.list=empty`` is how an empty list reads ("none").
-
-A field is ``{param}``, or ``{param:spec}`` with a format spec (``+d``), or ``{param:pos}`` for a
-position counted from 0 shown from 1, or ``{param:@table}`` for the value's term in another table
-(``system.table=value``: a number read as a word, "a village" for change level 2), or
-``{param:notation}`` for a dice notation in the language's letters (``system.notation=d``:
-"1k12+3"), or ``{param:?word|feminine=word|...}`` for the word that agrees with the grammatical
-class of whom the parameter names (the request's ``gender`` beside a ``name``: a gender, or a
-group's kind, :data:`GENDERS`; a group's kind not listed takes the ``plural`` word; the first word
-when it gives none: a form that needs none); a list's participants together, and ``{a+b:?word}``
-two participants together (:func:`together`). A string parameter is shown as its name in the
-request, else as its term, else as itself; a list of names as the language joins them (CLDR's
-"and" list, Babel's ``format_list``: "a, b i c"), a list of values (dice) with the language's comma;
-a counted list (``code#param`` of a list) takes the plural form of its length; an empty list
-chooses a variant as null does (``none``). In Arabic every value shown (not a term) is wrapped in
-Unicode isolates (FSI ... PDI), each item of a list on its own, so numbers and Latin names read
-left to right inside the right-to-left sentence; in a left-to-right language a name (a request's
-string) with a right-to-left letter is (:func:`ltr`). The first letter of a
-sentence is made upper case.
-
-Each language's catalog is compiled once per process (:func:`catalog`) into one Python function
-per event code, generated from the compiled catalog (``.mo``) and compiled with ``compile()``: one
-line per field that computes its text, then one f-string of the literals and the texts; a code
-with variants is one more function, an ``if`` per variant. Nothing generated is written anywhere:
-the catalogs stay the one source of the texts. A field's common values (an int, a string: a name,
-a term or itself, a list of them) are shown inline, a branch per kind; an empty list, a flag, a
-role and a term of another table by :meth:`Field.show`, the rules above written once. A sentence's
-first letter is made upper case where it can come from: its literal's when compiled, its first
-field's where that is shown. Rendering an event is a dict lookup and a call.
-``tests/narration/reference.py`` reads the same rules the slow way; the tests compare every text.
+The English sources are each system's ``rules/<system>/text.py`` (:func:`sentence`,
+:func:`counted`, :func:`term`), every language a gettext catalog (``rules/locale/``); each catalog
+is compiled once per process into one Python function per event code (:func:`catalog`), and
+:func:`narrate` fills an answer's texts with the names its request gave. The template syntax, the
+languages' rules and how it works: docs/narration.md; ``tests/narration/reference.py`` reads the
+same rules the slow way.
 """
 
 from __future__ import annotations

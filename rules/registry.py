@@ -1,23 +1,42 @@
 """The registry: the one list of the systems the service serves (STYLE 21; docs/development.md,
-"Adding a system"). Everything that lists systems or endpoints is built from it at start-up (the
-routes, the narration catalogs, the Foundry rolls, the OpenAPI examples, ``GET /systems``, the
-compiled modules (``setup.py``), the docs' navigation (``scripts/mkdocs_hooks.py``)) or is tested against it
-(the bench's bodies). A system is its package (``rules/<system>/``, exporting its ``SYSTEM``) plus one
-line here; the order here is the order of the OpenAPI document and of ``GET /systems``.
+"Adding a system"). Everything that lists systems or endpoints is built from it; its order is the
+order of the OpenAPI document and of ``GET /systems``.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from rules import dnd5e, dos, dragon, notation, riders
 from rules.narration import Texts, texts_of
 from rules.system import Capability, System
 
-SYSTEMS: tuple[System, ...] = (
-    dos.SYSTEM,
-    dragon.SYSTEM,
-    riders.SYSTEM,
-    dnd5e.SYSTEM,
-    notation.SYSTEM,  # the dice roller, an entry without a game, at /dice
+
+def served(systems: Iterable[System]) -> tuple[System, ...]:
+    """``systems``, checked to be served together: each with an id, a path prefix and a rules
+    version of its own (a ``ValueError`` that names the clash, else)."""
+    systems = tuple(systems)
+    for what, key in (("id", "id"), ("path prefix", "prefix"), ("rules version", "rules_version")):
+        seen: dict[str, str] = {}
+        for system in systems:
+            value = getattr(system, key)
+            if value in seen:
+                raise ValueError(
+                    f"systems {seen[value]!r} and {system.id!r} have the {what} {value!r}: give "
+                    "each its own"
+                )
+            seen[value] = system.id
+    return systems
+
+
+SYSTEMS: tuple[System, ...] = served(
+    (
+        dos.SYSTEM,
+        dragon.SYSTEM,
+        riders.SYSTEM,
+        dnd5e.SYSTEM,
+        notation.SYSTEM,  # the dice roller, an entry without a game, at /dice
+    )
 )
 #: Their ids, in the same order.
 IDS: tuple[str, ...] = tuple(system.id for system in SYSTEMS)

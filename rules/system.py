@@ -1,207 +1,265 @@
-"""What a game system is, for everything that serves it: the descriptor (STYLE 21).
+"""What a system is for the service: its descriptor (STYLE 21, 24).
 
-Each system package exports one :class:`System` (``rules/<system>/system.py``, ``rules.<x>.SYSTEM``);
-``rules.registry.SYSTEMS`` lists them, and that list is the only place that names the systems. The
-routes, the narration catalogs, the Foundry rolls, the OpenAPI examples and ``GET /systems`` are
-built from it, so a system is one package plus one line there (docs/development.md, "Adding a
-system").
-
-**Capabilities.** What a system may or may not have is a :class:`Capability`, and each is declared
-by the descriptor's own contents, never beside them (STYLE 22): Foundry rolls by ``foundry`` (its
-pools), odds by ``odds``, simulations by ``simulations``, counted phrases by a :func:`counted`
-message among its ``texts``, gendered names by a ``gender`` field in a request. A capability a
-system lacks is an empty field here, and everything derived says so: ``System.capabilities`` (what
-``GET /systems`` lists and the tests parametrize over: ``rules.registry.having``), the requests (only a
-system with Foundry rolls bases them on ``rules.models.FoundryRollRequest``, checked when the
-descriptor is built), the routes (a 404 for a path it has not).
-
-Pure data and functions: nothing here imports the web layer.
+Each system package exports one :class:`System` (``rules.<id>.SYSTEM``) and ``rules.registry``
+lists them. A descriptor holds typed entries: resolving endpoints (:class:`Endpoint`), odds
+(:class:`Odds`, :class:`ShapedOdds`) and simulations (:class:`Simulator`), each with its work
+function. A descriptor that breaks a rule the service relies on is refused when it is built, with a
+message that says what to do (docs/development.md, "Adding a system").
 """
 
 from __future__ import annotations
 
 import gettext
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from functools import cache
-from typing import Any, Final, Protocol
+from typing import Any, ClassVar, Final, Generic, TypeVar, Union
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from rules import narration
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
-from rules.models import FoundryRollRequest
+from rules.foundry import Mapper
+from rules.models import Envelope, FoundryRollRequest, RollRequest, offers_foundry
 from rules.narration import Message
+from rules.odds import NoDice, NoScript, Simulation
 
 #: A request body, as JSON.
 Body = Mapping[str, Any]
 
+#: A resolving endpoint's request and result (``rules.models``).
+Req = TypeVar("Req", bound=RollRequest)
+Res = TypeVar("Res", bound=Envelope)
+#: An odds endpoint's request (the resolving one's without ``seed`` and ``dice``) and its answer.
+Question = TypeVar("Question", bound=NoDice)
+Answer = TypeVar("Answer", bound=Mapping[str, Any])
+#: A simulation's request (the resolving one's plus ``runs``, without ``dice``).
+Runs = TypeVar("Runs", bound=NoScript)
 
-class Resolver(Protocol):
-    """``resolve(request, dice) -> result`` (STYLE 1)."""
-
-    def __call__(self, req: Any, dice: DiceSource, /) -> Any: ...
+ODDS_SLOTS: Final = "none: odds draw no dice (`seed` and `dice` are refused)."
+SIMULATE_SLOTS: Final = (
+    "a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per "
+    "turn or round `{seed}/{i}/{t}`); `dice` is refused."
+)
+#: The end of every odds endpoint's description.
+ODDS_DOC: Final = (
+    "Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and "
+    'answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, '
+    "`exact` in lowest terms; the outcomes of one question sum to exactly 1."
+)
+#: The end of every simulation's description.
+SIMULATE_DOC: Final = (
+    " Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a "
+    "`seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each "
+    "ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the "
+    "first of each ending, the longest) to replay. The dice a simulation may roll are bounded "
+    "(a 422 `limit-exceeded` beyond)."
+)
 
 
 class Capability(StrEnum):
     """Something a system may have beyond resolving, each declared by its descriptor's fields."""
 
-    #: Foundry VTT rolls (``foundry: true`` in its requests; ``System.foundry``, its pools).
+    #: Foundry VTT rolls: ``System.foundry`` (its pools), offered by at least one endpoint.
     FOUNDRY = "foundry"
-    #: Exact odds of a resolving endpoint's request, no die drawn (``System.odds``).
     ODDS = "odds"
-    #: Seeded simulations of whole fights (``System.simulations``).
     SIMULATE = "simulate"
     #: Counted phrases ("1 die", "3 dice"): a ``narration.counted`` message among its texts.
     COUNTED = "counted"
-    #: Participants named with a grammatical gender: a ``gender`` field in one of its requests.
+    #: Participants with a grammatical class: a ``gender`` field in one of its requests.
     GENDERED = "gendered"
 
 
-@dataclass(frozen=True, eq=False)
-class Endpoint:
-    """One resolving endpoint: ``POST /<system><path>``."""
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Endpoint(Generic[Req, Res]):
+    """A resolving endpoint, ``POST /<system><path>``: ``resolve(request, dice) -> result``."""
 
     path: str
     summary: str
     description: str
-    request: type[Any]
-    result: type[Any]
-    resolve: Resolver
-    #: The slots a request draws (checked against a ``dice`` script), and their documentation.
-    slots: Callable[[Any], SlotSpec]
+    request: type[Req]
+    result: type[Res]
+    resolve: Callable[[Req, DiceSource], Res]
+    #: The slots a request draws from (a ``dice`` script is checked against them).
+    slots: Callable[[Req], SlotSpec]
     slot_doc: str
-    #: The base dice a request can roll (``rules.budget``), checked before resolving.
-    work: Callable[[Any], Work]
-    #: Name -> request body; the first is the OpenAPI document's example (resolved there).
+    #: What a request costs (``rules.budget``), checked before any die is drawn.
+    work: Callable[[Req], Work]
+    #: Name -> request body; the first is the OpenAPI document's example, resolved there.
     examples: Mapping[str, Body]
-    #: The event codes that tell this endpoint's outcome: an answer's events with one of them, in
-    #: order, are its outcome in one line (``GET /systems`` lists them; the playground and the
-    #: Owlbear extension show them, already in the reader's language).
+    #: The event codes that tell an answer's outcome in one line (``GET /systems`` lists them).
     outcome: Sequence[str] = ()
+
+    seeded: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        _check_functions(self, "resolve", "slots", "work")
+        if self.foundry != offers_foundry(self.result):
+            base = "FoundryEnvelope" if self.foundry else "Envelope"
+            raise ValueError(
+                f"{self.path}: its request {'offers' if self.foundry else 'lacks'} `foundry` but "
+                f"its result does not agree: base {self.result.__name__} on rules.models.{base}, "
+                "as its request is based on "
+                + ("FoundryRollRequest" if self.foundry else "RollRequest")
+            )
+
+    @property
+    def foundry(self) -> bool:
+        """Whether its requests take ``foundry: true`` (Foundry VTT rolls in the answer)."""
+        return issubclass(self.request, FoundryRollRequest)
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Odds(Generic[Question, Answer]):
+    """The exact odds of a resolving endpoint's request (``of``, its path), no die drawn."""
+
+    path: str
+    summary: str
+    description: str
+    request: type[Question]
+    result: type[Answer]
+    answer: Callable[[Question], Answer]
+    work: Callable[[Question], Work]
+    examples: Mapping[str, Body]
+    of: str = ""
+
+    slot_doc: ClassVar[str] = ODDS_SLOTS
+    seeded: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        _check_functions(self, "answer", "work")
+
+    def shape(self, name: str, keys: frozenset[str]) -> Shape:
+        """This question as one of a :class:`ShapedOdds`'s: a body with any of ``keys``."""
+        return Shape(name, keys, self)
 
 
 @dataclass(frozen=True, eq=False)
 class Shape:
-    """One question a shaped odds endpoint answers: a body with any of ``keys`` (and none of
-    another shape's) is a ``request``, answered by ``answer``."""
+    """One question a :class:`ShapedOdds` answers: a body with any of ``keys`` (and none of
+    another shape's) is answered as ``odds`` answers it."""
 
     name: str
     keys: frozenset[str]
-    request: type[Any]
-    answer: Callable[[Any], Any]
-    #: what a request of this shape costs (``rules.budget.Work``), checked before answering
-    work: Callable[[Any], Any] | None = None
+    odds: Odds[Any, Any]
+
+    @property
+    def request(self) -> type[BaseModel]:
+        return self.odds.request
 
 
-@dataclass(frozen=True, eq=False)
-class Odds:
-    """An odds endpoint (``POST /<system><path>``, no die drawn) or a simulation (``seeded``: runs
-    drawn from their own seeds, a request without one gets a new one).
-
-    ``of``: the path of the resolving endpoint it answers for (``GET /systems`` lists it there);
-    ``shapes``: a body answered as whichever of them its keys say (then ``request`` and ``answer``
-    are unused, ``of`` is empty); ``work``: the base dice it may roll, checked as a resolver's is
-    (none by default: odds draw no die, a simulation bounds its own runs)."""
+@dataclass(frozen=True, eq=False, kw_only=True)
+class ShapedOdds:
+    """Several odds questions on one path, told apart by the body's keys (``POST /dos/odds``)."""
 
     path: str
     summary: str
     description: str
-    result: Any
+    shapes: Sequence[Shape]
     examples: Mapping[str, Body]
-    request: type[Any] | None = None
-    answer: Callable[[Any], Any] | None = None
+
+    slot_doc: ClassVar[str] = ODDS_SLOTS
+    seeded: ClassVar[bool] = False
+
+    @property
+    def result(self) -> Any:
+        """The answer of any of its questions."""
+        return Union[tuple(shape.odds.result for shape in self.shapes)]  # noqa: UP007
+
+
+@dataclass(frozen=True, eq=False, kw_only=True)
+class Simulator(Generic[Runs]):
+    """Seeded runs of a resolving endpoint's request (``of``), summarised (``rules.odds``): run
+    i is seeded ``{seed}/{i}``, and a request without a seed gets a new one."""
+
+    path: str
+    summary: str
+    description: str
+    request: type[Runs]
+    answer: Callable[[Runs], Simulation]
+    work: Callable[[Runs], Work]
+    examples: Mapping[str, Body]
     of: str = ""
-    seeded: bool = False
-    slot_doc: str = "none: odds draw no dice (`seed` and `dice` are refused)."
-    shapes: Sequence[Shape] = ()
-    work: Callable[[Any], Work] | None = None
 
-    def shape(self, name: str, keys: frozenset[str]) -> Shape:
-        """This question as one shape of a shaped odds endpoint: a body with any of ``keys`` is
-        answered as this endpoint answers it (its request model, answer and work function)."""
-        assert self.request is not None and self.answer is not None, self.path
-        return Shape(name, keys, self.request, self.answer, self.work)
+    result: ClassVar[type[Simulation]] = Simulation
+    slot_doc: ClassVar[str] = SIMULATE_SLOTS
+    seeded: ClassVar[bool] = True
+
+    def __post_init__(self) -> None:
+        _check_functions(self, "answer", "work")
 
 
-#: A system's Foundry pools: ``pools(request, result, say) -> list[rules.foundry.Pool]``.
-Pools = Callable[..., list[Any]]
+#: Any entry of a descriptor: each is one ``POST`` path of its system.
+Entry = Endpoint[Any, Any] | Odds[Any, Any] | ShapedOdds | Simulator[Any]
+
+
+def _check_functions(entry: Any, *names: str) -> None:
+    for name in names:
+        if not callable(getattr(entry, name)):
+            raise TypeError(
+                f"{entry.path}: `{name}` must be a function (a work function returns "
+                "rules.budget.Work, what a request costs; Work(0, (), 'no dice') costs nothing)"
+            )
 
 
 @dataclass(frozen=True, eq=False)
 class System:
     """A game system as the service serves it (or ``game=False``: an entry without a game, the
-    general dice roller, whose paths are its own)."""
+    dice roller, served at its own ``path``)."""
 
-    #: The event codes' and catalog contexts' first part, and the path prefix (``/<id>``) unless
-    #: ``path`` says otherwise.
+    #: The first part of its event codes and catalog contexts; the path prefix unless ``path``.
     id: str
     #: Display name by language; English (``en``) at least, the fallback for any other.
     name: Mapping[str, str]
-    #: What a replay may rely on (docs/dice.md, "Rules versions"): the same request and seed give
-    #: the same bytes within one version of this system. Bumped whenever an answer of this system
-    #: could change for the same request and seed (a rule, a draw order, an event, a text in any
-    #: language, a Foundry flavor). Written here only: the service stamps it on every answer
-    #: (``rules_version``, which the engine's ``rules.events.trace`` leaves empty), ``GET /systems``
-    #: lists it.
+    #: ``<id>-<n>``, on every answer: bumped whenever an answer could change for the same request
+    #: and seed (a rule, a draw order, an event, a text in any language; docs/dice.md).
     rules_version: str
-    endpoints: Sequence[Endpoint]
-    #: The English source of the events' sentences and of the Foundry rolls' flavors (the catalogs
-    #: translate them; a language's catalog without one says it in English).
+    endpoints: Sequence[Endpoint[Any, Any]]
+    #: The English source of the events' sentences and of the Foundry rolls' flavors.
     texts: Sequence[Message]
     flavors: Sequence[Message] = ()
     #: What the game is, in an English phrase a first reader tells the systems apart by (the MCP
     #: tools' descriptions open with it, ``service.mcp_tools``).
     about: str = ""
-    odds: Sequence[Odds] = ()
-    simulations: Sequence[Odds] = ()
-    foundry: Pools | None = None
+    odds: Sequence[Odds[Any, Any] | ShapedOdds] = ()
+    simulations: Sequence[Simulator[Any]] = ()
+    #: Its Foundry pools, for the endpoints whose requests offer ``foundry``.
+    foundry: Mapper | None = None
     #: The OpenAPI tag (the English name by default).
     tag: str = ""
     game: bool = True
-    #: The path prefix when it is not ``/<id>`` (the dice roller: ``notation`` served at ``/dice``).
     path: str = ""
-    #: Engine modules of its own compiled with mypyc (``rules.registry.compiled()``, setup.py).
+    #: Engine modules of its own compiled with mypyc (``rules.registry.compiled()``).
     compiled: Sequence[str] = field(default=())
-    #: A system that reads dice notation with shorthands (``adv``): this descriptor as a deployment
-    #: with more of them serves it, ``with_shorthands(extra) -> System`` (``extra`` from the
-    #: settings, ``DRAGONROLL_DICE_SHORTHANDS``; :meth:`configured`). None: the same everywhere.
+    #: For a system that reads dice notation: this descriptor over a deployment's extra
+    #: shorthands (``DRAGONROLL_DICE_SHORTHANDS``; :meth:`configured`).
     with_shorthands: Callable[[Mapping[str, str]], System] | None = None
 
     def __post_init__(self) -> None:
-        """Refuse a descriptor with Foundry pools none of its requests can ask for, or a request
-        offering ``foundry`` in a system without them (:class:`Capability`): a system has pools
-        iff at least one endpoint offers them (an endpoint that draws for a client, ``/dice/draw``,
-        offers none beside one that rolls, ``/dice/roll``)."""
-        offering = [e for e in self.endpoints if issubclass(e.request, FoundryRollRequest)]
-        if self.foundry is None and offering:
-            raise ValueError(
-                f"{self.id}{offering[0].path}: its request offers `foundry` but the system has no "
-                "Foundry pools"
-            )
-        if self.foundry is not None and not offering:
-            raise ValueError(
-                f"{self.id}: it has Foundry pools but no request offers `foundry` (base one on "
-                "rules.models.FoundryRollRequest)"
-            )
+        problems = [*_naming(self), *_paths(self), *_outcomes(self), *_foundry(self)]
+        problems += [problem for entry in self.entries() for problem in _examples(entry)]
+        if problems:
+            raise ValueError(f"system {self.id!r}: " + "; ".join(problems))
 
     @property
     def prefix(self) -> str:
         return self.path or f"/{self.id}"
 
+    def entries(self) -> tuple[Entry, ...]:
+        """Every entry, in the order the service lists them: endpoints, odds, simulations."""
+        return (*self.endpoints, *self.odds, *self.simulations)
+
     def configured(self, shorthands: Mapping[str, str]) -> System:
-        """This system as a deployment with the extra dice ``shorthands`` serves it: a descriptor
-        of its own, whose functions read them (each app builds its own: two apps in one process
-        keep their own settings); itself when there are none or it reads no notation."""
+        """This system as a deployment with the extra dice ``shorthands`` serves it (each app
+        builds its own); itself when there are none or it reads no notation."""
         if not shorthands or self.with_shorthands is None:
             return self
         return self.with_shorthands(shorthands)
 
     @property
     def capabilities(self) -> frozenset[Capability]:
-        """What this system has, read from its descriptor's fields (:class:`Capability`)."""
         return _capabilities(self)
 
     def has(self, capability: Capability) -> bool:
@@ -215,21 +273,79 @@ class System:
         return self.name.get(lang) or self.name["en"]
 
     def languages(self) -> tuple[str, ...]:
-        """The languages this system's texts are all translated into (:func:`languages`)."""
+        """The languages its texts are all translated into (:func:`languages`)."""
         return _languages(self)
 
 
-class _Untranslated(gettext.NullTranslations):
-    """A catalog's fallback that marks a message the catalog lacks (:func:`languages`)."""
-
-    def pgettext(self, context: str, message: str) -> str:
-        return UNTRANSLATED
-
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
-        return UNTRANSLATED
+# ---------------------------------------------------------------- a descriptor's own rules
 
 
-UNTRANSLATED: Final = "\x00untranslated"
+def _naming(system: System) -> Iterator[str]:
+    if not system.name.get("en"):
+        yield "give `name` an English entry (`en`), every other language's fallback"
+    if not system.rules_version.startswith(f"{system.id}-"):
+        yield f"name its rules_version `{system.id}-<n>` (`{system.id}-1` to start)"
+    for message in (*system.texts, *system.flavors):
+        if message.context.split(".", 1)[0].split("|", 1)[0] != system.id:
+            yield f"put the text {message.context!r} under its own id (`{system.id}.<event>`)"
+
+
+def _paths(system: System) -> Iterator[str]:
+    seen: set[str] = set()
+    for entry in system.entries():
+        if not entry.path.startswith("/"):
+            yield f"begin the path {entry.path!r} with `/`"
+        if entry.path in seen:
+            yield f"two entries at {entry.path}: give each its own path"
+        seen.add(entry.path)
+    resolving = {endpoint.path for endpoint in system.endpoints}
+    for entry in (*system.odds, *system.simulations):
+        if isinstance(entry, Odds | Simulator) and entry.of and entry.of not in resolving:
+            yield f"{entry.path} answers for {entry.of!r}: name one of its endpoints' paths"
+
+
+def _outcomes(system: System) -> Iterator[str]:
+    codes = narration.codes(system.texts)
+    for endpoint in system.endpoints:
+        for code in endpoint.outcome:
+            if code not in codes:
+                yield f"{endpoint.path}: its outcome {code!r} is none of its texts' event codes"
+
+
+def _foundry(system: System) -> Iterator[str]:
+    offered = [endpoint.path for endpoint in system.endpoints if endpoint.foundry]
+    if offered and system.foundry is None:
+        yield (
+            f"{', '.join(offered)} offer `foundry` but the system has no Foundry pools: give it "
+            "`foundry=` (its pools), or base those requests on rules.models.RollRequest"
+        )
+    if system.foundry is not None and not offered:
+        yield (
+            "it has Foundry pools but no endpoint offers `foundry`: base a request on "
+            "rules.models.FoundryRollRequest (and its result on FoundryEnvelope), or drop `foundry=`"
+        )
+
+
+def _examples(entry: Entry) -> Iterator[str]:
+    """Each example is a valid request, with a seed where the answer carries one (the document
+    resolves the first: without a seed it would change on every build)."""
+    models = [s.request for s in entry.shapes] if isinstance(entry, ShapedOdds) else [entry.request]
+    for name, body in entry.examples.items():
+        if entry.seeded and "seed" not in body:
+            yield f"{entry.path}: give the example {name!r} a `seed`, so its answer stays the same"
+        if not any(_valid(model, body) for model in models):
+            yield f"{entry.path}: the example {name!r} is not a valid request of its model"
+
+
+def _valid(model: type[BaseModel], body: Body) -> bool:
+    try:
+        model.model_validate(body)
+    except ValidationError:
+        return False
+    return True
+
+
+# ---------------------------------------------------------------- capabilities and languages
 
 
 @cache
@@ -244,10 +360,9 @@ def _capabilities(system: System) -> frozenset[Capability]:
     return frozenset(capability for capability, has in declared.items() if has)
 
 
-def _has_field(model: type[Any], name: str) -> bool:
-    """Whether ``model`` or a model nested in it (in a list, a union, an optional) has a field
-    ``name``: read from its JSON schema, which names every nested model's properties."""
-    schema = model.model_json_schema() if issubclass(model, BaseModel) else {}
+def _has_field(model: type[BaseModel], name: str) -> bool:
+    """Whether ``model`` or a model nested in it has a field ``name`` (read from its JSON schema,
+    which names every nested model's properties)."""
     found = False
 
     def walk(node: Any) -> None:
@@ -262,8 +377,21 @@ def _has_field(model: type[Any], name: str) -> bool:
             for value in node:
                 walk(value)
 
-    walk(schema)
+    walk(model.model_json_schema())
     return found
+
+
+class _Untranslated(gettext.NullTranslations):
+    """A catalog's fallback that marks a message the catalog lacks (:func:`languages`)."""
+
+    def pgettext(self, context: str, message: str) -> str:
+        return UNTRANSLATED
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return UNTRANSLATED
+
+
+UNTRANSLATED: Final = "\x00untranslated"
 
 
 @cache
@@ -290,25 +418,3 @@ def _translated(tr: gettext.GNUTranslations, message: Message) -> bool:
     if message.plural is None:
         return tr.pgettext(message.context, message.text) != UNTRANSLATED
     return tr.npgettext(message.context, message.text, message.plural, 1) != UNTRANSLATED
-
-
-# ---------------------------------------------------------------- what every odds endpoint says
-
-#: The end of every odds endpoint's description.
-ODDS_DOC = (
-    "Takes the resolving endpoint's request without `seed` and `dice` (either is a 422) and "
-    'answers without drawing a die. Every probability is `{"p": float, "exact": "n/d"}`, '
-    "`exact` in lowest terms; the outcomes of one question sum to exactly 1."
-)
-#: The end of every simulation's description, and its slots.
-SIMULATE_DOC = (
-    " Takes the resolving endpoint's request plus `runs` (1-1000); `dice` is refused; without a "
-    "`seed` the service makes one and returns it. Run i is seeded `{seed}/{i}`. The answer: each "
-    "ending's count, rate and 95% Wilson score interval, the mean length, and example runs (the "
-    "first of each ending, the longest) to replay. The dice a simulation may roll are bounded "
-    "(a 422 `limit-exceeded` beyond)."
-)
-SIMULATE_SLOTS = (
-    "a run draws the resolving endpoint's own slots from its own seeds (`{seed}/{i}`, and per "
-    "turn or round `{seed}/{i}/{t}`); `dice` is refused."
-)

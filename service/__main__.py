@@ -1,16 +1,15 @@
 """``python -m service``: serve dragonroll with uvicorn (127.0.0.1:8000 unless told otherwise).
 
-Settings come from ``DRAGONROLL_*`` variables (``service.settings``); ``--host``/``--port``/
-``--workers`` override them and are validated the same way (workers 1-64, port 1-65535, a host this
-machine can listen on). A bad value stops start-up with one line naming the variable or the flag,
-before anything is bound or spawned. On SIGTERM uvicorn stops accepting connections and gives
-in-flight requests ``DRAGONROLL_GRACEFUL_TIMEOUT`` seconds to finish; the server's limits are in
-``service.server``.
+Settings come from ``DRAGONROLL_*`` variables (``service.settings``), ``--host``/``--port``/
+``--workers`` override them. A bad value, or a port another process listens on, stops start-up
+with one line naming the setting to change, before anything is built, bound or spawned.
 """
 
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 import sys
 
 import uvicorn
@@ -39,6 +38,11 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     given = {name: value for name in FLAGS if (value := getattr(args, name)) is not None}
     settings = load(given, {name: FLAGS[name] for name in given})
+    if port_taken(settings.host, settings.port):
+        raise SystemExit(
+            f"dragonroll: port {settings.port} on {settings.host} is taken: choose a free one with "
+            "--port or DRAGONROLL_PORT"
+        )
     uvicorn.run(
         "service.app:create_app",
         factory=True,
@@ -48,6 +52,22 @@ def main(argv: list[str] | None = None) -> None:
         log_level=settings.log_level,
         **server_options(settings.graceful_timeout, uvicorn_log_config(settings)),
     )
+
+
+def port_taken(host: str, port: int) -> bool:
+    """Whether another socket listens on ``port`` of ``host``: bound here as uvicorn binds it
+    (``SO_REUSEADDR``: a port left in TIME_WAIT is free), then let go."""
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    for family, kind, proto, _, address in found:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                probe.bind(address)
+            except OSError as refused:
+                if refused.errno == errno.EADDRINUSE:
+                    return True
+                raise
+    return False
 
 
 if __name__ == "__main__":

@@ -20,13 +20,14 @@ from fastapi import FastAPI
 from starlette.requests import Request
 from starlette.responses import Response
 
+from rules import registry
 from rules.dice import RNG
 from rules.narration import texts_of
 from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, pipeline, problems
 from service.docs import mount_docs
-from service.endpoints import endpoints, install
+from service.endpoints import endpoints
 from service.favicon import mount_favicon
 from service.foundry import mount_foundry
 from service.lanes import HeavyLane
@@ -41,6 +42,7 @@ from service.middleware.metrics import RequestMetrics
 from service.openapi import install_openapi
 from service.owlbear import mount_owlbear
 from service.playground import mount_playground
+from service.routing import install
 from service.settings import Settings
 from service.systems import add_systems_route
 
@@ -68,7 +70,7 @@ def create_app(
     # This app's own descriptors: a system that reads dice notation over this deployment's
     # shorthands (DRAGONROLL_DICE_SHORTHANDS), every other the registry's itself.
     given = SYSTEMS if systems is None else systems
-    served = tuple(system.configured(settings.dice_shorthands) for system in given)
+    served = registry.served(system.configured(settings.dice_shorthands) for system in given)
     log = make_logger(settings)
     app = FastAPI(
         title="dragonroll",

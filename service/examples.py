@@ -1,11 +1,6 @@
-"""One realistic request per resolving endpoint, drawn from the rule files' worked examples.
-
-Each endpoint's descriptor carries its examples (``rules.system.Endpoint.examples``, in
-``rules/<system>/system.py``); the first is the OpenAPI document's request example
-(``service.openapi``), so Swagger UI, ReDoc, the playground page (``GET /``) and generated clients
-all start from a request that works; a test validates each against its endpoint's model and
-resolves it.
-"""
+"""The first request example of each resolving endpoint (its descriptor's ``examples``): the
+OpenAPI document's example, so Swagger UI, ReDoc, the playground and the clients start from a
+request that works."""
 
 from __future__ import annotations
 

@@ -23,9 +23,8 @@ from fastapi import FastAPI
 
 from rules.system import System
 from service.encoding import encode
-from service.endpoints import endpoints
+from service.endpoints import Endpoint, endpoints
 from service.mcp_card import CARD_URI, TOOL_META
-from service.routing import Endpoint
 
 DESCRIBE = "describe_endpoint"
 #: The request fields every endpoint shares (the envelope): told once, in the input schema.

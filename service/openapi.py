@@ -1,16 +1,9 @@
-"""The OpenAPI document: generated from the app, with every body, answer and problem declared.
+"""The OpenAPI document, generated from the app, with every body, answer and problem declared.
 
-FastAPI documents each route it knows: its answer (the route's ``response_model``) and its problem
-responses. The endpoints read their bodies themselves (``service.routing``), so FastAPI does not see
-the request models: they are put in here, generated together with the answers by pydantic
-(``TypeAdapter.json_schemas``, what FastAPI itself calls), so that a model used in both directions
-gets FastAPI's ``-Input`` / ``-Output`` names. Components no operation refers to are dropped.
-
-Every schema has one readable name, its component key and its title alike: a model whose class name
-another system's model shares (``AttackRequest`` in ``rules.dos`` and ``rules.dnd5e``) is named with
-its system in front (``DosAttackRequest``, ``Dnd5eAttackRequest``), as is one that FastAPI splits into
-an input and an output schema (``RidersSideInput``). Code generators (openapi-typescript,
-openapi-python-client) name their types after these, so the names never depend on module paths.
+The endpoints read their bodies themselves (``service.routing``), so their request models are put in
+here, generated with the answers by pydantic as FastAPI does (``TypeAdapter.json_schemas``). Every
+schema gets one readable name, its system's in front where two systems share a class name
+(``DosAttackRequest``): code generators name their types after them.
 """
 
 from __future__ import annotations
@@ -26,10 +19,9 @@ from fastapi.openapi.models import OpenAPI
 from fastapi.openapi.utils import get_openapi
 from pydantic import TypeAdapter
 
-from service.endpoints import endpoints
+from service.endpoints import Endpoint, endpoints
 from service.examples import examples
 from service.problems import PROBLEM_JSON, Problem, ProblemError
-from service.routing import Endpoint
 
 REF = "#/components/schemas/{model}"
 

@@ -1,37 +1,21 @@
 """The one request pipeline: every surface (HTTP, MCP over HTTP or stdio) answers a POST body here.
 
-:func:`answer` takes an endpoint (``service.routing.Endpoint``) and a raw body and gives the bytes of
-the answer, in this order (shared/DESIGN.md, "Two lanes"):
-
-1. **admit**, on the event loop: validate the JSON with the request model, refuse a duplicate key,
-   count the work (the endpoint's work function) and refuse what is over its budget: a cheap early
-   refusal, a few milliseconds at most (docs/hardening.md);
-2. **choose the lane**: a resolver whose work is small (:func:`is_light`: at most
-   :data:`LIGHT_DICE` base dice, an answer of at most :data:`LIGHT_ANSWER` bytes, a body of at most
-   :data:`LIGHT_BODY` bytes) is answered on the loop, at once; odds, simulations and everything
-   else go to the heavy lane (``service.lanes``), whose workers hold each job within its CPU limit;
-3. **answer**: resolve with a fresh dice source, narrate, encode, and refuse an answer over 4 MiB
-   (``Endpoint.finish``, in a worker for the heavy lane: the worker runs the whole synchronous path,
-   ``Endpoint.resolve``, on the same body).
-
-The errors are the app's to answer (``service.problems``): a request's own (``ValidationError``,
-``RulesError``, ``DuplicateKey``, or :class:`~service.problems.Refused` from a worker), and the lanes'
-(``CpuLimit`` 422, ``Overloaded`` and ``Draining`` 503, ``Abandoned`` 499; ``WorkerFailed`` is a bug,
-a 500). The Content-Type check is the HTTP surface's (``service.routing.check_json``): JSON is the
-only thing another surface hands in.
+:func:`answer` admits the body on the event loop (``Endpoint.admit``: validation, duplicate keys,
+the work budget), then answers a small resolver's request there at once and sends everything else
+(odds, simulations, larger requests) to the heavy lane's workers (``service.lanes``), which run
+``Endpoint.resolve`` on the same body (shared/DESIGN.md, "Two lanes"). Errors are raised for the
+surface to answer (``service.problems``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rules import budget
+from service.endpoints import Endpoint
 from service.lanes import HeavyLane, WorkerFailed
 from service.problems import Refused, as_problem
-
-if TYPE_CHECKING:
-    from service.routing import Endpoint
 
 #: The most base dice a request answered on the event loop may roll (measured: docs/hardening.md,
 #: "Two lanes"); one over it goes to the heavy lane.
@@ -68,9 +52,12 @@ async def answer(
     ``state`` is the app's state (``app.state``: ``settings`` for the dice budget, ``lane`` the
     heavy lane); ``accept_language`` the caller's ``Accept-Language`` header (``lang`` in the body
     wins); ``gone``, when given, an awaitable function that returns once the caller has gone away
-    (its job is then dropped or ended, and :class:`~service.lanes.Abandoned` raised). Raises the
-    errors the module docstring lists, for the surface to answer (HTTP: the app's handlers;
-    ``problems.as_problem`` gives a refusal's problem body)."""
+    (its job is then dropped or ended, and :class:`~service.lanes.Abandoned` raised).
+
+    Raises, for the surface to answer (HTTP: the app's handlers; ``problems.as_problem`` gives the
+    problem body): the request's own errors (``ValidationError``, ``RulesError``, ``DuplicateKey``,
+    or :class:`~service.problems.Refused` from a worker) and the lanes' (``CpuLimit``,
+    ``Overloaded``, ``Draining``, ``Abandoned``; ``WorkerFailed`` is a bug)."""
     dice_budget: int = state.settings.max_dice
     req, work = endpoint.admit(body, dice_budget)
     if not endpoint.heavy and is_light(work, len(body)):

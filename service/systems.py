@@ -1,14 +1,5 @@
-"""``GET /systems``: the registry as the service serves it (docs/development.md).
-
-A list of the systems, in the registry's order: each with its ``id`` (its path prefix), its display
-``name`` in every language the service speaks (an object: the answer is the same for every caller,
-so a client picks its own language and a cache needs no ``Vary``), its ``rules_version`` (the one
-its answers carry), the ``languages`` its texts are all translated into (any other language is told
-in English), whether it is a game, its ``capabilities`` (``rules.system.Capability``: what a client
-may ask of it, such as ``foundry: true``), and its resolving endpoints, each with the event codes of
-its outcome and its ``odds`` and ``simulate`` paths where it has them. Built once per app, from the
-descriptors.
-"""
+"""``GET /systems``: the registry as the service serves it, built once per app from the
+descriptors (each system's names, rules version, languages, capabilities and endpoints)."""
 
 from __future__ import annotations
 
@@ -19,7 +10,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.narration import LANGUAGES
-from rules.system import Capability, System
+from rules.system import Capability, Odds, System
 from service.encoding import encode
 
 PATH = "/systems"
@@ -39,6 +30,10 @@ class EndpointInfo(BaseModel):
     )
     simulate: str | None = Field(
         default=None, description="Its simulation endpoint (whole fights), where it has one."
+    )
+    foundry: bool = Field(
+        description="Whether its requests take `foundry: true` (its answer then adds the dice as "
+        "Foundry VTT rolls); without it, `foundry` in a request is a 422."
     )
 
 
@@ -60,7 +55,7 @@ class SystemInfo(BaseModel):
     game: bool = Field(description="false for an entry without a game (the dice roller).")
     capabilities: list[Capability] = Field(
         description="What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: "
-        "its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), "
+        "the requests of its endpoints marked `foundry` take `foundry`), `odds` (odds endpoints), `simulate` (simulations), "
         "`counted` (counted phrases in its texts), `gendered` (its requests take a participant's "
         "grammatical `gender`). A capability it lacks is not listed."
     )
@@ -69,7 +64,7 @@ class SystemInfo(BaseModel):
 
 def describe(system: System) -> SystemInfo:
     """One system as ``GET /systems`` shows it."""
-    odds = {o.of: system.prefix + o.path for o in system.odds if o.of}
+    odds = {o.of: system.prefix + o.path for o in system.odds if isinstance(o, Odds) and o.of}
     simulate = {o.of: system.prefix + o.path for o in system.simulations if o.of}
     return SystemInfo(
         id=system.id,
@@ -85,6 +80,7 @@ def describe(system: System) -> SystemInfo:
                 outcome=list(e.outcome),
                 odds=odds.get(e.path),
                 simulate=simulate.get(e.path),
+                foundry=e.foundry,
             )
             for e in system.endpoints
         ],

@@ -25,7 +25,7 @@ from rules.dnd5e.models import (
     TypeDamage,
 )
 from rules.dnd5e.sentences import SENTENCES
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 
 DEATH_SAVE_DC = 10
 THREE = 3
@@ -50,7 +50,7 @@ def check(req: CheckRequest, dice: DiceSource) -> CheckResult:
         dc=req.dc,
     )
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "d20s": r["d20s"],
         "natural": r["natural"],
         "mode": r["mode"],
@@ -205,7 +205,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
         log.add("dnd5e.damage.total", total=total)
     state = apply_damage(req.target, total, critical, log)
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "hit": hit,
         "critical": critical,
         "attack": {"d20s": d20s, "natural": natural, "mode": how, "total": r["total"]},
@@ -256,7 +256,7 @@ def death_save(req: DeathSaveRequest, dice: DiceSource) -> DeathSaveResult:
         log.add("dnd5e.death_save.reset", successes=successes, failures=failures)
         successes, failures = 0, 0
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "d20s": r["d20s"],
         "natural": natural,
         "total": total,

@@ -26,7 +26,7 @@ from rules.dnd5e.models import (
 )
 from rules.dnd5e.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 from rules.models import MAX_ATTEMPTS
 
 ROUND_SECONDS = 6  # D5E-1
@@ -389,7 +389,7 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     verdicts = _surprise(req, stealth, log)
     order = _order(req, _roll(req, dice, log), dice, log)
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "round_seconds": ROUND_SECONDS,
         "order": order,
         "surprised": [v["id"] for v in verdicts if v["surprised"]],

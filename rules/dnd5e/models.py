@@ -19,7 +19,7 @@ from rules.dnd5e.damage import Formula, parse
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
-    Envelope,
+    FoundryEnvelope,
     FoundryRollRequest,
     Gender,
     Id,
@@ -234,7 +234,7 @@ class OrderEntry(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class InitiativeResult(Envelope):
+class InitiativeResult(FoundryEnvelope):
     round_seconds: Annotated[int, Field(description="A round is 6 seconds of game time (D5E-1).")]
     order: Annotated[
         list[OrderEntry], Field(description="Highest total first; the same every round.")
@@ -337,7 +337,7 @@ class Budget(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class TurnResult(Envelope):
+class TurnResult(FoundryEnvelope):
     valid: bool
     violations: list[Violation]
     budget: Annotated[Budget, Field(description="What the plan uses.")]
@@ -354,7 +354,7 @@ class CheckRequest(FoundryRollRequest):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class CheckResult(Envelope):
+class CheckResult(FoundryEnvelope):
     d20s: list[int]
     natural: int
     mode: D20Mode
@@ -465,7 +465,7 @@ class TargetState(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class AttackResult(Envelope):
+class AttackResult(FoundryEnvelope):
     hit: bool
     critical: bool
     attack: AttackRoll
@@ -488,7 +488,7 @@ class DeathSaveRequest(FoundryRollRequest):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class DeathSaveResult(Envelope):
+class DeathSaveResult(FoundryEnvelope):
     d20s: list[int]
     natural: int
     total: int

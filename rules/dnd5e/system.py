@@ -1,6 +1,8 @@
 """The fifth-edition SRD descriptor (rules/dnd5e.md): its endpoints, odds, texts and Foundry pools,
 as the service serves them (``rules.system``)."""
 
+from typing import Any
+
 from rules.dnd5e import attack, budget, foundry, initiative, odds, text, turn
 from rules.dnd5e.models import (
     AttackRequest,
@@ -14,14 +16,14 @@ from rules.dnd5e.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.system import ODDS_DOC, Endpoint, Odds, System
+from rules.system import ODDS_DOC, Endpoint, Odds, ShapedOdds, System
 
 _D20 = (
     "Advantage rolls two d20s and keeps the higher, disadvantage the lower; both together (any "
     "number of sources, given as booleans or counts) cancel to one d20 (D5E-10)."
 )
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Endpoint[Any, Any], ...] = (
     Endpoint(
         path="/initiative",
         outcome=("dnd5e.initiative.order",),
@@ -236,10 +238,10 @@ ATTACK_ODDS = Odds(
     examples={"a longsword on a goblin": LONGSWORD},
 )
 
-ODDS: tuple[Odds, ...] = (
+ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
     CHECK_ODDS,
     ATTACK_ODDS,
-    Odds(
+    ShapedOdds(
         path="/odds",
         shapes=(
             CHECK_ODDS.shape("a /dnd5e/check request", frozenset({"modifier", "dc"})),
@@ -247,7 +249,6 @@ ODDS: tuple[Odds, ...] = (
                 "a /dnd5e/attack request", frozenset({"attack_bonus", "damage", "target"})
             ),
         ),
-        result=odds.CheckOdds | odds.AttackOdds,
         summary="Odds of a check or an attack (the request says which)",
         description=(
             "Takes a `/dnd5e/check` or `/dnd5e/attack` request and answers as `/dnd5e/odds/check` "

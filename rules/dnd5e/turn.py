@@ -24,7 +24,7 @@ from rules.dnd5e.models import (
     Violation,
 )
 from rules.dnd5e.sentences import SENTENCES
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 
 
 def turn_slots(req: TurnRequest) -> SlotSpec:
@@ -202,7 +202,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     else:
         log.add("dnd5e.turn.valid")
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "valid": not out,
         "violations": out,
         "budget": {

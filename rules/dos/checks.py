@@ -17,7 +17,7 @@ from rules.dos.models import (
 )
 from rules.dos.pool import D10, opposed_reason, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 
 
 def roll_slots(req: PoolRequest) -> SlotSpec:
@@ -28,7 +28,7 @@ def roll(req: PoolRequest, dice: DiceSource) -> RollResult:
     """A bare pool roll in slot ``roll`` (DOS-1..7)."""
     log = EventLog(SENTENCES)
     pool = roll_pool(dice, "roll", req.pool, log)
-    return {**trace(dice, log), "roll": pool}
+    return {**foundry_trace(dice, log), "roll": pool}
 
 
 def test_slots(req: TestRequest) -> SlotSpec:
@@ -52,7 +52,7 @@ def test(req: TestRequest, dice: DiceSource) -> TestResult:
         dc=req.dc,
     )
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "roll": pool,
         "modifier_percent": percent,
         "total": tot,
@@ -98,7 +98,7 @@ def opposed(req: OpposedRequest, dice: DiceSource) -> OpposedResult:
             loser_total=sides[loser]["total"],
             reason=opposed_reason(winner, a["roll"], b["roll"]),
         )
-    return {**trace(dice, log), "a": a, "b": b, "winner": winner}
+    return {**foundry_trace(dice, log), "a": a, "b": b, "winner": winner}
 
 
 def complex_slots(req: ComplexRequest) -> SlotSpec:
@@ -137,7 +137,7 @@ def complex_test(req: ComplexRequest, dice: DiceSource) -> ComplexResult:
             partial=partial,
         )
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "modifier_percent": percent,
         "attempts": attempts,
         "successes": successes,

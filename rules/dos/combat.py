@@ -53,7 +53,7 @@ from rules.dos.models import (
 from rules.dos.pool import D10, opposed_reason, opposed_winner, outcome, roll_pool, total
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, InvalidRequest, LimitExceeded, Loc
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 
 #: DOS-26: percent of the base damage for each damage d10 (1 deals exactly 1 instead).
 DAMAGE_PERCENT: dict[int, int] = {
@@ -189,7 +189,7 @@ def actions(req: ActionsRequest, dice: DiceSource) -> ActionsResult:
             actions=n,
         )
         entries.append({"id": c.id, "actions": n, "opponents_speed": opp})
-    return {**trace(dice, log), "actions": entries}
+    return {**foundry_trace(dice, log), "actions": entries}
 
 
 # ---------------------------------------------------------------- DOS-15 initiative
@@ -296,7 +296,7 @@ def initiative(req: InitiativeRequest, dice: DiceSource) -> InitiativeResult:
     order, entries = roll_initiative(
         dice, log, [(c.id, c.speed) for c in req.combatants], req.first
     )
-    return {**trace(dice, log), "order": order, "entries": entries}
+    return {**foundry_trace(dice, log), "order": order, "entries": entries}
 
 
 # ---------------------------------------------------------------- DOS-26..29 damage
@@ -455,7 +455,7 @@ def damage(req: DamageRequest, dice: DiceSource) -> DamageResult:
     target = dict(t.__dict__)
     target.update(life)
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "die": die,
         "percent": percent,
         "base": base,
@@ -829,7 +829,7 @@ def attack(req: AttackRequest, dice: DiceSource) -> AttackResult:
     state = dict(defender.__dict__)
     state.update(changes)
     # The part's reason is a str in its schema (a turn's part); attack_core sets it from the Literal.
-    return {**trace(dice, log), **part, "defender": state}  # type: ignore[typeddict-item]
+    return {**foundry_trace(dice, log), **part, "defender": state}  # type: ignore[typeddict-item]
 
 
 # ---------------------------------------------------------------- DOS-24, DOS-25 maneuvers
@@ -896,4 +896,4 @@ def maneuver(req: ManeuverRequest, dice: DiceSource) -> ManeuverResult:
     part = maneuver_core(
         dice, log, prefix="", kind=req.kind, sides=(req.a, req.b), names=("a", "b")
     )
-    return {**trace(dice, log), "kind": req.kind, **part}
+    return {**foundry_trace(dice, log), "kind": req.kind, **part}

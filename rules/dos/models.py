@@ -21,7 +21,7 @@ from rules.models import (
     MAX_COMBATANTS,
     MAX_POOL,
     MAX_STAT,
-    Envelope,
+    FoundryEnvelope,
     FoundryRollRequest,
     Gender,
     Id,
@@ -197,12 +197,12 @@ class PoolRoll(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class RollResult(Envelope):
+class RollResult(FoundryEnvelope):
     roll: PoolRoll
 
 
 @with_config(ConfigDict(extra="forbid"))
-class TestResult(Envelope):
+class TestResult(FoundryEnvelope):
     roll: PoolRoll
     modifier_percent: int
     total: Annotated[
@@ -222,7 +222,7 @@ class SideResult(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class OpposedResult(Envelope):
+class OpposedResult(FoundryEnvelope):
     a: SideResult
     b: SideResult
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
@@ -238,7 +238,7 @@ class Attempt(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class ComplexResult(Envelope):
+class ComplexResult(FoundryEnvelope):
     modifier_percent: int
     attempts: Annotated[
         list[Attempt], Field(description="The attempts rolled, stopping at success (DOS-13).")
@@ -403,7 +403,7 @@ class ActionsEntry(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class ActionsResult(Envelope):
+class ActionsResult(FoundryEnvelope):
     actions: Annotated[
         list[ActionsEntry], Field(description="One entry per combatant, in request order.")
     ]
@@ -454,7 +454,7 @@ class InitiativeEntry(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class InitiativeResult(Envelope):
+class InitiativeResult(FoundryEnvelope):
     order: Annotated[list[str], Field(description="Ids, first to act first (DOS-15).")]
     entries: Annotated[
         list[InitiativeEntry], Field(description="One per combatant, in request order.")
@@ -605,7 +605,7 @@ class Damage(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class DamageResult(Envelope):
+class DamageResult(FoundryEnvelope):
     die: Annotated[int | None, Field(description="The damage d10; null for GM-set damage.")]
     percent: Annotated[
         int | None, Field(description="Percent of the base; null for a 1 or GM-set damage.")
@@ -791,7 +791,7 @@ class RunStop(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class AttackResult(Envelope):
+class AttackResult(FoundryEnvelope):
     hit: Annotated[bool, Field(description="The attack hit (DOS-17..21).")]
     reason: Annotated[
         Literal["total", "luck", "bad_luck", "tie", "no_defense", "dc"],
@@ -868,7 +868,7 @@ class ManeuverSideResult(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class ManeuverResult(Envelope):
+class ManeuverResult(FoundryEnvelope):
     kind: Annotated[ManeuverKind, Field(description="The maneuver resolved.")]
     winner: Annotated[Literal["a", "b"] | None, Field(description="null on a tie (DOS-12).")]
     success: Annotated[bool, Field(description="Side a won: grabbed, broke free, pushed.")]
@@ -1150,7 +1150,7 @@ class CombatantState(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class TurnResult(Envelope):
+class TurnResult(FoundryEnvelope):
     order: Annotated[list[str], Field(description="The initiative order used.")]
     initiative: Annotated[
         list[InitiativeEntry] | None,

@@ -1,6 +1,8 @@
 """The Dragons of Shadows descriptor (rules/dos.md): its endpoints, odds, simulation, texts and
 Foundry pools, as the service serves them (``rules.system``)."""
 
+from typing import Any
+
 from rules.dos import budget, checks, combat, foundry, odds, simulate, text, turn
 from rules.dos.models import (
     ActionsRequest,
@@ -24,8 +26,7 @@ from rules.dos.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.odds import Simulation
-from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
+from rules.system import ODDS_DOC, SIMULATE_DOC, Endpoint, Odds, ShapedOdds, Simulator, System
 
 _POOL = (
     "A pool is `skill` d10 (DOS-1): each 1 cancels the highest other die (DOS-2), each surviving "
@@ -53,7 +54,7 @@ _ATTACK_SLOTS = (
     "drawn: no defense, stop, location or damage on a miss."
 )
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Endpoint[Any, Any], ...] = (
     Endpoint(
         path="/roll",
         outcome=("dos.pool.result",),
@@ -480,18 +481,17 @@ ATTACK_ODDS = Odds(
     examples={"Ignatius on the kobold": IGNATIUS},
 )
 
-ODDS: tuple[Odds, ...] = (
+ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
     TEST_ODDS,
     OPPOSED_ODDS,
     ATTACK_ODDS,
-    Odds(
+    ShapedOdds(
         path="/odds",
         shapes=(
             TEST_ODDS.shape("a /dos/test request", frozenset({"stat", "skill", "dc"})),
             OPPOSED_ODDS.shape("a /dos/opposed request", frozenset({"a", "b"})),
             ATTACK_ODDS.shape("a /dos/attack request", frozenset({"attacker", "defender"})),
         ),
-        result=odds.TestOdds | odds.OpposedOdds | odds.AttackOdds,
         summary="Odds of a test, an opposed test or an attack (the request says which)",
         description=(
             "Takes a `/dos/test`, `/dos/opposed` or `/dos/attack` request and answers as "
@@ -508,14 +508,13 @@ ODDS: tuple[Odds, ...] = (
     ),
 )
 
-SIMULATIONS: tuple[Odds, ...] = (
-    Odds(
+SIMULATIONS: tuple[Simulator[Any], ...] = (
+    Simulator(
         path="/simulate",
         of="/turn",
         answer=simulate.simulate,
         work=budget.simulate_work,
         request=simulate.TurnSimulateRequest,
-        result=Simulation,
         summary="Simulate whole fights (the /dos/turn request, turn after turn)",
         description=(
             "Each run plays `/dos/turn` turn after turn until at most one side has anyone "
@@ -554,8 +553,6 @@ SIMULATIONS: tuple[Odds, ...] = (
                 ],
             }
         },
-        seeded=True,
-        slot_doc=SIMULATE_SLOTS,
     ),
 )
 

@@ -51,7 +51,7 @@ from rules.dos.models import (
 from rules.dos.pool import D10
 from rules.dos.sentences import SENTENCES
 from rules.errors import FieldError, LimitExceeded, Loc
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 from rules.models import MAX_ATTEMPTS
 
 MANEUVERS: tuple[ManeuverKind, ...] = ("grab", "break_free", "push", "feint_push")
@@ -441,7 +441,7 @@ def turn(req: TurnRequest, dice: DiceSource) -> TurnResult:
     for id_ in order:
         results += _act(dice, log, live[id_], live, req.options)
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "order": order,
         "initiative": entries,
         "actions": [

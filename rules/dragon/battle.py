@@ -52,7 +52,7 @@ from rules.dragon.tables import (
     step_up,
 )
 from rules.errors import FieldError, IllegalDecision, InvalidRequest, LimitExceeded
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 from rules.models import MAX_ATTEMPTS, MAX_COMBATANTS, MAX_STAT
 
 _ID_MAX = 64
@@ -309,7 +309,7 @@ def battle(req: BattleRequest, dice: DiceSource) -> BattleResult:
     hoard = count_hoard(req, by_id, in_battle, first, ended=ended, log=log)
     state = next_state(req, ledger, wounds["after"], revealed, new_entities)
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "round": req.round,
         "order": order,
         "pools": pools,

@@ -15,7 +15,7 @@ from rules.models import (
     MAX_ATTEMPTS,
     MAX_COMBATANTS,
     MAX_POOL,
-    Envelope,
+    FoundryEnvelope,
     FoundryRollRequest,
     Gender,
     Id,
@@ -402,7 +402,7 @@ else:  # for pydantic, the documented schema: the request-shaped model
 
 
 @with_config(ConfigDict(extra="forbid"))
-class BattleResult(Envelope):
+class BattleResult(FoundryEnvelope):
     """One round of a dragon battle: the envelope's fields, then the round's."""
 
     round: Annotated[int, Field(description="The round resolved.")]

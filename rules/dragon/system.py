@@ -1,12 +1,13 @@
 """The dragon battle descriptor (rules/dragon.md): its endpoint, odds, simulation, texts and
 Foundry pools, as the service serves them (``rules.system``)."""
 
+from typing import Any
+
 from rules.dragon import battle, budget, foundry, odds, simulate, text
 from rules.dragon.models import BattleRequest, BattleResult
-from rules.odds import Simulation
-from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
+from rules.system import ODDS_DOC, SIMULATE_DOC, Endpoint, Odds, ShapedOdds, Simulator, System
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Endpoint[Any, Any], ...] = (
     Endpoint(
         path="/battle",
         outcome=(
@@ -119,7 +120,7 @@ VILLAGE = {
     ],
 }
 
-ODDS: tuple[Odds, ...] = (
+ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
     Odds(
         path="/odds",
         of="/battle",
@@ -139,14 +140,13 @@ ODDS: tuple[Odds, ...] = (
     ),
 )
 
-SIMULATIONS: tuple[Odds, ...] = (
-    Odds(
+SIMULATIONS: tuple[Simulator[Any], ...] = (
+    Simulator(
         path="/simulate",
         of="/battle",
         answer=simulate.simulate,
         work=budget.simulate_work,
         request=simulate.BattleSimulateRequest,
-        result=Simulation,
         summary="Simulate whole battles (the /dragon/battle request, round after round)",
         description=(
             "Each run plays `/dragon/battle` rounds: round r of run i is seeded `{seed}/{i}/{r}`, "
@@ -156,8 +156,6 @@ SIMULATIONS: tuple[Odds, ...] = (
             "`dragon_defeated` (DRG-15), `not_won`; length in rounds." + SIMULATE_DOC
         ),
         examples={"a village against an age-3 dragon": {**VILLAGE, "seed": "vale", "runs": 200}},
-        seeded=True,
-        slot_doc=SIMULATE_SLOTS,
     ),
 )
 

@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import ConfigDict, Field, JsonValue, StringConstraints, with_config
 from typing_extensions import TypedDict
 
-from rules.models import Envelope, FoundryRollRequest, Gender, Name
+from rules.models import FoundryEnvelope, FoundryRollRequest, Gender, Name
 from rules.notation.parser import MAX_LENGTH, Dialect
 from rules.notation.pasted import MAX_ITERATIONS, Mode
 from rules.odds import Distribution, NoDice, ValueProb
@@ -157,7 +157,7 @@ class Repetition(TypedDict):
     ]
 
 
-class NotationRollResult(Envelope):
+class NotationRollResult(FoundryEnvelope):
     notation: Annotated[str, Field(description="The notation as sent.")]
     dialect: Annotated[Dialect, Field(description="The dialect it was read in.")]
     command: Annotated[

@@ -23,7 +23,7 @@ from typing import Any
 from rules.budget import Work
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import InvalidRequest
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 from rules.notation.data import DataError, references, substitute
 from rules.notation.models import (
     NotationRollRequest,
@@ -475,7 +475,7 @@ def _answer(
 ) -> NotationRollResult:
     dc = parsed.dc
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "notation": req.notation,
         "dialect": parsed.dialect,
         "command": parsed.command,

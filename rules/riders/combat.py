@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from rules.dice import DiceSource, SlotSpec
 from rules.errors import FieldError, IllegalDecision, InvalidRequest
-from rules.events import EventLog, trace
+from rules.events import EventLog, foundry_trace
 from rules.models import MAX_STAT
 from rules.riders.models import (
     BASE_ROLLOFF_DICE,
@@ -304,7 +304,7 @@ def resolve_combat(req: CombatRequest, dice: DiceSource) -> CombatResult:
     _close(c, out.awaiting)
     winner = out.winner
     return {
-        **trace(dice, log),
+        **foundry_trace(dice, log),
         "finished": out.awaiting is None,
         "winner": winner,
         "loser": OTHER[winner] if winner is not None else None,

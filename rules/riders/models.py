@@ -11,7 +11,7 @@ from typing_extensions import TypedDict
 from rules.models import (
     MAX_ATTEMPTS,
     MAX_POOL,
-    Envelope,
+    FoundryEnvelope,
     FoundryRollRequest,
     Gender,
     Id,
@@ -464,7 +464,7 @@ class States(TypedDict):
 
 
 @with_config(ConfigDict(extra="forbid"))
-class CombatResult(Envelope):
+class CombatResult(FoundryEnvelope):
     finished: bool
     winner: SideName | None
     loser: SideName | None

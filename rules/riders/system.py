@@ -1,12 +1,13 @@
 """The Dragon Riders descriptor (rules/riders.md): its endpoint, odds, simulation, texts and
 Foundry pools, as the service serves them (``rules.system``)."""
 
-from rules.odds import Simulation
+from typing import Any
+
 from rules.riders import budget, combat, foundry, odds, simulate, text
 from rules.riders.models import CombatRequest, CombatResult
-from rules.system import ODDS_DOC, SIMULATE_DOC, SIMULATE_SLOTS, Endpoint, Odds, System
+from rules.system import ODDS_DOC, SIMULATE_DOC, Endpoint, Odds, ShapedOdds, Simulator, System
 
-ENDPOINTS: tuple[Endpoint, ...] = (
+ENDPOINTS: tuple[Endpoint[Any, Any], ...] = (
     Endpoint(
         path="/combat",
         outcome=(
@@ -88,7 +89,7 @@ DUEL = {
     },
 }
 
-ODDS: tuple[Odds, ...] = (
+ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
     Odds(
         path="/odds",
         of="/combat",
@@ -109,14 +110,13 @@ ODDS: tuple[Odds, ...] = (
     ),
 )
 
-SIMULATIONS: tuple[Odds, ...] = (
-    Odds(
+SIMULATIONS: tuple[Simulator[Any], ...] = (
+    Simulator(
         path="/simulate",
         of="/combat",
         answer=simulate.simulate,
         work=budget.simulate_work,
         request=simulate.CombatSimulateRequest,
-        result=Simulation,
         summary="Simulate whole combats (the /riders/combat request with auto decisions)",
         description=(
             "Each run is the `/riders/combat` request with `auto: true` (RDR-9: the defender rolls, "
@@ -124,8 +124,6 @@ SIMULATIONS: tuple[Odds, ...] = (
             "`{seed}/{i}`. Endings: the winner; length in decisions taken." + SIMULATE_DOC
         ),
         examples={"fire against water": {**DUEL, "seed": "sky", "runs": 200}},
-        seeded=True,
-        slot_doc=SIMULATE_SLOTS,
     ),
 )
 

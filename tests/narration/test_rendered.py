@@ -17,8 +17,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rules.narration import FSI, LANGUAGES, PDI, names, render
-from service.endpoints import endpoints
-from service.routing import Endpoint
+from service.endpoints import Endpoint, endpoints
 from tests.conftest import Api
 from tests.narration.catalogs import catalog, languages
 from tests.narration.reference import reference, reference_names

@@ -10,8 +10,7 @@ from typing import Any
 import pytest
 from pydantic import TypeAdapter
 
-from service.endpoints import endpoints
-from service.odds import OddsEndpoint, ShapedOddsEndpoint
+from service.endpoints import OddsEndpoint, ShapedOddsEndpoint, endpoints
 from tests.conftest import Api
 from tests.odds.oracles import exact
 

@@ -23,8 +23,7 @@ from typing_extensions import is_typeddict
 from rules.dice import DiceSource
 from rules.errors import RulesError
 from service.encoding import encode
-from service.endpoints import endpoints
-from service.routing import ResolverEndpoint
+from service.endpoints import ResolverEndpoint, endpoints
 from tests.conftest import Api
 from tests.properties.strategies import (
     HINT,

@@ -6,7 +6,6 @@ answered. And the issue's reproducers, each refused before any work or answered 
 
 from __future__ import annotations
 
-import functools
 import json
 import time
 from typing import Any
@@ -25,9 +24,7 @@ from rules.budget import MAX_ANSWER, MAX_DICE
 from rules.dos import odds as dos_odds
 from rules.dos import poolodds
 from rules.dragon import odds as dragon_odds
-from service.endpoints import endpoints
-from service.odds import OddsEndpoint, ShapedOddsEndpoint
-from service.routing import Endpoint
+from service.endpoints import Endpoint, OddsEndpoint, endpoints
 from tests.conftest import Api, assert_problem
 from tests.properties.meter import counting_calls, counting_dice, dragon_terms
 from tests.properties.strategies import PROFILE, RESOLVING, bodies, seeded
@@ -329,23 +326,6 @@ def test_odds_polynomials_are_no_larger_than_counted(
         assert sum(raised) <= work.dice, (path, raised, work)
 
     run()
-
-
-def test_every_odds_and_simulate_route_checks_a_work_function() -> None:
-    """No odds or simulation route answers without counting first (service/odds.py ``_no_work``
-    is only the default): each route's, or each shape's, work function is a budget's."""
-    for path, route in ROUTES.items():
-        if not isinstance(route, (OddsEndpoint, ShapedOddsEndpoint)):
-            continue
-        works = (
-            [s.work for s in route.shapes]
-            if isinstance(route, ShapedOddsEndpoint)
-            else [route.work]
-        )
-        for work in works:
-            # a work function bound to the app's settings (the /dice shorthands) is a partial
-            function = work.func if isinstance(work, functools.partial) else work
-            assert function.__module__.endswith(".budget"), (path, work)
 
 
 # ---------------------------------------------------------------- the issue's reproducers

@@ -8,15 +8,26 @@ import importlib
 import re
 import subprocess
 import tomllib
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
-from pydantic import ValidationError
 
-from rules.models import FoundryRollRequest, RollRequest
-from rules.registry import IDS, SHARED_COMPILED, SYSTEMS, compiled, find, having
-from rules.system import Capability, Endpoint, System
+from rules.budget import NO_DICE
+from rules.models import (
+    Envelope,
+    FoundryEnvelope,
+    FoundryRollRequest,
+    RollRequest,
+    offers_foundry,
+)
+from rules.narration import sentence
+from rules.odds import NoDice
+from rules.registry import IDS, SHARED_COMPILED, SYSTEMS, compiled, find, having, served
+from rules.system import Capability, Endpoint, Odds, System
+from service.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,28 +36,20 @@ ROOT = Path(__file__).resolve().parents[2]
 def test_a_system_is_its_package_s_descriptor(system: System) -> None:
     assert importlib.import_module(f"rules.{system.id}").SYSTEM is system
     assert find(system.id) is system
-    assert "en" in system.name and all(system.name.values())
-    paths = [e.path for e in system.endpoints]
-    odds = [o.path for o in (*system.odds, *system.simulations)]
-    assert len(set(paths + odds)) == len(paths + odds), "two routes on one path"
-    for entry in (*system.odds, *system.simulations):
-        assert not entry.of or entry.of in paths, f"{entry.path} answers for {entry.of}, not one"
-        assert bool(entry.shapes) != (entry.answer is not None), entry.path
-    codes = {m.context.split(".", 1)[0] for m in (*system.texts, *system.flavors)}
-    assert codes <= {system.id}, "a system's texts live under its own id"
 
 
 @pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
 def test_a_system_s_capabilities_are_what_its_descriptor_holds(system: System) -> None:
     has = system.capabilities
     assert (Capability.FOUNDRY in has) == (system.foundry is not None)
+    assert (Capability.FOUNDRY in has) == any(e.foundry for e in system.endpoints)
     assert (Capability.ODDS in has) == bool(system.odds)
     assert (Capability.SIMULATE in has) == bool(system.simulations)
     assert (Capability.COUNTED in has) == any(m.plural for m in system.texts)
-    # a system has Foundry rolls iff at least one of its requests offers `foundry` (an endpoint
-    # that draws for a client, /dice/draw, offers none beside one that rolls)
-    offered = ["foundry" in e.request.model_json_schema()["properties"] for e in system.endpoints]
-    assert any(offered) == (Capability.FOUNDRY in has)
+    for endpoint in system.endpoints:
+        # a request offers `foundry` exactly where its endpoint says so, and its answer has it
+        assert ("foundry" in endpoint.request.model_json_schema()["properties"]) == endpoint.foundry
+        assert offers_foundry(endpoint.result) == endpoint.foundry
     for capability in Capability:
         assert (system in having(capability)) == system.has(capability)
 
@@ -64,86 +67,143 @@ def test_the_capabilities_today() -> None:
     assert {s.id: sorted(s.capabilities) for s in SYSTEMS if s.id in today} == today
 
 
+# ---------------------------------------------------------------- what a descriptor refuses
+
+
 class _Plain(RollRequest):
     n: int = 1
+
+
+class _PlainResult(Envelope):
+    n: int
 
 
 class _WithFoundry(FoundryRollRequest):
     n: int = 1
 
 
-def _endpoint(request: type) -> Endpoint:
-    return Endpoint(
-        path="/x",
-        summary="x",
-        description="x",
-        request=request,
-        result=dict,
-        resolve=lambda req, dice: {},
-        slots=lambda req: {},
-        slot_doc="none",
-        work=lambda req: None,  # type: ignore[arg-type,return-value]
-        examples={},
-    )
+class _FoundryResult(FoundryEnvelope):
+    n: int
 
 
-def test_a_descriptor_whose_requests_and_foundry_pools_disagree_is_refused() -> None:
-    plain = System(id="x", name={"en": "X"}, rules_version="x-1", endpoints=(), texts=())
+class _PlainOdds(NoDice, _Plain):
+    pass
+
+
+def _resolve(req: Any, dice: Any) -> Any:
+    return {}
+
+
+def _endpoint(
+    request: type = _Plain, result: type = _PlainResult, **given: Any
+) -> Endpoint[Any, Any]:
+    fields: dict[str, Any] = {
+        "path": "/x",
+        "summary": "x",
+        "description": "x",
+        "request": request,
+        "result": result,
+        "resolve": _resolve,
+        "slots": lambda req: {},
+        "slot_doc": "none",
+        "work": lambda req: NO_DICE,
+        "examples": {"one": {"seed": 1}},
+        "outcome": ("x.done",),
+    }
+    return Endpoint(**{**fields, **given})
+
+
+def _odds(**given: Any) -> Odds[Any, Any]:
+    fields: dict[str, Any] = {
+        "path": "/odds",
+        "of": "/x",
+        "summary": "x",
+        "description": "x",
+        "request": _PlainOdds,
+        "result": dict,
+        "answer": lambda req: {},
+        "work": lambda req: NO_DICE,
+        "examples": {"one": {"n": 2}},
+    }
+    return Odds(**{**fields, **given})
+
+
+def _system(*endpoints: Endpoint[Any, Any], **given: Any) -> System:
+    fields: dict[str, Any] = {
+        "id": "x",
+        "name": {"en": "X"},
+        "rules_version": "x-1",
+        "endpoints": endpoints,
+        "texts": (sentence("x.done", "Done."),),
+    }
+    return System(**{**fields, **given})
+
+
+def _pools(req: Any, result: Any, say: Any) -> list[Any]:
+    return []
+
+
+def test_a_system_with_foundry_pools_may_have_an_endpoint_without_foundry_rolls() -> None:
+    plain = _system()
     assert plain.capabilities == frozenset()
-    System(id="x", name={"en": "X"}, rules_version="x-1", endpoints=(_endpoint(_Plain),), texts=())
-    with pytest.raises(ValueError, match="offers `foundry` but the system has no Foundry pools"):
-        System(
-            id="x",
-            name={"en": "X"},
-            rules_version="x-1",
-            endpoints=(_endpoint(_WithFoundry),),
-            texts=(),
-        )
-    with pytest.raises(ValueError, match="no request offers `foundry`"):
-        System(
-            id="x",
-            name={"en": "X"},
-            rules_version="x-1",
-            endpoints=(_endpoint(_Plain),),
-            texts=(),
-            foundry=lambda req, res, say: [],
-        )
-    # Pools with one request offering them and one not (a draw beside a roll): accepted.
-    both = System(
-        id="x",
-        name={"en": "X"},
-        rules_version="x-1",
-        endpoints=(_endpoint(_WithFoundry), _endpoint(_Plain)),
-        texts=(),
-        foundry=lambda req, res, say: [],
-    )
-    assert Capability.FOUNDRY in both.capabilities
+    mixed = _system(_endpoint(_WithFoundry, _FoundryResult), _endpoint(path="/y"), foundry=_pools)
+    assert [e.foundry for e in mixed.endpoints] == [True, False]
+    assert Capability.FOUNDRY in mixed.capabilities
 
 
-def test_ids_and_versions_are_each_a_system_s_own() -> None:
-    assert len(set(IDS)) == len(IDS)
-    versions = [s.rules_version for s in SYSTEMS]
-    assert len(set(versions)) == len(versions)
-    # A version names its system, so a client comparing two never mistakes one for the other.
-    assert all(s.rules_version.startswith(f"{s.id}-") for s in SYSTEMS)
+@pytest.mark.parametrize(
+    ("build", "says"),
+    [
+        (
+            lambda: _endpoint(_WithFoundry, _PlainResult),
+            "base _PlainResult on rules.models.FoundryEnvelope",
+        ),
+        (lambda: _endpoint(_Plain, _FoundryResult), "base _FoundryResult on rules.models.Envelope"),
+        (
+            lambda: _system(_endpoint(_WithFoundry, _FoundryResult)),
+            "offer `foundry` but the system has no Foundry pools",
+        ),
+        (lambda: _system(_endpoint(), foundry=_pools), "no endpoint offers `foundry`"),
+        (lambda: _endpoint(work=None), "`work` must be a function"),
+        (lambda: _odds(work=None), "`work` must be a function"),
+        (lambda: _system(_endpoint(), rules_version="y-1"), "name its rules_version `x-<n>`"),
+        (lambda: _system(_endpoint(), name={"pl": "X"}), "an English entry"),
+        (lambda: _system(_endpoint(), texts=(sentence("y.done", "Done."),)), "under its own id"),
+        (lambda: _system(_endpoint(), _endpoint()), "two entries at /x"),
+        (lambda: _system(_endpoint(path="x")), "begin the path 'x' with `/`"),
+        (lambda: _system(_endpoint(), odds=(_odds(of="/z"),)), "answers for '/z'"),
+        (lambda: _system(_endpoint(outcome=("x.won",))), "its outcome 'x.won' is none of"),
+        (lambda: _system(_endpoint(examples={"one": {"n": 1}})), "give the example 'one' a `seed`"),
+        (lambda: _system(_endpoint(examples={"one": {"seed": 1, "m": 1}})), "not a valid request"),
+        (
+            lambda: _system(_endpoint(), odds=(_odds(examples={"one": {"seed": 1}}),)),
+            "not a valid request",
+        ),
+    ],
+)
+def test_a_descriptor_that_breaks_a_rule_is_refused_saying_what_to_do(
+    build: Callable[[], object], says: str
+) -> None:
+    with pytest.raises((ValueError, TypeError), match=re.escape(says)):
+        build()
+
+
+def test_systems_served_together_each_have_their_own_id_prefix_and_version() -> None:
+    assert served(SYSTEMS) == SYSTEMS
+    x = _system(_endpoint())
+    for other, says in (
+        (_system(_endpoint(), rules_version="x-2"), "the id 'x'"),
+        (
+            _system(_endpoint(outcome=()), id="y", path="/x", rules_version="y-1", texts=()),
+            "the path prefix '/x'",
+        ),
+    ):
+        with pytest.raises(ValueError, match=re.escape(says)):
+            served((x, other))
+    with pytest.raises(ValueError, match="the id 'dos'"):
+        create_app(systems=(*SYSTEMS, SYSTEMS[0]))
     with pytest.raises(KeyError, match="one of dos, "):
         find("chess")
-
-
-@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
-def test_every_example_is_a_valid_request(system: System) -> None:
-    for entry in (*system.endpoints, *system.odds, *system.simulations):
-        models = [s.request for s in getattr(entry, "shapes", ())] or [entry.request]
-        for name, body in entry.examples.items():
-            errors = []
-            for model in models:
-                try:
-                    model.model_validate(body)
-                    break
-                except ValidationError as exc:
-                    errors.append(exc)
-            else:
-                pytest.fail(f"{system.prefix}{entry.path} example {name!r}: {errors}")
 
 
 def test_the_compiled_modules_are_the_systems_and_the_shared_ones() -> None:

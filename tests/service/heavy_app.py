@@ -11,6 +11,7 @@ from typing import Any
 from fastapi import FastAPI
 from pydantic import BaseModel, ConfigDict, Field
 
+from rules.budget import NO_DICE
 from rules.registry import SYSTEMS
 from rules.system import Odds, System
 from service.app import create_app as create_service
@@ -48,6 +49,7 @@ HEAVY = System(
             examples={},
             request=Burn,
             answer=burn,
+            work=lambda req: NO_DICE,
         ),
     ),
     game=False,

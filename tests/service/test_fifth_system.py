@@ -157,7 +157,12 @@ def test_the_fifth_system_is_in_the_openapi_document_and_in_get_systems(app: Any
         "game": True,
         "capabilities": ["counted"],  # no Foundry rolls, odds or simulation
         "endpoints": [
-            {"path": "/coin/flip", "summary": "Flip a coin", "outcome": ["coin.flipped"]}
+            {
+                "path": "/coin/flip",
+                "summary": "Flip a coin",
+                "outcome": ["coin.flipped"],
+                "foundry": False,  # its request does not offer it
+            }
         ],
     }
     # what it lacks, its request does not offer

@@ -389,33 +389,11 @@ export interface paths {
         put?: never;
         /**
          * Roll any dice notation
-         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
          *
          *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
          */
         post: operations["dice_roll"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/dice/draw": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Draw the next dice of slots of a seed
-         * @description The values of a slot's stream (`sha256-v1`, docs/dice.md) for a client that rolls dice of its own: for each draw, dice `start` .. `start + count - 1` of `slot`'s stream of `sides`-sided dice (`draws`, in the request's order), with every die drawn to reach them in `rolls` (the dice before `start` too: a die's value depends on the words the dice before it took) and an event telling each draw. Several slots are one request (the Foundry module asks for a term's dice at once, docs/foundry.md); each slot once. Without `seed` the service makes one (a table's session seed). Anyone with the seed recomputes every value from the stream's specification (`rng-vectors.json`).
-         *
-         *     **Dice slots**: any slot name a draw gives, its die the draw's `sides`; each drawn from its first die.
-         */
-        post: operations["dice_draw"];
         delete?: never;
         options?: never;
         head?: never;
@@ -697,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of any dice notation
-         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. With `repeat`, `sum` is the repetitions' sum's distribution and, with avrae's `!rrr` DC, `successes` how many reach it. Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
          *
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
@@ -750,7 +728,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -921,7 +899,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** Attempt */
         Attempt: {
@@ -1778,7 +1756,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Side
              * @description "players" (the characters) or "gm" (monsters, NPCs).
@@ -2379,7 +2357,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** DeathSaveRequest */
         DeathSaveRequest: {
@@ -2697,7 +2675,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         } & unknown;
         /** DefenseRoll */
         DefenseRoll: {
@@ -3597,7 +3575,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** DragonSide */
         DragonSide: {
@@ -3616,120 +3594,6 @@ export interface components {
              * @description The side's highest die; 0 when it rolled nothing.
              */
             highest: number;
-        };
-        /**
-         * Draw
-         * @description The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``.
-         */
-        Draw: {
-            /**
-             * Slot
-             * @description The slot: its own stream of the seed (`u1.7`, `term.0`).
-             */
-            slot: string;
-            /**
-             * Sides
-             * @description The die size, 2..2^32-1.
-             */
-            sides: number;
-            /**
-             * Count
-             * @description How many dice, 1..100.
-             */
-            count: number;
-            /**
-             * Start
-             * @description The first die wanted, counted from 0 (0..900: a draw's dice fit a slot's script of 1,000 values): the dice before it are drawn too (listed in `rolls`), since a die's value depends on the words the dice before it took.
-             * @default 0
-             */
-            start?: number;
-        };
-        /**
-         * DrawRequest
-         * @description ``POST /dice/draw``: dice of one or more slots of a seed, in one request.
-         */
-        DrawRequest: {
-            /**
-             * Seed
-             * @description Seed of the dice streams; when absent the service makes one and returns it.
-             */
-            seed?: string | number | null;
-            /**
-             * Dice
-             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
-             */
-            dice?: {
-                [key: string]: number[];
-            };
-            /**
-             * Lang
-             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
-             */
-            lang?: ("en" | "pl" | "fi" | "ar") | null;
-            /**
-             * Draws
-             * @description 1..100 draws, each of its own slot (a slot drawn twice is a 422).
-             */
-            draws: components["schemas"]["Draw"][];
-        };
-        /** DrawResult */
-        DrawResult: {
-            /**
-             * Seed
-             * @description The seed used (the request's, or the one the service made).
-             */
-            seed: string | number;
-            /**
-             * Rng
-             * @description The dice stream algorithm, "sha256-v1".
-             */
-            rng: string;
-            /**
-             * Rules Version
-             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
-             */
-            rules_version: string;
-            /**
-             * Rolls
-             * @description Every die drawn, in draw order.
-             */
-            rolls: components["schemas"]["Roll"][];
-            /**
-             * Unused Dice
-             * @description Scripted values the resolution did not need, by slot.
-             */
-            unused_dice: {
-                [key: string]: number[];
-            };
-            /**
-             * Events
-             * @description What happened, in order.
-             */
-            events: components["schemas"]["Event"][];
-            /** @description Only with `"foundry": true`: the dice as Foundry VTT rolls. */
-            foundry?: components["schemas"]["FoundryRolls"];
-            /**
-             * Draws
-             * @description The draws, in the request's order.
-             */
-            draws: components["schemas"]["Drawn"][];
-        };
-        /**
-         * Drawn
-         * @description One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot.
-         */
-        Drawn: {
-            /** Slot */
-            slot: string;
-            /** Sides */
-            sides: number;
-            /** Start */
-            start: number;
-            /**
-             * Values
-             * @description The dice asked for, in the stream's order.
-             */
-            values: number[];
         };
         /** EndpointInfo */
         EndpointInfo: {
@@ -3755,6 +3619,11 @@ export interface components {
              * @description Its simulation endpoint (whole fights), where it has one.
              */
             simulate?: string | null;
+            /**
+             * Foundry
+             * @description Whether its requests take `foundry: true` (its answer then adds the dice as Foundry VTT rolls); without it, `foundry` in a request is a 422.
+             */
+            foundry: boolean;
         };
         /** Entity */
         Entity: {
@@ -3769,7 +3638,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Controller
              * @description `player`: subjugated, on the dragon's side; `gm`: free, the other side.
@@ -4006,7 +3875,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -4166,8 +4035,6 @@ export interface components {
              */
             value: number;
         };
-        /** JsonValue */
-        JsonValue: unknown;
         /** KnockbackDamage */
         KnockbackDamage: {
             /**
@@ -4394,7 +4261,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
@@ -4463,23 +4330,6 @@ export interface components {
              * @description P(total <= value) for every value the total can take.
              */
             at_most: components["schemas"]["ValueProb"][];
-            /**
-             * Repeat
-             * @description The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.
-             */
-            repeat: number;
-            /** @description Repeated: the exact distribution of the repetitions' totals' sum (the roll's `total`); `total` above is one repetition's. Null when not repeated. */
-            sum: components["schemas"]["Distribution"] | null;
-            /**
-             * Dc
-             * @description avrae's `!rrr` DC; null: none.
-             */
-            dc: number | null;
-            /**
-             * Successes
-             * @description With a DC: the chance that exactly `value` of the repetitions reach it (a total of at least the DC), for 0 to `repeat`; null without one.
-             */
-            successes: components["schemas"]["ValueProb"][] | null;
         };
         /**
          * NotationOddsRequest
@@ -4518,27 +4368,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
-            /**
-             * Data
-             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
-             * @example {
-             *       "abilities": {
-             *         "str": {
-             *           "mod": 3
-             *         }
-             *       },
-             *       "prof": 2
-             *     }
-             */
-            data?: {
-                [key: string]: components["schemas"]["JsonValue"];
-            } | null;
-            /**
-             * Repeat
-             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
-             */
-            repeat?: number | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /**
          * NotationRollRequest
@@ -4589,27 +4419,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
-            /**
-             * Data
-             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
-             * @example {
-             *       "abilities": {
-             *         "str": {
-             *           "mod": 3
-             *         }
-             *       },
-             *       "prof": 2
-             *     }
-             */
-            data?: {
-                [key: string]: components["schemas"]["JsonValue"];
-            } | null;
-            /**
-             * Repeat
-             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
-             */
-            repeat?: number | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4659,21 +4469,6 @@ export interface components {
              */
             dialect: "foundry" | "roll20" | "avrae";
             /**
-             * Command
-             * @description The chat command the notation was pasted with, as written (`/r`, `/gmr`, `!rr 6`, `[[ ]]` for an inline roll); null: none.
-             */
-            command: string | null;
-            /**
-             * Mode
-             * @description Who may see the roll, as its command asks (Foundry's names: `publicroll`, `gmroll`, `blindroll`, `selfroll`), for the caller to honour; null: the command says nothing (the table's own choice).
-             */
-            mode: ("publicroll" | "gmroll" | "blindroll" | "selfroll") | null;
-            /**
-             * Advantage
-             * @description avrae's `adv`/`dis` word, applied as avrae applies it (its leftmost 1d20 rolled as 2d20kh1 or 2d20kl1, in `formula`); null: none, or not applied (avrae applies it to a leftmost 1d20 only).
-             */
-            advantage: ("adv" | "dis") | null;
-            /**
              * Formula
              * @description The notation written back in its dialect, normalised (shorthands expanded): it reads back to the same roll.
              */
@@ -4683,41 +4478,18 @@ export interface components {
              * @description What followed the notation: avrae's comment, Foundry's `# flavor`; null: none.
              */
             comment: string | null;
-            /**
-             * Total
-             * @description The total; repeated (`repeat` over 1), the repetitions' totals' sum.
-             */
+            /** Total */
             total: number;
             /**
              * Terms
-             * @description Each dice term, left to right (repeated: empty, see `repetitions`).
+             * @description Each dice term, left to right.
              */
             terms: components["schemas"]["TermResult"][];
             /**
              * Pools
-             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner (repeated: empty).
+             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner.
              */
             pools: components["schemas"]["PoolResult"][];
-            /**
-             * Repeat
-             * @description How many times the notation was rolled (1: once).
-             */
-            repeat: number;
-            /**
-             * Repetitions
-             * @description Repeated: each repetition, in order; else empty.
-             */
-            repetitions: components["schemas"]["Repetition"][];
-            /**
-             * Dc
-             * @description avrae's `!rrr` DC (a repetition succeeds at a total of at least it).
-             */
-            dc: number | null;
-            /**
-             * Successes
-             * @description With a DC: the repetitions that reached it; else null.
-             */
-            successes: number | null;
         };
         /** OpposedOdds */
         OpposedOdds: {
@@ -4841,7 +4613,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
         } & unknown;
         /**
          * Option
@@ -5244,16 +5016,6 @@ export interface components {
             request_id?: string | null;
             /** Errors */
             errors?: components["schemas"]["ProblemError"][] | null;
-            /**
-             * Lang
-             * @description The language of the answer (`Content-Language`): the request's `lang`, else `Accept-Language`. `title` is in it; `detail` and each error's `msg` are where a catalog has their text, and say so (`detail_lang`, `errors[].lang`).
-             */
-            lang?: string | null;
-            /**
-             * Detail Lang
-             * @description The language `detail` is in (English where no catalog has it).
-             */
-            detail_lang?: string | null;
         };
         /** ProblemError */
         ProblemError: {
@@ -5272,11 +5034,6 @@ export interface components {
              * @description Machine-readable kind of the error.
              */
             type?: string | null;
-            /**
-             * Lang
-             * @description The language `msg` is in (English where no catalog has it).
-             */
-            lang?: string | null;
         };
         /** ProsperityChange */
         ProsperityChange: {
@@ -5333,28 +5090,6 @@ export interface components {
             /** Name */
             name: string;
         };
-        /**
-         * Repetition
-         * @description One repetition of a repeated roll (``repeat``): its own dice and total.
-         */
-        Repetition: {
-            /**
-             * Seed
-             * @description `{seed}/{i}`: an ordinary request with this seed replays it.
-             */
-            seed: string;
-            /** Total */
-            total: number;
-            /** Terms */
-            terms: components["schemas"]["TermResult"][];
-            /** Pools */
-            pools: components["schemas"]["PoolResult"][];
-            /**
-             * Drawn
-             * @description The dice it drew: the next `drawn` entries of the answer's `rolls`.
-             */
-            drawn: number;
-        };
         /** Reroll */
         Reroll: {
             /**
@@ -5378,7 +5113,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Current
              * @description True for the rider the dragon carries now, false for a delivered rider.
@@ -5415,7 +5150,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5469,7 +5204,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5883,7 +5618,7 @@ export interface components {
             game: boolean;
             /**
              * Capabilities
-             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
+             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: the requests of its endpoints marked `foundry` take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
              */
             capabilities: components["schemas"]["Capability"][];
             /** Endpoints */
@@ -5899,7 +5634,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Hp
              * @description Current hit points (0 .. max_hp).
@@ -6006,20 +5741,15 @@ export interface components {
             dice: components["schemas"]["TermDie"][];
             /**
              * Total
-             * @description The term's total (successes less failures when counting; with Roll20's `mt`, how many values matched).
+             * @description The term's total (successes less failures when counting).
              */
             total: number;
-            /**
-             * Matches
-             * @description Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, or the `m` count, and meeting its target), in order; null without them.
-             */
-            matches: number[] | null;
         };
         /** TestOdds */
         TestOdds: {
-            /** @description How the test ends, one of four (`/dos/test`'s `outcome`): they sum to 1. */
+            /** @description Exclusive, as `/dos/test`'s `outcome`; they sum to 1. */
             outcomes: components["schemas"]["TestOutcomes"];
-            /** @description The test succeeds, luck included: `outcomes.success` + `outcomes.luck` (`/dos/test`'s `success`). */
+            /** @description success + luck (`/dos/test`'s `success`). */
             succeeds: components["schemas"]["Prob"];
             /** @description The pool's dice result (DOS-4). */
             pool: components["schemas"]["Distribution"];
@@ -6084,13 +5814,9 @@ export interface components {
         };
         /** TestOutcomes */
         TestOutcomes: {
-            /** @description The total beats the DC, without luck (DOS-8). */
             success: components["schemas"]["Prob"];
-            /** @description The total falls short, without bad luck. */
             failure: components["schemas"]["Prob"];
-            /** @description Luck: a success whatever the total (DOS-5). */
             luck: components["schemas"]["Prob"];
-            /** @description Bad luck: a failure whatever the total (DOS-5). */
             bad_luck: components["schemas"]["Prob"];
         };
         /** TestRequest */
@@ -6283,7 +6009,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -6565,7 +6291,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6731,7 +6457,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6917,7 +6643,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -7140,7 +6866,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -7548,7 +7274,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7691,7 +7417,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7959,7 +7685,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -8271,7 +7997,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -8415,7 +8141,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -8707,7 +8433,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-8",
+                     *       "rules_version": "dos-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -9233,7 +8959,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-8",
+                     *       "rules_version": "dragon-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -9917,7 +9643,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-8",
+                     *       "rules_version": "riders-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -10374,7 +10100,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-8",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -10768,7 +10494,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-8",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10873,7 +10599,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-8",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -11015,7 +10741,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-8",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -11256,7 +10982,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-8",
+                     *       "rules_version": "dnd5e-7",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -11376,7 +11102,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-4",
+                     *       "rules_version": "notation-3",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",
@@ -11441,9 +11167,6 @@ export interface operations {
                      *       ],
                      *       "notation": "4d6kh3",
                      *       "dialect": "foundry",
-                     *       "command": null,
-                     *       "mode": null,
-                     *       "advantage": null,
                      *       "formula": "4d6kh3",
                      *       "comment": null,
                      *       "total": 8,
@@ -11478,168 +11201,13 @@ export interface operations {
                      *               "counts": 2
                      *             }
                      *           ],
-                     *           "total": 8,
-                     *           "matches": null
+                     *           "total": 8
                      *         }
                      *       ],
-                     *       "pools": [],
-                     *       "repeat": 1,
-                     *       "repetitions": [],
-                     *       "dc": null,
-                     *       "successes": null
+                     *       "pools": []
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];
-                };
-            };
-            /** @description Problem: malformed-json */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem: payload-too-large */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem: unsupported-media-type */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
-            422: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Problem: overloaded, shutting-down */
-            503: {
-                headers: {
-                    /** @description Seconds after which the request may be sent again. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    dice_draw: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "seed": "table-session-1",
-                 *       "draws": [
-                 *         {
-                 *           "slot": "u1.0",
-                 *           "sides": 6,
-                 *           "count": 4
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": components["schemas"]["DrawRequest"];
-            };
-        };
-        responses: {
-            /** @description Successful Response */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "seed": "table-session-1",
-                     *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-4",
-                     *       "rolls": [
-                     *         {
-                     *           "slot": "u1.0",
-                     *           "sides": 6,
-                     *           "value": 3,
-                     *           "source": "seed"
-                     *         },
-                     *         {
-                     *           "slot": "u1.0",
-                     *           "sides": 6,
-                     *           "value": 4,
-                     *           "source": "seed"
-                     *         },
-                     *         {
-                     *           "slot": "u1.0",
-                     *           "sides": 6,
-                     *           "value": 2,
-                     *           "source": "seed"
-                     *         },
-                     *         {
-                     *           "slot": "u1.0",
-                     *           "sides": 6,
-                     *           "value": 3,
-                     *           "source": "seed"
-                     *         }
-                     *       ],
-                     *       "unused_dice": {},
-                     *       "events": [
-                     *         {
-                     *           "code": "notation.drawn",
-                     *           "params": {
-                     *             "stream": "u1.0",
-                     *             "one": false,
-                     *             "first": 0,
-                     *             "last": 3,
-                     *             "count": 4,
-                     *             "sides": 6,
-                     *             "dice": [
-                     *               3,
-                     *               4,
-                     *               2,
-                     *               3
-                     *             ]
-                     *           },
-                     *           "text": "Dice 1 to 4 of slot u1.0 (4d6): 3, 4, 2, 3."
-                     *         }
-                     *       ],
-                     *       "draws": [
-                     *         {
-                     *           "slot": "u1.0",
-                     *           "sides": 6,
-                     *           "start": 0,
-                     *           "values": [
-                     *             3,
-                     *             4,
-                     *             2,
-                     *             3
-                     *           ]
-                     *         }
-                     *       ]
-                     *     }
-                     */
-                    "application/json": components["schemas"]["DrawResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -12639,7 +12207,7 @@ export interface operations {
                      *           "fi": "Varjojen lohikäärmeet",
                      *           "ar": "تنانين الظلال"
                      *         },
-                     *         "rules_version": "dos-8",
+                     *         "rules_version": "dos-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12660,7 +12228,8 @@ export interface operations {
                      *             "summary": "Roll a d10 pool",
                      *             "outcome": [
                      *               "dos.pool.result"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/test",
@@ -12671,7 +12240,8 @@ export interface operations {
                      *               "dos.test.luck",
                      *               "dos.test.bad_luck"
                      *             ],
-                     *             "odds": "/dos/odds/test"
+                     *             "odds": "/dos/odds/test",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/opposed",
@@ -12680,7 +12250,8 @@ export interface operations {
                      *               "dos.opposed.winner",
                      *               "dos.opposed.tie"
                      *             ],
-                     *             "odds": "/dos/odds/opposed"
+                     *             "odds": "/dos/odds/opposed",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/complex",
@@ -12688,21 +12259,24 @@ export interface operations {
                      *             "outcome": [
                      *               "dos.complex.success",
                      *               "dos.complex.failure"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/actions",
                      *             "summary": "Actions per turn",
                      *             "outcome": [
                      *               "dos.actions.count"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/initiative",
                      *             "summary": "Initiative order",
                      *             "outcome": [
                      *               "dos.initiative.order"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/attack",
@@ -12713,7 +12287,8 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.incapacitated"
                      *             ],
-                     *             "odds": "/dos/odds/attack"
+                     *             "odds": "/dos/odds/attack",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/damage",
@@ -12722,7 +12297,8 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.none",
                      *               "dos.damage.incapacitated"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/maneuver",
@@ -12736,7 +12312,8 @@ export interface operations {
                      *               "dos.maneuver.push.failure",
                      *               "dos.maneuver.feint_push.success",
                      *               "dos.maneuver.feint_push.failure"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/turn",
@@ -12746,7 +12323,8 @@ export interface operations {
                      *               "dos.damage.incapacitated",
                      *               "dos.turn.stopped"
                      *             ],
-                     *             "simulate": "/dos/simulate"
+                     *             "simulate": "/dos/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12758,7 +12336,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeen taistelu",
                      *           "ar": "معركة التنين"
                      *         },
-                     *         "rules_version": "dragon-8",
+                     *         "rules_version": "dragon-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12784,7 +12362,8 @@ export interface operations {
                      *               "dragon.hoard"
                      *             ],
                      *             "odds": "/dragon/odds",
-                     *             "simulate": "/dragon/simulate"
+                     *             "simulate": "/dragon/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12796,7 +12375,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeratsastajat",
                      *           "ar": "فرسان التنانين"
                      *         },
-                     *         "rules_version": "riders-8",
+                     *         "rules_version": "riders-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12820,7 +12399,8 @@ export interface operations {
                      *               "riders.awaiting"
                      *             ],
                      *             "odds": "/riders/odds",
-                     *             "simulate": "/riders/simulate"
+                     *             "simulate": "/riders/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12832,7 +12412,7 @@ export interface operations {
                      *           "fi": "Viidennen laitoksen SRD-taistelu",
                      *           "ar": "قتال الإصدار الخامس (SRD)"
                      *         },
-                     *         "rules_version": "dnd5e-8",
+                     *         "rules_version": "dnd5e-7",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12852,7 +12432,8 @@ export interface operations {
                      *             "summary": "Surprise and initiative",
                      *             "outcome": [
                      *               "dnd5e.initiative.order"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/turn",
@@ -12860,7 +12441,8 @@ export interface operations {
                      *             "outcome": [
                      *               "dnd5e.turn.valid",
                      *               "dnd5e.turn.invalid"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/check",
@@ -12869,7 +12451,8 @@ export interface operations {
                      *               "dnd5e.check.success",
                      *               "dnd5e.check.failure"
                      *             ],
-                     *             "odds": "/dnd5e/odds/check"
+                     *             "odds": "/dnd5e/odds/check",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/attack",
@@ -12884,7 +12467,8 @@ export interface operations {
                      *               "dnd5e.target.dead",
                      *               "dnd5e.target.monster_dies"
                      *             ],
-                     *             "odds": "/dnd5e/odds/attack"
+                     *             "odds": "/dnd5e/odds/attack",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/death-save",
@@ -12896,7 +12480,8 @@ export interface operations {
                      *               "dnd5e.death_save.nat1",
                      *               "dnd5e.death_save.stable",
                      *               "dnd5e.death_save.dead"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12908,7 +12493,7 @@ export interface operations {
                      *           "fi": "Noppanotaatio",
                      *           "ar": "صيغة الفصوص"
                      *         },
-                     *         "rules_version": "notation-4",
+                     *         "rules_version": "notation-3",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12927,17 +12512,10 @@ export interface operations {
                      *             "path": "/dice/roll",
                      *             "summary": "Roll any dice notation",
                      *             "outcome": [
-                     *               "notation.total",
-                     *               "notation.repeated"
+                     *               "notation.total"
                      *             ],
-                     *             "odds": "/dice/odds"
-                     *           },
-                     *           {
-                     *             "path": "/dice/draw",
-                     *             "summary": "Draw the next dice of slots of a seed",
-                     *             "outcome": [
-                     *               "notation.drawn"
-                     *             ]
+                     *             "odds": "/dice/odds",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       }

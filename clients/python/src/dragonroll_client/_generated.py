@@ -1090,6 +1090,7 @@ class EndpointInfo(TypedDict):
     outcome: list[str]
     odds: NotRequired[str | None]
     simulate: NotRequired[str | None]
+    foundry: bool
 
 
 class Entity(TypedDict):
