@@ -162,6 +162,8 @@ class ShapedOdds:
 
     slot_doc: ClassVar[str] = ODDS_SLOTS
     seeded: ClassVar[bool] = False
+    #: It answers for several resolving endpoints, so for none in particular.
+    of: ClassVar[str] = ""
 
     @property
     def result(self) -> Any:
