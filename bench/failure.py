@@ -1,0 +1,352 @@
+"""The failure paths of issue 46 against a real server, measured as a hostile caller would see them.
+
+Loopback only, every loop bounded in time, every process it starts stopped at the end. The figures
+are the server's own: CPU and memory of its whole process tree from ``/proc``, processes started,
+and the latency of ``/livez`` and of a light ``POST /dos/test`` probed meanwhile.
+
+- ``hangup``: connections that send ``1d100!>1`` odds and close 20 ms later, again and again
+  (``--lane`` picks the heavy lane: the service's own, or a maintained pool in its place, for the
+  comparison in docs/hardening.md: ``pebble``'s ``ProcessPool`` or ``loky``'s executor; both only
+  for this measurement, ``pip install pebble loky``);
+- ``refusals``: clients sending the 63,416-byte ``/dos/turn`` body of 31,500 errors;
+- ``memory``: connections that send a request for one of the largest answers and never read it;
+- ``fairness``: one client keeping 24 heavy requests in flight while another asks trivial odds.
+
+Usage: ``python -m bench.failure hangup [--lane service|pebble|loky] [--connections 2]
+[--seconds 8]``, and so on (``--help``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+HOST = "127.0.0.1"
+TICKS = os.sysconf("SC_CLK_TCK")
+#: The hang-up reproducer's body: accepted odds of about 0.13 s of CPU.
+HANGUP_ODDS = {"notation": "1d100!>1"}
+LIGHT = ("/dos/test", {"stat": 44, "skill": 5, "dc": 47})
+
+
+# --------------------------------------------------------------------------- the process tree
+
+
+def tree(pid: int) -> list[int]:
+    """``pid`` and every descendant alive now."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            with contextlib.suppress(OSError):
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    return out
+
+
+def tree_cpu(pid: int) -> float:
+    """CPU seconds of the tree: every live process's own and its reaped children's."""
+    total = 0
+    for p in tree(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{p}/stat").read_bytes().rsplit(b")", 1)[1].split()
+            total += sum(int(x) for x in fields[11:15])
+    return total / TICKS
+
+
+def tree_memory(pid: int) -> tuple[float, float]:
+    """(PSS, RSS) of the tree in MiB, from ``/proc/<pid>/smaps_rollup``."""
+    pss = rss = 0
+    for p in tree(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{p}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Pss:"):
+                    pss += int(line.split()[1])
+                elif line.startswith("Rss:"):
+                    rss += int(line.split()[1])
+    return pss / 1024, rss / 1024
+
+
+def uptime() -> str:
+    return subprocess.run(["uptime"], capture_output=True, text=True, check=False).stdout.strip()
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind((HOST, 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``python -m service`` (or, with ``lane``, the app with another heavy lane: ``serve`` below),
+    its log in a temporary file."""
+
+    def __init__(self, lane: str = "service", **env: str) -> None:
+        self.port = free_port()
+        self.log = tempfile.NamedTemporaryFile(prefix="dragonroll-failure-")  # noqa: SIM115
+        self.starts = Path(self.log.name + ".starts")
+        cmd = [sys.executable, "-m", "service"]
+        if lane != "service":
+            cmd = [sys.executable, "-m", "bench.failure", "serve", "--lane", lane]
+        self.proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            stdout=self.log,
+            stderr=self.log,
+            env={
+                **os.environ,
+                "DRAGONROLL_PORT": str(self.port),
+                "DRAGONROLL_LOG_FORMAT": "json",
+                "DRAGONROLL_FAILURE_STARTS": str(self.starts),
+                **env,
+            },
+        )
+        deadline = time.monotonic() + 120
+        while True:
+            with contextlib.suppress(OSError):
+                if request(self.port, "GET", "/readyz", timeout=2)[0] == 200:
+                    break
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(Path(self.log.name).read_text()[-3000:])
+            time.sleep(0.2)
+
+    def settle(self, quiet: float = 0.05, limit: float = 60) -> float:
+        """Wait until the tree uses under ``quiet`` s of CPU in half a second; the seconds waited."""
+        start = time.monotonic()
+        last = tree_cpu(self.proc.pid)
+        while time.monotonic() - start < limit:
+            time.sleep(0.5)
+            now = tree_cpu(self.proc.pid)
+            if now - last < quiet:
+                break
+            last = now
+        return time.monotonic() - start
+
+    def workers_started(self) -> int:
+        """Heavy-lane workers started so far (the service's from /metrics, a pool's from the file
+        its initializer writes)."""
+        if self.starts.exists():
+            return len(self.starts.read_text().split())
+        _, _, text = request(self.port, "GET", "/metrics")
+        for line in text.decode().splitlines():
+            if line.startswith("dragonroll_heavy_worker_starts_total "):
+                return int(float(line.split()[1]))
+        return -1
+
+    def lines(self) -> list[dict[str, Any]]:
+        out = []
+        for line in Path(self.log.name).read_text(errors="replace").splitlines():
+            with contextlib.suppress(ValueError):
+                out.append(json.loads(line))
+        return out
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.starts.unlink(missing_ok=True)
+
+
+@contextlib.contextmanager
+def served(lane: str = "service", **env: str) -> Iterator[Server]:
+    srv = Server(lane, **env)
+    try:
+        yield srv
+    finally:
+        srv.stop()
+
+
+def request(
+    port: int, method: str, path: str, body: Any = None, timeout: float = 30
+) -> tuple[int, dict[str, str], bytes]:
+    """One request on a fresh connection: (status, headers, body)."""
+    import http.client  # noqa: PLC0415
+
+    conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        data = None if body is None else (body if isinstance(body, bytes) else json.dumps(body))
+        headers = {"Content-Type": "application/json"} if data is not None else {}
+        conn.request(method, path, data, headers)
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+def raw_post(path: str, body: bytes, port: int) -> bytes:
+    head = (
+        f"POST {path} HTTP/1.1\r\nHost: {HOST}\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    )
+    return head.encode() + body
+
+
+class Probes:
+    """``/livez`` and a light ``POST /dos/test``, one after the other every ``every`` seconds, in a
+    thread of this process, until :meth:`stop`; latencies in seconds (a failure counts as its
+    timeout)."""
+
+    def __init__(self, port: int, every: float = 0.1) -> None:
+        self.port, self.every = port, every
+        self.live: list[float] = []
+        self.light: list[float] = []
+        self.statuses: list[int] = []
+        self.running = True
+        self.thread = threading.Thread(target=self.run, daemon=True)
+        self.thread.start()
+
+    def timed(self, method: str, path: str, body: Any = None) -> float:
+        start = time.monotonic()
+        try:
+            status, _, _ = request(self.port, method, path, body, timeout=30)
+        except OSError:
+            status = 0
+        self.statuses.append(status)
+        return time.monotonic() - start
+
+    def run(self) -> None:
+        while self.running:
+            self.live.append(self.timed("GET", "/livez"))
+            self.light.append(self.timed("POST", LIGHT[0], LIGHT[1]))
+            time.sleep(self.every)
+
+    def stop(self) -> dict[str, Any]:
+        self.running = False
+        self.thread.join(timeout=60)
+        return {"livez": summary(self.live), "light": summary(self.light)}
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    if not values:
+        return {}
+    return {
+        "n": len(values),
+        "median_ms": round(statistics.median(values) * 1000, 1),
+        "worst_ms": round(max(values) * 1000, 1),
+    }
+
+
+# --------------------------------------------------------------------------- hang-ups
+
+#: Connections that each send a request and close it ``after`` seconds later, again and again, for
+#: ``seconds``, in a process of their own (the probes' timing is then the server's, not this
+#: process's threads'); prints how many they sent.
+HANGERS = """\
+import socket, sys, threading, time
+port, data, connections, after, seconds = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+stop = time.monotonic() + seconds
+sent = [0]
+def hang_up():
+    while time.monotonic() < stop:
+        try:
+            s = socket.create_connection(("127.0.0.1", port), timeout=5)
+            s.sendall(data)
+            time.sleep(after)
+            s.close()
+            sent[0] += 1
+        except OSError:
+            time.sleep(0.01)
+threads = [threading.Thread(target=hang_up) for _ in range(connections)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(sent[0])
+"""
+
+
+def hangup(lane: str, connections: int, seconds: float, after: float = 0.02) -> dict[str, Any]:
+    """The hang-up reproducer (issue 46, item 1) against the server with ``lane``."""
+    with served(lane) as srv:
+        srv.settle()
+        started, cpu = srv.workers_started(), tree_cpu(srv.proc.pid)
+        data = raw_post("/dice/odds", json.dumps(HANGUP_ODDS).encode(), srv.port)
+        args = [str(srv.port), data.hex(), str(connections), str(after), str(seconds)]
+        hangers = subprocess.Popen(
+            [sys.executable, "-c", HANGERS, *args], stdout=subprocess.PIPE, text=True
+        )
+        probes = Probes(srv.port)
+        out, _ = hangers.communicate(timeout=seconds + 60)
+        during = tree_cpu(srv.proc.pid) - cpu
+        recovered = srv.settle()
+        probed = probes.stop()
+        result = {
+            "lane": lane,
+            "after": after,
+            "connections": connections,
+            "seconds": seconds,
+            "hang_ups": int(out.strip() or 0),
+            "processes_started": srv.workers_started() - started,
+            "cpu_during_s": round(during, 2),
+            "cpu_in_all_s": round(tree_cpu(srv.proc.pid) - cpu, 2),
+            "recovered_s": round(recovered, 1),
+            **probed,
+            "statuses": sorted(set(probes.statuses)),
+            "uptime": uptime(),
+        }
+        result["500s"] = sum(1 for x in srv.lines() if x.get("status") == 500)
+    return result
+
+
+# --------------------------------------------------------------------------- other lanes (bench only)
+
+
+def serve_with(lane: str) -> None:
+    """Serve the app as ``python -m service`` does, its heavy lane replaced by a maintained pool."""
+    import uvicorn  # noqa: PLC0415
+
+    from bench.pools import PoolLane  # noqa: PLC0415
+    from service.app import create_app  # noqa: PLC0415
+    from service.logs import uvicorn_log_config  # noqa: PLC0415
+    from service.server import server_options  # noqa: PLC0415
+    from service.settings import load  # noqa: PLC0415
+
+    settings = load()
+    app = create_app(settings)
+    app.state.lane = PoolLane(app, lane, settings.heavy_workers, settings.job_cpu_seconds)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        **server_options(settings.graceful_timeout, uvicorn_log_config(settings)),
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="bench.failure")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve")
+    serve.add_argument("--lane", default="service")
+    hang = sub.add_parser("hangup")
+    hang.add_argument("--lane", default="service")
+    hang.add_argument("--connections", type=int, default=2)
+    hang.add_argument("--seconds", type=float, default=8)
+    hang.add_argument("--after", type=float, default=0.02, help="seconds before hanging up")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        serve_with(args.lane)
+    elif args.command == "hangup":
+        print(json.dumps(hangup(args.lane, args.connections, args.seconds, args.after)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
