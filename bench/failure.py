@@ -181,7 +181,7 @@ def request(
     port: int, method: str, path: str, body: Any = None, timeout: float = 30
 ) -> tuple[int, dict[str, str], bytes]:
     """One request on a fresh connection: (status, headers, body)."""
-    import http.client  # noqa: PLC0415
+    import http.client
 
     conn = http.client.HTTPConnection(HOST, port, timeout=timeout)
     try:
@@ -312,13 +312,13 @@ def hangup(lane: str, connections: int, seconds: float, after: float = 0.02) -> 
 
 def serve_with(lane: str) -> None:
     """Serve the app as ``python -m service`` does, its heavy lane replaced by a maintained pool."""
-    import uvicorn  # noqa: PLC0415
+    import uvicorn
 
-    from bench.pools import PoolLane  # noqa: PLC0415
-    from service.app import create_app  # noqa: PLC0415
-    from service.logs import uvicorn_log_config  # noqa: PLC0415
-    from service.server import server_options  # noqa: PLC0415
-    from service.settings import load  # noqa: PLC0415
+    from bench.pools import PoolLane
+    from service.app import create_app
+    from service.logs import uvicorn_log_config
+    from service.server import server_options
+    from service.settings import load
 
     settings = load()
     app = create_app(settings)

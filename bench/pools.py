@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib
+import multiprocessing
 import os
 import signal
 from collections.abc import Awaitable, Callable
@@ -23,7 +25,7 @@ from service.endpoints import endpoints
 from service.lanes import Abandoned, CpuLimit
 
 #: The app the workers answer for (a forked worker inherits it; a fresh one builds it).
-APP: Any = None
+SERVED: dict[str, Any] = {"app": None}
 CPU_SECONDS = 1.5
 
 
@@ -38,7 +40,6 @@ def _over_time(signum: int, frame: Any) -> None:
 def started() -> None:
     """A worker's initializer: note its pid, build the app when it has none (a fresh
     interpreter), ignore the server's SIGINT."""
-    global APP
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # (SIGTERM: the pool's own, it ends workers so)
     signal.signal(signal.SIGPROF, _over_time)
     with contextlib.suppress(OSError):
@@ -47,17 +48,18 @@ def started() -> None:
     if path:
         with open(path, "a") as f:
             f.write(f"{os.getpid()}\n")
-    if APP is None:
-        from service.app import _warm, create_app  # noqa: PLC0415
+    if SERVED["app"] is None:
+        from service.app import create_app
 
-        APP = create_app()
-        _warm(APP)
+        app = SERVED["app"] = create_app()
+        for endpoint in endpoints(app).values():
+            endpoint.warm()
 
 
 def handle(job: Any, cpu_seconds: float) -> Any:
     signal.setitimer(signal.ITIMER_PROF, cpu_seconds)
     try:
-        return pipeline.run_job(partial(endpoints, APP), job)
+        return pipeline.run_job(partial(endpoints, SERVED["app"]), job)
     except _OverTime:
         return ("cpu", None)
     finally:
@@ -77,15 +79,11 @@ class PoolLane:
         self.started = 0
 
     def start(self, warm: bool = False) -> None:
-        global APP
         if self.pool is not None:
             return
-        APP = self.app
+        SERVED["app"] = self.app
         if self.kind == "pebble":
-            import multiprocessing  # noqa: PLC0415
-
-            import pebble  # noqa: PLC0415
-
+            pebble = importlib.import_module("pebble")
             self.pool = pebble.ProcessPool(
                 max_workers=self.size,
                 max_tasks=250,
@@ -93,8 +91,7 @@ class PoolLane:
                 context=multiprocessing.get_context("fork"),
             )
         else:
-            import loky  # noqa: PLC0415
-
+            loky = importlib.import_module("loky")
             self.pool = loky.ProcessPoolExecutor(max_workers=self.size, initializer=started)
 
     def submit(self, payload: Any) -> Any:
@@ -102,7 +99,13 @@ class PoolLane:
             return self.pool.schedule(handle, args=(payload, self.cpu_seconds))
         return self.pool.submit(handle, payload, self.cpu_seconds)
 
-    async def run(self, payload: Any, gone: Callable[[], Awaitable[Any]] | None = None) -> Any:
+    async def run(
+        self,
+        payload: Any,
+        gone: Callable[[], Awaitable[Any]] | None = None,
+        client: str | None = None,
+    ) -> Any:
+        """As ``HeavyLane.run``, without a share per client (neither pool has one)."""
         self.start()
         future = self.submit(payload)
         waited = asyncio.wrap_future(future)

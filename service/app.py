@@ -25,6 +25,7 @@ from rules.narration import texts_of
 from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, pipeline, problems
+from service.clients import Clients
 from service.docs import mount_docs
 from service.endpoints import endpoints, install
 from service.favicon import mount_favicon
@@ -84,6 +85,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.lane = _heavy_lane(app, settings)
+    app.state.clients = Clients(settings.trusted_proxies)
     app.state.systems = served
     # The narration of this app's systems, and their endpoints, each holding its entry.
     install(app, served, texts_of(served))
@@ -125,6 +127,8 @@ def _heavy_lane(app: FastAPI, settings: Settings) -> HeavyLane:
         queue=settings.heavy_queue,
         cpu_seconds=settings.job_cpu_seconds,
         warm=partial(_warm, app),
+        per_client=settings.heavy_per_client,
+        client_queue=settings.heavy_client_queue,
     )
 
 

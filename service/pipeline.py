@@ -27,6 +27,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from rules import budget
+from service.clients import ANONYMOUS
 from service.lanes import HeavyLane, WorkerFailed
 from service.problems import Refused, as_problem
 
@@ -61,6 +62,8 @@ async def answer(
     body: bytes,
     accept_language: bytes = b"",
     gone: Callable[[], Awaitable[Any]] | None = None,
+    *,
+    client: str = ANONYMOUS,
 ) -> tuple[bytes, str | None]:
     """The answer to ``body`` at ``endpoint``: its bytes and the language of their texts (``None``
     for none), whichever surface calls.
@@ -68,7 +71,9 @@ async def answer(
     ``state`` is the app's state (``app.state``: ``settings`` for the dice budget, ``lane`` the
     heavy lane); ``accept_language`` the caller's ``Accept-Language`` header (``lang`` in the body
     wins); ``gone``, when given, an awaitable function that returns once the caller has gone away
-    (its job is then dropped or ended, and :class:`~service.lanes.Abandoned` raised). Raises the
+    (its job is then dropped, or finished with its answer dropped, and
+    :class:`~service.lanes.Abandoned` raised); ``client``, who asks (``app.state.clients.of(scope)``,
+    ``service.clients``): heavy work is admitted within that client's share. Raises the
     errors the module docstring lists, for the surface to answer (HTTP: the app's handlers;
     ``problems.as_problem`` gives a refusal's problem body)."""
     dice_budget: int = state.settings.max_dice
@@ -77,7 +82,7 @@ async def answer(
         return endpoint.finish(req, accept_language)
     lane: HeavyLane = state.lane
     job: Job = (endpoint.path, body, dice_budget, accept_language)
-    kind, value = await lane.run(job, gone)
+    kind, value = await lane.run(job, gone, client)
     if kind == "problem":
         raise Refused(value)
     payload, lang = value
