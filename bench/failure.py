@@ -307,6 +307,67 @@ def hangup(lane: str, connections: int, seconds: float, after: float = 0.02) -> 
     return result
 
 
+# --------------------------------------------------------------------------- refusals
+
+
+def turn_of_errors() -> bytes:
+    """Issue 46's item 2: 63,416 bytes of /dos/turn, 100 combatants each declaring ``0`` 310
+    times: 31,500 errors."""
+    combatants = [{"declare": [0] * 310} for _ in range(100)]
+    return json.dumps({"combatants": combatants}, separators=(",", ":")).encode()
+
+
+#: ``clients`` connections sending ``body`` to ``path`` in a loop for ``seconds`` (each reads its
+#: answer), in a process of their own; prints the statuses seen and the largest answer.
+SENDERS = """import collections, http.client, json, sys, threading, time
+port, path, body, clients, seconds = int(sys.argv[1]), sys.argv[2], bytes.fromhex(sys.argv[3]), int(sys.argv[4]), float(sys.argv[5])
+source = sys.argv[6] if len(sys.argv) > 6 else ""
+stop = time.monotonic() + seconds
+seen, largest = collections.Counter(), [0]
+def client():
+    while time.monotonic() < stop:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60, source_address=(source, 0) if source else None)
+            conn.request("POST", path, body, {"Content-Type": "application/json"})
+            r = conn.getresponse(); data = r.read(); conn.close()
+            seen[r.status] += 1; largest[0] = max(largest[0], len(data))
+        except OSError as e:
+            seen[type(e).__name__] += 1
+threads = [threading.Thread(target=client) for _ in range(clients)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(json.dumps({"statuses": dict(seen), "largest": largest[0]}))
+"""
+
+
+def senders(
+    port: int, path: str, body: bytes, clients: int, seconds: float, *, source: str = ""
+) -> subprocess.Popen[str]:
+    args = [str(port), path, body.hex(), str(clients), str(seconds), source]
+    return subprocess.Popen(
+        [sys.executable, "-c", SENDERS, *args], stdout=subprocess.PIPE, text=True
+    )
+
+
+def refusals(clients: int, seconds: float) -> dict[str, Any]:
+    """Issue 46's item 2: ``clients`` clients of the 63,416-byte body of 31,500 errors."""
+    with served() as srv:
+        srv.settle()
+        cpu = tree_cpu(srv.proc.pid)
+        load = senders(srv.port, "/dos/turn", turn_of_errors(), clients, seconds)
+        time.sleep(0.5)
+        probes = Probes(srv.port)
+        out, _ = load.communicate(timeout=seconds + 120)
+        probed = probes.stop()
+        return {
+            "clients": clients,
+            **json.loads(out),
+            "cpu_s": round(tree_cpu(srv.proc.pid) - cpu, 2),
+            **probed,
+            "uptime": uptime(),
+        }
+
+
 # --------------------------------------------------------------------------- other lanes (bench only)
 
 
@@ -341,11 +402,16 @@ def main(argv: list[str] | None = None) -> None:
     hang.add_argument("--connections", type=int, default=2)
     hang.add_argument("--seconds", type=float, default=8)
     hang.add_argument("--after", type=float, default=0.02, help="seconds before hanging up")
+    ref = sub.add_parser("refusals")
+    ref.add_argument("--clients", type=int, default=8)
+    ref.add_argument("--seconds", type=float, default=8)
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve_with(args.lane)
     elif args.command == "hangup":
         print(json.dumps(hangup(args.lane, args.connections, args.seconds, args.after)), flush=True)
+    elif args.command == "refusals":
+        print(json.dumps(refusals(args.clients, args.seconds)), flush=True)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,10 @@
 :func:`answer` takes an endpoint (``service.routing.Endpoint``) and a raw body and gives the bytes of
 the answer, in this order (shared/DESIGN.md, "Two lanes"):
 
-1. **admit**, on the event loop: validate the JSON with the request model, refuse a duplicate key,
-   count the work (the endpoint's work function) and refuse what is over its budget: a cheap early
-   refusal, a few milliseconds at most (docs/hardening.md);
+1. **admit**, on the event loop for a body of at most :data:`LIGHT_BODY` bytes (a larger one is
+   admitted in the worker: a refusal's cost grows with its errors): validate the JSON with the
+   request model, refuse a duplicate key, count the work (the endpoint's work function) and refuse
+   what is over its budget: a cheap early refusal, a few milliseconds at most (docs/hardening.md);
 2. **choose the lane**: a resolver whose work is small (:func:`is_light`: at most
    :data:`LIGHT_DICE` base dice, an answer of at most :data:`LIGHT_ANSWER` bytes, a body of at most
    :data:`LIGHT_BODY` bytes) is answered on the loop, at once; odds, simulations and everything
@@ -77,9 +78,12 @@ async def answer(
     errors the module docstring lists, for the surface to answer (HTTP: the app's handlers;
     ``problems.as_problem`` gives a refusal's problem body)."""
     dice_budget: int = state.settings.max_dice
-    req, work = endpoint.admit(body, dice_budget)
-    if not endpoint.heavy and is_light(work, len(body)):
-        return endpoint.finish(req, accept_language)
+    # A body over the light lane's is not even validated on the loop: a refusal's cost grows with
+    # its errors (a 63 KB body of 31,500 errors took 0.07-0.2 s to validate), so the worker does it.
+    if len(body) <= LIGHT_BODY:
+        req, work = endpoint.admit(body, dice_budget)
+        if not endpoint.heavy and is_light(work, len(body)):
+            return endpoint.finish(req, accept_language)
     lane: HeavyLane = state.lane
     job: Job = (endpoint.path, body, dice_budget, accept_language)
     kind, value = await lane.run(job, gone, client)
