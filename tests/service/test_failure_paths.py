@@ -89,6 +89,18 @@ def test_no_problem_is_over_64_kib(body: str) -> None:
     assert len(problem["detail"]) <= 1000
 
 
+def test_the_openapi_document_is_built_before_ready() -> None:
+    """Issue 46's item 6: the first GET /openapi.json built it on the loop (0.46 s of CPU, /livez
+    114-266 ms); now the lifespan builds it before /readyz says ready."""
+    app = create_app(Settings(log_format="json", log_level="warning"))
+    assert app.openapi_schema is None
+    with TestClient(app) as client:
+        assert client.get("/readyz").status_code == 200
+        assert app.openapi_schema is not None
+        built = app.openapi_schema
+        assert client.get("/openapi.json").json() == built and app.openapi_schema is built
+
+
 # --------------------------------------------------------------------------- on a real server
 
 
