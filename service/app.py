@@ -35,6 +35,7 @@ from service.logs import LEVELS, make_logger
 from service.mcp import mount_mcp
 from service.metrics import CONTENT_TYPE, Metrics
 from service.middleware.access import RequestIdAndAccessLine
+from service.middleware.answers import Held, UnreadAnswers
 from service.middleware.cors import Cors
 from service.middleware.errors import LastResort
 from service.middleware.limits import BodyLimit
@@ -104,6 +105,8 @@ def create_app(
     # add_middleware puts each one outside those added before it: the last is the outermost.
     app.add_middleware(LastResort, logger=log)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.state.held = Held(settings.unread_answer_bytes)
+    app.add_middleware(UnreadAnswers, held=app.state.held, exempt=health.PATHS)
     app.add_middleware(
         Cors, origins=settings.cors_origins, private_network=settings.cors_private_network
     )

@@ -41,7 +41,15 @@ STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 #: the JSON, the media type or the size), refused (the engine refused it: 422 rules errors), error (5xx).
 OUTCOMES = ("resolved", "invalid", "refused", "error")
 #: Which limit turned a request away.
-LIMITS = ("body_size", "json_depth", "json_number", "engine", "cpu_time", "heavy_queue")
+LIMITS = (
+    "body_size",
+    "json_depth",
+    "json_number",
+    "engine",
+    "cpu_time",
+    "heavy_queue",
+    "unread_answers",
+)
 ENGINE_KINDS = frozenset(
     {
         "invalid-request",
@@ -72,7 +80,8 @@ RESOLUTIONS = (
 )
 LIMIT_REJECTIONS = (
     "dragonroll_limit_rejections",
-    "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time, heavy_queue).",
+    "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time,"
+    " heavy_queue, unread_answers).",
     ("limit",),
 )
 #: The heavy lane's own (service.lanes): how its jobs ended, and its state at the scrape.

@@ -156,6 +156,14 @@ class Settings(BaseSettings):
             " docs/hardening.md."
         ),
     )
+    unread_answer_bytes: Annotated[int, Field(ge=1024 * 1024, le=64 * 1024 * 1024 * 1024)] = Field(
+        default=96 * 1024 * 1024,
+        description=(
+            "Bytes of answers the process may hold for clients that have not read them (the"
+            " answers are at most 4 MiB each); past it a request is answered 503 with Retry-After."
+            " With the process's own memory it bounds the pod's: docs/operations.md, Memory."
+        ),
+    )
     limit_concurrency: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
         default=512,
         description=(
