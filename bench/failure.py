@@ -368,6 +368,112 @@ def refusals(clients: int, seconds: float) -> dict[str, Any]:
         }
 
 
+# --------------------------------------------------------------------------- slow readers
+
+#: Issue 33's reproducer 5: 165 bytes in, about 1.9 MB out (the largest accepted /dice/roll).
+LARGEST_ROLL = {"notation": "+".join(["100d1000!>1"] * 9), "foundry": True, "lang": "ar"}
+
+#: ``count`` connections, each from its own loopback address (each its own client), each sending
+#: ``data`` and never reading (a small receive buffer), ``rate`` a second; held ``hold`` seconds
+#: after the last, then closed. Prints how many were opened.
+READERS_NONE = """import socket, sys, time
+port, data, count, rate, hold = int(sys.argv[1]), bytes.fromhex(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
+held = []
+for i in range(count):
+    s = socket.socket()
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.bind((f"127.0.{2 + i // 250}.{2 + i % 250}", 0))
+    s.connect(("127.0.0.1", port))
+    s.sendall(data)
+    held.append(s)
+    time.sleep(1 / rate)
+time.sleep(hold)
+print(len(held), flush=True)
+for s in held:
+    s.close()
+"""
+
+
+def memory(count: int, rate: float, hold: float, **env: str) -> dict[str, Any]:
+    """Issue 46's item 3: ``count`` connections of the largest /dice/roll that never read; the
+    process tree's PSS and RSS sampled throughout (MiB), at rest, at the worst, after."""
+    with served(**env) as srv:
+        srv.settle()
+        rest = tree_memory(srv.proc.pid)
+        data = raw_post("/dice/roll", json.dumps(LARGEST_ROLL).encode(), srv.port)
+        args = [str(srv.port), data.hex(), str(count), str(rate), str(hold)]
+        readers = subprocess.Popen(
+            [sys.executable, "-c", READERS_NONE, *args], stdout=subprocess.PIPE, text=True
+        )
+        worst = (0.0, 0.0)
+        while readers.poll() is None:
+            now = tree_memory(srv.proc.pid)
+            worst = max(worst, now)
+            time.sleep(0.25)
+        srv.settle()
+        after = tree_memory(srv.proc.pid)
+        lines = srv.lines()
+    statuses: dict[int, int] = {}
+    for line in lines:
+        if line.get("event") == "request":
+            statuses[line["status"]] = statuses.get(line["status"], 0) + 1
+    return {
+        "connections": count,
+        "pss_rss_rest": [round(x) for x in rest],
+        "pss_rss_worst": [round(x) for x in worst],
+        "pss_rss_after": [round(x) for x in after],
+        "statuses": statuses,
+        "uptime": uptime(),
+    }
+
+
+# --------------------------------------------------------------------------- fairness
+
+#: The heavy requests one client keeps in flight: accepted odds of about 0.3-0.5 s of CPU.
+HEAVY = ("/dice/odds", {"notation": "1d134!>1"})
+#: Another client's trivial odds.
+TRIVIAL = ("/dice/odds", {"notation": "4d6kh3"})
+
+
+def fairness(heavy: int = 24, tries: int = 5, seconds: float = 12, **env: str) -> dict[str, Any]:
+    """Issue 46's item 4: one client (127.0.0.2) keeps ``heavy`` heavy requests in flight, another
+    (127.0.0.3) asks trivial odds ``tries`` times, a second apart: how long each took."""
+    import http.client
+
+    with served(**env) as srv:
+        srv.settle()
+        hog = senders(
+            srv.port, HEAVY[0], json.dumps(HEAVY[1]).encode(), heavy, seconds, source="127.0.0.2"
+        )
+        time.sleep(2)
+        waits: list[tuple[int, float]] = []
+        for _ in range(tries):
+            start = time.monotonic()
+            conn = http.client.HTTPConnection(
+                HOST, srv.port, timeout=30, source_address=("127.0.0.3", 0)
+            )
+            try:
+                conn.request(
+                    "POST", TRIVIAL[0], json.dumps(TRIVIAL[1]), {"Content-Type": "application/json"}
+                )
+                r = conn.getresponse()
+                r.read()
+                waits.append((r.status, round(time.monotonic() - start, 3)))
+            except OSError:
+                waits.append((0, round(time.monotonic() - start, 3)))
+            finally:
+                conn.close()
+            time.sleep(1)
+        out, _ = hog.communicate(timeout=seconds + 120)
+        lines = srv.lines()
+    return {
+        "trivial": waits,
+        "heavy": json.loads(out),
+        "500s": sum(1 for x in lines if x.get("status") == 500),
+        "uptime": uptime(),
+    }
+
+
 # --------------------------------------------------------------------------- other lanes (bench only)
 
 
@@ -405,6 +511,15 @@ def main(argv: list[str] | None = None) -> None:
     ref = sub.add_parser("refusals")
     ref.add_argument("--clients", type=int, default=8)
     ref.add_argument("--seconds", type=float, default=8)
+    mem = sub.add_parser("memory")
+    mem.add_argument("--connections", type=int, default=200)
+    mem.add_argument("--rate", type=float, default=10)
+    mem.add_argument("--hold", type=float, default=5)
+    mem.add_argument("--timeout", default="60", help="DRAGONROLL_REQUEST_TIMEOUT")
+    mem.add_argument("--cap", default="", help="DRAGONROLL_UNREAD_ANSWER_BYTES")
+    mem.add_argument("--queue", default="256", help="DRAGONROLL_HEAVY_QUEUE (none shed)")
+    fair = sub.add_parser("fairness")
+    fair.add_argument("--heavy", type=int, default=24)
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve_with(args.lane)
@@ -412,6 +527,13 @@ def main(argv: list[str] | None = None) -> None:
         print(json.dumps(hangup(args.lane, args.connections, args.seconds, args.after)), flush=True)
     elif args.command == "refusals":
         print(json.dumps(refusals(args.clients, args.seconds)), flush=True)
+    elif args.command == "memory":
+        env = {"DRAGONROLL_REQUEST_TIMEOUT": args.timeout, "DRAGONROLL_HEAVY_QUEUE": args.queue}
+        if args.cap:
+            env["DRAGONROLL_UNREAD_ANSWER_BYTES"] = args.cap
+        print(json.dumps(memory(args.connections, args.rate, args.hold, **env)), flush=True)
+    elif args.command == "fairness":
+        print(json.dumps(fairness(args.heavy)), flush=True)
 
 
 if __name__ == "__main__":
