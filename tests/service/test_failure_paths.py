@@ -183,3 +183,52 @@ def test_one_client_s_heavy_requests_fill_its_share_not_the_lane() -> None:
     assert len(answered) >= 4, seen
     assert set(seen["heavy"]["statuses"]) <= {"200", "503"}, seen
     assert seen["500s"] == 0
+
+
+@pytest.mark.slow
+def test_answers_no_one_reads_are_capped_and_their_clients_closed() -> None:
+    """Issue 46's item 3 on a real server, small: 12 clients (each its own address) send the
+    largest /dice/roll (1.9 MB) and read nothing, with the cap at 4 MiB: past two answers held the
+    rest are 503s; after DRAGONROLL_REQUEST_TIMEOUT (3 s here) of reading nothing each is closed
+    by the server, which frees what it held: a client that reads is then answered. About 3 s of
+    CPU. (150 such clients with the default cap: 273 MiB of PSS, docs/hardening.md.)"""
+    import socket
+
+    from bench.failure import LARGEST_ROLL, request
+
+    data = raw_post("/dice/roll", json.dumps(LARGEST_ROLL).encode(), 0)
+    with served(
+        DRAGONROLL_UNREAD_ANSWER_BYTES=str(4 * 1024 * 1024),
+        DRAGONROLL_REQUEST_TIMEOUT="3",
+        DRAGONROLL_HEAVY_QUEUE="64",
+    ) as srv:
+        srv.settle()
+        held = []
+        for i in range(12):
+            s = socket.socket()
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            s.bind((f"127.0.1.{2 + i}", 0))
+            s.connect(("127.0.0.1", srv.port))
+            s.sendall(data)
+            held.append(s)
+            time.sleep(0.3)
+        time.sleep(8)  # every answer made, and past the timeout for those that waited unread
+        closed = 0
+        for s in held:
+            s.settimeout(5)
+            try:
+                while s.recv(1 << 20):
+                    pass
+                closed += 1
+            except OSError:
+                pass
+            s.close()
+        status, _, body = request(srv.port, "POST", "/dice/roll", LARGEST_ROLL)
+        lines = srv.lines()
+    statuses = [x["status"] for x in lines if x.get("event") == "request"]
+    print(f"statuses {sorted(statuses)}; closed by the server: {closed} of 12")
+    assert closed == 12
+    assert statuses.count(503) >= 6, statuses
+    refused = [x for x in lines if x.get("status") == 503]
+    assert status == 200 and len(body) > 1_000_000
+    assert 500 not in statuses and refused
