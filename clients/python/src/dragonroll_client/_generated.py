@@ -1568,6 +1568,7 @@ class Problem(TypedDict):
     instance: NotRequired[str | None]
     request_id: NotRequired[str | None]
     errors: NotRequired[list[ProblemError] | None]
+    more_errors: NotRequired[int | None]
 
 
 class ProblemError(TypedDict):
