@@ -86,6 +86,7 @@ def create_app(
     )
     app.state.settings = settings
     app.state.lane = _heavy_lane(app, settings)
+    app.state.held = Held(settings.unread_answer_bytes)
     app.state.clients = Clients(settings.trusted_proxies)
     app.state.systems = served
     # The narration of this app's systems, and their endpoints, each holding its entry.
@@ -105,7 +106,6 @@ def create_app(
     # add_middleware puts each one outside those added before it: the last is the outermost.
     app.add_middleware(LastResort, logger=log)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
-    app.state.held = Held(settings.unread_answer_bytes)
     app.add_middleware(UnreadAnswers, held=app.state.held, exempt=health.PATHS)
     app.add_middleware(
         Cors, origins=settings.cors_origins, private_network=settings.cors_private_network
@@ -228,7 +228,7 @@ def _drain_at_stop(lane: HeavyLane, deadline: float, log: Any) -> Any:
 def _add_metrics(app: FastAPI) -> Metrics:
     """The registry, labelled with the systems of the endpoints, served at ``/metrics``."""
     systems = sorted({endpoint.system for endpoint in endpoints(app).values()})
-    metrics = Metrics(systems, lane=app.state.lane)
+    metrics = Metrics(systems, lane=app.state.lane, held=app.state.held)
 
     async def serve_metrics(request: Request) -> Response:
         return Response(metrics.render(), media_type=CONTENT_TYPE)

@@ -27,6 +27,7 @@ from prometheus_client.metrics_core import (
 from prometheus_client.utils import floatToGoString
 
 from service.lanes import HeavyLane
+from service.middleware.answers import Held
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 PATH = "/metrics"
@@ -98,6 +99,10 @@ HEAVY_WORKERS = (
     ("state",),
 )
 HEAVY_STARTS = ("dragonroll_heavy_worker_starts", "Heavy-lane worker processes forked.")
+UNREAD = (
+    "dragonroll_unread_answer_bytes",
+    "Bytes of answers held for clients that have not read them (DRAGONROLL_UNREAD_ANSWER_BYTES).",
+)
 #: The upper bounds with ``+Inf`` last, and their ``le`` label values.
 _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
@@ -143,8 +148,11 @@ class Metrics:
     each dict before walking it, so a scrape from another thread sees a consistent list of series.
     """
 
-    def __init__(self, systems: Iterable[str] = (), lane: HeavyLane | None = None) -> None:
+    def __init__(
+        self, systems: Iterable[str] = (), lane: HeavyLane | None = None, held: Held | None = None
+    ) -> None:
         self.lane = lane
+        self.held = held
         self.requests: dict[tuple[str, str, str], int] = {}
         self.latency: dict[tuple[str, str], _Histogram] = {}
         self.resolutions: dict[tuple[str, str], int] = {
@@ -194,6 +202,8 @@ class Metrics:
             yield GaugeMetricFamily(*HEAVY_WAITING)
             yield GaugeMetricFamily(*HEAVY_WORKERS[:2], labels=HEAVY_WORKERS[2])
             yield CounterMetricFamily(*HEAVY_STARTS)
+        if self.held is not None:
+            yield GaugeMetricFamily(*UNREAD)
 
     def collect(self) -> Iterator[Metric]:
         requests = CounterMetricFamily(*REQUESTS[:2], labels=REQUESTS[2])
@@ -219,6 +229,8 @@ class Metrics:
         yield limits
         if self.lane is not None:
             yield from _lane_families(self.lane)
+        if self.held is not None:
+            yield GaugeMetricFamily(*UNREAD, value=self.held.bytes)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
