@@ -215,8 +215,8 @@ def simulate_work(req: TurnSimulateRequest) -> Work:
     return Work(
         dice,
         ("runs",),
-        f"runs x (initiative + max_turns x a turn: its pools, {ATTACK_OVERHEAD} an attack or"
-        f" another declaration, {TURN_OVERHEAD} a combatant) = "
+        f"runs x (initiative + max_turns x a turn: its pools, {ATTACK_OVERHEAD} an attack,"
+        f" {DECLARATION_OVERHEAD} another declaration, {TURN_OVERHEAD} a combatant) = "
         f"{req.runs} x ({initiative} + {req.max_turns} x {turn:,})",
         unit="dice",
         budget=SIMULATION_DICE,

@@ -375,3 +375,17 @@ def test_the_costliest_declarations_a_simulation_accepts_stay_under_the_cpu_limi
     assert found is not None
     target(found[0])
     assert found[0] < CPU_LIMIT, (found, json.dumps(body)[:300])
+
+
+def test_a_thousand_grabs_at_skill_0_are_refused_by_their_estimate() -> None:
+    """Issue 46's item 4: /dos/simulate with 1,000 grabs at skill 0 was counted as 8,000 of
+    500,000 dice and took 5.7 s (1.5 s served, then cpu-limit); each grab now counts."""
+    body = duel(["grab"], 1000, 0, 0)
+    body["max_turns"] = 20
+    r = APP.post("/dos/simulate", json=body)
+    assert r.status_code == 422, r.text[:300]
+    problem = r.json()
+    assert (
+        problem["type"].endswith("/limit-exceeded")
+        and "50 another declaration" in problem["detail"]
+    )
