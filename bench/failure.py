@@ -57,6 +57,14 @@ def tree(pid: int) -> list[int]:
     return out
 
 
+def started(pid: int) -> bytes | None:
+    """When ``pid`` started (clock ticks since boot), or ``None`` if it is gone."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+
+
 def tree_cpu(pid: int) -> float:
     """CPU seconds of the tree: every live process's own and its reaped children's."""
     total = 0
@@ -158,6 +166,9 @@ class Server:
         return out
 
     def stop(self) -> None:
+        """SIGTERM, then SIGKILL for the server and for any process of its tree left behind (loky's
+        workers and resource tracker outlive a server that ends)."""
+        left = [(p, started(p)) for p in tree(self.proc.pid)] if self.proc.poll() is None else []
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGTERM)
             try:
@@ -165,6 +176,10 @@ class Server:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        for pid, start in left[1:]:
+            if start is not None and started(pid) == start:  # the same process, not a reused pid
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
         self.starts.unlink(missing_ok=True)
 
 
