@@ -26,6 +26,7 @@ from rules.narration import texts_of
 from rules.registry import SYSTEMS
 from rules.system import System
 from service import health, pipeline, problems
+from service.clients import Clients
 from service.docs import mount_docs
 from service.endpoints import endpoints
 from service.favicon import mount_favicon
@@ -35,6 +36,7 @@ from service.logs import LEVELS, make_logger
 from service.mcp import mount_mcp
 from service.metrics import CONTENT_TYPE, Metrics
 from service.middleware.access import RequestIdAndAccessLine
+from service.middleware.answers import Held, UnreadAnswers
 from service.middleware.cors import Cors
 from service.middleware.errors import LastResort
 from service.middleware.limits import BodyLimit
@@ -86,6 +88,8 @@ def create_app(
     )
     app.state.settings = settings
     app.state.lane = _heavy_lane(app, settings)
+    app.state.held = Held(settings.unread_answer_bytes)
+    app.state.clients = Clients(settings.trusted_proxies)
     app.state.systems = served
     # The narration of this app's systems, and their endpoints, each holding its entry.
     install(app, served, texts_of(served))
@@ -104,6 +108,7 @@ def create_app(
     # add_middleware puts each one outside those added before it: the last is the outermost.
     app.add_middleware(LastResort, logger=log)
     app.add_middleware(BodyLimit, limit=settings.body_limit)
+    app.add_middleware(UnreadAnswers, held=app.state.held, exempt=health.PATHS)
     app.add_middleware(
         Cors, origins=settings.cors_origins, private_network=settings.cors_private_network
     )
@@ -127,6 +132,8 @@ def _heavy_lane(app: FastAPI, settings: Settings) -> HeavyLane:
         queue=settings.heavy_queue,
         cpu_seconds=settings.job_cpu_seconds,
         warm=partial(_warm, app),
+        per_client=settings.heavy_per_client,
+        client_queue=settings.heavy_client_queue,
     )
 
 
@@ -143,7 +150,8 @@ _DRAIN_MARGIN = 0.5
 
 
 def _lifespan(log: Any, settings: Settings) -> Any:
-    """Ready once the dice pass their self-test; the heavy lane's workers started, and drained at
+    """Ready once the dice pass their self-test and everything a first request would build is
+    built (the catalogs, the OpenAPI document); the heavy lane's workers started, and drained at
     SIGTERM (shared/DESIGN.md, "Two lanes")."""
 
     @asynccontextmanager
@@ -154,6 +162,9 @@ def _lifespan(log: Any, settings: Settings) -> Any:
         # for it. (Built in a worker instead, every replacement would cost that second again: a
         # caller hanging up would cost the service a second of CPU.)
         _warm(app)
+        # The OpenAPI document too (GET /openapi.json, MCP's describe_endpoint): 0.46 s of CPU,
+        # which the first GET /openapi.json spent on the loop while /livez waited.
+        app.openapi()
         # Everything built so far (modules, schemas, the app) lives as long as the process: move it
         # out of the collector's reach, so a full collection walks only what requests create (on
         # this machine a full collection took ~20 ms before, a pause every few thousand requests),
@@ -219,7 +230,7 @@ def _drain_at_stop(lane: HeavyLane, deadline: float, log: Any) -> Any:
 def _add_metrics(app: FastAPI) -> Metrics:
     """The registry, labelled with the systems of the endpoints, served at ``/metrics``."""
     systems = sorted({endpoint.system for endpoint in endpoints(app).values()})
-    metrics = Metrics(systems, lane=app.state.lane)
+    metrics = Metrics(systems, lane=app.state.lane, held=app.state.held)
 
     async def serve_metrics(request: Request) -> Response:
         return Response(metrics.render(), media_type=CONTENT_TYPE)

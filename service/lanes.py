@@ -12,6 +12,9 @@ estimate, bounds what a job costs:
   parent's alone: a connection the parent closes is closed), ignores SIGINT and SIGTERM (the parent
   ends it) and leaves when its socket closes, so it never outlives the parent by more than one job.
   Forking costs the loop a few milliseconds (docs/hardening.md); a fresh process needs no start-up.
+  A worker is forked at the start, after a job it ended over its CPU limit or wall clock, and after
+  its :data:`JOBS_PER_WORKER`-th job: never for a hang-up, so the rate of forks follows the work
+  done, not a caller's connections.
   A worker runs :data:`NICE` steps nicer than the server (the loop gets the CPU first) and is
   replaced after :data:`JOBS_PER_WORKER` jobs (its pages shared with the server again).
 - **A hard CPU limit per job** (``DRAGONROLL_JOB_CPU_SECONDS``), three times over: the worker arms
@@ -25,10 +28,20 @@ estimate, bounds what a job costs:
   :class:`Overloaded` (a 503 with ``Retry-After``): a CPU limit cannot end a job that waits.
 - **A bounded queue**: at most ``queue`` jobs wait for a worker; past that :meth:`HeavyLane.run`
   raises :class:`Overloaded` at once (a 503 with ``Retry-After``).
-- **Hang-ups**: a job whose caller went away (its ``gone`` awaitable completed) is dropped from the
-  queue, or its worker ended and replaced, and :class:`Abandoned` is raised (logged 499).
-- **Counted**: jobs answered, shed, over the CPU limit, over the wall clock and abandoned, workers
-  started, the queue's length and the busy workers, for ``/metrics`` (``service.metrics``).
+- **Hang-ups cost at most the job**: a job whose caller went away (its ``gone`` awaitable completed)
+  is dropped from the queue; a running one finishes in its worker, within its CPU limit, and its
+  answer is dropped. :class:`Abandoned` is raised at once (logged 499). No process is ended or
+  started for a hang-up, so a caller who hangs up again and again costs the jobs it asked for, no
+  more, and never a fork on the event loop (docs/hardening.md, "Hang-ups").
+- **Per client** (``client``: the caller's address, ``service.clients``): one client has at most
+  ``per_client`` jobs running (half the workers, at least one) and ``client_queue`` waiting (a
+  quarter of the queue, at least one), its abandoned running jobs included; past them its request
+  is refused at once as a full queue is (:class:`Overloaded`). A freed worker takes the oldest
+  queued job whose client is under its share, so one client's many connections fill its own share,
+  not the lane, and another client's job waits for a worker only when every client's share is
+  used.
+- **Counted**: jobs answered, shed, over the CPU limit, over the wall clock and abandoned (and of
+  those, finished with nobody waiting), workers started, the queue's length and the busy workers, for ``/metrics`` (``service.metrics``).
 - **Draining** (:meth:`HeavyLane.drain`, at SIGTERM): the queued jobs and every later one raise
   :class:`Draining` (a 503 with ``Retry-After`` and ``Connection: close``); the running ones finish,
   or are ended with :class:`Draining` at the deadline given, before the server's graceful timeout.
@@ -49,7 +62,7 @@ import socket
 import struct
 import time
 import traceback
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,6 +131,8 @@ class _OverTime(BaseException):
 class _Job:
     payload: Any
     future: asyncio.Future[Any]
+    #: who asked (``None``: a caller the lane does not tell apart, without a share)
+    client: str | None = None
     worker: _Worker | None = None
 
 
@@ -153,6 +168,8 @@ class HeavyLane:
         queue: int,
         cpu_seconds: float,
         warm: Callable[[], None] | None = None,
+        per_client: int | None = None,
+        client_queue: int | None = None,
     ) -> None:
         self.handler = handler
         self.warm = warm
@@ -161,8 +178,14 @@ class HeavyLane:
         self.queue_size = queue
         self.cpu_seconds = cpu_seconds
         self.wall_seconds = max(WALL_FLOOR, WALL_FACTOR * cpu_seconds)
+        #: one client's share: jobs running at once, jobs waiting
+        self.per_client = per_client or max(1, workers // 2)
+        self.client_queue = client_queue if client_queue is not None else max(1, queue // 4)
         self.workers: list[_Worker] = []
         self.waiting: deque[_Job] = deque()
+        #: jobs running (abandoned ones until they finish) and waiting, per client
+        self.running: Counter[str | None] = Counter()
+        self.queued: Counter[str | None] = Counter()
         self.draining = False
         self.loop: asyncio.AbstractEventLoop | None = None
         #: counters for the metrics and the docs: jobs answered, shed (queue full), ended over the
@@ -172,6 +195,8 @@ class HeavyLane:
         self.over_limit = 0
         self.over_time = 0
         self.abandoned = 0
+        #: abandoned jobs that finished in their worker, their answers dropped
+        self.dropped = 0
         self.started = 0
 
     # --- the public surface ---------------------------------------------------------------------
@@ -186,26 +211,33 @@ class HeavyLane:
         while len(self.workers) < self.size and not self.draining:
             self._spawn()
 
-    async def run(self, payload: Any, gone: Callable[[], Awaitable[Any]] | None = None) -> Any:
-        """``handler(payload)`` in a worker; raises :class:`CpuLimit`, :class:`Overloaded`,
-        :class:`Draining`, :class:`Abandoned` (``gone()`` completed first) or :class:`WorkerFailed`.
-        """
+    async def run(
+        self,
+        payload: Any,
+        gone: Callable[[], Awaitable[Any]] | None = None,
+        client: str | None = None,
+    ) -> Any:
+        """``handler(payload)`` in a worker, for ``client`` (within its share; ``None``: no share
+        of its own, the lane's bounds only); raises :class:`CpuLimit`, :class:`Overloaded`,
+        :class:`Draining`, :class:`Abandoned` (``gone()`` completed first) or
+        :class:`WorkerFailed`."""
         if self.draining:
             raise Draining(started=False)
         if self.loop is not asyncio.get_running_loop():
             self._adopt(asyncio.get_running_loop())
         if not self.workers:
             self.start()
-        idle = self._idle()
-        if idle is None and len(self.waiting) >= self.queue_size:
-            self.shed += 1
-            raise Overloaded(self.retry_after())
         assert self.loop is not None
-        job = _Job(payload, self.loop.create_future())
+        job = _Job(payload, self.loop.create_future(), client)
+        idle = self._idle() if self._may_run(client) else None
         if idle is not None:
             self._dispatch(idle, job)
-        else:
+        elif self._may_wait(client):
             self.waiting.append(job)
+            self.queued[client] += 1
+        else:
+            self.shed += 1
+            raise Overloaded(self.retry_after())
         if gone is None:
             return await self._wait(job)
         watcher = asyncio.ensure_future(gone())
@@ -218,8 +250,16 @@ class HeavyLane:
             watcher.cancel()
         if not job.future.done():
             self.abandoned += 1
-            self._cancel(job, Abandoned())
+            self._abandon(job)
         return job.future.result()
+
+    def _may_run(self, client: str | None) -> bool:
+        return client is None or self.running[client] < self.per_client
+
+    def _may_wait(self, client: str | None) -> bool:
+        if len(self.waiting) >= self.queue_size:
+            return False
+        return client is None or self.queued[client] < self.client_queue
 
     def drain(self, deadline: float | None = None) -> None:
         """No new job; every queued job raises :class:`Draining`; the running ones are ended with
@@ -229,6 +269,7 @@ class HeavyLane:
             job = self.waiting.popleft()
             if not job.future.done():
                 job.future.set_exception(Draining(started=False))
+        self.queued.clear()
         if deadline is not None and self.loop is not None:
             self.loop.call_later(max(deadline, 0.0), self._end_running)
 
@@ -260,6 +301,8 @@ class HeavyLane:
         gone) is ended, and the jobs queued in the old loop are forgotten."""
         old, self.loop = self.loop, loop
         self.waiting.clear()
+        self.queued.clear()
+        self.running.clear()
         for worker in list(self.workers):
             if old is not None and not old.is_closed():
                 old.remove_reader(worker.sock.fileno())
@@ -315,6 +358,7 @@ class HeavyLane:
     def _dispatch(self, worker: _Worker, job: _Job) -> None:
         assert self.loop is not None
         worker.job, job.worker = job, worker
+        self.running[job.client] += 1
         worker.cpu_at_start = _cpu_of(worker.pid)
         worker.sent_at = self.loop.time()
         data = pickle.dumps(job.payload, protocol=pickle.HIGHEST_PROTOCOL)
@@ -387,12 +431,16 @@ class HeavyLane:
         if worker.watchdog is not None:
             worker.watchdog.cancel()
             worker.watchdog = None
-        if job is not None and not job.future.done():
-            if kind == "ok":
+        if kind == "cpu":
+            self.over_limit += 1
+        if job is not None:
+            _less(self.running, job.client)
+            if job.future.done():
+                self.dropped += kind != "cpu"  # abandoned: finished, nobody waits for its answer
+            elif kind == "ok":
                 self.answered += 1
                 job.future.set_result(value)
             elif kind == "cpu":
-                self.over_limit += 1
                 job.future.set_exception(CpuLimit(self.cpu_seconds))
             else:
                 job.future.set_exception(WorkerFailed(value))
@@ -412,11 +460,13 @@ class HeavyLane:
             _, status = os.waitpid(worker.pid, 0)
         os.close(worker.pidfd)
         job = worker.job
+        by_kernel = os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU
+        if by_kernel and worker.ended is None:
+            self.over_limit += 1
         if job is not None and not job.future.done():
             if worker.ended is not None:
                 job.future.set_exception(worker.ended)
-            elif os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGXCPU:
-                self.over_limit += 1
+            elif by_kernel:
                 job.future.set_exception(CpuLimit(self.cpu_seconds))
             else:
                 job.future.set_exception(WorkerFailed(f"the worker exited (status {status})"))
@@ -440,21 +490,39 @@ class HeavyLane:
                 job.future.set_exception(reason)
         if worker in self.workers:
             self.workers.remove(worker)
+            if worker.job is not None:
+                _less(self.running, worker.job.client)
             if not self.draining:
                 self._spawn()
                 self._next(self.workers[-1])
 
     def _next(self, worker: _Worker) -> None:
-        """Give an idle worker the next queued job still awaited."""
-        while self.waiting and worker.alive and worker.job is None:
-            job = self.waiting.popleft()
+        """Give an idle worker the oldest queued job whose client is under its share."""
+        while worker.alive and worker.job is None:
+            job = next((j for j in self.waiting if self._may_run(j.client)), None)
+            if job is None:
+                return
+            self._unqueue(job)
             if not job.future.done():
                 self._dispatch(worker, job)
+
+    def _unqueue(self, job: _Job) -> None:
+        self.waiting.remove(job)
+        _less(self.queued, job.client)
+
+    def _abandon(self, job: _Job) -> None:
+        """The caller of ``job`` went away: dropped if it waits; if it runs, it finishes in its
+        worker (its CPU limit still bounds it) and its answer is dropped."""
+        if job.worker is None:
+            with contextlib.suppress(ValueError):
+                self._unqueue(job)
+        if not job.future.done():
+            job.future.set_exception(Abandoned())
 
     def _cancel(self, job: _Job, reason: BaseException) -> None:
         if job.worker is None:
             with contextlib.suppress(ValueError):
-                self.waiting.remove(job)
+                self._unqueue(job)
             if not job.future.done():
                 job.future.set_exception(reason)
         elif job.worker.job is job:
@@ -468,6 +536,14 @@ class HeavyLane:
                 job = worker.job
                 self._kill(worker, Draining(started=True))
                 job.future.exception()
+
+
+def _less(counts: Counter[str | None], client: str | None) -> None:
+    """One fewer for ``client``; a client with none is forgotten (the counters hold the clients
+    with jobs, not every address ever seen)."""
+    counts[client] -= 1
+    if counts[client] <= 0:
+        del counts[client]
 
 
 def _cpu_of(pid: int) -> float:

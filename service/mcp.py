@@ -45,6 +45,7 @@ from service.mcp_tools import Route as ToolRoute
 from service.mcp_wire import DuplicateKeyIn, Refusal, Wire, member, version_refusal
 from service.metrics import CALL_KEY
 from service.middleware.access import access_line
+from service.problem_texts import BODY_KEY
 from service.routing import SYSTEM_KEY
 from service.settings import Settings
 
@@ -138,8 +139,12 @@ class Calls:
         scope[CALL_KEY] = f"mcp:{endpoint.path}"
         scope[SYSTEM_KEY] = endpoint.system
         accept = _header(scope, b"accept-language")
+        scope[BODY_KEY] = body  # a refusal is told in the call's `lang` (service.problem_texts)
+        client = self.app.state.clients.of(scope)
         try:
-            payload, lang = await pipeline.answer(self.app.state, endpoint, body, accept, gone)
+            payload, lang = await pipeline.answer(
+                self.app.state, endpoint, body, accept, gone, client=client
+            )
             return self.result(route, payload, lang, full), 200
         except Abandoned:  # nobody reads the answer: the access line and the metrics say 499
             scope[GONE_KEY] = True

@@ -29,6 +29,7 @@ from prometheus_client.utils import floatToGoString
 from service.lanes import HeavyLane
 from service.problems import LIMIT_KEY, PROBLEM_KEY
 from service.routing import SYSTEM_KEY
+from service.middleware.answers import Held
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 PATH = "/metrics"
@@ -43,7 +44,15 @@ STATUS_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
 #: the JSON, the media type or the size), refused (the engine refused it: 422 rules errors), error (5xx).
 OUTCOMES = ("resolved", "invalid", "refused", "error")
 #: Which limit turned a request away.
-LIMITS = ("body_size", "json_depth", "json_number", "engine", "cpu_time", "heavy_queue")
+LIMITS = (
+    "body_size",
+    "json_depth",
+    "json_number",
+    "engine",
+    "cpu_time",
+    "heavy_queue",
+    "unread_answers",
+)
 ENGINE_KINDS = frozenset(
     {
         "invalid-request",
@@ -74,7 +83,8 @@ RESOLUTIONS = (
 )
 LIMIT_REJECTIONS = (
     "dragonroll_limit_rejections",
-    "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time, heavy_queue).",
+    "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time,"
+    " heavy_queue, unread_answers).",
     ("limit",),
 )
 #: The heavy lane's own (service.lanes): how its jobs ended, and its state at the scrape.
@@ -91,6 +101,10 @@ HEAVY_WORKERS = (
     ("state",),
 )
 HEAVY_STARTS = ("dragonroll_heavy_worker_starts", "Heavy-lane worker processes forked.")
+UNREAD = (
+    "dragonroll_unread_answer_bytes",
+    "Bytes of answers held for clients that have not read them (DRAGONROLL_UNREAD_ANSWER_BYTES).",
+)
 #: The upper bounds with ``+Inf`` last, and their ``le`` label values.
 _BOUNDS = (*BUCKETS, float("inf"))
 _LE = tuple(floatToGoString(b) for b in _BOUNDS)  # type: ignore[no-untyped-call]
@@ -144,8 +158,11 @@ class Metrics:
     each dict before walking it, so a scrape from another thread sees a consistent list of series.
     """
 
-    def __init__(self, systems: Iterable[str] = (), lane: HeavyLane | None = None) -> None:
+    def __init__(
+        self, systems: Iterable[str] = (), lane: HeavyLane | None = None, held: Held | None = None
+    ) -> None:
         self.lane = lane
+        self.held = held
         self.requests: dict[tuple[str, str, str], int] = {}
         self.latency: dict[tuple[str, str], _Histogram] = {}
         self.resolutions: dict[tuple[str, str], int] = {
@@ -209,6 +226,8 @@ class Metrics:
             yield GaugeMetricFamily(*HEAVY_WAITING)
             yield GaugeMetricFamily(*HEAVY_WORKERS[:2], labels=HEAVY_WORKERS[2])
             yield CounterMetricFamily(*HEAVY_STARTS)
+        if self.held is not None:
+            yield GaugeMetricFamily(*UNREAD)
 
     def collect(self) -> Iterator[Metric]:
         requests = CounterMetricFamily(*REQUESTS[:2], labels=REQUESTS[2])
@@ -234,6 +253,8 @@ class Metrics:
         yield limits
         if self.lane is not None:
             yield from _lane_families(self.lane)
+        if self.held is not None:
+            yield GaugeMetricFamily(*UNREAD, value=self.held.bytes)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

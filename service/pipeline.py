@@ -1,10 +1,11 @@
 """The one request pipeline: every surface (HTTP, MCP over HTTP or stdio) answers a POST body here.
 
-:func:`answer` admits the body on the event loop (``Endpoint.admit``: validation, duplicate keys,
-the work budget), then answers a small resolver's request there at once and sends everything else
-(odds, simulations, larger requests) to the heavy lane's workers (``service.lanes``), which run
-``Endpoint.resolve`` on the same body (shared/DESIGN.md, "Two lanes"). Errors are raised for the
-surface to answer (``service.problems``).
+:func:`answer` admits the body (``Endpoint.admit``: validation, duplicate keys, the work budget)
+on the event loop, and answers a small resolver's request there at once; everything else (odds,
+simulations, larger requests, and any body over :data:`LIGHT_BODY` bytes, whose refusal's cost
+grows with its errors) goes to the heavy lane's workers (``service.lanes``), within its client's
+share (``service.clients``), which run ``Endpoint.resolve`` on the same body (shared/DESIGN.md,
+"Two lanes"). Errors are raised for the surface to answer (``service.problems``).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from rules import budget
+from service.clients import ANONYMOUS
 from service.endpoints import Endpoint
 from service.lanes import HeavyLane, WorkerFailed
 from service.problems import Refused, as_problem
@@ -45,6 +47,8 @@ async def answer(
     body: bytes,
     accept_language: bytes = b"",
     gone: Callable[[], Awaitable[Any]] | None = None,
+    *,
+    client: str = ANONYMOUS,
 ) -> tuple[bytes, str | None]:
     """The answer to ``body`` at ``endpoint``: its bytes and the language of their texts (``None``
     for none), whichever surface calls.
@@ -52,19 +56,24 @@ async def answer(
     ``state`` is the app's state (``app.state``: ``settings`` for the dice budget, ``lane`` the
     heavy lane); ``accept_language`` the caller's ``Accept-Language`` header (``lang`` in the body
     wins); ``gone``, when given, an awaitable function that returns once the caller has gone away
-    (its job is then dropped or ended, and :class:`~service.lanes.Abandoned` raised).
+    (its job is then dropped, or finished with its answer dropped, and
+    :class:`~service.lanes.Abandoned` raised); ``client``, who asks (``app.state.clients.of(scope)``,
+    ``service.clients``): heavy work is admitted within that client's share.
 
     Raises, for the surface to answer (HTTP: the app's handlers; ``problems.as_problem`` gives the
     problem body): the request's own errors (``ValidationError``, ``RulesError``, ``DuplicateKey``,
     or :class:`~service.problems.Refused` from a worker) and the lanes' (``CpuLimit``,
     ``Overloaded``, ``Draining``, ``Abandoned``; ``WorkerFailed`` is a bug)."""
     dice_budget: int = state.settings.max_dice
-    req, work = endpoint.admit(body, dice_budget)
-    if not endpoint.heavy and is_light(work, len(body)):
-        return endpoint.finish(req, accept_language)
+    # A body over the light lane's is not even validated on the loop: a refusal's cost grows with
+    # its errors (a 63 KB body of 31,500 errors took 0.07-0.2 s to validate), so the worker does it.
+    if len(body) <= LIGHT_BODY:
+        req, work = endpoint.admit(body, dice_budget)
+        if not endpoint.heavy and is_light(work, len(body)):
+            return endpoint.finish(req, accept_language)
     lane: HeavyLane = state.lane
     job: Job = (endpoint.path, body, dice_budget, accept_language)
-    kind, value = await lane.run(job, gone)
+    kind, value = await lane.run(job, gone, client)
     if kind == "problem":
         raise Refused(value)
     payload, lang = value

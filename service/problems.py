@@ -7,6 +7,11 @@ resort). The body is always ``application/problem+json`` with ``type``, ``title`
 ``detail``, ``instance``, ``request_id`` and, for requests that cannot be used as written, an
 ``errors`` list of ``{loc, msg}``; it is written by the service's one JSON writer
 (``service.encoding``). Stack traces never leave the process.
+
+A refusal is bounded like an answer (:func:`bound_errors`, :func:`bounded`): at most
+:data:`MAX_LISTED` errors listed, ``more_errors`` counting the rest, every text cut at
+:data:`MAX_TEXT` characters, and no problem over :data:`MAX_PROBLEM` bytes, whichever surface sends
+it (HTTP, MCP).
 """
 
 from __future__ import annotations
@@ -41,6 +46,15 @@ class ProblemError(BaseModel):
     )
 
 
+#: The most errors a problem lists; ``more_errors`` counts the others (a body of 31,500 errors was
+#: a 3.2 MB answer, 0.2 s of the event loop to write).
+MAX_LISTED = 30
+#: The most characters of a problem's texts (its detail, an error's message or a place in its loc).
+MAX_TEXT = 1000
+#: The largest problem, in bytes, as sent.
+MAX_PROBLEM = 64 * 1024
+
+
 class Problem(BaseModel):
     """An RFC 9457 problem details object."""
 
@@ -50,7 +64,13 @@ class Problem(BaseModel):
     detail: str
     instance: str | None = Field(default=None, description="The path of the request.")
     request_id: str | None = Field(default=None, description="The request's X-Request-ID.")
-    errors: list[ProblemError] | None = None
+    errors: list[ProblemError] | None = Field(
+        default=None, description=f"What is wrong and where: the first {MAX_LISTED} at most."
+    )
+    more_errors: int | None = Field(
+        default=None,
+        description="How many errors there were besides those listed (absent: none).",
+    )
     lang: str | None = Field(
         default=None,
         description=(
@@ -120,12 +140,63 @@ def problem(
     if request_id is not None:
         body["request_id"] = request_id
     if errors is not None:
-        body["errors"] = list(errors)
+        listed, more = bound_errors(errors)
+        body["errors"] = listed
+        if more:
+            body["more_errors"] = more
     return body
 
 
+def bound_errors(
+    errors: Iterable[dict[str, Any]], total: int | None = None
+) -> tuple[list[dict[str, Any]], int]:
+    """The errors a problem lists: the first :data:`MAX_LISTED`, their texts cut at
+    :data:`MAX_TEXT` characters; and how many more there were (of ``total``, when the caller
+    counted them without building them all)."""
+    listed: list[dict[str, Any]] = []
+    seen = 0
+    for error in errors:
+        seen += 1
+        if len(listed) < MAX_LISTED:
+            listed.append(
+                {
+                    **error,
+                    "loc": [_cut(p) if isinstance(p, str) else p for p in error["loc"]][
+                        :MAX_LISTED
+                    ],
+                    "msg": _cut(error["msg"]),
+                }
+            )
+    return listed, max(seen, total or 0) - len(listed)
+
+
+def bounded(body: dict[str, Any]) -> bytes:
+    """``body``'s bytes, at most :data:`MAX_PROBLEM`: its texts cut, its errors bounded
+    (:func:`bound_errors`), then the last errors listed dropped (and counted) until it fits."""
+    for key in ("title", "detail", "instance"):
+        if isinstance(body.get(key), str):
+            body[key] = _cut(body[key])
+    errors = body.get("errors")
+    if errors is not None:
+        listed, more = bound_errors(errors)
+        body["errors"], more = listed, more + body.get("more_errors", 0)
+        if more:
+            body["more_errors"] = more
+    data = encode_json(body)
+    while len(data) > MAX_PROBLEM and body.get("errors"):
+        body["errors"].pop()
+        body["more_errors"] = body.get("more_errors", 0) + 1
+        data = encode_json(body)
+    return data
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3] + "..."
+
+
 def encode(body: dict[str, Any]) -> bytes:
-    return encode_json(body)
+    """A problem's bytes: :func:`bounded`."""
+    return bounded(body)
 
 
 def field_errors(errors: Sequence[FieldError]) -> list[dict[str, Any]]:
@@ -146,13 +217,18 @@ def from_validation_error(exc: ValidationError) -> dict[str, Any]:
                 f"the body is not valid JSON: {err['msg'].removeprefix('Invalid JSON: ')}",
                 errors=[{"loc": ["body"], "msg": err["msg"], "type": "json_invalid"}],
             )
+    # Only the errors listed are worded (31,500 of them took 0.2 s): the rest are counted.
     errors = [
-        {"loc": ["body", *err["loc"]], "msg": _message(err), "type": err["type"]} for err in details
+        {"loc": ["body", *err["loc"]], "msg": _message(err), "type": err["type"]}
+        for err in details[:MAX_LISTED]
     ]
     first = errors[0]
     where = ".".join(str(p) for p in first["loc"][1:]) or "body"
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return problem("validation-error", f"{where}: {first['msg']}{more}", errors=errors)
+    more = f" (and {len(details) - 1:,} more)" if len(details) > 1 else ""
+    body = problem("validation-error", f"{where}: {first['msg']}{more}", errors=errors)
+    if len(details) > len(errors):
+        body["more_errors"] = len(details) - len(errors)
+    return body
 
 
 #: pydantic's words for a kind of error, and ours: what a JSON caller reads. Replaced inside the

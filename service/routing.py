@@ -78,7 +78,10 @@ def endpoint_function(endpoint: Endpoint) -> Callable[[Request], Any]:
                 pass
 
         try:
-            payload, lang = await pipeline.answer(request.app.state, endpoint, body, accept, gone)
+            client = request.app.state.clients.of(request.scope)
+            payload, lang = await pipeline.answer(
+                request.app.state, endpoint, body, accept, gone, client=client
+            )
         except asyncio.CancelledError:
             # The server's graceful timeout ended the request (its job was ended with it): a
             # problem, not the server's plain 500 and its traceback.

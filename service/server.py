@@ -33,6 +33,8 @@ class, its parser callbacks and attributes (``parser``, ``headers``, ``transport
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import socket
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as UvicornHttpToolsProtocol
@@ -43,6 +45,8 @@ from service.settings import load
 MAX_HEADER_BYTES = 16 * 1024
 #: Seconds a worker may take to answer its supervisor's health check (``--workers`` over 1).
 WORKER_HEALTHCHECK_SECONDS = 15
+#: The most bytes of an answer not yet sent that the kernel takes for one connection.
+UNSENT_IN_KERNEL = 128 * 1024
 #: The end of a head.
 BLANK_LINE = b"\r\n\r\n"
 #: Not in a body: the parser is in a head, or between requests.
@@ -69,7 +73,10 @@ TOO_LARGE = _too_large_answer()
 
 
 class HttpToolsProtocol(UvicornHttpToolsProtocol):
-    """uvicorn's httptools protocol with the head limited in size, the head and the body in time."""
+    """uvicorn's httptools protocol with the head limited in size, the head and the body in time,
+    and an answer's reading in time: a client that leaves its answer unread (the connection's
+    write buffer full, uvicorn's writing paused) for ``DRAGONROLL_REQUEST_TIMEOUT`` is closed, and
+    what it held freed (``service.middleware.answers``)."""
 
     #: Seconds a request's head may take to arrive, and its body: ``DRAGONROLL_REQUEST_TIMEOUT``,
     #: read once per process (uvicorn is given the class; each worker process imports it anew).
@@ -89,16 +96,41 @@ class HttpToolsProtocol(UvicornHttpToolsProtocol):
         self.body_left = HEAD
         #: a head was refused: answered 431 once the requests before it are
         self.refused = False
+        #: the client has not read its answer since writing paused
+        self.unread: asyncio.TimerHandle | None = None
 
     # --- the transport's events -----------------------------------------------------------------
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
         self.arm_timer()
+        sock = transport.get_extra_info("socket")
+        if sock is not None and hasattr(socket, "TCP_NOTSENT_LOWAT"):
+            # The kernel takes at most this much of an answer not yet sent: the rest waits in
+            # this process, where the answers held are counted and capped (without it a client
+            # that reads nothing left each answer whole in the kernel's buffers, unseen).
+            with contextlib.suppress(OSError):
+                sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NOTSENT_LOWAT, UNSENT_IN_KERNEL)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.cancel_timer()
+        if self.unread is not None:
+            self.unread.cancel()
+            self.unread = None
         super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        """The client is not reading as fast as the answer is written: it has as long as it may
+        take to send a request to read some of it."""
+        super().pause_writing()
+        if self.unread is None and not self.transport.is_closing():
+            self.unread = self.loop.call_later(self.seconds, self.timed_out)
+
+    def resume_writing(self) -> None:
+        if self.unread is not None:
+            self.unread.cancel()
+            self.unread = None
+        super().resume_writing()
 
     def data_received(self, data: bytes) -> None:
         """Feed ``data`` to the parser in pieces that end where a head or a body ends."""

@@ -123,6 +123,30 @@ class Settings(BaseSettings):
             " and Retry-After."
         ),
     )
+    heavy_per_client: Annotated[int | None, Field(ge=1, le=64)] = Field(
+        default=None,
+        description=(
+            "Heavy jobs one client (DRAGONROLL_TRUSTED_PROXIES says who) may have running at once,"
+            " its abandoned ones included; unset: half the heavy workers, at least 1. Its next"
+            " ones wait in its own share of the queue."
+        ),
+    )
+    heavy_client_queue: Annotated[int | None, Field(ge=0, le=10_000)] = Field(
+        default=None,
+        description=(
+            "Heavy jobs one client may have waiting; one more is refused at once with a 503 and"
+            " Retry-After. Unset: a quarter of DRAGONROLL_HEAVY_QUEUE, at least 1."
+        ),
+    )
+    trusted_proxies: Annotated[tuple[str, ...], NoDecode] = Field(
+        default=(),
+        description=(
+            "Comma-separated addresses or networks of the proxies in front of the service (an"
+            " ingress controller's pods: 10.0.0.0/8); behind one of them a request's client is the"
+            " first address of X-Forwarded-For, from the right, that is not a trusted proxy's."
+            " Empty: the client is the peer address (the header is ignored)."
+        ),
+    )
     job_cpu_seconds: Annotated[float, Field(ge=0.05, le=600)] = Field(
         default=1.5,
         description=(
@@ -130,6 +154,14 @@ class Settings(BaseSettings):
             " and the request answered 422 cpu-limit. The work budgets refuse earlier, at about"
             " 0.9 s of an idle machine's CPU; this is the backstop, with room for a busy host."
             " docs/hardening.md."
+        ),
+    )
+    unread_answer_bytes: Annotated[int, Field(ge=1024 * 1024, le=64 * 1024 * 1024 * 1024)] = Field(
+        default=96 * 1024 * 1024,
+        description=(
+            "Bytes of answers the process may hold for clients that have not read them (the"
+            " answers are at most 4 MiB each); past it a request is answered 503 with Retry-After."
+            " With the process's own memory it bounds the pod's: docs/operations.md, Memory."
         ),
     )
     limit_concurrency: Annotated[int, Field(ge=0, le=1_000_000)] = Field(
@@ -180,6 +212,24 @@ class Settings(BaseSettings):
     def _split_origins(cls, value: object) -> object:
         if isinstance(value, str):
             value = [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("trusted_proxies", mode="before")
+    @classmethod
+    def _split_proxies(cls, value: object) -> object:
+        if isinstance(value, str):
+            value = [part.strip() for part in value.split(",") if part.strip()]
+        return value
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _check_proxies(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for proxy in value:
+            try:
+                ipaddress.ip_network(proxy, strict=False)
+            except ValueError:
+                msg = f"{proxy!r} is not an IP address or network like 10.0.0.0/8"
+                raise ValueError(msg) from None
         return value
 
     @field_validator("dice_shorthands")

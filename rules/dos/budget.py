@@ -45,9 +45,20 @@ def opposed_work(req: OpposedRequest) -> Work:
     return Work(req.a.skill + req.b.skill, (side, "skill"), "a.skill + b.skill")
 
 
+#: An attempt's bytes in an answer of /dos/complex at most, and a die's: measured 602 B an attempt
+#: at skill 0 and 1,373 at skill 1 (ar, Foundry rolls: the widest), 230 B a die at skill 10.
+#: Counted so that 1,000 attempts at skill 0 (no dice, a 0.6 MB answer) are not light work.
+ATTEMPT_BYTES = 1_200
+ATTEMPT_DIE_BYTES = 230
+
+
 def complex_work(req: ComplexRequest) -> Work:
     return Work(
-        req.attempts * req.skill, ("attempts",), f"attempts x skill = {req.attempts} x {req.skill}"
+        req.attempts * req.skill,
+        ("attempts",),
+        f"attempts x skill = {req.attempts} x {req.skill}",
+        answer=ANSWER_BASE + req.attempts * (ATTEMPT_BYTES + ATTEMPT_DIE_BYTES * req.skill),
+        answer_how="the answer's size, counted from the attempts and their dice",
     )
 
 
@@ -159,18 +170,24 @@ def turn_work(req: TurnRequest) -> Work:
 #: Dice a simulation may roll, all its runs and turns together: about a second of CPU here
 #: (docs/hardening.md, "Calibration").
 SIMULATION_DICE = 500_000
-#: Each combatant's turn counts as this many dice besides its pools, and each attack as this many
-#: besides its own: validating, copying and checking them cost about that much (measured: a die
-#: 1.3 us, a combatant's turn 46 us, an attack's events 22 us).
+#: Each combatant's turn counts as this many dice besides its pools, each declaration as this
+#: many besides its pools (an attack, a maneuver at any skill, a step, a run, a wait: none is
+#: free), and a maneuver's pools twice (both sides' opposed tests, their events). Measured at
+#: load 8 (issue 46): a declaration resolved in a turn 56-76 us at skill 0, a maneuver of two
+#: 10-die pools 150 us, an attack of two 10-die pools 118 us; a counted unit about 1.8 us (a
+#: grab at skill 0 used to count nothing: 1,000 of them for 20 turns cost 5.7 s).
 TURN_OVERHEAD = 40
-ATTACK_OVERHEAD = 20
+ATTACK_OVERHEAD = 35
+DECLARATION_OVERHEAD = 50
+MANEUVER_POOLS = 2
 
 
 def simulate_work(req: TurnSimulateRequest) -> Work:
     """Every run plays up to ``max_turns`` turns of the request's declarations: the first with its
     initiative d10s, each its attacks' and maneuvers' pools with the largest defense any foe of
-    another side could bring (an attack on a fallen target turns on another), plus
-    :data:`TURN_OVERHEAD` a combatant and :data:`ATTACK_OVERHEAD` an attack."""
+    another side could bring (an attack on a fallen target turns on another; a maneuver's pools
+    :data:`MANEUVER_POOLS` times), plus :data:`TURN_OVERHEAD` a combatant,
+    :data:`ATTACK_OVERHEAD` an attack and :data:`DECLARATION_OVERHEAD` every other declaration."""
     foes: dict[str, tuple[int, int]] = {}
     for side in {c.side for c in req.combatants}:
         others = [c for c in req.combatants if c.side != side]
@@ -189,15 +206,17 @@ def simulate_work(req: TurnSimulateRequest) -> Work:
                 pools += d.count * (_attack_pool(c) + most + ATTACK_EXTRA + ATTACK_OVERHEAD)
             elif d.action in ("grab", "break_free", "push", "feint_push"):
                 most = max(skill, _maneuver_skill(target) if target else 0)
-                pools += _maneuver_skill(c) + most
+                pools += MANEUVER_POOLS * (_maneuver_skill(c) + most) + DECLARATION_OVERHEAD
+            else:
+                pools += DECLARATION_OVERHEAD
     turn = pools + TURN_OVERHEAD * len(req.combatants)
     initiative = len(req.combatants) if req.order is None else 0
     dice = req.runs * (initiative + req.max_turns * turn)
     return Work(
         dice,
         ("runs",),
-        f"runs x (initiative + max_turns x a turn: its pools, {ATTACK_OVERHEAD} an attack, "
-        f"{TURN_OVERHEAD} a combatant) = "
+        f"runs x (initiative + max_turns x a turn: its pools, {ATTACK_OVERHEAD} an attack,"
+        f" {DECLARATION_OVERHEAD} another declaration, {TURN_OVERHEAD} a combatant) = "
         f"{req.runs} x ({initiative} + {req.max_turns} x {turn:,})",
         unit="dice",
         budget=SIMULATION_DICE,

@@ -171,6 +171,8 @@ def _sweep_steps(sw: Sweep, sides: int) -> int:
     ops, below = 0, 0
     for top in tops:  # joint values whose dragon allies' highest is ``top``
         at_most = prod(sum(1 for v in values if v <= top) for values in allies)
-        ops += (at_most - below) * others * (len(sw.twice) + opponent + per_v[max(top, 1)])
+        # an ally's die above the dragon die's sides: no dragon-die value is left (per_v[sides + 1])
+        here = per_v[min(max(top, 1), sides + 1)]
+        ops += (at_most - below) * others * (len(sw.twice) + opponent + here)
         below = at_most
     return SWEEP_STEP * (ops + 2 * (len(steps) + 2))  # and the sweep's chance, once

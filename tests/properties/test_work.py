@@ -382,7 +382,8 @@ REP2 = {
 def test_reproducer_2_dos_simulate_counts_the_defenders_pools() -> None:
     """387 bytes took 74 s: the defender's block and dodge pools were not counted."""
     detail = _limit(_quick("/dos/simulate", REP2), ["runs"])
-    assert "20 x (2 + 100 x 24,803)" in detail  # 201 x (0 + 100 + 3 + 20) + 2 x 40 a turn
+    # 201 x (0 + 100 + 3 + 35) + a wait's 50 + 2 x 40 a turn (issue 46: every declaration counts)
+    assert "20 x (2 + 100 x 27,868)" in detail
     turn = {k: v for k, v in REP2.items() if k not in ("runs", "max_turns")}
     _limit(APP.post("/dos/turn", json=turn), ["combatants"])  # as /dos/turn refuses the turn
 

@@ -154,25 +154,58 @@ def test_a_full_queue_is_refused_at_once_with_a_retry_after() -> None:
     run(go)
 
 
-def test_a_caller_who_hangs_up_takes_its_job_with_it() -> None:
-    """Queued: dropped, never run; running: its worker ended at once and replaced."""
+def test_a_caller_who_hangs_up_costs_at_most_its_job() -> None:
+    """Queued: dropped, never run; running: it finishes in its worker, its answer dropped, within
+    its CPU limit (a job past it is ended there as any other): no worker is ended or started for a
+    hang-up, so hanging up again and again costs the jobs asked for and never a fork."""
 
     async def go(lane: HeavyLane) -> None:
         first = await lane.run(("pid", 0))
+        started = lane.started
         hang_up = asyncio.Event()
-        running = asyncio.ensure_future(lane.run(("burn", 100.0), hang_up.wait))
+        running = asyncio.ensure_future(lane.run(("burn", 0.2), hang_up.wait))
         queued = asyncio.ensure_future(lane.run(("burn", 100.0), hang_up.wait))
-        await asyncio.sleep(0.1)
+        await asyncio.sleep(0.05)
         assert lane.busy() == 1 and len(lane.waiting) == 1
         hang_up.set()
         for job in (running, queued):
             with pytest.raises(Abandoned):
                 await job
         assert not lane.waiting and lane.abandoned == 2
-        assert await lane.run(("pid", 0)) != first
-        assert lane.over_limit == 0
+        assert lane.busy() == 1, "the running job goes on"
+        assert await lane.run(("pid", 0)) == first, "in the same worker, after the dropped job"
+        assert lane.dropped == 1 and lane.started == started and lane.answered == 2
+        # an abandoned job past its limit is ended at the limit, as it would have been
+        over = asyncio.ensure_future(lane.run(("burn", 100.0), hang_up.wait))
+        with pytest.raises(Abandoned):
+            await over
+        deadline = time.monotonic() + 20
+        while lane.over_limit == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert lane.over_limit == 1 and lane.started == started + 1
 
     run(go)
+
+
+def test_one_client_fills_its_own_share_not_the_lane() -> None:
+    """Two workers: one client runs one job at once and queues one (its share of a queue of 4);
+    past that it is refused at once, while another client's job takes the free worker; a freed
+    worker takes the oldest job whose client is under its share."""
+
+    async def go(lane: HeavyLane) -> None:
+        assert (lane.per_client, lane.client_queue) == (1, 1)
+        mine = [asyncio.ensure_future(lane.run(("burn", 0.3), client="a")) for _ in range(2)]
+        await asyncio.sleep(0.05)
+        assert lane.busy() == 1 and len(lane.waiting) == 1
+        with pytest.raises(Overloaded):
+            await lane.run(("burn", 0.3), client="a")
+        start = time.monotonic()
+        assert await lane.run(("burn", 0.01), client="b") == 0.01
+        assert time.monotonic() - start < 0.25, "b had the free worker at once"
+        assert await asyncio.gather(*mine) == [0.3, 0.3]
+        assert not lane.running and not lane.queued, "the counters forget clients without jobs"
+
+    run(go, workers=2, queue=4)
 
 
 def test_draining_refuses_the_queue_and_ends_the_running_at_the_deadline() -> None:

@@ -172,8 +172,10 @@ def test_probes_stay_under_a_second_with_30_clients_of_the_largest_roll() -> Non
 def test_a_full_queue_is_shed_and_abandoned_jobs_stop() -> None:
     """Reproducer 4: 24 concurrent odds from clients that give up at 1.5 s (the issue's
     ``1d200!>1`` is now refused by its estimate: ``1d134!>1``, the largest explosion accepted, costs
-    about 0.3-0.5 s). Past the queue they are 503s at once with Retry-After; those given up are
-    logged 499, and the server spends (almost) no CPU once they are gone."""
+    about 0.3-0.5 s). All from one address: past its share (one running, two queued) they are
+    503s at once with Retry-After; those given up are logged 499, and once they are gone the
+    server spends at most what the one job of theirs still running costs (issue 46: it finishes,
+    its answer dropped, rather than a worker ended and forked)."""
     srv = Server(DRAGONROLL_HEAVY_WORKERS="2", DRAGONROLL_HEAVY_QUEUE="8")
     body = {"notation": "1d134!>1"}
     results: list[tuple[int, dict[str, str], float]] = []
@@ -216,7 +218,7 @@ def test_a_full_queue_is_shed_and_abandoned_jobs_stop() -> None:
     assert len(shed) >= 24 - 2 - 8  # two running, eight queued at most
     assert all(r[2] < 1.0 and int(r[1]["retry-after"]) >= 1 for r in shed)
     assert {r[0] for r in results} <= {0, 200, 503, 422}
-    assert spent < 0.5, spent
+    assert spent < 1.0, spent
     statuses = [x["status"] for x in lines if x.get("event") == "request"]
     assert statuses.count(499) == len(gave_up)
     assert 500 not in statuses
@@ -231,6 +233,9 @@ def test_sigterm_answers_the_queue_503_and_never_a_500() -> None:
         DRAGONROLL_GRACEFUL_TIMEOUT="3",
         DRAGONROLL_HEAVY_WORKERS="2",
         DRAGONROLL_JOB_CPU_SECONDS="30",
+        # every job is this test's one address: its share is the whole lane here
+        DRAGONROLL_HEAVY_PER_CLIENT="2",
+        DRAGONROLL_HEAVY_CLIENT_QUEUE="16",
     )
     results: list[tuple[int, dict[str, str], bytes]] = []
 

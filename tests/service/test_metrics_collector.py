@@ -31,10 +31,12 @@ from service.metrics import (
     LIMITS,
     METHODS,
     OUTCOMES,
+    UNREAD,
     Metrics,
     outcome_of,
     status_class,
 )
+from service.middleware.answers import Held
 from tests.conftest import Api
 from tests.service.ops import JSON, ROLL, failing_app
 
@@ -68,7 +70,8 @@ class Reference:
         )
         self.limits = Counter(
             "dragonroll_limit_rejections",
-            "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time, heavy_queue).",
+            "Requests turned away by a limit (body_size, json_depth, json_number, engine, cpu_time,"
+            " heavy_queue, unread_answers).",
             ["limit"],
             registry=self.registry,
         )
@@ -108,6 +111,9 @@ class Reference:
         workers.labels("busy").set(lane.busy())
         workers.labels("idle").set(len(lane.workers) - lane.busy())
         Counter(*HEAVY_STARTS, registry=self.registry).inc(lane.started)
+
+    def held(self, held: Held) -> None:
+        Gauge(*UNREAD, registry=self.registry).set(held.bytes)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
@@ -177,6 +183,7 @@ def _replay_into_the_reference(api: Api) -> None:
         text = api.get("/metrics").text
     assert ours.lane is api.app.state.lane and ours.lane.answered == 1
     reference.lane(ours.lane)
+    reference.held(ours.held)
     assert text == reference.render().decode()
     assert 'dragonroll_resolutions_total{outcome="error",system="broken"} 1.0' in text
 

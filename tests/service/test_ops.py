@@ -113,7 +113,15 @@ def test_middleware_is_pure_asgi_and_ordered() -> None:
     app = Api().app
     names = [m.cls.__name__ for m in app.user_middleware]  # type: ignore[attr-defined]
     # outermost first: the request id and access line see every answer, the 500 of last resort too
-    assert names == ["RequestIdAndAccessLine", "RequestMetrics", "Cors", "BodyLimit", "LastResort"]
+    # (and the 503 of the unread answers' cap, which carries the CORS headers)
+    assert names == [
+        "RequestIdAndAccessLine",
+        "RequestMetrics",
+        "Cors",
+        "UnreadAnswers",
+        "BodyLimit",
+        "LastResort",
+    ]
     assert not any(
         issubclass(m.cls, BaseHTTPMiddleware)  # type: ignore[arg-type]
         for m in app.user_middleware

@@ -5014,8 +5014,16 @@ export interface components {
              * @description The request's X-Request-ID.
              */
             request_id?: string | null;
-            /** Errors */
+            /**
+             * Errors
+             * @description What is wrong and where: the first 30 at most.
+             */
             errors?: components["schemas"]["ProblemError"][] | null;
+            /**
+             * More Errors
+             * @description How many errors there were besides those listed (absent: none).
+             */
+            more_errors?: number | null;
         };
         /** ProblemError */
         ProblemError: {

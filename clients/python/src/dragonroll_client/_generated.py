@@ -26,7 +26,6 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
     "dice_roll": "/dice/roll",
-    "dice_draw": "/dice/draw",
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
@@ -55,10 +54,7 @@ class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -122,10 +118,7 @@ class Attacker(TypedDict):
     skill: int
     weapon: Weapon
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class Attempt(TypedDict):
@@ -422,10 +415,7 @@ class Combatant(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -621,10 +611,7 @@ class DamageTarget(TypedDict):
     critical: NotRequired[bool]
     beaten: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class DeathSaveRequest(TypedDict):
@@ -720,10 +707,7 @@ class Defender(TypedDict):
     running: NotRequired[bool]
     stopped: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class DefenseRoll(TypedDict):
@@ -1028,10 +1012,7 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class DragonSide(TypedDict):
@@ -1042,46 +1023,6 @@ class DragonSide(TypedDict):
     highest: int
 
 
-class Draw(TypedDict):
-    "The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``."
-
-    slot: str
-    sides: int
-    count: int
-    start: NotRequired[int]
-
-
-class DrawRequest(TypedDict):
-    "``POST /dice/draw``: dice of one or more slots of a seed, in one request."
-
-    seed: NotRequired[str | int | None]
-    dice: NotRequired[dict[str, list[int]]]
-    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
-    draws: list[Draw]
-
-
-class DrawResult(TypedDict):
-    "DrawResult"
-
-    seed: str | int
-    rng: str
-    rules_version: str
-    rolls: list[Roll]
-    unused_dice: dict[str, list[int]]
-    events: list[Event]
-    foundry: NotRequired[FoundryRolls]
-    draws: list[Drawn]
-
-
-class Drawn(TypedDict):
-    "One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot."
-
-    slot: str
-    sides: int
-    start: int
-    values: list[int]
-
-
 class EndpointInfo(TypedDict):
     "EndpointInfo"
 
@@ -1090,7 +1031,6 @@ class EndpointInfo(TypedDict):
     outcome: list[str]
     odds: NotRequired[str | None]
     simulate: NotRequired[str | None]
-    foundry: bool
 
 
 class Entity(TypedDict):
@@ -1098,10 +1038,7 @@ class Entity(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     controller: Literal["player", "gm"]
     kind: Literal["individual", "group"]
     prosperity: int
@@ -1188,10 +1125,7 @@ class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     id: str
     speed: int
 
@@ -1252,10 +1186,6 @@ class ItemUse(TypedDict):
     bonus: int
     dice: list[int]
     value: int
-
-
-class JsonValue(TypedDict):
-    "JsonValue"
 
 
 class KnockbackDamage(TypedDict):
@@ -1339,10 +1269,7 @@ class ManeuverSide(TypedDict):
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class ManeuverSideResult(TypedDict):
@@ -1371,10 +1298,6 @@ class NotationOdds(TypedDict):
     total: Distribution
     at_least: list[ValueProb]
     at_most: list[ValueProb]
-    repeat: int
-    sum: Distribution | None
-    dc: int | None
-    successes: list[ValueProb] | None
 
 
 class NotationOddsRequest(TypedDict):
@@ -1385,12 +1308,7 @@ class NotationOddsRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
-    data: NotRequired[dict[str, JsonValue] | None]
-    repeat: NotRequired[int | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1403,12 +1321,7 @@ class NotationRollRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
-    data: NotRequired[dict[str, JsonValue] | None]
-    repeat: NotRequired[int | None]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1423,18 +1336,11 @@ class NotationRollResult(TypedDict):
     foundry: NotRequired[FoundryRolls]
     notation: str
     dialect: Literal["foundry", "roll20", "avrae"]
-    command: str | None
-    mode: Literal["publicroll", "gmroll", "blindroll", "selfroll"] | None
-    advantage: Literal["adv", "dis"] | None
     formula: str
     comment: str | None
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
-    repeat: int
-    repetitions: list[Repetition]
-    dc: int | None
-    successes: int | None
 
 
 class OpposedOdds(TypedDict):
@@ -1493,10 +1399,7 @@ class OpposedSide(TypedDict):
     stat: int
     skill: int
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
 
 
 class Option(TypedDict):
@@ -1665,8 +1568,7 @@ class Problem(TypedDict):
     instance: NotRequired[str | None]
     request_id: NotRequired[str | None]
     errors: NotRequired[list[ProblemError] | None]
-    lang: NotRequired[str | None]
-    detail_lang: NotRequired[str | None]
+    more_errors: NotRequired[int | None]
 
 
 class ProblemError(TypedDict):
@@ -1675,7 +1577,6 @@ class ProblemError(TypedDict):
     loc: list[str | int]
     msg: str
     type: NotRequired[str | None]
-    lang: NotRequired[str | None]
 
 
 class ProsperityChange(TypedDict):
@@ -1702,16 +1603,6 @@ class Reaction(TypedDict):
     name: str
 
 
-class Repetition(TypedDict):
-    "One repetition of a repeated roll (``repeat``): its own dice and total."
-
-    seed: str
-    total: int
-    terms: list[TermResult]
-    pools: list[PoolResult]
-    drawn: int
-
-
 class Reroll(TypedDict):
     "Reroll"
 
@@ -1724,10 +1615,7 @@ class Rider(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1745,10 +1633,7 @@ class RidersSide(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1764,10 +1649,7 @@ class RidersSideInput(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1947,10 +1829,7 @@ class Target(TypedDict):
 
     ac: int
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -2043,7 +1922,6 @@ class TermResult(TypedDict):
     label: str | None
     dice: list[TermDie]
     total: int
-    matches: list[int] | None
 
 
 class TestOdds(TypedDict):
@@ -2154,10 +2032,7 @@ class TurnCombatant(TypedDict):
     "TurnCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[
-        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
-        | None
-    ]
+    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
     id: str
     side: str
     speed: int
@@ -2342,12 +2217,6 @@ class Client(SyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, self._post("/dice/roll", body, headers))
-
-    def dice_draw(
-        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
-    ) -> DrawResult:
-        "Draw the next dice of slots of a seed (POST /dice/draw)."
-        return cast(DrawResult, self._post("/dice/draw", body, headers))
 
     def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
@@ -2548,12 +2417,6 @@ class AsyncClient(AsyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
-
-    async def dice_draw(
-        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
-    ) -> DrawResult:
-        "Draw the next dice of slots of a seed (POST /dice/draw)."
-        return cast(DrawResult, await self._post("/dice/draw", body, headers))
 
     async def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
