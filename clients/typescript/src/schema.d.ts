@@ -4332,7 +4332,7 @@ export interface components {
              * @description The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.
              */
             repeat: number;
-            /** @description Repeated: the exact distribution of the repetitions' totals' sum (the roll's `total`); `total` above is one repetition's. Null when not repeated. */
+            /** @description Repeated: the exact distribution of the repetitions' totals' sum (the roll's `total`); `total` above is one repetition's. Null when not repeated, or when the sum takes more values than an answer lists (5,000). */
             sum: components["schemas"]["Distribution"] | null;
             /**
              * Dc
