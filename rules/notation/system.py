@@ -42,7 +42,7 @@ def system(shorthands: Mapping[str, str] = SHORTHANDS) -> System:
         endpoints=(
             Endpoint(
                 path="/roll",
-                outcome=("notation.total",),
+                outcome=("notation.total", "notation.repeated"),
                 summary=e.ROLL_SUMMARY,
                 description=e.ROLL_DESCRIPTION,
                 request=NotationRollRequest,
