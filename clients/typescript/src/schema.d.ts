@@ -12622,7 +12622,8 @@ export interface operations {
                      *             "path": "/dice/roll",
                      *             "summary": "Roll any dice notation",
                      *             "outcome": [
-                     *               "notation.total"
+                     *               "notation.total",
+                     *               "notation.repeated"
                      *             ],
                      *             "odds": "/dice/odds"
                      *           }
