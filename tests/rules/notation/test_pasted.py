@@ -283,3 +283,11 @@ def test_a_sum_too_wide_to_list_is_null_not_a_refusal() -> None:
 
     wide = notation_odds(NotationOddsRequest(notation="1d200", repeat=99), {})
     assert wide["sum"] is None and wide["repeat"] == 99 and len(wide["total"]["result"]) == 200
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"), [("roll20", "/roll 4d6 kh3"), ("avrae", "4d6 kh3"), ("avrae", "3d6 !!")]
+)
+def test_a_modifier_after_a_space_is_refused_not_dropped(dialect: str, text: str) -> None:
+    """4d6 kh3 would sum the four dice with "kh3" a comment: refused, with where to write it."""
+    assert "against its dice term" in refused(notation=text, dialect=dialect)
