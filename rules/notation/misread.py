@@ -34,6 +34,12 @@ _FOUNDRY_OF = {
     "f": ("df", "<=", "deduct the dice of {n} or less"),
 }
 _DICE = re.compile(r"^[+-]?\s*\d*\s*[dD](\d|%|F)")
+#: A word that is a dice term's modifier in some dialect (``kh3``, ``r<2``, ``!!``, ``min3``): after a
+#: space it would be dropped as a comment, though it was surely meant to apply
+_MODIFIER = re.compile(
+    r"^(k[hl]?|d[hl]?|p[hl]?|r[ro]?|ro|e|xo?|mi|ma|min|max|cs|cf|df|!{1,2}|!p|m|mt)"
+    r"([<>]=?|=)?\d+$|^(!{1,2}|!p|x|xo)$"
+)
 
 
 def dice_maiden(text: str) -> str | None:
@@ -73,6 +79,11 @@ def comment_misread(comment: str, dialect: str) -> str | None:
     first = comment.split(" ", 1)[0]
     if dialect != "avrae" and first in ("adv", "dis"):
         return f'{first!r} is avrae\'s (its leftmost 1d20 rolled twice): add "dialect": "avrae"'
+    if _MODIFIER.match(first):
+        return (
+            f"{first!r} after a space is not read as a modifier (no dialect reads one there): "
+            f"write it against its dice term, as in 4d6{first}"
+        )
     if _DICE.match(comment):
         return (
             f"the text after the roll, {comment[:24]!r}, reads as dice: one roll a request "

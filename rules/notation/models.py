@@ -264,7 +264,8 @@ class NotationOdds(TypedDict):
         Field(
             description=(
                 "Repeated: the exact distribution of the repetitions' totals' sum (the roll's "
-                "`total`); `total` above is one repetition's. Null when not repeated."
+                "`total`); `total` above is one repetition's. Null when not repeated, or when the "
+                "sum takes more values than an answer lists (5,000)."
             )
         ),
     ]

@@ -110,9 +110,11 @@ def notation_odds(req: NotationOddsRequest, shorthands: Mapping[str, str]) -> No
         "at_least": _cumulative(full, reverse=True),
         "at_most": _cumulative(full, reverse=False),
         "repeat": repeat,
-        "sum": repeated_sum(full, listed, repeat) if repeat > 1 else None,
+        "sum": repeated_sum(full, listed, repeat) if _sum_fits(full, repeat) else None,
         "dc": dc,
-        "successes": None if dc is None else reaching_dc(full, dc, repeat),
+        "successes": None
+        if dc is None or not _dc_fits(full, repeat)
+        else reaching_dc(full, dc, repeat),
     }
 
 
@@ -147,20 +149,27 @@ def reaching_dc(full: Counts, dc: int, n: int) -> list[ValueProb]:
     ]
 
 
+def _sum_fits(full: Counts, repeat: int) -> bool:
+    """Whether the repetitions' sum is answered: repeated, and its values and their exact
+    fractions within an answer's bounds (else ``sum`` is null: one repetition's odds stand)."""
+    if repeat == 1 or not full.counts:
+        return False
+    span = repeat * (max(full.counts) - min(full.counts)) + 1
+    return span <= MAX_VALUES and span * repeat * len(str(full.denominator)) * 6 <= MAX_DIGITS
+
+
+def _dc_fits(full: Counts, repeat: int) -> bool:
+    """Whether the chances of each count of successes are answered (their fractions' digits)."""
+    return (repeat + 1) * repeat * len(str(full.denominator)) <= MAX_DIGITS
+
+
 def _repeat_steps(shape: Shape, repeat: int) -> float:
     """Steps of :func:`repeated_sum` and :func:`reaching_dc` for ``repeat`` repetitions of a
-    total of ``shape``; a sum too wide to list is refused."""
-    if repeat == 1:
-        return 0.0
+    total of ``shape``, at their bound (none where the sum is too wide to be answered)."""
     span = repeat * (shape.hi - shape.lo) + 1
-    if span > MAX_VALUES:
-        raise _too_large(
-            f"the sum of {repeat} repetitions takes up to {span:,} values; odds list at most "
-            f"{MAX_VALUES:,} (ask for fewer repetitions)"
-        )
     bits = repeat * shape.bits + 8
-    if span * bits * 0.31 * 6 > MAX_DIGITS:
-        raise _too_large("the exact fractions of the repetitions' sum would be too long to send")
+    if repeat == 1 or span > MAX_VALUES or span * bits * 0.31 * 6 > MAX_DIGITS:
+        return float(repeat * _mul(bits)) if repeat > 1 else 0.0
     return 2 * _mul(span * bits / 2) + span * (10 + 3 * _mul(bits)) + repeat * _mul(bits)
 
 

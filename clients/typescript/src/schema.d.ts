@@ -389,7 +389,7 @@ export interface paths {
         put?: never;
         /**
          * Roll any dice notation
-         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
+         * @description Rolls the notation term by term, left to right, and answers every die in draw order (`rolls`), each term with every die `kept`, `dropped`, `exploded`, `rerolled`, `success` or `failure`, the `total` and the `formula` (the notation written back, normalised). A bad notation is a 422 naming the column and what was expected there. With `foundry: true`, one Foundry `Roll` of the whole formula, written in the foundry dialect. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
          *
          *     **Dice slots**: `term.<n>` (the term's die; a Fate die is drawn as a d3, 1 = -1), n = 0, 1 ... for each dice term left to right: its base dice, then its rerolls, then its explosions, each in the order Foundry draws them (the results scanned from the first, each new die appended).
          */
@@ -675,7 +675,7 @@ export interface paths {
         put?: never;
         /**
          * Exact odds of any dice notation
-         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. Keep/drop together with exploding dice is a 422 here (the roller takes it). Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1.
+         * @description The exact distribution of the total of a `/dice/roll` request, without drawing: `total` (`result` as `[{value, p: {p, exact}}]`, `mean`, `percentiles`, `tail`), and `at_least` and `at_most` for every value. Exploding dice go to the depth the roller stops at; the rolls where a chain was cut are `tail` (left out of `result`, counted in the rest as the roller counts them); rerolls are exact. With `repeat`, `sum` is the repetitions' sum's distribution and, with avrae's `!rrr` DC, `successes` how many reach it. Questions too large to answer exactly in time are a 422 limit-exceeded. Read in the request's `dialect` (docs/notation.md has the table): `foundry` (the default: Foundry VTT's `r` once, `rr` again and again, `x`/`xo`, `k`/`kh`/`kl`/`d`/`dh`/`dl`, `min`/`max`, `cs` (bare: the highest face), `cf` counting failures, `df` deducting them, `>` strict, modifiers in lower case, `# comment`), `roll20` (`8d10>7f1` counts successes and deducts failures, `>` and `<` hold their target, `!`, `!!` compounding, `r` again and again, `ro` once, `cs`/`cf` mark criticals, any case) or `avrae` (avrae/d20: `rr`, `ro`, `e6`, `mi`/`ma`, `kh`/`kl`/`ph`/`pl`, `k3` keeping the 3s, `d%` a tens die, `(a, b)kh1` sets, a trailing comment). In all: `NdM` (1-100 dice of 2-1000 sides), `dF` (not avrae), pools `{a, b}kh`, `floor` `ceil` `round` `abs` (not avrae), `+ - * /` (`/` floors), parentheses, labels `[fire]` (after a space too), shorthands (`adv`, `dis`, `stat`, `fate`, `pct` and the deployment's own). Modifiers apply in this order, whatever order they are written in: rerolls, explosions, min/max, keep/drop (in written order), selectors, counting. Rerolling again and again is exact (at most 10 rerolls, the last from the faces that stand); a die explodes at most 10 times in a chain. At most 20 dice terms, nesting 50 deep, totals within 2^53 - 1. Pasted as each tool's users paste it: its chat command taken off and reported with its roll `mode` (Foundry `/r` `/gmr` `/br` `/sr` `/pr`, Roll20 `/r` `/gmroll` `/gr`, avrae `!r` `!rr N` `!rrr N dice DC`, inline `[[ ]]`), avrae's `adv`/`dis` applied as d20 applies them; `repeat` rolls it N times (repetition i seeded `{seed}/{i}`); data references (`@abilities.str.mod`, `@{selected|str}`) read `data`. Text the dialect does not read is a 422 naming the dialect or tool that would.
          *
          *     **Dice slots**: none: odds draw no dice (`seed` and `dice` are refused).
          */
@@ -3619,11 +3619,6 @@ export interface components {
              * @description Its simulation endpoint (whole fights), where it has one.
              */
             simulate?: string | null;
-            /**
-             * Foundry
-             * @description Whether its requests take `foundry: true` (its answer then adds the dice as Foundry VTT rolls); without it, `foundry` in a request is a 422.
-             */
-            foundry: boolean;
         };
         /** Entity */
         Entity: {
@@ -4035,6 +4030,8 @@ export interface components {
              */
             value: number;
         };
+        /** JsonValue */
+        JsonValue: unknown;
         /** KnockbackDamage */
         KnockbackDamage: {
             /**
@@ -4330,6 +4327,23 @@ export interface components {
              * @description P(total <= value) for every value the total can take.
              */
             at_most: components["schemas"]["ValueProb"][];
+            /**
+             * Repeat
+             * @description The repetitions asked (`repeat`, avrae's `!rr N`); 1: once.
+             */
+            repeat: number;
+            /** @description Repeated: the exact distribution of the repetitions' totals' sum (the roll's `total`); `total` above is one repetition's. Null when not repeated, or when the sum takes more values than an answer lists (5,000). */
+            sum: components["schemas"]["Distribution"] | null;
+            /**
+             * Dc
+             * @description avrae's `!rrr` DC; null: none.
+             */
+            dc: number | null;
+            /**
+             * Successes
+             * @description With a DC: the chance that exactly `value` of the repetitions reach it (a total of at least the DC), for 0 to `repeat`; null without one.
+             */
+            successes: components["schemas"]["ValueProb"][] | null;
         };
         /**
          * NotationOddsRequest
@@ -4369,6 +4383,26 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
+             * Repeat
+             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
+             */
+            repeat?: number | null;
         };
         /**
          * NotationRollRequest
@@ -4420,6 +4454,26 @@ export interface components {
             name?: string | null;
             /** Gender */
             gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            /**
+             * Data
+             * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
+             * @example {
+             *       "abilities": {
+             *         "str": {
+             *           "mod": 3
+             *         }
+             *       },
+             *       "prof": 2
+             *     }
+             */
+            data?: {
+                [key: string]: components["schemas"]["JsonValue"];
+            } | null;
+            /**
+             * Repeat
+             * @description Roll the notation this many times (1-100), each repetition with its own dice and total: repetition i (from 1) draws from the seed `{seed}/{i}`, so an ordinary request with that seed replays it alone. A notation's own repeat (avrae's `!rr 6 4d6kh3`) is the same; if both are given they must agree. Odds: one repetition's, and their sum's.
+             */
+            repeat?: number | null;
         };
         /** NotationRollResult */
         NotationRollResult: {
@@ -4469,6 +4523,21 @@ export interface components {
              */
             dialect: "foundry" | "roll20" | "avrae";
             /**
+             * Command
+             * @description The chat command the notation was pasted with, as written (`/r`, `/gmr`, `!rr 6`, `[[ ]]` for an inline roll); null: none.
+             */
+            command: string | null;
+            /**
+             * Mode
+             * @description Who may see the roll, as its command asks (Foundry's names: `publicroll`, `gmroll`, `blindroll`, `selfroll`), for the caller to honour; null: the command says nothing (the table's own choice).
+             */
+            mode: ("publicroll" | "gmroll" | "blindroll" | "selfroll") | null;
+            /**
+             * Advantage
+             * @description avrae's `adv`/`dis` word, applied as avrae applies it (its leftmost 1d20 rolled as 2d20kh1 or 2d20kl1, in `formula`); null: none, or not applied (avrae applies it to a leftmost 1d20 only).
+             */
+            advantage: ("adv" | "dis") | null;
+            /**
              * Formula
              * @description The notation written back in its dialect, normalised (shorthands expanded): it reads back to the same roll.
              */
@@ -4478,18 +4547,41 @@ export interface components {
              * @description What followed the notation: avrae's comment, Foundry's `# flavor`; null: none.
              */
             comment: string | null;
-            /** Total */
+            /**
+             * Total
+             * @description The total; repeated (`repeat` over 1), the repetitions' totals' sum.
+             */
             total: number;
             /**
              * Terms
-             * @description Each dice term, left to right.
+             * @description Each dice term, left to right (repeated: empty, see `repetitions`).
              */
             terms: components["schemas"]["TermResult"][];
             /**
              * Pools
-             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner.
+             * @description Each pool (`{1d20, 1d20}kh`), left to right, outer before inner (repeated: empty).
              */
             pools: components["schemas"]["PoolResult"][];
+            /**
+             * Repeat
+             * @description How many times the notation was rolled (1: once).
+             */
+            repeat: number;
+            /**
+             * Repetitions
+             * @description Repeated: each repetition, in order; else empty.
+             */
+            repetitions: components["schemas"]["Repetition"][];
+            /**
+             * Dc
+             * @description avrae's `!rrr` DC (a repetition succeeds at a total of at least it).
+             */
+            dc: number | null;
+            /**
+             * Successes
+             * @description With a DC: the repetitions that reached it; else null.
+             */
+            successes: number | null;
         };
         /** OpposedOdds */
         OpposedOdds: {
@@ -5014,16 +5106,8 @@ export interface components {
              * @description The request's X-Request-ID.
              */
             request_id?: string | null;
-            /**
-             * Errors
-             * @description What is wrong and where: the first 30 at most.
-             */
+            /** Errors */
             errors?: components["schemas"]["ProblemError"][] | null;
-            /**
-             * More Errors
-             * @description How many errors there were besides those listed (absent: none).
-             */
-            more_errors?: number | null;
         };
         /** ProblemError */
         ProblemError: {
@@ -5097,6 +5181,28 @@ export interface components {
             kind: "reaction";
             /** Name */
             name: string;
+        };
+        /**
+         * Repetition
+         * @description One repetition of a repeated roll (``repeat``): its own dice and total.
+         */
+        Repetition: {
+            /**
+             * Seed
+             * @description `{seed}/{i}`: an ordinary request with this seed replays it.
+             */
+            seed: string;
+            /** Total */
+            total: number;
+            /** Terms */
+            terms: components["schemas"]["TermResult"][];
+            /** Pools */
+            pools: components["schemas"]["PoolResult"][];
+            /**
+             * Drawn
+             * @description The dice it drew: the next `drawn` entries of the answer's `rolls`.
+             */
+            drawn: number;
         };
         /** Reroll */
         Reroll: {
@@ -5626,7 +5732,7 @@ export interface components {
             game: boolean;
             /**
              * Capabilities
-             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: the requests of its endpoints marked `foundry` take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
+             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
              */
             capabilities: components["schemas"]["Capability"][];
             /** Endpoints */
@@ -5749,9 +5855,14 @@ export interface components {
             dice: components["schemas"]["TermDie"][];
             /**
              * Total
-             * @description The term's total (successes less failures when counting).
+             * @description The term's total (successes less failures when counting; with Roll20's `mt`, how many values matched).
              */
             total: number;
+            /**
+             * Matches
+             * @description Roll20's matches (`m`, `mt`): the values that matched (shown by 2 or more dice, or the `m` count, and meeting its target), in order; null without them.
+             */
+            matches: number[] | null;
         };
         /** TestOdds */
         TestOdds: {
@@ -11110,7 +11221,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "notation-3",
+                     *       "rules_version": "notation-4",
                      *       "rolls": [
                      *         {
                      *           "slot": "term.0",
@@ -11175,6 +11286,9 @@ export interface operations {
                      *       ],
                      *       "notation": "4d6kh3",
                      *       "dialect": "foundry",
+                     *       "command": null,
+                     *       "mode": null,
+                     *       "advantage": null,
                      *       "formula": "4d6kh3",
                      *       "comment": null,
                      *       "total": 8,
@@ -11209,10 +11323,15 @@ export interface operations {
                      *               "counts": 2
                      *             }
                      *           ],
-                     *           "total": 8
+                     *           "total": 8,
+                     *           "matches": null
                      *         }
                      *       ],
-                     *       "pools": []
+                     *       "pools": [],
+                     *       "repeat": 1,
+                     *       "repetitions": [],
+                     *       "dc": null,
+                     *       "successes": null
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];
@@ -12236,8 +12355,7 @@ export interface operations {
                      *             "summary": "Roll a d10 pool",
                      *             "outcome": [
                      *               "dos.pool.result"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dos/test",
@@ -12248,8 +12366,7 @@ export interface operations {
                      *               "dos.test.luck",
                      *               "dos.test.bad_luck"
                      *             ],
-                     *             "odds": "/dos/odds/test",
-                     *             "foundry": true
+                     *             "odds": "/dos/odds/test"
                      *           },
                      *           {
                      *             "path": "/dos/opposed",
@@ -12258,8 +12375,7 @@ export interface operations {
                      *               "dos.opposed.winner",
                      *               "dos.opposed.tie"
                      *             ],
-                     *             "odds": "/dos/odds/opposed",
-                     *             "foundry": true
+                     *             "odds": "/dos/odds/opposed"
                      *           },
                      *           {
                      *             "path": "/dos/complex",
@@ -12267,24 +12383,21 @@ export interface operations {
                      *             "outcome": [
                      *               "dos.complex.success",
                      *               "dos.complex.failure"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dos/actions",
                      *             "summary": "Actions per turn",
                      *             "outcome": [
                      *               "dos.actions.count"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dos/initiative",
                      *             "summary": "Initiative order",
                      *             "outcome": [
                      *               "dos.initiative.order"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dos/attack",
@@ -12295,8 +12408,7 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.incapacitated"
                      *             ],
-                     *             "odds": "/dos/odds/attack",
-                     *             "foundry": true
+                     *             "odds": "/dos/odds/attack"
                      *           },
                      *           {
                      *             "path": "/dos/damage",
@@ -12305,8 +12417,7 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.none",
                      *               "dos.damage.incapacitated"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dos/maneuver",
@@ -12320,8 +12431,7 @@ export interface operations {
                      *               "dos.maneuver.push.failure",
                      *               "dos.maneuver.feint_push.success",
                      *               "dos.maneuver.feint_push.failure"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dos/turn",
@@ -12331,8 +12441,7 @@ export interface operations {
                      *               "dos.damage.incapacitated",
                      *               "dos.turn.stopped"
                      *             ],
-                     *             "simulate": "/dos/simulate",
-                     *             "foundry": true
+                     *             "simulate": "/dos/simulate"
                      *           }
                      *         ]
                      *       },
@@ -12370,8 +12479,7 @@ export interface operations {
                      *               "dragon.hoard"
                      *             ],
                      *             "odds": "/dragon/odds",
-                     *             "simulate": "/dragon/simulate",
-                     *             "foundry": true
+                     *             "simulate": "/dragon/simulate"
                      *           }
                      *         ]
                      *       },
@@ -12407,8 +12515,7 @@ export interface operations {
                      *               "riders.awaiting"
                      *             ],
                      *             "odds": "/riders/odds",
-                     *             "simulate": "/riders/simulate",
-                     *             "foundry": true
+                     *             "simulate": "/riders/simulate"
                      *           }
                      *         ]
                      *       },
@@ -12440,8 +12547,7 @@ export interface operations {
                      *             "summary": "Surprise and initiative",
                      *             "outcome": [
                      *               "dnd5e.initiative.order"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dnd5e/turn",
@@ -12449,8 +12555,7 @@ export interface operations {
                      *             "outcome": [
                      *               "dnd5e.turn.valid",
                      *               "dnd5e.turn.invalid"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           },
                      *           {
                      *             "path": "/dnd5e/check",
@@ -12459,8 +12564,7 @@ export interface operations {
                      *               "dnd5e.check.success",
                      *               "dnd5e.check.failure"
                      *             ],
-                     *             "odds": "/dnd5e/odds/check",
-                     *             "foundry": true
+                     *             "odds": "/dnd5e/odds/check"
                      *           },
                      *           {
                      *             "path": "/dnd5e/attack",
@@ -12475,8 +12579,7 @@ export interface operations {
                      *               "dnd5e.target.dead",
                      *               "dnd5e.target.monster_dies"
                      *             ],
-                     *             "odds": "/dnd5e/odds/attack",
-                     *             "foundry": true
+                     *             "odds": "/dnd5e/odds/attack"
                      *           },
                      *           {
                      *             "path": "/dnd5e/death-save",
@@ -12488,8 +12591,7 @@ export interface operations {
                      *               "dnd5e.death_save.nat1",
                      *               "dnd5e.death_save.stable",
                      *               "dnd5e.death_save.dead"
-                     *             ],
-                     *             "foundry": true
+                     *             ]
                      *           }
                      *         ]
                      *       },
@@ -12501,7 +12603,7 @@ export interface operations {
                      *           "fi": "Noppanotaatio",
                      *           "ar": "صيغة الفصوص"
                      *         },
-                     *         "rules_version": "notation-3",
+                     *         "rules_version": "notation-4",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12520,10 +12622,10 @@ export interface operations {
                      *             "path": "/dice/roll",
                      *             "summary": "Roll any dice notation",
                      *             "outcome": [
-                     *               "notation.total"
+                     *               "notation.total",
+                     *               "notation.repeated"
                      *             ],
-                     *             "odds": "/dice/odds",
-                     *             "foundry": true
+                     *             "odds": "/dice/odds"
                      *           }
                      *         ]
                      *       }

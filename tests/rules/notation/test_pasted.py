@@ -273,3 +273,21 @@ def test_roll20s_text_after_a_roll_is_its_comment() -> None:
     Initiative."""
     result = roll(notation="/roll 1d20+5 Roll for Initiative", dialect="roll20")
     assert (result["formula"], result["comment"]) == ("1d20 + 5", "Roll for Initiative")
+
+
+def test_a_sum_too_wide_to_list_is_null_not_a_refusal() -> None:
+    """99 repetitions of 1d200 sum to 19,603 values, past the 5,000 an answer lists: one
+    repetition's odds still stand."""
+    from rules.notation.models import NotationOddsRequest
+    from rules.notation.odds import notation_odds
+
+    wide = notation_odds(NotationOddsRequest(notation="1d200", repeat=99), {})
+    assert wide["sum"] is None and wide["repeat"] == 99 and len(wide["total"]["result"]) == 200
+
+
+@pytest.mark.parametrize(
+    ("dialect", "text"), [("roll20", "/roll 4d6 kh3"), ("avrae", "4d6 kh3"), ("avrae", "3d6 !!")]
+)
+def test_a_modifier_after_a_space_is_refused_not_dropped(dialect: str, text: str) -> None:
+    """4d6 kh3 would sum the four dice with "kh3" a comment: refused, with where to write it."""
+    assert "against its dice term" in refused(notation=text, dialect=dialect)
