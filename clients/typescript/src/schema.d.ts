@@ -400,6 +400,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/dice/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Draw the next dice of slots of a seed
+         * @description The values of a slot's stream (`sha256-v1`, docs/dice.md) for a client that rolls dice of its own: for each draw, dice `start` .. `start + count - 1` of `slot`'s stream of `sides`-sided dice (`draws`, in the request's order), with every die drawn to reach them in `rolls` (the dice before `start` too: a die's value depends on the words the dice before it took) and an event telling each draw. Several slots are one request (the Foundry module asks for a term's dice at once, docs/foundry.md); each slot once. Without `seed` the service makes one (a table's session seed). Anyone with the seed recomputes every value from the stream's specification (`rng-vectors.json`).
+         *
+         *     **Dice slots**: any slot name a draw gives, its die the draw's `sides`; each drawn from its first die.
+         */
+        post: operations["dice_draw"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/dos/odds/test": {
         parameters: {
             query?: never;
@@ -728,7 +750,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -899,7 +921,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** Attempt */
         Attempt: {
@@ -1756,7 +1778,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Side
              * @description "players" (the characters) or "gm" (monsters, NPCs).
@@ -2357,7 +2379,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** DeathSaveRequest */
         DeathSaveRequest: {
@@ -2675,7 +2697,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         } & unknown;
         /** DefenseRoll */
         DefenseRoll: {
@@ -3575,7 +3597,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         };
         /** DragonSide */
         DragonSide: {
@@ -3594,6 +3616,118 @@ export interface components {
              * @description The side's highest die; 0 when it rolled nothing.
              */
             highest: number;
+        };
+        /**
+         * Draw
+         * @description The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``.
+         */
+        Draw: {
+            /**
+             * Slot
+             * @description The slot: its own stream of the seed (`u1.7`, `term.0`).
+             */
+            slot: string;
+            /**
+             * Sides
+             * @description The die size, 2..2^32-1.
+             */
+            sides: number;
+            /**
+             * Count
+             * @description How many dice, 1..100.
+             */
+            count: number;
+            /**
+             * Start
+             * @description The first die wanted, counted from 0 (0..900: a draw's dice fit a slot's script of 1,000 values): the dice before it are drawn too (listed in `rolls`), since a die's value depends on the words the dice before it took.
+             * @default 0
+             */
+            start?: number;
+        };
+        /**
+         * DrawRequest
+         * @description ``POST /dice/draw``: dice of one or more slots of a seed, in one request.
+         */
+        DrawRequest: {
+            /**
+             * Seed
+             * @description Seed of the dice streams; when absent the service makes one and returns it.
+             */
+            seed?: string | number | null;
+            /**
+             * Dice
+             * @description Dice rolled by the caller, by slot, used in order instead of the slot's seeded stream. Each value must fit the die the slot draws; a slot this request does not draw from is rejected; values left over are returned in `unused_dice`.
+             */
+            dice?: {
+                [key: string]: number[];
+            };
+            /**
+             * Lang
+             * @description Language of the events' texts: en, pl, fi or ar. Wins over the `Accept-Language` header; without either, English.
+             */
+            lang?: ("en" | "pl" | "fi" | "ar") | null;
+            /**
+             * Draws
+             * @description 1..100 draws, each of its own slot (a slot drawn twice is a 422).
+             */
+            draws: components["schemas"]["Draw"][];
+        };
+        /** DrawResult */
+        DrawResult: {
+            /**
+             * Seed
+             * @description The seed used (the request's, or the one the service made).
+             */
+            seed: string | number;
+            /**
+             * Rng
+             * @description The dice stream algorithm, "sha256-v1".
+             */
+            rng: string;
+            /**
+             * Rules Version
+             * @description The version of this system's rules and texts (as `GET /systems` lists it); the same request and seed replay byte for byte within it.
+             */
+            rules_version: string;
+            /**
+             * Rolls
+             * @description Every die drawn, in draw order.
+             */
+            rolls: components["schemas"]["Roll"][];
+            /**
+             * Unused Dice
+             * @description Scripted values the resolution did not need, by slot.
+             */
+            unused_dice: {
+                [key: string]: number[];
+            };
+            /**
+             * Events
+             * @description What happened, in order.
+             */
+            events: components["schemas"]["Event"][];
+            /**
+             * Draws
+             * @description The draws, in the request's order.
+             */
+            draws: components["schemas"]["Drawn"][];
+        };
+        /**
+         * Drawn
+         * @description One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot.
+         */
+        Drawn: {
+            /** Slot */
+            slot: string;
+            /** Sides */
+            sides: number;
+            /** Start */
+            start: number;
+            /**
+             * Values
+             * @description The dice asked for, in the stream's order.
+             */
+            values: number[];
         };
         /** EndpointInfo */
         EndpointInfo: {
@@ -3619,6 +3753,11 @@ export interface components {
              * @description Its simulation endpoint (whole fights), where it has one.
              */
             simulate?: string | null;
+            /**
+             * Foundry
+             * @description Whether its requests take `foundry: true` (its answer then adds the dice as Foundry VTT rolls); without it, `foundry` in a request is a 422.
+             */
+            foundry: boolean;
         };
         /** Entity */
         Entity: {
@@ -3633,7 +3772,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Controller
              * @description `player`: subjugated, on the dragon's side; `gm`: free, the other side.
@@ -3870,7 +4009,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -4258,7 +4397,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         } & unknown;
         /** ManeuverSideResult */
         ManeuverSideResult: {
@@ -4382,7 +4521,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Data
              * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
@@ -4453,7 +4592,7 @@ export interface components {
              */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Data
              * @description The values the notation's data references read: Foundry's `@abilities.str.mod` is `data.abilities.str.mod`, Roll20's `@{selected|strength_mod}` is `data.selected.strength_mod` (each `|` a level). A value is a whole number or a formula (`"1d8 + 3"`), put in the notation's text as the tools put it; a reference the data does not hold is a 422.
@@ -4705,7 +4844,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
         } & unknown;
         /**
          * Option
@@ -5106,8 +5245,26 @@ export interface components {
              * @description The request's X-Request-ID.
              */
             request_id?: string | null;
-            /** Errors */
+            /**
+             * Errors
+             * @description What is wrong and where: the first 30 at most.
+             */
             errors?: components["schemas"]["ProblemError"][] | null;
+            /**
+             * More Errors
+             * @description How many errors there were besides those listed (absent: none).
+             */
+            more_errors?: number | null;
+            /**
+             * Lang
+             * @description The language of the answer (`Content-Language`): the request's `lang`, else `Accept-Language`. `title` is in it; `detail` and each error's `msg` are where a catalog has their text, and say so (`detail_lang`, `errors[].lang`).
+             */
+            lang?: string | null;
+            /**
+             * Detail Lang
+             * @description The language `detail` is in (English where no catalog has it).
+             */
+            detail_lang?: string | null;
         };
         /** ProblemError */
         ProblemError: {
@@ -5126,6 +5283,11 @@ export interface components {
              * @description Machine-readable kind of the error.
              */
             type?: string | null;
+            /**
+             * Lang
+             * @description The language `msg` is in (English where no catalog has it).
+             */
+            lang?: string | null;
         };
         /** ProsperityChange */
         ProsperityChange: {
@@ -5227,7 +5389,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Current
              * @description True for the rider the dragon carries now, false for a delivered rider.
@@ -5264,7 +5426,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5318,7 +5480,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Element
              * @description The dragon's element.
@@ -5732,7 +5894,7 @@ export interface components {
             game: boolean;
             /**
              * Capabilities
-             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: its requests take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
+             * @description What it has beyond resolving, in this order: `foundry` (Foundry VTT rolls: the requests of its endpoints marked `foundry` take `foundry`), `odds` (odds endpoints), `simulate` (simulations), `counted` (counted phrases in its texts), `gendered` (its requests take a participant's grammatical `gender`). A capability it lacks is not listed.
              */
             capabilities: components["schemas"]["Capability"][];
             /** Endpoints */
@@ -5748,7 +5910,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Hp
              * @description Current hit points (0 .. max_hp).
@@ -5866,9 +6028,9 @@ export interface components {
         };
         /** TestOdds */
         TestOdds: {
-            /** @description Exclusive, as `/dos/test`'s `outcome`; they sum to 1. */
+            /** @description How the test ends, one of four (`/dos/test`'s `outcome`): they sum to 1. */
             outcomes: components["schemas"]["TestOutcomes"];
-            /** @description success + luck (`/dos/test`'s `success`). */
+            /** @description The test succeeds, luck included: `outcomes.success` + `outcomes.luck` (`/dos/test`'s `success`). */
             succeeds: components["schemas"]["Prob"];
             /** @description The pool's dice result (DOS-4). */
             pool: components["schemas"]["Distribution"];
@@ -5933,9 +6095,13 @@ export interface components {
         };
         /** TestOutcomes */
         TestOutcomes: {
+            /** @description The total beats the DC, without luck (DOS-8). */
             success: components["schemas"]["Prob"];
+            /** @description The total falls short, without bad luck. */
             failure: components["schemas"]["Prob"];
+            /** @description Luck: a success whatever the total (DOS-5). */
             luck: components["schemas"]["Prob"];
+            /** @description Bad luck: a failure whatever the total (DOS-5). */
             bad_luck: components["schemas"]["Prob"];
         };
         /** TestRequest */
@@ -6128,7 +6294,7 @@ export interface components {
             /** Name */
             name?: string | null;
             /** Gender */
-            gender?: ("feminine" | "masculine" | "neuter" | "plural") | null;
+            gender?: ("feminine" | "masculine" | "neuter" | "plural" | "plural-nonhuman" | "plural-feminine") | null;
             /**
              * Id
              * @description Letters, digits, '_' and '-'; 1-64 characters.
@@ -6410,7 +6576,7 @@ export interface operations {
                      * @example {
                      *       "seed": "table-1",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "roll",
@@ -6576,7 +6742,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Sarathael",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "check",
@@ -6762,7 +6928,7 @@ export interface operations {
                      * @example {
                      *       "seed": "arm-wrestling",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -6985,7 +7151,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Baltir",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "attempt.1",
@@ -7393,7 +7559,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-fight",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -7536,7 +7702,7 @@ export interface operations {
                      * @example {
                      *       "seed": "kobold-cave",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.Sarathi",
@@ -7804,7 +7970,7 @@ export interface operations {
                      * @example {
                      *       "seed": "Ignatius",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -8116,7 +8282,7 @@ export interface operations {
                      * @example {
                      *       "seed": "dagger",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "damage",
@@ -8260,7 +8426,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grab",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "a",
@@ -8552,7 +8718,7 @@ export interface operations {
                      * @example {
                      *       "seed": "goblin ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dos-7",
+                     *       "rules_version": "dos-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "initiative.ignatius",
@@ -9078,7 +9244,7 @@ export interface operations {
                      * @example {
                      *       "seed": "vale",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dragon-7",
+                     *       "rules_version": "dragon-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "pool.dragon",
@@ -9762,7 +9928,7 @@ export interface operations {
                      * @example {
                      *       "seed": "river-crossing",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "riders-7",
+                     *       "rules_version": "riders-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "rolloff.initiator",
@@ -10219,7 +10385,7 @@ export interface operations {
                      * @example {
                      *       "seed": "ambush",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "stealth.g1",
@@ -10613,7 +10779,7 @@ export interface operations {
                      * @example {
                      *       "seed": "door",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [],
                      *       "unused_dice": {},
                      *       "events": [
@@ -10718,7 +10884,7 @@ export interface operations {
                      * @example {
                      *       "seed": "lockpick",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -10860,7 +11026,7 @@ export interface operations {
                      * @example {
                      *       "seed": "greataxe",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "attack",
@@ -11101,7 +11267,7 @@ export interface operations {
                      * @example {
                      *       "seed": "grim",
                      *       "rng": "sha256-v1",
-                     *       "rules_version": "dnd5e-7",
+                     *       "rules_version": "dnd5e-8",
                      *       "rolls": [
                      *         {
                      *           "slot": "d20",
@@ -11335,6 +11501,156 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["NotationRollResult"];
+                };
+            };
+            /** @description Problem: malformed-json */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: payload-too-large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: unsupported-media-type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: validation-error, invalid-request, dice-script, dice-exhausted, limit-exceeded, illegal-decision, unresolvable, duplicate-key, cpu-limit */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem: overloaded, shutting-down */
+            503: {
+                headers: {
+                    /** @description Seconds after which the request may be sent again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    dice_draw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "seed": "table-session-1",
+                 *       "draws": [
+                 *         {
+                 *           "slot": "u1.0",
+                 *           "sides": 6,
+                 *           "count": 4
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["DrawRequest"];
+            };
+        };
+        responses: {
+            /** @description Successful Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "seed": "table-session-1",
+                     *       "rng": "sha256-v1",
+                     *       "rules_version": "notation-4",
+                     *       "rolls": [
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 3,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 4,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 2,
+                     *           "source": "seed"
+                     *         },
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "value": 3,
+                     *           "source": "seed"
+                     *         }
+                     *       ],
+                     *       "unused_dice": {},
+                     *       "events": [
+                     *         {
+                     *           "code": "notation.drawn",
+                     *           "params": {
+                     *             "stream": "u1.0",
+                     *             "one": false,
+                     *             "first": 0,
+                     *             "last": 3,
+                     *             "count": 4,
+                     *             "sides": 6,
+                     *             "dice": [
+                     *               3,
+                     *               4,
+                     *               2,
+                     *               3
+                     *             ]
+                     *           },
+                     *           "text": "Dice 1 to 4 of slot u1.0 (4d6): 3, 4, 2, 3."
+                     *         }
+                     *       ],
+                     *       "draws": [
+                     *         {
+                     *           "slot": "u1.0",
+                     *           "sides": 6,
+                     *           "start": 0,
+                     *           "values": [
+                     *             3,
+                     *             4,
+                     *             2,
+                     *             3
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DrawResult"];
                 };
             };
             /** @description Problem: malformed-json */
@@ -12334,7 +12650,7 @@ export interface operations {
                      *           "fi": "Varjojen lohikäärmeet",
                      *           "ar": "تنانين الظلال"
                      *         },
-                     *         "rules_version": "dos-7",
+                     *         "rules_version": "dos-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12355,7 +12671,8 @@ export interface operations {
                      *             "summary": "Roll a d10 pool",
                      *             "outcome": [
                      *               "dos.pool.result"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/test",
@@ -12366,7 +12683,8 @@ export interface operations {
                      *               "dos.test.luck",
                      *               "dos.test.bad_luck"
                      *             ],
-                     *             "odds": "/dos/odds/test"
+                     *             "odds": "/dos/odds/test",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/opposed",
@@ -12375,7 +12693,8 @@ export interface operations {
                      *               "dos.opposed.winner",
                      *               "dos.opposed.tie"
                      *             ],
-                     *             "odds": "/dos/odds/opposed"
+                     *             "odds": "/dos/odds/opposed",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/complex",
@@ -12383,21 +12702,24 @@ export interface operations {
                      *             "outcome": [
                      *               "dos.complex.success",
                      *               "dos.complex.failure"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/actions",
                      *             "summary": "Actions per turn",
                      *             "outcome": [
                      *               "dos.actions.count"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/initiative",
                      *             "summary": "Initiative order",
                      *             "outcome": [
                      *               "dos.initiative.order"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/attack",
@@ -12408,7 +12730,8 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.incapacitated"
                      *             ],
-                     *             "odds": "/dos/odds/attack"
+                     *             "odds": "/dos/odds/attack",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/damage",
@@ -12417,7 +12740,8 @@ export interface operations {
                      *               "dos.damage.applied",
                      *               "dos.damage.none",
                      *               "dos.damage.incapacitated"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/maneuver",
@@ -12431,7 +12755,8 @@ export interface operations {
                      *               "dos.maneuver.push.failure",
                      *               "dos.maneuver.feint_push.success",
                      *               "dos.maneuver.feint_push.failure"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dos/turn",
@@ -12441,7 +12766,8 @@ export interface operations {
                      *               "dos.damage.incapacitated",
                      *               "dos.turn.stopped"
                      *             ],
-                     *             "simulate": "/dos/simulate"
+                     *             "simulate": "/dos/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12453,7 +12779,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeen taistelu",
                      *           "ar": "معركة التنين"
                      *         },
-                     *         "rules_version": "dragon-7",
+                     *         "rules_version": "dragon-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12479,7 +12805,8 @@ export interface operations {
                      *               "dragon.hoard"
                      *             ],
                      *             "odds": "/dragon/odds",
-                     *             "simulate": "/dragon/simulate"
+                     *             "simulate": "/dragon/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12491,7 +12818,7 @@ export interface operations {
                      *           "fi": "Lohikäärmeratsastajat",
                      *           "ar": "فرسان التنانين"
                      *         },
-                     *         "rules_version": "riders-7",
+                     *         "rules_version": "riders-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12515,7 +12842,8 @@ export interface operations {
                      *               "riders.awaiting"
                      *             ],
                      *             "odds": "/riders/odds",
-                     *             "simulate": "/riders/simulate"
+                     *             "simulate": "/riders/simulate",
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12527,7 +12855,7 @@ export interface operations {
                      *           "fi": "Viidennen laitoksen SRD-taistelu",
                      *           "ar": "قتال الإصدار الخامس (SRD)"
                      *         },
-                     *         "rules_version": "dnd5e-7",
+                     *         "rules_version": "dnd5e-8",
                      *         "languages": [
                      *           "en",
                      *           "pl",
@@ -12547,7 +12875,8 @@ export interface operations {
                      *             "summary": "Surprise and initiative",
                      *             "outcome": [
                      *               "dnd5e.initiative.order"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/turn",
@@ -12555,7 +12884,8 @@ export interface operations {
                      *             "outcome": [
                      *               "dnd5e.turn.valid",
                      *               "dnd5e.turn.invalid"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/check",
@@ -12564,7 +12894,8 @@ export interface operations {
                      *               "dnd5e.check.success",
                      *               "dnd5e.check.failure"
                      *             ],
-                     *             "odds": "/dnd5e/odds/check"
+                     *             "odds": "/dnd5e/odds/check",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/attack",
@@ -12579,7 +12910,8 @@ export interface operations {
                      *               "dnd5e.target.dead",
                      *               "dnd5e.target.monster_dies"
                      *             ],
-                     *             "odds": "/dnd5e/odds/attack"
+                     *             "odds": "/dnd5e/odds/attack",
+                     *             "foundry": true
                      *           },
                      *           {
                      *             "path": "/dnd5e/death-save",
@@ -12591,7 +12923,8 @@ export interface operations {
                      *               "dnd5e.death_save.nat1",
                      *               "dnd5e.death_save.stable",
                      *               "dnd5e.death_save.dead"
-                     *             ]
+                     *             ],
+                     *             "foundry": true
                      *           }
                      *         ]
                      *       },
@@ -12625,7 +12958,16 @@ export interface operations {
                      *               "notation.total",
                      *               "notation.repeated"
                      *             ],
-                     *             "odds": "/dice/odds"
+                     *             "odds": "/dice/odds",
+                     *             "foundry": true
+                     *           },
+                     *           {
+                     *             "path": "/dice/draw",
+                     *             "summary": "Draw the next dice of slots of a seed",
+                     *             "outcome": [
+                     *               "notation.drawn"
+                     *             ],
+                     *             "foundry": false
                      *           }
                      *         ]
                      *       }

@@ -26,6 +26,7 @@ OPERATIONS: dict[str, str] = {
     "dnd5e_attack": "/dnd5e/attack",
     "dnd5e_death_save": "/dnd5e/death-save",
     "dice_roll": "/dice/roll",
+    "dice_draw": "/dice/draw",
     "dos_odds_test": "/dos/odds/test",
     "dos_odds_opposed": "/dos/odds/opposed",
     "dos_odds_attack": "/dos/odds/attack",
@@ -54,7 +55,10 @@ class ActionsCombatant(TypedDict):
     "ActionsCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     speed: int
     opponents: NotRequired[list[str]]
@@ -118,7 +122,10 @@ class Attacker(TypedDict):
     skill: int
     weapon: Weapon
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class Attempt(TypedDict):
@@ -415,7 +422,10 @@ class Combatant(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     side: Literal["players", "gm"]
     dex_mod: int
     initiative_bonus: NotRequired[int]
@@ -611,7 +621,10 @@ class DamageTarget(TypedDict):
     critical: NotRequired[bool]
     beaten: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DeathSaveRequest(TypedDict):
@@ -707,7 +720,10 @@ class Defender(TypedDict):
     running: NotRequired[bool]
     stopped: NotRequired[bool]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DefenseRoll(TypedDict):
@@ -1012,7 +1028,10 @@ class Dragon(TypedDict):
     dragon_die: NotRequired[bool]
     target: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class DragonSide(TypedDict):
@@ -1023,6 +1042,45 @@ class DragonSide(TypedDict):
     highest: int
 
 
+class Draw(TypedDict):
+    "The next ``count`` dice of ``sides`` sides of ``slot``'s stream, from die ``start``."
+
+    slot: str
+    sides: int
+    count: int
+    start: NotRequired[int]
+
+
+class DrawRequest(TypedDict):
+    "``POST /dice/draw``: dice of one or more slots of a seed, in one request."
+
+    seed: NotRequired[str | int | None]
+    dice: NotRequired[dict[str, list[int]]]
+    lang: NotRequired[Literal["en", "pl", "fi", "ar"] | None]
+    draws: list[Draw]
+
+
+class DrawResult(TypedDict):
+    "DrawResult"
+
+    seed: str | int
+    rng: str
+    rules_version: str
+    rolls: list[Roll]
+    unused_dice: dict[str, list[int]]
+    events: list[Event]
+    draws: list[Drawn]
+
+
+class Drawn(TypedDict):
+    "One draw answered: the values of dice ``start`` .. ``start + count - 1`` of the slot."
+
+    slot: str
+    sides: int
+    start: int
+    values: list[int]
+
+
 class EndpointInfo(TypedDict):
     "EndpointInfo"
 
@@ -1031,6 +1089,7 @@ class EndpointInfo(TypedDict):
     outcome: list[str]
     odds: NotRequired[str | None]
     simulate: NotRequired[str | None]
+    foundry: bool
 
 
 class Entity(TypedDict):
@@ -1038,7 +1097,10 @@ class Entity(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     controller: Literal["player", "gm"]
     kind: Literal["individual", "group"]
     prosperity: int
@@ -1125,7 +1187,10 @@ class InitiativeCombatant(TypedDict):
     "InitiativeCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     speed: int
 
@@ -1186,6 +1251,10 @@ class ItemUse(TypedDict):
     bonus: int
     dice: list[int]
     value: int
+
+
+class JsonValue(TypedDict):
+    "JsonValue"
 
 
 class KnockbackDamage(TypedDict):
@@ -1269,7 +1338,10 @@ class ManeuverSide(TypedDict):
     stat: NotRequired[Literal["dexterity", "strength"] | None]
     skill: NotRequired[Literal["unarmed", "weapon", "dodge"] | None]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class ManeuverSideResult(TypedDict):
@@ -1298,6 +1370,10 @@ class NotationOdds(TypedDict):
     total: Distribution
     at_least: list[ValueProb]
     at_most: list[ValueProb]
+    repeat: int
+    sum: Distribution | None
+    dc: int | None
+    successes: list[ValueProb] | None
 
 
 class NotationOddsRequest(TypedDict):
@@ -1308,7 +1384,12 @@ class NotationOddsRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
+    data: NotRequired[dict[str, JsonValue] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollRequest(TypedDict):
@@ -1321,7 +1402,12 @@ class NotationRollRequest(TypedDict):
     notation: str
     dialect: NotRequired[Literal["foundry", "roll20", "avrae"]]
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
+    data: NotRequired[dict[str, JsonValue] | None]
+    repeat: NotRequired[int | None]
 
 
 class NotationRollResult(TypedDict):
@@ -1336,11 +1422,18 @@ class NotationRollResult(TypedDict):
     foundry: NotRequired[FoundryRolls]
     notation: str
     dialect: Literal["foundry", "roll20", "avrae"]
+    command: str | None
+    mode: Literal["publicroll", "gmroll", "blindroll", "selfroll"] | None
+    advantage: Literal["adv", "dis"] | None
     formula: str
     comment: str | None
     total: int
     terms: list[TermResult]
     pools: list[PoolResult]
+    repeat: int
+    repetitions: list[Repetition]
+    dc: int | None
+    successes: int | None
 
 
 class OpposedOdds(TypedDict):
@@ -1399,7 +1492,10 @@ class OpposedSide(TypedDict):
     stat: int
     skill: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
 
 
 class Option(TypedDict):
@@ -1569,6 +1665,8 @@ class Problem(TypedDict):
     request_id: NotRequired[str | None]
     errors: NotRequired[list[ProblemError] | None]
     more_errors: NotRequired[int | None]
+    lang: NotRequired[str | None]
+    detail_lang: NotRequired[str | None]
 
 
 class ProblemError(TypedDict):
@@ -1577,6 +1675,7 @@ class ProblemError(TypedDict):
     loc: list[str | int]
     msg: str
     type: NotRequired[str | None]
+    lang: NotRequired[str | None]
 
 
 class ProsperityChange(TypedDict):
@@ -1603,6 +1702,16 @@ class Reaction(TypedDict):
     name: str
 
 
+class Repetition(TypedDict):
+    "One repetition of a repeated roll (``repeat``): its own dice and total."
+
+    seed: str
+    total: int
+    terms: list[TermResult]
+    pools: list[PoolResult]
+    drawn: int
+
+
 class Reroll(TypedDict):
     "Reroll"
 
@@ -1615,7 +1724,10 @@ class Rider(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     current: NotRequired[bool]
     bonuses: NotRequired[dict[str, int]]
 
@@ -1633,7 +1745,10 @@ class RidersSide(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1649,7 +1764,10 @@ class RidersSideInput(TypedDict):
 
     id: str
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     element: Literal["fire", "water", "earth", "lightning", "wind", "metal"]
     riders: NotRequired[list[Rider]]
     fatigue: NotRequired[int]
@@ -1829,7 +1947,10 @@ class Target(TypedDict):
 
     ac: int
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     hp: int
     max_hp: int
     temp_hp: NotRequired[int]
@@ -1922,6 +2043,7 @@ class TermResult(TypedDict):
     label: str | None
     dice: list[TermDie]
     total: int
+    matches: list[int] | None
 
 
 class TestOdds(TypedDict):
@@ -2032,7 +2154,10 @@ class TurnCombatant(TypedDict):
     "TurnCombatant"
 
     name: NotRequired[str | None]
-    gender: NotRequired[Literal["feminine", "masculine", "neuter", "plural"] | None]
+    gender: NotRequired[
+        Literal["feminine", "masculine", "neuter", "plural", "plural-nonhuman", "plural-feminine"]
+        | None
+    ]
     id: str
     side: str
     speed: int
@@ -2217,6 +2342,12 @@ class Client(SyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, self._post("/dice/roll", body, headers))
+
+    def dice_draw(
+        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DrawResult:
+        "Draw the next dice of slots of a seed (POST /dice/draw)."
+        return cast(DrawResult, self._post("/dice/draw", body, headers))
 
     def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
@@ -2417,6 +2548,12 @@ class AsyncClient(AsyncTransport):
     ) -> NotationRollResult:
         "Roll any dice notation (POST /dice/roll)."
         return cast(NotationRollResult, await self._post("/dice/roll", body, headers))
+
+    async def dice_draw(
+        self, body: DrawRequest, *, headers: Mapping[str, str] | None = None
+    ) -> DrawResult:
+        "Draw the next dice of slots of a seed (POST /dice/draw)."
+        return cast(DrawResult, await self._post("/dice/draw", body, headers))
 
     async def dos_odds_test(
         self, body: TestOddsRequest, *, headers: Mapping[str, str] | None = None
