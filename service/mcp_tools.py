@@ -75,9 +75,11 @@ class SystemTool:
 
 
 def _examples(entry: Any) -> tuple[str, ...]:
-    """The entry's example requests that fit in :data:`EXAMPLE_LIMIT` together, shortest first."""
+    """The entry's example requests that fit in :data:`EXAMPLE_LIMIT` together, shortest first,
+    without their `seed` (the input schema says what a seed does: about 450 bytes of the list)."""
     shown: list[str] = []
-    for text in sorted((encode(body).decode() for body in entry.examples.values()), key=len):
+    bodies = ({k: v for k, v in body.items() if k != "seed"} for body in entry.examples.values())
+    for text in sorted((encode(body).decode() for body in bodies), key=len):
         if sum(map(len, shown)) + len(text) > EXAMPLE_LIMIT:
             break
         shown.append(text)
