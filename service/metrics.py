@@ -27,9 +27,9 @@ from prometheus_client.metrics_core import (
 from prometheus_client.utils import floatToGoString
 
 from service.lanes import HeavyLane
+from service.middleware.answers import Held
 from service.problems import LIMIT_KEY, PROBLEM_KEY
 from service.routing import SYSTEM_KEY
-from service.middleware.answers import Held
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 PATH = "/metrics"
