@@ -99,11 +99,13 @@ class CpuLimit(Exception):
 
 
 class Overloaded(Exception):
-    """The heavy lane's queue is full: try again after ``retry_after`` seconds."""
+    """The heavy lane's queue is full, or (``share``) the client's share of it: try again after
+    ``retry_after`` seconds."""
 
-    def __init__(self, retry_after: int) -> None:
+    def __init__(self, retry_after: int, share: bool = False) -> None:
         super().__init__(retry_after)
         self.retry_after = retry_after
+        self.share = share
 
 
 class Draining(Exception):
@@ -237,7 +239,7 @@ class HeavyLane:
             self.queued[client] += 1
         else:
             self.shed += 1
-            raise Overloaded(self.retry_after())
+            raise Overloaded(self.retry_after(), share=len(self.waiting) < self.queue_size)
         if gone is None:
             return await self._wait(job)
         watcher = asyncio.ensure_future(gone())

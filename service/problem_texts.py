@@ -23,17 +23,16 @@ from __future__ import annotations
 
 import gettext
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import IO, Any, Final
+from typing import Any, Final
 
 import orjson
 from babel.lists import format_list
 
 from rules.narration import DEFAULT, FSI, LANGUAGES, PDI, RTL
-from service import problems  # its kinds' titles (a cycle: read when extracting)
 from service.language import negotiate
 
 DOMAIN: Final = "problems"
@@ -88,6 +87,11 @@ DETAILS: Final = (
     text(
         "detail=overloaded",
         "every worker of the heavy lane is busy and its queue is full: try again in {seconds} s",
+    ),
+    text(
+        "detail=overloaded|share",
+        "this client already has as many heavy requests running and waiting as its share of the"
+        " heavy lane allows: send fewer at once, or try again in {seconds} s",
     ),
     text(
         "detail=shutting-down|started",
@@ -462,22 +466,3 @@ def _reason(reason: str, cat: Catalog) -> str | None:
         return None
     told = cat.term(what.context, what.text)
     return None if told is None else cat.say(found[0], {**found[1], "what": told})
-
-
-# ---------------------------------------------------------------- the catalog's template
-
-Extracted = tuple[int, str, tuple[str, ...], list[str]]
-
-
-def extract(
-    fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
-) -> Iterator[Extracted]:
-    """Babel's extractor of the ``problems`` domain (``babel-problems.cfg``): every problem kind's
-    title (``service.problems.KINDS``, context ``title=<kind>``) and every text above."""
-    for kind, (_, title) in problems.KINDS.items():  # the titles are the problem kinds' own
-        yield 0, "pgettext", (f"title={kind}", title), []
-    for t in (*DETAILS, *ERRORS, *PREFIXES, *JSON):
-        if t.plural is None:
-            yield 0, "pgettext", (t.context, t.text), []
-        else:
-            yield 0, "npgettext", (t.context, t.text, t.plural), [f"the form of {{{t.count}}}"]

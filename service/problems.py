@@ -401,10 +401,16 @@ async def _no_receive() -> Any:  # pragma: no cover - a Response never reads the
 
 
 def overloaded(exc: Overloaded) -> tuple[dict[str, Any], dict[str, str]]:
-    detail = (
-        "every worker of the heavy lane is busy and its queue is full: try again in"
-        f" {exc.retry_after} s"
-    )
+    if exc.share:
+        detail = (
+            "this client already has as many heavy requests running and waiting as its share of"
+            f" the heavy lane allows: send fewer at once, or try again in {exc.retry_after} s"
+        )
+    else:
+        detail = (
+            "every worker of the heavy lane is busy and its queue is full: try again in"
+            f" {exc.retry_after} s"
+        )
     return problem("overloaded", detail), {"retry-after": str(exc.retry_after)}
 
 

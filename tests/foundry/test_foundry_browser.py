@@ -124,9 +124,10 @@ def test_an_arabic_card_reads_right_to_left_in_foundry_s_chat(
         for words in told:
             assert first_line_read_right_to_left(words), [w["word"] for w in words]
         # The number and the name that open a sentence stand at its right.
-        natural = next(w for w in told if [x["word"] for x in w[:2]] == ["20", "طبيعية"])
+        # ("رمية 20 طبيعية": a natural 20, the isolated number between two words)
+        natural = next(w for w in told if [x["word"] for x in w[:3]] == ["رمية", "20", "طبيعية"])
         winner = next(w for w in told if w[0]["word"] == "كريم")
-        assert natural[0]["word"] == "20" and natural[0]["left"] > natural[1]["right"]
+        assert natural[0]["left"] > natural[1]["right"] and natural[1]["left"] > natural[2]["right"]
         assert winner[0]["left"] > winner[1]["right"]  # كريم, then يفوز to its left
         # A roll's formula stays left to right: 1d20 + 5 shows 1d20 first, at the left.
         formula = page.evaluate(WORDS, page.query_selector("#chat-log .dice-formula"))

@@ -77,7 +77,7 @@ def test_a_body_of_no_shape_or_two_names_the_shapes(
 ) -> None:
     problem = assert_problem(api.post(path, json=body), 422, "validation-error")
     assert problem["errors"] == [
-        {"loc": ["body"], "msg": problem["errors"][0]["msg"], "type": "odds_shape"}
+        {"loc": ["body"], "msg": problem["errors"][0]["msg"], "type": "odds_shape", "lang": "en"}
     ]
     for shape in shapes:
         assert shape in problem["detail"], shape

@@ -54,6 +54,7 @@ def test_a_refusal_lists_a_few_dozen_errors_and_counts_the_rest() -> None:
         "loc": ["body", "combatants", 0, "id"],
         "msg": "required field is missing",
         "type": "missing",
+        "lang": "en",
     }
 
 

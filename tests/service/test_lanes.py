@@ -148,7 +148,7 @@ def test_a_full_queue_is_refused_at_once_with_a_retry_after() -> None:
         with pytest.raises(Overloaded) as refused:
             await lane.run(("burn", 0.3))
         assert time.monotonic() - start < 0.05
-        assert refused.value.retry_after >= 1
+        assert refused.value.retry_after >= 1 and not refused.value.share
         assert await asyncio.gather(*running) == [0.3] * 3
 
     run(go)
@@ -197,8 +197,9 @@ def test_one_client_fills_its_own_share_not_the_lane() -> None:
         mine = [asyncio.ensure_future(lane.run(("burn", 0.3), client="a")) for _ in range(2)]
         await asyncio.sleep(0.05)
         assert lane.busy() == 1 and len(lane.waiting) == 1
-        with pytest.raises(Overloaded):
+        with pytest.raises(Overloaded) as refused:
             await lane.run(("burn", 0.3), client="a")
+        assert refused.value.share, "its own share is full, not the lane's queue"
         start = time.monotonic()
         assert await lane.run(("burn", 0.01), client="b") == 0.01
         assert time.monotonic() - start < 0.25, "b had the free worker at once"

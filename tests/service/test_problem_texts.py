@@ -26,7 +26,7 @@ from pydantic import ValidationError
 
 from rules.narration import FSI, LANGUAGES, PDI
 from rules.registry import SYSTEMS
-from service import problem_texts, problems
+from service import problem_catalog, problem_texts, problems
 from service.lanes import CpuLimit
 from service.problem_texts import DEFAULT, localized
 from tests.conftest import Api, assert_problem
@@ -293,7 +293,7 @@ def po(lang: str) -> Any:
 def source() -> dict[str, Any]:
     return {
         context: message
-        for _, _, (context, *message), _ in problem_texts.extract(io.BytesIO(), None, None, None)
+        for _, _, (context, *message), _ in problem_catalog.extract(io.BytesIO(), None, None, None)
     }
 
 
