@@ -25,6 +25,9 @@ TEXTS: tuple[Message, ...] = (
     sentence("notation.total|roller=*|gender=feminine", "{roller} rolls {formula}: {total}."),
     # a grammatically plural group name ("The Wolves"): a plural verb in every language
     sentence("notation.total|roller=*|gender=plural", "{roller} roll {formula}: {total}."),
+    # a group of beasts or things (Arabic: a feminine singular verb), a group of women
+    sentence("notation.total|roller=*|gender=plural-nonhuman", "{roller} roll {formula}: {total}."),
+    sentence("notation.total|roller=*|gender=plural-feminine", "{roller} roll {formula}: {total}."),
     sentence("notation.total|roller=*|gender=*", "{roller} rolls {formula}: {total}."),
     # TRANSLATORS: POST /dice/draw: {stream} is a slot's name (an id, shown as written), {first}
     # and {last} count the slot's dice from 1, {count}d{sides} the dice drawn (4d6)

@@ -326,11 +326,7 @@ ERRORS: dict[str, Check] = {
 
 def read(lang: str, check: reader.Check) -> Check:
     """The second review's check ``check`` over ``lang``'s texts, knowing each name's class."""
-    return lambda t: (
-        t.lang == lang
-        and not t.code.startswith("notation.")  # the notation engineer's (test_review.py)
-        and bool(check(bare(t.text), dict(NAMES[t.variant])))
-    )
+    return lambda t: t.lang == lang and bool(check(bare(t.text), dict(NAMES[t.variant])))
 
 
 def reader_checks() -> dict[str, Check]:
