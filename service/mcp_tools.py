@@ -1,13 +1,6 @@
-"""The MCP server's tools, sized for an assistant's context: one per system, and one to describe.
-
-A host puts every tool's name, description and input schema in the model's context before the
-first question, so the list is small (``tests/mcp/test_mcp_tools.py`` holds it under its budget)
-and says what a first reader needs to be right the first time: which game each tool is (its
-descriptor's ``about``), each endpoint with its example requests, the odds and simulations of each,
-and the options with a few values (``dialect``, ``difficulty``). ``describe_endpoint`` tells one
-endpoint's fields, types, bounds and defaults and a worked example in a few KB, its request's
-JSON Schema on request. Everything comes from ``app.state.systems`` and the app's endpoints
-(STYLE 21): nothing here names a system.
+"""The MCP server's tools, one per system and ``describe_endpoint``, sized for an assistant's context
+(docs/mcp.md; ``tests/mcp/test_mcp_tools.py`` holds the list under its budget). Everything comes from
+``app.state.systems`` and the app's endpoints (STYLE 21): nothing here names a system.
 """
 
 from __future__ import annotations
