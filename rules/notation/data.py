@@ -1,9 +1,6 @@
-"""Data references (docs/notation.md, "Data references"): Foundry VTT's ``@abilities.str.mod``
-(its knowledge base, "Dice": "@attribute" from the roll's data, dots for nested values) and Roll20's
-``@{selected|strength_mod}`` (its Dice Reference: attribute calls, resolved before the roll), each
-replaced, as its tool does, by the text of the value the request's ``data`` holds there: a number,
-or a formula (``"1d8 + 3"``). A reference ``data`` does not hold is a 422 naming it and where; avrae
-has none (its aliases' variables are not dice notation).
+"""Data references: Foundry VTT's ``@abilities.str.mod`` (its knowledge base, "Dice") and Roll20's
+``@{selected|strength_mod}`` (its Dice Reference), each replaced, as its tool does, by the text of
+the value the request's ``data`` holds there (docs/notation.md, "Data references").
 """
 
 from __future__ import annotations

@@ -1,31 +1,8 @@
-"""The dice notation's grammar (docs/notation.md), parsed by hand: a tokenizer-free recursive descent
-over the text, every error a :class:`NotationError` naming the 1-based column and what was expected.
-The text is read in a :data:`Dialect` (Foundry VTT's, Roll20's or avrae/d20's: docs/notation.md's
-table says what each modifier means in each) into one model, :class:`Dice` and the tree's nodes,
-written back in the same dialect (``Node.text``).
-
-    expression := sum comment?                           -- avrae: after a space; foundry: "#"
-    sum        := product (("+" | "-") product)*
-    product    := unary (("*" | "/") unary)*             -- "/" floors
-    unary      := ("-" | "+") unary | atom label?        -- a label after a space too
-    atom       := (dice | number | "(" sum ")" | pool | call | shorthand) label?
-    pool       := "{" sum ("," sum)* "}" keep?            -- avrae: "(" sum "," ... ")"
-    call       := ("floor" | "ceil" | "round" | "abs") "(" sum ")"   -- not avrae
-    dice       := number? "d" (number | "%" | "F") modifier*   -- the dialect's modifiers
-    label      := "[" (any but "[" and "]")+ "]"
-    shorthand  := letter (letter | digit | "_")*             -- a name of the shorthand table
-
-Spaces are allowed between tokens of the arithmetic, not inside a dice term. Parentheses, calls
-and signs nest at most :data:`MAX_NESTING` deep; no part of a total may pass :data:`MAX_TOTAL`.
-
-``parse(text, plain=True)`` reads the plain subset, sums and differences of dice terms without
-modifiers and of numbers, one sign at most before the first term (a 5e damage formula,
-rules/dnd5e/damage.py)::
-
-    plain      := ("-" | "+")? term (("+" | "-") term)*
-    term       := number | number? "d" number
-
-Its errors name only what the subset reads there.
+"""The dice notation's grammar, parsed by hand: a recursive descent over the text in a
+:data:`Dialect` into one model (:class:`Dice` and the tree's nodes), written back in the same
+dialect (``Node.text``), every error a :class:`NotationError` naming its column; ``parse(text,
+plain=True)`` reads the plain subset (a 5e damage formula). The grammar: docs/notation.md, "The
+grammar" and "The plain subset".
 """
 
 from __future__ import annotations
@@ -565,7 +542,7 @@ def parse(
 ) -> Notation:
     """Parse ``text`` as ``dialect`` reads it (a shorthand's notation is read as Foundry reads
     it); raises :class:`NotationError` (a ``ValueError``) naming the column. ``plain`` reads the
-    plain subset only (the module's docstring): no shorthand, modifier, product, group, pool,
+    plain subset only (docs/notation.md): no shorthand, modifier, product, group, pool,
     call, label or comment, and one sign at most, before the first term."""
     if len(text) > MAX_LENGTH:
         raise NotationError(MAX_LENGTH + 1, f"a notation has at most {MAX_LENGTH} characters")

@@ -1,15 +1,6 @@
-"""Rolling a notation (docs/notation.md): term by term, left to right, one slot per dice term.
-
-Within a term (slot ``term.<n>``) the base dice are drawn first, in one go; then the rerolls, then the
-explosions, each in the order Foundry draws them: the term's results are scanned from the first,
-and each that must be rerolled (or explodes) draws its new die at once, appended to the results, so
-the new dice are scanned in their turn (breadth first: the base dice's rerolls, then theirs). ``ro``
-and ``xo`` scan the dice they start with only. A die explodes at most
-:data:`~rules.notation.parser.DEPTH` times in a chain; the last die of a chain so cut stands. A die
-is rerolled at most that many times too, the last of its rerolls drawn from the faces that stand
-(a die of that many sides, its n-th value the n-th such face), so a chain of rerolls always ends
-on a face that stands: "reroll until" exactly.
-Then min/max apply to every die left, keep and drop in their written order, success counting.
+"""Rolling a notation: term by term, left to right, one slot per dice term (``term.<n>``); within a
+term the base dice, the rerolls and the explosions in the order Foundry draws them, then min/max,
+keep and drop, counting (docs/notation.md, "The dice: slots and draw order").
 """
 
 from __future__ import annotations
@@ -106,10 +97,10 @@ class _Die:
 
 
 def roll_term(term: Dice, dice: DiceSource, text: str) -> tuple[TermResult, list[int] | None]:
-    """Draw one dice term (written ``text``) and read it (the module docstring); and, where a die
-    shows another
-    value than the face that exploded (Roll20's compounding ``!!`` and penetrating ``!p``), the
-    faces that exploded, in draw order (the events name them)."""
+    """Draw one dice term (written ``text``) and read it (docs/notation.md, "The dice: slots and
+    draw order"); and, where a die shows another value than the face that exploded (Roll20's
+    compounding ``!!`` and penetrating ``!p``), the faces that exploded, in draw order (the events
+    name them)."""
     slot = term.slot
     drawn = dice.roll_many(slot, term.sides, term.count)
     plain = term.kind in ("plain", "percent")  # each die shows the face drawn
