@@ -1,10 +1,7 @@
-"""Odds before anyone rolls: the pieces every system's ``odds.py`` shares.
-
-- a probability is :class:`Prob`, ``{"p": float, "exact": "n/d"}`` in lowest terms (:func:`prob`);
-- a distribution is held as integer counts over one denominator (:class:`Counts`): exact, cheap to
-  add and convolve, turned into fractions only when written;
-- an odds request is the resolving endpoint's request without ``seed`` and ``dice``
-  (:class:`NoDice` refuses them with a 422 naming the field).
+"""Odds before anyone rolls: the pieces every system's ``odds.py`` shares. A probability is
+:class:`Prob`, exact in lowest terms; a distribution is integer counts over one denominator
+(:class:`Counts`: exact, cheap to add and convolve, fractions only when written); an odds request
+refuses ``seed`` and ``dice`` (:class:`NoDice`); a simulation is summarised here too.
 """
 
 from __future__ import annotations
