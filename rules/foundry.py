@@ -1,20 +1,7 @@
-"""Foundry VTT rolls: each dice pool a resolution drew, as a ``Roll`` that ``Roll.fromData()`` takes.
-
-Built after the resolution from the request and the result (docs/foundry.md), never by a resolver:
-``service.routing`` calls :func:`rolls` only for a request with ``"foundry": true``. Each system maps
-its own events in ``rules/<system>/foundry.py`` (a ``pools(req, result, say) -> list[Pool]`` function,
-its descriptor's ``foundry``; a system without one has no ``foundry`` in its requests, so
-``foundry: true`` is a 422 there, as any unknown field is);
-the dice of the record no mapped event claims (a pool a mapper does not know) become one plain sum
-roll per slot, so every die drawn is shown once.
-
-The shape, from the field list of issue 17 (``schemas/foundry-roll.schema.json``): a Roll is
-``{class, options, dice, formula, terms, total, evaluated}``; its terms are ``Die``, ``OperatorTerm``
-and ``NumericTerm``; ``options`` holds ``flavor`` and ``dragonroll: {seed, rng, slot, rules_version}``.
-
-A flavor is in the request's language: the system's ``FLAVORS`` (``rules/<system>/text.py``, in the
-gettext catalogs as ``<system>.foundry.<key>``), rendered as event sentences are, with the names the
-request gives (``rules.narration``).
+"""Foundry VTT rolls: each dice pool a resolution drew, as a ``Roll`` that ``Roll.fromData()`` takes
+(``schemas/foundry-roll.schema.json``), built after the resolution, never by a resolver. Each system
+maps its own events to pools (``rules/<system>/foundry.py``, its descriptor's ``foundry``); every die
+no pool claims is a plain roll of its own, so every die drawn is shown once (docs/foundry.md).
 """
 
 from __future__ import annotations

@@ -1,10 +1,5 @@
-"""The seeded dice stream ``sha256-v1`` (DESIGN.md, "Randomness", normative).
-
-``block(i) = SHA-256(seed || 0x1F || slot || 0x1F || i as 8-byte big-endian)`` for i = 0, 1, 2 ...;
-each block is eight 32-bit big-endian words, used in order. A die with ``s`` sides takes the next word
-``w``, discards it when ``w >= 2**32 - (2**32 mod s)`` and otherwise shows ``1 + (w mod s)``.
-
-Any client in any language can recompute a die from the seed, the slot and the die sizes drawn before it.
+"""The seeded dice stream ``sha256-v1`` (DESIGN.md, "Randomness", normative; docs/dice.md): any client
+in any language recomputes a die from the seed, the slot and the die sizes drawn before it.
 """
 
 from __future__ import annotations

@@ -1,16 +1,6 @@
-"""A whole DoS combat turn (DOS-14..29): actions, initiative, every declared action in order.
-
-Slots, for combatant ``<id>`` whose declared actions are numbered n = 1, 2 ... in declaration
-order (an attack with ``count: 3`` takes three numbers; step, grab, break_free, push and
-feint_push one each; run and wait none):
-
-- ``initiative.<id>`` (d10): the initiative die, then tie-break rerolls (when no ``order`` is given);
-- ``<id>.<n>.attack``, ``<id>.<n>.defense``, ``<id>.<n>.run_stop``, ``<id>.<n>.location``,
-  ``<id>.<n>.damage`` (d10): attack n, as in ``/dos/attack`` (the defense is the target's);
-- ``<id>.<n>.a``, ``<id>.<n>.b`` (d10): maneuver n, as in ``/dos/maneuver`` (b is the target).
-
-The numbering is fixed by the declarations, not by what happens, so a script for ``k1.3.attack``
-always means k1's third declared action.
+"""A whole DoS combat turn (DOS-14..29): actions, initiative, every declared action in order. Its
+slots are numbered by the declarations (:func:`numbering`), never by what happens, so a script for
+``k1.3.attack`` always means k1's third declared action (docs/systems/dos.md, "Turn slots").
 """
 
 from __future__ import annotations
@@ -75,7 +65,8 @@ def cost(d: Declaration) -> int:
 
 
 def numbering(c: TurnCombatant) -> list[int]:
-    """The first action number n of each declaration (see the module docstring)."""
+    """The first action number n of each declaration: an attack takes ``count`` numbers, run and
+    wait none, any other one (docs/systems/dos.md, "Turn slots")."""
     n, firsts = 1, []
     for d in c.declare:
         firsts.append(n)
