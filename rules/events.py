@@ -18,18 +18,15 @@ class EventLog:
     __slots__ = ("_codes", "_events")
 
     def __init__(self, codes: Collection[str]) -> None:
-        """``codes``: the system's event codes."""
         self._codes = codes
         self._events: list[Event] = []
 
     def add(self, code: str, **params: Any) -> None:
-        """Record an event as the response shows it, its ``text`` empty until it is narrated."""
         if code not in self._codes:
             raise KeyError(f"no text for event code {code!r}")
         self._events.append({"code": code, "params": params, "text": ""})
 
     def render(self) -> list[Event]:
-        """The events, in order, each with an empty ``text`` (``rules.narration.narrate`` fills it)."""
         return self._events
 
     @property

@@ -31,7 +31,6 @@ class Pool:
 
 
 def result(value: int, *, active: bool = True, **flags: bool | int) -> Json:
-    """One die result: ``{result, active}`` and the flags that apply (``discarded``, ...)."""
     return {"result": value, "active": active, **flags}
 
 
@@ -42,7 +41,6 @@ def die(
     number: int | None = None,
     modifiers: list[str] | None = None,
 ) -> Json:
-    """A ``Die`` term of ``number`` dice (by default, one per result)."""
     return {
         "class": "Die",
         "options": {},
@@ -55,7 +53,6 @@ def die(
 
 
 def plain(faces: int, values: list[int]) -> Json:
-    """A ``Die`` term whose every result counts."""
     return die(faces, [result(v) for v in values])
 
 
@@ -68,7 +65,6 @@ def operator(op: str) -> Json:
 
 
 def plus(*numbers: int) -> list[Json]:
-    """``+ n`` (``- n`` for a negative n) for each number, zeros left out."""
     terms: list[Json] = []
     for n in numbers:
         if n:
@@ -110,7 +106,6 @@ class Say:
 
 
 def roll(pool: Pool, origin: Json) -> Json:
-    """The Foundry ``Roll`` of a pool."""
     return {
         "class": "Roll",
         "options": {"flavor": pool.flavor, "dragonroll": {**origin, "slot": pool.slot}},

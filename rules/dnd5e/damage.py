@@ -80,7 +80,6 @@ class Formula:
 
     @property
     def sides(self) -> int | None:
-        """The die size every dice term shares, or ``None`` when sizes differ or there are none."""
         sizes = {t.sides for t in self.dice_terms}
         return sizes.pop() if len(sizes) == 1 else None
 
@@ -125,7 +124,6 @@ def parse(text: str) -> Formula:
 
 
 def _term(sign: int, node: parser.Node) -> Term:
-    """One term of the plain subset (``Negate`` only around the first)."""
     if isinstance(node, parser.Negate):
         sign, node = -sign, node.operand
     if isinstance(node, parser.Number):

@@ -50,7 +50,6 @@ def damage_pool(req: Any, n: int, part: Mapping[str, Any], say: Say) -> Pool:
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
-    """The d20 rolls and damage parts of a 5e result."""
     out: list[Pool] = []
     if "attack" in res:
         a = res["attack"]

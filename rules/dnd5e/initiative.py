@@ -307,12 +307,10 @@ class _TieBreaker:
 
 
 def _names(ids: list[str]) -> str:
-    """Ids for an event sentence: ``a, b, c``."""
     return ", ".join(ids)
 
 
 def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Place]]:
-    """Split a sorted list into runs of equal ``key``."""
     runs: list[list[_Place]] = []
     for p in ordered:
         if runs and key(runs[-1][0]) == key(p):

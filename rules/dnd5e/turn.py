@@ -36,7 +36,6 @@ def _is_dash(step: Step) -> bool:
 
 
 def _step_order(v: Violation) -> tuple[bool, int]:
-    """Violations in step order, the whole-plan ones (no step) last."""
     step = v["step"]
     return (step is None, step or 0)
 

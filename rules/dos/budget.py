@@ -250,7 +250,6 @@ def _digits(n: int) -> int:
 
 
 def _listed(n: int) -> int:
-    """A listed distribution of an ``n``-dice pool (its result or a total): every value."""
     return (20 * n + 250) * (VALUE_BYTES + 2 * _digits(n))
 
 

@@ -59,7 +59,6 @@ def pool_term(rolled: Mapping[str, Any], cancelled: set[int], chains: dict[int, 
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
-    """The pools and initiative rolls of a DoS result, in event order."""
     out: list[Pool] = []
     rolled: Mapping[str, Any] = {}
     cancelled: set[int] = set()

@@ -53,7 +53,6 @@ class PoolOdds:
         )
 
     def result(self) -> Counts:
-        """The result whatever the flags, the tail left out."""
         out = dict(self.none.counts)
         for part in (self.luck, self.bad_luck):
             for v, c in part.counts.items():
@@ -116,7 +115,6 @@ def pool_odds(n: int) -> PoolOdds:
 
 
 def _decode(poly: int, width: int, scale: int) -> list[tuple[int, int]]:
-    """(value, count x scale) of every nonzero coefficient of a Kronecker polynomial."""
     return [(v, c * scale) for v, c in enumerate(coefficients(poly, width)) if c]
 
 

@@ -27,8 +27,6 @@ class TurnSimulateRequest(NoScript, TurnRequest):
 
 
 def simulate(req: TurnSimulateRequest) -> Simulation:
-    """Play ``runs`` fights; endings are the winning side's id, or ``draw``. The service has
-    checked the work first (``rules.dos.budget.simulate_work``)."""
     assert req.seed is not None, "the service gives a simulation a seed"
     sides = list(dict.fromkeys(c.side for c in req.combatants))
     endings = [_fight(req, run_seed(req.seed, i)) for i in range(req.runs)]

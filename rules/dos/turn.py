@@ -185,7 +185,6 @@ def _check_ids_and_order(req: TurnRequest, known: set[str]) -> list[FieldError]:
 def _check_target(
     d: Declaration, c: TurnCombatant, known: set[str], loc: Loc, what: str
 ) -> list[FieldError]:
-    """Attacks and maneuvers name another combatant; the other actions name none."""
     if d.action not in TARGETED:
         return (
             [] if d.target is None else [FieldError((*loc, "target"), f"{what} takes no `target`")]
@@ -395,7 +394,6 @@ def _move(log: EventLog, me: _Live, d: Declaration, *, n: int) -> TurnAction:
 
 
 def _states(req: TurnRequest, live: dict[str, _Live], order: list[str]) -> list[CombatantState]:
-    """Everyone's new state, in request order (send it back for the next turn)."""
     position = {id_: p for p, id_ in enumerate(order, start=1)}
     return [
         {

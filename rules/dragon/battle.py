@@ -451,7 +451,6 @@ def _left_over_record(
 
 
 def _in_battle(order: list[str], paired: set[str], joined: dict[str, list[str]]) -> list[str]:
-    """The parties in a pair or joined to one, in strength order."""
     if not joined:
         return [p for p in order if p in paired]
     joiners = {p for js in joined.values() for p in js}
@@ -528,7 +527,6 @@ class PoolDraw:
         self.pools: list[Pool] = []
 
     def roll(self, owner: str, slot: str, sides: int, count: int) -> list[int]:
-        """One pool of ``count`` dice of ``sides`` sides in ``slot``: its dice."""
         values = self.dice.roll_many(slot, sides, count)
         self.log.add(
             "dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values
@@ -538,7 +536,6 @@ class PoolDraw:
 
 
 def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:
-    """A pair's side: the member, the parties joined to it, and all their dice."""
     if member in joined:
         members = [member, *joined[member]]
         values = [v for m in members for v in own[m]]

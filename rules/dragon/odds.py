@@ -112,7 +112,6 @@ def round_of(req: BattleRequest) -> Round:
 
 
 def battle_odds(req: BattleOddsRequest) -> BattleOdds:
-    """The odds of every pair of the round, and of the dragon die's sweep."""
     r = round_of(req)
     shape, own, dragon_die = r.shape, r.own, r.dragon_die
     pairs: list[PairOdds] = []
@@ -230,7 +229,6 @@ def _pair_counts(
 
 
 def _highest(dice: Dice) -> dict[int, Fraction]:
-    """The distribution of a party's highest die (0 with no dice)."""
     total = prod(s**c for s, c in dice)
     top = max([s for s, _ in dice], default=0)
     out = {}
@@ -335,7 +333,6 @@ def _joint(dists: list[dict[int, Fraction]]) -> list[tuple[tuple[int, ...], Frac
 
 
 def _max_with(d: dict[int, Fraction], floor: int) -> dict[int, Fraction]:
-    """The distribution of max(X, floor)."""
     out: dict[int, Fraction] = {}
     for v, p in d.items():
         w = max(v, floor)

@@ -28,7 +28,6 @@ class BattleSimulateRequest(NoScript, BattleRequest):
 
 
 def simulate(req: BattleSimulateRequest) -> Simulation:
-    """Play ``runs`` battles; length: rounds (the work checked first: ``rules.dragon.budget``)."""
     assert req.seed is not None, "the service gives a simulation a seed"
     endings = [_battle(req, run_seed(req.seed, i)) for i in range(req.runs)]
     return summarize(req.seed, endings, ENDINGS, "rounds")

@@ -27,7 +27,6 @@ class DataError(ValueError):
 
 
 def references(text: str, dialect: str) -> bool:
-    """Whether ``text`` holds a data reference of ``dialect`` (a cheap check: an ``@``)."""
     return "@" in text and dialect != "avrae"
 
 

@@ -82,7 +82,6 @@ class DrawResult(Envelope):
 
 
 def slots(req: DrawRequest) -> SlotSpec:
-    """The slots a dice script may name: those drawn, each with its die size."""
     return {d.slot: d.sides for d in req.draws}
 
 
@@ -100,7 +99,6 @@ def work(req: DrawRequest) -> Work:
 
 
 def draw(req: DrawRequest, dice: DiceSource) -> DrawResult:
-    """Each draw's dice, in the request's order; an event telling each."""
     seen: dict[str, int] = {}
     for i, d in enumerate(req.draws):
         if d.slot in seen:

@@ -144,7 +144,6 @@ def _sum_fits(full: Counts, repeat: int) -> bool:
 
 
 def _dc_fits(full: Counts, repeat: int) -> bool:
-    """Whether the chances of each count of successes are answered (their fractions' digits)."""
     return (repeat + 1) * repeat * len(str(full.denominator)) <= MAX_DIGITS
 
 
@@ -516,7 +515,6 @@ def pool_odds(node: Pool, items: list[Counts]) -> Counts:
 
 
 def call_odds(node: Call) -> Pair:
-    """A function of its argument, or of its division's exact quotient (each pair of values)."""
     division = node.quotient
     if division is None:
         full, listed = node_odds(node.arg)
@@ -694,7 +692,6 @@ def matches_odds(term: Dice) -> Counts:
 
 
 def power(d: Counts, n: int) -> Counts:
-    """The sum of ``n`` independent copies of ``d``: one big-integer power (squarings)."""
     if not d.counts:
         return Counts({}, d.denominator**n)
     denominator = d.denominator**n
@@ -707,7 +704,6 @@ def power(d: Counts, n: int) -> Counts:
 
 
 def _plain(term: Dice) -> dict[str, object]:
-    """A term's fields without min/max (its chain's raw sum)."""
     fields = {name: getattr(term, name) for name in Dice.__dataclass_fields__}
     return {**fields, "minimum": None, "maximum": None, "failures_only": False}
 
@@ -735,7 +731,6 @@ def raw_die(term: Dice) -> Counts:
 
 
 def ranked_pool(term: Dice) -> RankedPool:
-    """A ranked term's dice for ``rules.notation.ranked``: its exploding dice, or its dice alike."""
     if term.explode is not None and not term.compound:
         return exploding(term, rerolled(term))
     return alike(term, raw_die(term))

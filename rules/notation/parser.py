@@ -111,11 +111,9 @@ class SetOp:
         return any(isinstance(p, Keep) for p in self.picks)
 
     def matches(self, value: int) -> bool:
-        """Whether a die of ``value`` is picked by value."""
         return any(p(value) for p in self.picks if isinstance(p, Compare))
 
     def ranks(self, which: Literal["h", "l"]) -> int:
-        """How many of the highest (``h``) or lowest (``l``) it picks."""
         return max(
             (p.n for p in self.picks if isinstance(p, Keep) and p.how[1] == which), default=0
         )
@@ -205,24 +203,20 @@ class Dice:
         return tuple(range(1, self.sides + 1))
 
     def face(self, drawn: int) -> int:
-        """The value of a die drawn as ``drawn`` (1..sides) from the stream."""
         if self.kind == "tens":
             return 10 * (drawn - 1)
         return drawn - 2 if self.kind == "fate" else drawn
 
     @property
     def rerolls(self) -> int:
-        """Rerolls a die may take at most."""
         return 0 if self.reroll is None else 1 if self.reroll_once else DEPTH
 
     @property
     def explosions(self) -> int:
-        """Explosions a die may take at most."""
         return 0 if self.explode is None else 1 if self.explode_once else DEPTH
 
     @property
     def draws(self) -> int:
-        """The most dice this term can draw (the work budget counts them before drawing)."""
         return self.count * (1 + self.rerolls + self.explosions)
 
     @property
@@ -265,7 +259,6 @@ class Dice:
         return -1 if self.failure is not None and self.failure(value) else 0
 
     def base(self, dialect: Dialect = "foundry") -> str:
-        """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
         count = str(self.count) if self.count_from is None else f"({self.count_from.text(dialect)})"
         if self.kind == "fate":
             return f"{count}dF"
@@ -407,14 +400,12 @@ class Pool:
         return f"{{{inner}}}{keep}" + _label(self.label)
 
     def score(self, total: int | Fraction) -> int:
-        """What an expression's total counts in a pool of successes."""
         assert self.success is not None
         if self.success(total):  # type: ignore[arg-type]
             return 1
         return -1 if self.failure is not None and self.failure(total) else 0  # type: ignore[arg-type]
 
     def kept(self, totals: Sequence[int | Fraction]) -> list[bool]:
-        """Which of the items' totals the pool keeps."""
         ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
         first, last = ranks(len(totals), () if self.keep is None else (self.keep,))
         keep = set(ranked[first:last])
@@ -456,7 +447,6 @@ class Call:
         return f"{self.name}({self.arg.text(dialect)})" + _label(self.label)
 
     def apply(self, value: int, divisor: int = 1) -> int:
-        """The function of ``value / divisor`` (exact)."""
         if self.name == "abs":
             return abs(value // divisor)
         if self.name == "floor":
@@ -484,7 +474,6 @@ def _label_of(node: Node) -> str | None:
 
 
 def _relabelled(node: Node, label: str | None) -> Node:
-    """``node`` with ``label`` (written after a space: ``1d20 + 5 [attack]``)."""
     if isinstance(node, Dice | Number):
         return _labelled(node, label)
     if isinstance(node, Group):
@@ -557,7 +546,6 @@ def parse(
 
 
 def check_shorthands(table: Mapping[str, str]) -> None:
-    """Refuse a shorthand table whose names or notations would not parse (a ``ValueError``)."""
     for name, notation in table.items():
         if not _is_name(name) or _opens_dice(name, 0):
             raise ValueError(
@@ -669,7 +657,6 @@ class _Parser:
         return node
 
     def plain_term(self) -> Node:
-        """A term of the plain subset (a number or a dice term), and the spaces after it."""
         ch = self.peek()
         if not ((ch in _DIGITS and ch) or _opens_dice(self.text, self.i)):
             if ch in ("d", "D") and ch:  # "d" then no number of sides: the dice term's error
@@ -692,7 +679,6 @@ class _Parser:
         return node
 
     def nest(self) -> None:
-        """One more parenthesis or sign around what follows: at most :data:`MAX_NESTING`."""
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.fail(f"parentheses and signs nest at most {MAX_NESTING} deep")

@@ -74,7 +74,6 @@ def notation_of(
 
 
 def _hint(text: str, shorthands: Mapping[str, str], dialect: Dialect) -> str:
-    """An error's pointer to the dialects that read ``text`` (the caller's second try)."""
     others = others_reading(text, shorthands, dialect)
     if not others:
         return ""
@@ -249,7 +248,6 @@ def _keep(results: list[_Die], term: Dice) -> None:
 
 
 def _scored(term: Dice) -> bool:
-    """Whether a kept die of the term adds other than its value (min/max, a count)."""
     return not (
         term.minimum is None
         and term.maximum is None
@@ -259,7 +257,6 @@ def _scored(term: Dice) -> bool:
 
 
 def _plain_status(die: _Die, term: Dice) -> Status:
-    """A die's status in a term that counts nothing (:func:`_status`'s first and last cases)."""
     if die.rerolled:
         return "rerolled"
     if die.dropped:
@@ -348,7 +345,6 @@ class Roller:
         return notation_of(req.notation, self.shorthands, req.dialect, self.table, req.data)
 
     def slots(self, req: NotationRollRequest) -> SlotSpec:
-        """One slot per dice term: ``term.<n>`` (its die size)."""
         return {t.slot: t.sides for t in self.notation(req).terms}
 
     def work(self, req: NotationRollRequest) -> Work:
@@ -424,7 +420,6 @@ class Roller:
 def _rolled(
     parsed: Notation, dice: DiceSource, log: EventLog
 ) -> tuple[int, list[TermResult], list[PoolResult]]:
-    """One roll of ``parsed``: its total, its terms and its pools (their events told)."""
     terms: list[TermResult] = []
     totals: dict[int, int] = {}
     for spec, text in zip(parsed.terms, parsed.texts, strict=True):

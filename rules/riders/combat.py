@@ -57,7 +57,6 @@ OTHER: dict[SideName, SideName] = {"initiator": "defender", "defender": "initiat
 
 
 def combat_slots(req: CombatRequest) -> SlotSpec:
-    """Every slot the combat may draw from: both roll-offs (d6) and each item with dice."""
     slots: dict[str, int | None] = {"rolloff.initiator": D6, "rolloff.defender": D6}
     for side in (req.initiator, req.defender):
         for item in side.items:

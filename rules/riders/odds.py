@@ -69,7 +69,6 @@ def total(me: Side, foe: Side) -> Counts:
 
 
 def value(item: Item) -> Counts:
-    """What an item adds: its flat bonus and its dice."""
     flat = Counts({item.bonus: 1}, 1)
     if item.dice is None:
         return flat
@@ -78,8 +77,6 @@ def value(item: Item) -> Counts:
 
 
 def combat_odds(req: CombatOddsRequest) -> CombatOdds:
-    """The roll-off's odds and each counter item's chance to turn it (the work checked first:
-    ``rules.riders.budget.odds_work``)."""
     sides = {"initiator": req.initiator, "defender": req.defender}
     ini, dfd = total(req.initiator, req.defender), total(req.defender, req.initiator)
     defender_wins = _chance(dfd, ini, lambda d, i: d > i)
