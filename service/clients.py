@@ -20,7 +20,6 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def networks(proxies: Iterable[str]) -> tuple[Network, ...]:
-    """The trusted proxies as networks (an address is a network of one)."""
     return tuple(ipaddress.ip_network(p.strip(), strict=False) for p in proxies if p.strip())
 
 

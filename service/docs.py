@@ -31,7 +31,6 @@ LOCAL_LOGO = (
 
 
 def redoc_bundle() -> bytes:
-    """ReDoc's standalone bundle with its CDN logo replaced by ``LOCAL_LOGO``."""
     source = (ASSETS / REDOC_JS).read_bytes()
     if REDOC_LOGO not in source:
         raise RuntimeError(

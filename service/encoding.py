@@ -12,7 +12,6 @@ import orjson
 
 
 def encode(result: Any) -> bytes:
-    """``result``, a tree of plain values, as a response's body."""
     return orjson.dumps(result)
 
 

@@ -88,7 +88,6 @@ def encode(data: dict[str, Any]) -> bytes:
 
 
 def build_zip(files: dict[str, bytes], manifest_bytes: bytes) -> bytes:
-    """The module's zip: ``module.json`` replaced by ``manifest_bytes``, entries sorted, fixed times."""
     entries = {**files, "module.json": manifest_bytes}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

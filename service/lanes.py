@@ -571,7 +571,6 @@ def _serve(
 
 
 def _receive(sock: socket.socket) -> bytes:
-    """One whole message from the parent."""
     header = _exactly(sock, _HEADER.size)
     return _exactly(sock, _HEADER.unpack(header)[0])
 

@@ -42,7 +42,6 @@ _UNSAFE = {
 def escape_controls(
     logger: Any, method: str, event: MutableMapping[str, Any]
 ) -> MutableMapping[str, Any]:
-    """Every string value with its control characters written as ``\\xNN`` / ``\\uNNNN``."""
     for key, value in event.items():
         if isinstance(value, str) and not value.isprintable():
             event[key] = value.translate(_UNSAFE)

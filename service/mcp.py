@@ -229,7 +229,6 @@ _ASCII = bytes(range(128))
 
 
 def _cut(text: str) -> str:
-    """``text`` cut at a line's end within :data:`TEXT_LIMIT` characters, saying how many more."""
     if len(text) <= TEXT_LIMIT:
         return text
     cut = text.rfind("\n", 0, TEXT_LIMIT)

@@ -122,7 +122,6 @@ def _body(key: str) -> str:
 
 
 def _module(key: str) -> str:
-    """A module's body and the object of its exports."""
     text = _source(key)
     declared = "\n".join(
         line.removeprefix("export ") for line in text.splitlines() if _EXPORT.match(line)

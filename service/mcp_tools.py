@@ -96,7 +96,6 @@ def _options(model: Any) -> tuple[str, ...]:
 
 
 def _values(prop: dict[str, Any], defs: dict[str, Any]) -> list[str] | None:
-    """The values a property may take, when they are few and named (``None`` otherwise)."""
     for option in (prop, *prop.get("anyOf", ())):
         ref = option.get("$ref", "")
         target = defs.get(ref.rsplit("/", 1)[-1], {}) if ref else option
@@ -251,7 +250,6 @@ class Catalog:
         return None
 
     def tool_of(self, path: str) -> str | None:
-        """The name of the tool that reaches ``path``."""
         return next((name for name, t in self.systems.items() if path in t.routes), None)
 
     def describe(self, path: str, schema: bool = False) -> str:

@@ -127,8 +127,6 @@ HOMONYMS = ("location", "hp", "max_hp", "dc")
 
 
 def _options(schemas: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
-    """A schema's branches (itself when it is no union), each with its ``$ref`` resolved."""
-
     def deref(node: Any) -> dict[str, Any]:
         for _ in range(20):
             if not isinstance(node, dict) or "$ref" not in node:

@@ -186,7 +186,6 @@ def _cut(text: str) -> str:
 
 
 def encode(body: dict[str, Any]) -> bytes:
-    """A problem's bytes: :func:`bounded`."""
     return bounded(body)
 
 
@@ -472,8 +471,8 @@ async def _on_media(request: Request, exc: Exception) -> Response:
 
 async def _on_disconnect(request: Request, exc: Exception) -> Response:
     """The client went away before its body was read, or before its heavy answer (its job was
-    dropped or ended: ``service.lanes``): nobody reads the answer, the access line and the metrics
-    say 499 (not an error of the service)."""
+    dropped from the queue, or runs on with its answer dropped: ``service.lanes``): nobody reads
+    the answer, the access line and the metrics say 499 (not an error of the service)."""
     return Response(status_code=CLIENT_CLOSED)
 
 
