@@ -340,7 +340,7 @@ class _Compiler:
 
 
 #: How the generated function shows a field ``i`` that is not counted, from its value ``v``: one
-#: branch per kind of value, the rules of the module docstring written straight (names and words
+#: branch per kind of value, the rules of docs/narration.md written straight (names and words
 #: are never empty, so ``or`` picks the first found). An int is its number (:func:`_number`); a
 #: string its name in the request (``n``), else its word (``w{i}``: the field's terms over the
 #: system's roles), else itself; a list its items joined, each a name, a role's word (``R``) or a
@@ -593,7 +593,8 @@ def capital(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One field of a template: how any value of it is shown (the module docstring)."""
+    """One field of a template: how any value of it is shown (docs/narration.md, "The three kinds
+    of message")."""
 
     name: str
     spec: str
