@@ -1,24 +1,8 @@
-"""Work budgets (no cheap amplification): what a request asks the engine to do, counted from the
-request alone, before the work starts.
-
-A request within its schema can still ask for a great deal: 1,000 attempts of 100 dice, 100
-combatants declaring 1,000 attacks between them, the odds of a sweep over every joint value of two
-100-die allies, a thousand simulated fights. Each endpoint has a work function beside its resolvers
-(``rules/<system>/budget.py``) that counts what the request can cost at most and names the field
-that drives the count:
-
-- a resolver counts the **base dice** it can roll (the dice it asks for before explosions,
-  tie-break rerolls and other draws the rules bound on their own), checked against the service's
-  dice budget (``DRAGONROLL_MAX_DICE``, :data:`MAX_DICE` by default);
-- an odds endpoint counts the **odds terms** its enumerations visit, a simulation the **dice** all
-  its runs roll; each against a budget of its own (:attr:`Work.budget`), calibrated so that no
-  accepted request takes more than about a second of CPU (docs/hardening.md);
-- every endpoint whose answer grows with the request also bounds the **answer's size** in bytes
-  (:attr:`Work.answer`, names, languages and Foundry rolls included), checked against
-  :data:`MAX_ANSWER`.
-
-The service checks the work in one place (``service.routing.ResolverEndpoint.resolve``, and the odds
-endpoints' own ``resolve``) and refuses a request over a budget with a 422 ``limit-exceeded`` naming the field.
+"""Work budgets (no cheap amplification): what a request can cost at most (:class:`Work`), counted
+from the request alone by each endpoint's work function before the work starts, and the checks the
+service makes (``service.endpoints.Endpoint.admit``): base dice for a resolver (:data:`MAX_DICE` by
+default), each odds or simulation endpoint's own unit and budget, the answer's bytes
+(:data:`MAX_ANSWER`). docs/hardening.md, "The work budget".
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""Events: what happened, in order, each with a stable code and its parameters (STYLE 8); and the
-trace every result ends with (its dice and its events).
-
-Resolvers record events as a code and parameters; turning them into sentences is a separate step:
-the service renders each event's ``text`` once, in the reader's language, from the catalogs
-(``rules.narration``, ``docs/narration.md``). Until then an event's ``text`` is empty. The ``Event``
-a response shows is in ``rules/models.py`` with the other envelope types.
+"""Events: what happened, in order, each a stable code and its parameters (STYLE 8), its ``text`` left
+empty for the service to narrate in the reader's language (``rules.narration``); and the trace
+every result ends with (its dice and its events).
 """
 
 from __future__ import annotations
@@ -22,18 +18,15 @@ class EventLog:
     __slots__ = ("_codes", "_events")
 
     def __init__(self, codes: Collection[str]) -> None:
-        """``codes``: the system's event codes."""
         self._codes = codes
         self._events: list[Event] = []
 
     def add(self, code: str, **params: Any) -> None:
-        """Record an event as the response shows it, its ``text`` empty until it is narrated."""
         if code not in self._codes:
             raise KeyError(f"no text for event code {code!r}")
         self._events.append({"code": code, "params": params, "text": ""})
 
     def render(self) -> list[Event]:
-        """The events, in order, each with an empty ``text`` (``rules.narration.narrate`` fills it)."""
         return self._events
 
     @property

@@ -1,20 +1,7 @@
-"""Foundry VTT rolls: each dice pool a resolution drew, as a ``Roll`` that ``Roll.fromData()`` takes.
-
-Built after the resolution from the request and the result (docs/foundry.md), never by a resolver:
-``service.routing`` calls :func:`rolls` only for a request with ``"foundry": true``. Each system maps
-its own events in ``rules/<system>/foundry.py`` (a ``pools(req, result, say) -> list[Pool]`` function,
-its descriptor's ``foundry``; a system without one has no ``foundry`` in its requests, so
-``foundry: true`` is a 422 there, as any unknown field is);
-the dice of the record no mapped event claims (a pool a mapper does not know) become one plain sum
-roll per slot, so every die drawn is shown once.
-
-The shape, from the field list of issue 17 (``schemas/foundry-roll.schema.json``): a Roll is
-``{class, options, dice, formula, terms, total, evaluated}``; its terms are ``Die``, ``OperatorTerm``
-and ``NumericTerm``; ``options`` holds ``flavor`` and ``dragonroll: {seed, rng, slot, rules_version}``.
-
-A flavor is in the request's language: the system's ``FLAVORS`` (``rules/<system>/text.py``, in the
-gettext catalogs as ``<system>.foundry.<key>``), rendered as event sentences are, with the names the
-request gives (``rules.narration``).
+"""Foundry VTT rolls: each dice pool a resolution drew, as a ``Roll`` that ``Roll.fromData()`` takes
+(``schemas/foundry-roll.schema.json``), built after the resolution, never by a resolver. Each system
+maps its own events to pools (``rules/<system>/foundry.py``, its descriptor's ``foundry``); every die
+no pool claims is a plain roll of its own, so every die drawn is shown once (docs/foundry.md).
 """
 
 from __future__ import annotations
@@ -44,7 +31,6 @@ class Pool:
 
 
 def result(value: int, *, active: bool = True, **flags: bool | int) -> Json:
-    """One die result: ``{result, active}`` and the flags that apply (``discarded``, ...)."""
     return {"result": value, "active": active, **flags}
 
 
@@ -55,7 +41,6 @@ def die(
     number: int | None = None,
     modifiers: list[str] | None = None,
 ) -> Json:
-    """A ``Die`` term of ``number`` dice (by default, one per result)."""
     return {
         "class": "Die",
         "options": {},
@@ -68,7 +53,6 @@ def die(
 
 
 def plain(faces: int, values: list[int]) -> Json:
-    """A ``Die`` term whose every result counts."""
     return die(faces, [result(v) for v in values])
 
 
@@ -81,7 +65,6 @@ def operator(op: str) -> Json:
 
 
 def plus(*numbers: int) -> list[Json]:
-    """``+ n`` (``- n`` for a negative n) for each number, zeros left out."""
     terms: list[Json] = []
     for n in numbers:
         if n:
@@ -123,7 +106,6 @@ class Say:
 
 
 def roll(pool: Pool, origin: Json) -> Json:
-    """The Foundry ``Roll`` of a pool."""
     return {
         "class": "Roll",
         "options": {"flavor": pool.flavor, "dragonroll": {**origin, "slot": pool.slot}},

@@ -194,13 +194,11 @@ NonNegative = Annotated[int, Field(ge=0, le=MAX_STAT)]
 
 
 def not_both(a: str, b: str) -> dict[str, Any]:
-    """A JSON Schema clause: the fields ``a`` and ``b`` do not both hold a value (null is none)."""
     given = {"not": {"type": "null"}}
     return {"not": {"required": [a, b], "properties": {a: given, b: given}}}
 
 
 def exactly_one(a: str, b: str) -> dict[str, Any]:
-    """A JSON Schema clause: exactly one of the fields ``a`` and ``b`` holds a value."""
     return {
         "anyOf": [
             {"required": [a], "properties": {a: {"not": {"type": "null"}}}},
@@ -379,5 +377,4 @@ class FoundryEnvelope(Envelope):
 
 
 def offers_foundry(result: type[Any]) -> bool:
-    """Whether the result type ``result`` has the ``foundry`` key of :class:`FoundryEnvelope`."""
     return "foundry" in getattr(result, "__annotations__", {})

@@ -88,7 +88,6 @@ def term(context: str, text: str) -> Message:
 
 @cache
 def parse(template: str) -> tuple[tuple[str, str | None, str], ...]:
-    """``template`` as (literal, field or None, spec) pieces."""
     return tuple(
         (literal, field, spec or "")
         for literal, field, spec, _ in string.Formatter().parse(template)
@@ -106,7 +105,6 @@ def fields(template: str) -> set[str]:
 
 
 def codes(messages: Iterable[Message]) -> frozenset[str]:
-    """The event codes that ``messages`` (a system's ``TEXTS``) give sentences for."""
     return frozenset(
         m.context.split("|", 1)[0]
         for m in messages
@@ -124,8 +122,6 @@ class Texts:
 
 
 def texts_of(systems: Iterable[Any]) -> Texts:
-    """The source messages of ``systems`` (``rules.system.System`` descriptors), one set for one
-    tuple of systems (:func:`_texts_of`)."""
     return _texts_of(tuple(systems))
 
 
@@ -141,7 +137,6 @@ def _texts_of(systems: tuple[Any, ...]) -> Texts:
 
 
 def source_messages(texts: Texts) -> dict[str, Message]:
-    """Every message of ``texts`` by context."""
     return dict(texts.messages)
 
 
@@ -188,7 +183,6 @@ class Lists:
     templates: tuple[str, ...]
 
     def names(self, items: list[str]) -> str:
-        """Names (each shown already) joined as the language joins them."""
         count = len(items)
         if count < SHORT:
             return self.templates[count].format(*items)
@@ -219,7 +213,6 @@ def lists(lang: str) -> Lists:
 
 
 def translations(lang: str) -> gettext.GNUTranslations:
-    """The compiled catalog of ``lang`` (``rules/locale/<lang>/LC_MESSAGES/dragonroll.mo``)."""
     with open(LOCALE_DIR / lang / "LC_MESSAGES" / f"{DOMAIN}.mo", "rb") as f:
         return gettext.GNUTranslations(f)
 
@@ -347,7 +340,7 @@ class _Compiler:
 
 
 #: How the generated function shows a field ``i`` that is not counted, from its value ``v``: one
-#: branch per kind of value, the rules of the module docstring written straight (names and words
+#: branch per kind of value, the rules of docs/narration.md written straight (names and words
 #: are never empty, so ``or`` picks the first found). An int is its number (:func:`_number`); a
 #: string its name in the request (``n``), else its word (``w{i}``: the field's terms over the
 #: system's roles), else itself; a list its items joined, each a name, a role's word (``R``) or a
@@ -404,7 +397,6 @@ def _number(spec: str) -> str | None:
 
 
 def _upper(source: str, first: bool) -> str:
-    """``source``, its text made upper case at run time if it is the sentence's first."""
     return f"capital({source})" if first else source
 
 
@@ -596,13 +588,13 @@ def ltr(text: str) -> str:
 
 
 def capital(text: str) -> str:
-    """``text`` with its first letter made upper case."""
     return text[0].upper() + text[1:] if text and text[0].islower() else text
 
 
 @dataclass(frozen=True, slots=True)
 class Field:
-    """One field of a template: how any value of it is shown (the module docstring)."""
+    """One field of a template: how any value of it is shown (docs/narration.md, "The three kinds
+    of message")."""
 
     name: str
     spec: str
@@ -675,7 +667,6 @@ def narrate(events: list[Any], lang: str, names: Mapping[str, str], texts: Texts
 
 
 def render(cat: Catalog, code: str, params: Mapping[str, Any], names: Mapping[str, str]) -> str:
-    """The sentence of one event."""
     return cat.sentences[code](params, names)
 
 

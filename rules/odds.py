@@ -1,10 +1,7 @@
-"""Odds before anyone rolls: the pieces every system's ``odds.py`` shares.
-
-- a probability is :class:`Prob`, ``{"p": float, "exact": "n/d"}`` in lowest terms (:func:`prob`);
-- a distribution is held as integer counts over one denominator (:class:`Counts`): exact, cheap to
-  add and convolve, turned into fractions only when written;
-- an odds request is the resolving endpoint's request without ``seed`` and ``dice``
-  (:class:`NoDice` refuses them with a 422 naming the field).
+"""Odds before anyone rolls: the pieces every system's ``odds.py`` shares. A probability is
+:class:`Prob`, exact in lowest terms; a distribution is integer counts over one denominator
+(:class:`Counts`: exact, cheap to add and convolve, fractions only when written); an odds request
+refuses ``seed`` and ``dice`` (:class:`NoDice`); a simulation is summarised here too.
 """
 
 from __future__ import annotations
@@ -91,7 +88,6 @@ class Distribution(TypedDict):
 
 
 def prob(x: Fraction) -> Prob:
-    """``x`` as a :class:`Prob` (Fraction keeps it in lowest terms)."""
     return {"p": float(x), "exact": f"{x.numerator}/{x.denominator}"}
 
 
@@ -114,13 +110,11 @@ class Counts:
         return sum(self.counts.values())
 
     def scaled(self, denominator: int) -> Counts:
-        """The same distribution over a multiple of its denominator."""
         factor, rest = divmod(denominator, self.denominator)
         assert rest == 0, "a common denominator must be a multiple"
         return Counts({v: c * factor for v, c in self.counts.items()}, denominator)
 
     def mapped(self, f: Any) -> Counts:
-        """The distribution of ``f(value)``."""
         out: dict[int, int] = {}
         for v, c in self.counts.items():
             w = f(v)
@@ -140,14 +134,12 @@ class Counts:
         )
 
     def times(self, n: int) -> Counts:
-        """The sum of ``n`` independent copies."""
         out = Counts({0: 1}, 1)
         for _ in range(n):
             out = out.plus(self)
         return out
 
     def fraction(self, keep: Any) -> Fraction:
-        """P(``keep(value)``)."""
         return Fraction(sum(c for v, c in self.counts.items() if keep(v)), self.denominator)
 
 
@@ -167,7 +159,6 @@ def dice(count: int, sides: int) -> Counts:
 
 
 def width_for(bound: int) -> int:
-    """Bits per coefficient: room for any count up to ``bound``, a whole number of bytes."""
     return (bound.bit_length() // 8 + 1) * 8
 
 
@@ -206,7 +197,6 @@ def run(poly: int, count: int, width: int) -> int:
 
 
 def coefficients(poly: int, width: int) -> list[int]:
-    """Every coefficient of a polynomial held as an integer, from x^0 up."""
     size = width // 8
     raw = poly.to_bytes((poly.bit_length() + 7) // 8 or 1, "little")
     return [int.from_bytes(raw[v : v + size], "little") for v in range(0, len(raw), size)]
@@ -246,7 +236,6 @@ def distribution(d: Counts, listed: Counts | None = None, tail: int = 0) -> Dist
 
 
 def counts(fractions: Mapping[int, Fraction]) -> Counts:
-    """Probabilities by value as :class:`Counts` over their least common denominator."""
     denominator = lcm(*(f.denominator for f in fractions.values()))
     return Counts(
         {v: f.numerator * (denominator // f.denominator) for v, f in fractions.items() if f},

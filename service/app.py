@@ -125,7 +125,6 @@ def create_app(
 
 
 def _heavy_lane(app: FastAPI, settings: Settings) -> HeavyLane:
-    """The app's heavy lane: worker processes answering its endpoints (service.pipeline.run_job)."""
     return HeavyLane(
         partial(pipeline.run_job, partial(endpoints, app)),
         workers=settings.heavy_workers,
@@ -228,7 +227,6 @@ def _drain_at_stop(lane: HeavyLane, deadline: float, log: Any) -> Any:
 
 
 def _add_metrics(app: FastAPI) -> Metrics:
-    """The registry, labelled with the systems of the endpoints, served at ``/metrics``."""
     systems = sorted({endpoint.system for endpoint in endpoints(app).values()})
     metrics = Metrics(systems, lane=app.state.lane, held=app.state.held)
 

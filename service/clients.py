@@ -1,12 +1,6 @@
-"""Who is asking: the client a request's heavy work is admitted for (``service.lanes``, per client).
-
-The client is the peer's address; behind a proxy the operator trusts (``DRAGONROLL_TRUSTED_PROXIES``:
-addresses or networks, such as the ingress controller's pods), it is the first address of
-``X-Forwarded-For`` that is not a trusted proxy's, read from the right: each proxy appends the
-address it received the request from, so the addresses left of the last untrusted one are the
-caller's own words and are never used (a caller cannot pick its share by sending the header). An
-IPv6 client is its /64 network: one host is given a whole /64, and would otherwise have as many
-shares as addresses.
+"""Who is asking: the client a request's heavy work is admitted for (``service.lanes``, per client): the
+peer's address or, behind a trusted proxy, the first address of ``X-Forwarded-For`` from the right
+that is not a trusted proxy's; an IPv6 client is its /64 (docs/operations.md, "The server").
 """
 
 from __future__ import annotations
@@ -26,7 +20,6 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def networks(proxies: Iterable[str]) -> tuple[Network, ...]:
-    """The trusted proxies as networks (an address is a network of one)."""
     return tuple(ipaddress.ip_network(p.strip(), strict=False) for p in proxies if p.strip())
 
 

@@ -1,12 +1,7 @@
-"""API documentation pages (Swagger UI, ReDoc) served from local assets: no CDN, no internet.
-
-Both pages carry a strict Content-Security-Policy: scripts only from this origin plus the one inline
-script Swagger UI needs, pinned by its SHA-256 (computed from the page itself, so it cannot drift);
-styles may be inline because both UIs set styles at run time; nothing may frame the pages.
-
-ReDoc's bundle shows its "API docs by Redocly" logo from its CDN, which the policy refuses (a console
-error, and a request that would leave the machine): the bundle is served with that address replaced by
-a small inline image, at the same path as the file it replaces.
+"""API documentation pages (Swagger UI, ReDoc) served from local assets under a strict
+Content-Security-Policy: no CDN, no internet (docs/operations.md, "Limits and hardening"). The one
+inline script Swagger UI needs is pinned by a SHA-256 computed from the page itself, so it cannot
+drift.
 """
 
 from __future__ import annotations
@@ -36,7 +31,6 @@ LOCAL_LOGO = (
 
 
 def redoc_bundle() -> bytes:
-    """ReDoc's standalone bundle with its CDN logo replaced by ``LOCAL_LOGO``."""
     source = (ASSETS / REDOC_JS).read_bytes()
     if REDOC_LOGO not in source:
         raise RuntimeError(

@@ -1,13 +1,6 @@
-"""The service's one JSON writer: answers, problems and log lines.
-
-orjson writes dicts in insertion order, compact, UTF-8 unescaped: the bytes pydantic writes for the
-same schema, as long as every key is given in declaration order (a property test compares the two
-over every endpoint, the golden files pin them, and ``tests/rules/record_keys.py`` walks results for
-the order). A result holds plain values only (dicts, lists, strings, integers within 64 bits,
-booleans, None: requests bound every number, integer seeds to +-(2^53 - 1)); orjson refuses
-anything else with a ``TypeError``, so a mixed tree is a bug the tests catch, not a slower path.
-Problems (``service.problems``) are written by :func:`encode` too, and the JSON log lines by
-:func:`log_line` (structlog's ``JSONRenderer`` serializer, ``service.logs``).
+"""The service's one JSON writer (orjson), for answers, problems and log lines: the bytes pydantic would
+write for the same schema, as long as a result holds plain values, its keys in declaration order
+(docs/development.md, "Habits").
 """
 
 from __future__ import annotations
@@ -19,7 +12,6 @@ import orjson
 
 
 def encode(result: Any) -> bytes:
-    """``result``, a tree of plain values, as a response's body."""
     return orjson.dumps(result)
 
 

@@ -80,11 +80,9 @@ class Endpoint:
 
     @property
     def response_model(self) -> Any:
-        """The answer's model, for the OpenAPI document."""
         return self.entry.result
 
     def model_for(self, body: bytes) -> type[BaseModel]:
-        """The model that validates ``body``."""
         model: type[BaseModel] = self.request_model
         return model
 
@@ -191,7 +189,6 @@ class ShapedOddsEndpoint(Endpoint):
         super().__init__(descriptor, entry, union, self.shape_work)
 
     def shape_work(self, req: Any) -> budget.Work:
-        """The work of a validated request, as its shape counts it."""
         work: budget.Work = self.by_model[type(req)].work(req)
         return work
 

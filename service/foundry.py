@@ -1,25 +1,7 @@
-"""The Foundry VTT module (``clients/foundry``), served so a GM installs it by manifest URL.
-
-``GET /foundry/module.json`` is the module's manifest with ``url``, ``manifest`` and ``download``
-added, and ``GET /foundry/dragonroll-<version>.zip`` the module itself: the manifest (the same bytes)
-and the module's files, the ones :data:`SHIPPED` names. Foundry's own server fetches both when a GM
-pastes the manifest URL into *Install Module* (docs/foundry.md), then checks the manifest URL again
-for updates.
-
-**The address in the manifest.** ``DRAGONROLL_PUBLIC_URL`` when it is set (a service behind a proxy
-or an Ingress, which talks to uvicorn in plain HTTP under another name); else the address the request
-was sent to: its scheme, its ``Host`` header and the app's root path. A ``Host`` header is the
-client's to write, so it is only ever written back to that same client: it must be a host name or
-address with an optional port (anything else is a 400), and the answers carry ``Vary: Host`` and
-``Cache-Control: no-cache``, so no shared cache hands one client's manifest to another. Nothing else
-depends on it: the files are the same for every host.
-
-**The files.** Read once, when the app is made: from ``service/foundry_module``, a symbolic link to
-``clients/foundry`` in the source tree whose files the wheel (``pyproject.toml``'s package data, the
-same patterns as :data:`SHIPPED`) and the image carry as plain files; and the shared front-end
-modules its dialog imports, from ``service/static/shared`` (:data:`SHARED_DIR`), as ``shared/``.
-The zip is built per address and kept for the last few: entries sorted by name, every timestamp
-1980-01-01 and every mode 0644, so the same version and address give the same bytes.
+"""The Foundry VTT module (``clients/foundry``), served so a GM installs it by manifest URL: the
+manifest at ``GET /foundry/module.json`` and the module's zip, both naming the service's own address
+(docs/foundry.md, "Install it by manifest URL"). The files shipped are :data:`SHIPPED`'s (the same
+patterns as ``pyproject.toml``'s package data), and the shared front-end modules :data:`SHARED_DIR`'s.
 """
 
 from __future__ import annotations
@@ -106,7 +88,6 @@ def encode(data: dict[str, Any]) -> bytes:
 
 
 def build_zip(files: dict[str, bytes], manifest_bytes: bytes) -> bytes:
-    """The module's zip: ``module.json`` replaced by ``manifest_bytes``, entries sorted, fixed times."""
     entries = {**files, "module.json": manifest_bytes}
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w") as archive:

@@ -1,9 +1,6 @@
-"""Health: ``/livez`` (the process answers), ``/healthz`` (its alias), ``/readyz`` (ready to resolve).
-
-Readiness means the engine is loaded and its dice reproduce a few streams of ``rng-vectors.json``
-(copied here: the test data is not shipped in the image). The self-test runs in the lifespan; until it
-passes ``/readyz`` answers 503, so Kubernetes sends no traffic to a replica that would roll wrong dice.
-These routes stay out of the OpenAPI document, the metrics and the access log.
+"""Health: ``/livez`` (the process answers), ``/healthz`` (its alias), ``/readyz`` (ready to resolve:
+the dice reproduce a few streams of ``rng-vectors.json``, copied here since the test data is not
+shipped in the image; docs/operations.md, "Health").
 """
 
 from __future__ import annotations

@@ -1,52 +1,8 @@
-"""The heavy lane: a small supervised pool of worker processes, each job under a hard CPU limit.
+"""The heavy lane: worker processes forked from the app, each job under a hard CPU limit and a
+wall-clock backstop, behind a bounded queue shared out per client, drained at SIGTERM.
 
-Odds, simulations and every request whose estimate is above the light lane's threshold
-(``service.pipeline``) are answered here, off the event loop, so that ``/livez``, ``/readyz`` and
-the light requests keep being answered (shared/DESIGN.md, "Two lanes"). The runtime, not the
-estimate, bounds what a job costs:
-
-- **Processes, forked from the app.** A worker is ``os.fork()`` of the serving process once the app
-  is built, so it holds exactly the app's endpoints and settings (the /dice shorthands, a test's own
-  systems); nothing is pickled but the job and its answer. The child closes every inherited file
-  descriptor but its own socket (so the listening socket and the clients' connections are the
-  parent's alone: a connection the parent closes is closed), ignores SIGINT and SIGTERM (the parent
-  ends it) and leaves when its socket closes, so it never outlives the parent by more than one job.
-  Forking costs the loop a few milliseconds (docs/hardening.md); a fresh process needs no start-up.
-  A worker is forked at the start, after a job it ended over its CPU limit or wall clock, and after
-  its :data:`JOBS_PER_WORKER`-th job: never for a hang-up, so the rate of forks follows the work
-  done, not a caller's connections.
-  A worker runs :data:`NICE` steps nicer than the server (the loop gets the CPU first) and is
-  replaced after :data:`JOBS_PER_WORKER` jobs (its pages shared with the server again).
-- **A hard CPU limit per job** (``DRAGONROLL_JOB_CPU_SECONDS``), three times over: the worker arms
-  ``ITIMER_PROF`` for the limit, whose signal ends the job with :class:`CpuLimit` between two
-  bytecodes (the clean path, a 422); the parent's watchdog reads the worker's CPU time from
-  ``/proc/<pid>/stat`` and kills it once it passes the limit by :data:`SLACK` (a C call that never
-  returns to the interpreter); ``RLIMIT_CPU``, set before each job, has the kernel end the worker if
-  the parent cannot. A worker that passed its limit is replaced by a fresh one: a job left no state.
-- **A wall-clock backstop**: a job still running after ``wall_seconds`` (:data:`WALL_FACTOR` times
-  the CPU limit, at least :data:`WALL_FLOOR`) is ended by the same watchdog with
-  :class:`Overloaded` (a 503 with ``Retry-After``): a CPU limit cannot end a job that waits.
-- **A bounded queue**: at most ``queue`` jobs wait for a worker; past that :meth:`HeavyLane.run`
-  raises :class:`Overloaded` at once (a 503 with ``Retry-After``).
-- **Hang-ups cost at most the job**: a job whose caller went away (its ``gone`` awaitable completed)
-  is dropped from the queue; a running one finishes in its worker, within its CPU limit, and its
-  answer is dropped. :class:`Abandoned` is raised at once (logged 499). No process is ended or
-  started for a hang-up, so a caller who hangs up again and again costs the jobs it asked for, no
-  more, and never a fork on the event loop (docs/hardening.md, "Hang-ups").
-- **Per client** (``client``: the caller's address, ``service.clients``): one client has at most
-  ``per_client`` jobs running (half the workers, at least one) and ``client_queue`` waiting (a
-  quarter of the queue, at least one), its abandoned running jobs included; past them its request
-  is refused at once as a full queue is (:class:`Overloaded`). A freed worker takes the oldest
-  queued job whose client is under its share, so one client's many connections fill its own share,
-  not the lane, and another client's job waits for a worker only when every client's share is
-  used.
-- **Counted**: jobs answered, shed, over the CPU limit, over the wall clock and abandoned (and of
-  those, finished with nobody waiting), workers started, the queue's length and the busy workers, for ``/metrics`` (``service.metrics``).
-- **Draining** (:meth:`HeavyLane.drain`, at SIGTERM): the queued jobs and every later one raise
-  :class:`Draining` (a 503 with ``Retry-After`` and ``Connection: close``); the running ones finish,
-  or are ended with :class:`Draining` at the deadline given, before the server's graceful timeout.
-
-Everything here runs on the event loop's thread: no lock, no thread.
+How each bound holds, and its figures: docs/hardening.md, "Two lanes"; the settings:
+docs/operations.md. Everything here runs on the event loop's thread: no lock, no thread.
 """
 
 from __future__ import annotations
@@ -117,7 +73,8 @@ class Draining(Exception):
 
 
 class Abandoned(Exception):
-    """The caller went away before the answer: the job was dropped, or ended."""
+    """The caller went away before the answer: the job was dropped from the queue, or it runs on
+    and its answer is dropped."""
 
 
 class WorkerFailed(Exception):
@@ -614,7 +571,6 @@ def _serve(
 
 
 def _receive(sock: socket.socket) -> bytes:
-    """One whole message from the parent."""
     header = _exactly(sock, _HEADER.size)
     return _exactly(sock, _HEADER.unpack(header)[0])
 

@@ -1,10 +1,5 @@
-"""The language of a response's texts: the request's `lang`, else `Accept-Language`, else English.
-
-``Accept-Language`` (RFC 9110, section 12.5.4) is a list of language ranges with optional q-values:
-the range with the highest q that matches a language of the catalogs wins (``pl-PL`` matches ``pl``,
-``*`` any); ties keep the header's order; ``q=0`` refuses a language. The answer names the language
-it was written in (``Content-Language``) and says that it depends on the header
-(``Vary: Accept-Language``).
+"""The language of a response's texts: the request's ``lang``, else ``Accept-Language`` (RFC 9110,
+section 12.5.4), else English (docs/narration.md, "Languages").
 """
 
 from __future__ import annotations

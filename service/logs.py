@@ -1,11 +1,6 @@
-"""Logs: structlog, JSON lines in production, readable lines in a terminal.
-
-Our own lines (one access line per request, ``service.middleware.access``; errors with their
-traceback) go through a structlog logger built per app, writing straight to stderr; uvicorn's lines
-go through stdlib ``logging`` with a ``structlog.stdlib.ProcessorFormatter`` sharing the same
-processors, so every line of the process has one format. JSON lines are written by the service's one
-JSON writer (``service.encoding.log_line``); the console format escapes control characters (an ESC
-in a path would drive the terminal) and the bidi controls. Request bodies are never logged.
+"""Logs: structlog, JSON lines in production, readable lines in a terminal. Our own lines and
+uvicorn's (through a ``structlog.stdlib.ProcessorFormatter``) share one set of processors, so every
+line of the process has one format (docs/operations.md, "Logs").
 """
 
 from __future__ import annotations
@@ -47,7 +42,6 @@ _UNSAFE = {
 def escape_controls(
     logger: Any, method: str, event: MutableMapping[str, Any]
 ) -> MutableMapping[str, Any]:
-    """Every string value with its control characters written as ``\\xNN`` / ``\\uNNNN``."""
     for key, value in event.items():
         if isinstance(value, str) and not value.isprintable():
             event[key] = value.translate(_UNSAFE)

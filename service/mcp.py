@@ -1,16 +1,8 @@
-"""The Model Context Protocol server: the service's endpoints as tools, for AI assistants.
-
-Served at ``/mcp`` (streamable HTTP, stateless: any replica answers any request, JSON answers) and
-over stdio (``dragonroll mcp``, ``service.mcp_stdio``) by the same :func:`make_server`, on the
-official SDK's low-level server: the tools (``service.mcp_tools``); a call answered by the
-service's one pipeline (``service.pipeline.answer``) from the request's bytes as the client sent
-them (``service.mcp_wire``), told small unless ``full`` (``service.mcp_answers``), its refusal the
-problem HTTP would answer (``service.problems.rendered``); the resources: the rules pages, the
-dice page, the OpenAPI document and the roll card (``service.mcp_card``).
-
-A call is logged and counted once: over HTTP by the ``/mcp`` request's own access line and metrics
-sample, which carry the endpoint called (``route`` ``mcp:/dos/test``, its system, its problem);
-over stdio, where no middleware runs, by the same functions called for each call.
+"""The Model Context Protocol server, at ``/mcp`` (streamable HTTP, stateless) and over stdio
+(``service.mcp_stdio``), both made by :func:`make_server` on the official SDK's low-level server: the
+tools (``service.mcp_tools``), each call read as sent (``service.mcp_wire``), answered by the one
+pipeline and told small (``service.mcp_answers``), the resources and the roll card
+(``service.mcp_card``). A call is logged and counted once (docs/mcp.md).
 """
 
 from __future__ import annotations
@@ -237,7 +229,6 @@ _ASCII = bytes(range(128))
 
 
 def _cut(text: str) -> str:
-    """``text`` cut at a line's end within :data:`TEXT_LIMIT` characters, saying how many more."""
     if len(text) <= TEXT_LIMIT:
         return text
     cut = text.rfind("\n", 0, TEXT_LIMIT)

@@ -1,13 +1,7 @@
-"""What a tool call answers by default: the HTTP answer, small enough to read at a glance.
-
-A resolving endpoint's answer is told by its small top-level values (``total``, ``dc``,
-``success``, ``outcome`` ...; not those that are null or empty), its dice by slot and its events'
-sentences; an odds or simulation
-answer by its probabilities and its distributions' means, percentiles and a dozen bars. What is
-left out is named (``left_out``) and one argument away (``full: true``). The text beside it is
-what an assistant reads: the events' sentences, or each probability in percent with what it
-means, in the answer's own field descriptions (so that ``succeeds`` and ``outcomes.success``
-cannot be confused).
+"""What a tool call answers by default: the HTTP answer told small (its small values, its dice by slot,
+its events' sentences; odds as their probabilities, each in percent with what it means, and each
+distribution's summary), what it leaves out named and one argument away, ``full: true`` (docs/mcp.md,
+"Answers, small by default").
 """
 
 from __future__ import annotations

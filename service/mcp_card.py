@@ -1,11 +1,7 @@
-"""The roll card: an MCP App (extension ``io.modelcontextprotocol/ui``) showing a tool's answer.
-
-Every system's tool names the card (``_meta.ui.resourceUri``); a host that renders MCP Apps shows
-it beside the result, in a sandboxed frame without network access, so the card is one HTML
-document with everything in it: the playground's shared modules (``service/static/shared/``: the
-card, the odds, the texts) and the card's own (``service/static/mcp/``) bundled into one script,
-their styles, and the playground's catalogs of every language. It talks to the host only
-(``postMessage``): the result it is given, tool calls for the odds and for "roll again".
+"""The roll card, an MCP App (extension ``io.modelcontextprotocol/ui``) showing a tool's answer: one
+HTML document with everything in it (the shared modules and the card's own bundled into one script,
+their styles, every language's catalog), since a host's frame has no network (docs/mcp.md, "The roll
+card").
 """
 
 from __future__ import annotations
@@ -126,7 +122,6 @@ def _body(key: str) -> str:
 
 
 def _module(key: str) -> str:
-    """A module's body and the object of its exports."""
     text = _source(key)
     declared = "\n".join(
         line.removeprefix("export ") for line in text.splitlines() if _EXPORT.match(line)

@@ -1,11 +1,7 @@
-"""``dragonroll mcp``: the MCP server over stdio, for desktop hosts that launch their servers.
-
-The same tools, resources and calls as ``/mcp`` (``service.mcp.make_server`` on the same app, in
-process: no HTTP server, no port), one JSON-RPC message per line on stdin and stdout, logs on
-stderr (each call's access line). Each line is read raw first (``service.mcp_wire``: a batch or a
-duplicated key is refused as over HTTP, a call's arguments reach the endpoint as sent). While it
-serves, file descriptor 1 points at stderr, so that nothing but the protocol (a stray ``print``)
-can reach the host's pipe.
+"""``dragonroll mcp``: the MCP server over stdio, in process (``service.mcp.make_server`` on the same
+app), one JSON-RPC message a line, each read raw first (``service.mcp_wire``), logs on stderr
+(docs/mcp.md). While it serves, file descriptor 1 points at stderr, so that a stray ``print`` cannot
+reach the host's pipe: only the protocol does.
 """
 
 from __future__ import annotations

@@ -1,13 +1,6 @@
-"""The MCP server's tools, sized for an assistant's context: one per system, and one to describe.
-
-A host puts every tool's name, description and input schema in the model's context before the
-first question, so the list is small (``tests/mcp/test_mcp_tools.py`` holds it under its budget)
-and says what a first reader needs to be right the first time: which game each tool is (its
-descriptor's ``about``), each endpoint with its example requests, the odds and simulations of each,
-and the options with a few values (``dialect``, ``difficulty``). ``describe_endpoint`` tells one
-endpoint's fields, types, bounds and defaults and a worked example in a few KB, its request's
-JSON Schema on request. Everything comes from ``app.state.systems`` and the app's endpoints
-(STYLE 21): nothing here names a system.
+"""The MCP server's tools, one per system and ``describe_endpoint``, sized for an assistant's context
+(docs/mcp.md; ``tests/mcp/test_mcp_tools.py`` holds the list under its budget). Everything comes from
+``app.state.systems`` and the app's endpoints (STYLE 21): nothing here names a system.
 """
 
 from __future__ import annotations
@@ -103,7 +96,6 @@ def _options(model: Any) -> tuple[str, ...]:
 
 
 def _values(prop: dict[str, Any], defs: dict[str, Any]) -> list[str] | None:
-    """The values a property may take, when they are few and named (``None`` otherwise)."""
     for option in (prop, *prop.get("anyOf", ())):
         ref = option.get("$ref", "")
         target = defs.get(ref.rsplit("/", 1)[-1], {}) if ref else option
@@ -258,7 +250,6 @@ class Catalog:
         return None
 
     def tool_of(self, path: str) -> str | None:
-        """The name of the tool that reaches ``path``."""
         return next((name for name, t in self.systems.items() if path in t.routes), None)
 
     def describe(self, path: str, schema: bool = False) -> str:

@@ -1,14 +1,7 @@
-"""What the MCP transports read of a message before the SDK parses it.
-
-The SDK parses a JSON-RPC message as Python's ``json`` does, the last of two equal keys winning, so
-``{"stat": 24, "stat": 1}`` would reach a tool as ``stat`` 1 (over HTTP that body is a 422 naming
-the key). :meth:`Wire.take` reads each message as it arrived (an HTTP body, a stdio line) first: a
-batch, or an envelope that names a key twice (``method``, ``params``, ``name``, ``arguments`` ...),
-is refused whole with a JSON-RPC error that says what to send (:class:`Refusal`), and the text of
-each ``tools/call``'s ``arguments`` is kept by the message's id, so that the endpoint is handed the
-request's bytes as they were sent: the very body an HTTP request would carry, checked by the same
-code (duplicate keys, depth, numbers). :func:`version_refusal` says which protocol versions are
-spoken when a request names another.
+"""What the MCP transports read of a message before the SDK parses it (Python's ``json``, the last of
+two equal keys winning): a batch or an envelope naming a key twice is refused (:class:`Refusal`),
+and each ``tools/call``'s ``arguments`` kept as sent, so that the endpoint checks the very body an
+HTTP request would carry (docs/mcp.md, "Protocol edges").
 """
 
 from __future__ import annotations

@@ -1,13 +1,7 @@
-"""Prometheus metrics, recorded by ``service.middleware.metrics`` and served at ``GET /metrics``.
-
-Recording is plain Python: a request adds to ints in dicts keyed by label tuples (the server is one
-event-loop thread, so nothing needs a lock) and finds its latency bucket with one ``bisect``. At scrape
-time :class:`Metrics` is a ``prometheus_client`` collector: it turns those dicts into the metric
-families ``prometheus_client`` renders (the reference implementation of the text format), with the
-same names, help texts, labels, bucket boundaries and zero-initialised series as its ``Counter`` and
-``Histogram`` would give (a test renders both and compares the text). Every label has a small fixed
-set of values: route templates (``unmatched`` for unknown paths, never the raw path), methods
-(``other`` for unknown ones), status classes, systems, outcomes, limits. Never a seed, an id or a path.
+"""Prometheus metrics: recorded as plain ints by ``service.middleware.metrics`` (one event-loop thread:
+no lock), rendered at ``GET /metrics`` by a ``prometheus_client`` collector as its own ``Counter``
+and ``Histogram`` would render them (docs/operations.md, "Metrics"). Every label has a small fixed
+set of values: never a seed, an id or a path.
 """
 
 from __future__ import annotations

@@ -100,7 +100,6 @@ def add_models(found: dict[str, Endpoint], schema: dict[str, Any]) -> None:
 
 
 def _referenced(paths: dict[str, Any], components: dict[str, Any]) -> set[str]:
-    """The component names reachable from the operations."""
     seen: set[str] = set()
     todo: list[Any] = [paths]
     while todo:
@@ -137,7 +136,6 @@ _MODULE_KEY = re.compile(r"^rules__(?P<system>[a-z0-9]+)__\w+__(?P<name>\w+)$")
 
 
 def _refs(node: Any) -> set[str]:
-    """The component names ``node`` refers to directly."""
     found: set[str] = set()
     stack = [node]
     while stack:

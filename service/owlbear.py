@@ -1,17 +1,6 @@
-"""The Owlbear Rodeo extension at ``/owlbear/``: a self-hosted service is its own extension host.
-
-The files are the build of ``clients/owlbear`` (``npm run build`` there writes them into
-``service/static/owlbear``; they are committed and shipped in the package, and a test checks they
-match their source). A GM adds ``<service>/owlbear/manifest.json`` to a room; Owlbear then loads the
-popover (``/owlbear/index.html``) in an iframe, and the popover calls the service it came from (or the
-URL the room's metadata names).
-
-**Absolute addresses.** The manifest's icons, popover and ``homepage_url``, and the store listing
-(``/owlbear/store.md``: the page the extension store reads, its front matter as Owlbear Rodeo's
-extension store requires it: title, description, author, a hero image and an icon by absolute URL,
-tags, the manifest and where to learn more), name the service by its address:
-``DRAGONROLL_PUBLIC_URL`` when it is set, else the address the request was sent to (its scheme, its
-``Host`` header checked as the Foundry manifest's is, and the root path), with ``Vary: Host``.
+"""The Owlbear Rodeo extension at ``/owlbear/``, so that a self-hosted service is its own extension
+host: the build of ``clients/owlbear`` (committed in ``service/static/owlbear``), its manifest and
+its store listing naming every file by the service's absolute address (docs/owlbear.md).
 """
 
 from __future__ import annotations

@@ -1,27 +1,6 @@
-"""The playground's texts in every language: a gettext domain of its own, ``playground``, kept with
-Babel as the events' texts are (``make catalogs``; docs/narration.md).
-
-- **Extracted** (``make catalogs-extract``, mapping ``babel-playground.cfg``) into
-  ``service/locale/playground.pot``: the page's own texts (``t("...")`` and ``N_("...")`` in
-  ``playground.js``, ``data-i18n`` in ``index.html``, by :func:`extract_html`), and from the
-  OpenAPI document (:func:`extract_openapi`) each field name (context ``field``), each enumerated
-  value (context ``value``), each part of a dice slot's name (``slot``, from the operations' "Dice
-  slots"), each endpoint's summary (``summary``) and, for each list of records a request holds
-  (``entities``, ``combatants``), what one of its items is called (``item``: the form's "entity 2");
-  a field name that means different things in different systems (:data:`HOMONYMS`) also once per
-  system that uses it (``field``, ``dos.location``). The systems' names are not here: ``GET
-  /systems`` gives them in every language, from the descriptors.
-- **Translated** in ``service/locale/<lang>/LC_MESSAGES/playground.po`` (updated from the template by
-  ``make catalogs-update``).
-- **Compiled** (``make catalogs-compile``, :func:`main`) to ``service/static/playground/i18n/<lang>.json``,
-  which the page fetches: ``{"lang", "dir", "messages", "plurals"}``, a context joined to its message
-  id by U+0004 as gettext does. An untranslated or fuzzy message is left out, so the page shows the
-  English. A message with a plural (``nt("one step", "{count} steps", n)``) is in ``plurals`` under
-  its singular id, each form under the CLDR category (``one``, ``few``, ``many``, ``other`` ...) the
-  catalog's ``Plural-Forms`` gives it, so that a page picks the form with ``Intl.PluralRules``.
-
-The Owlbear Rodeo extension's popover (``clients/owlbear``) is in the same domain: its texts are
-extracted with the playground's and it fetches the same compiled catalogs from the service.
+"""The playground's texts in every language, a gettext domain of its own (``playground``): Babel's
+extractors for its pages and the OpenAPI document, and the compiler of each language's catalog into
+the JSON a page fetches (docs/narration.md, "The playground's texts").
 """
 
 from __future__ import annotations
@@ -148,8 +127,6 @@ HOMONYMS = ("location", "hp", "max_hp", "dc")
 
 
 def _options(schemas: dict[str, Any], schema: Any) -> list[dict[str, Any]]:
-    """A schema's branches (itself when it is no union), each with its ``$ref`` resolved."""
-
     def deref(node: Any) -> dict[str, Any]:
         for _ in range(20):
             if not isinstance(node, dict) or "$ref" not in node:

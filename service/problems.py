@@ -1,17 +1,8 @@
-"""RFC 9457 problem details: one ``type`` per kind of problem, and the ONE module that renders them.
-
-Every error the service returns, 4xx or 5xx, is built here: the app's exception handlers
-(:func:`install_handlers`, registered with FastAPI's ``add_exception_handler``), and the few answers
-middleware gives before the app runs (:func:`send_problem`: a refused CORS preflight, the 500 of last
-resort). The body is always ``application/problem+json`` with ``type``, ``title``, ``status``,
-``detail``, ``instance``, ``request_id`` and, for requests that cannot be used as written, an
-``errors`` list of ``{loc, msg}``; it is written by the service's one JSON writer
-(``service.encoding``). Stack traces never leave the process.
-
-A refusal is bounded like an answer (:func:`bound_errors`, :func:`bounded`): at most
-:data:`MAX_LISTED` errors listed, ``more_errors`` counting the rest, every text cut at
-:data:`MAX_TEXT` characters, and no problem over :data:`MAX_PROBLEM` bytes, whichever surface sends
-it (HTTP, MCP).
+"""RFC 9457 problem details: one ``type`` per kind of problem (:data:`KINDS`), and the one module that
+renders them, whichever surface answers: the app's exception handlers (:func:`install_handlers`),
+middleware answering before the app (:func:`send_problem`), MCP. A refusal is bounded like an answer
+(:func:`bound_errors`, :func:`bounded`; docs/hardening.md, "Failure paths"). Stack traces never
+leave the process.
 """
 
 from __future__ import annotations
@@ -195,7 +186,6 @@ def _cut(text: str) -> str:
 
 
 def encode(body: dict[str, Any]) -> bytes:
-    """A problem's bytes: :func:`bounded`."""
     return bounded(body)
 
 
@@ -293,7 +283,7 @@ class BodyTooLarge(HTTPException):
 
 
 class DuplicateKey(Exception):
-    """A JSON object of the body names one key twice (``service.routing.check_duplicates``)."""
+    """A JSON object of the body names one key twice (``service.endpoints.check_duplicates``)."""
 
     def __init__(self, key: str) -> None:
         super().__init__(key)
@@ -481,8 +471,8 @@ async def _on_media(request: Request, exc: Exception) -> Response:
 
 async def _on_disconnect(request: Request, exc: Exception) -> Response:
     """The client went away before its body was read, or before its heavy answer (its job was
-    dropped or ended: ``service.lanes``): nobody reads the answer, the access line and the metrics
-    say 499 (not an error of the service)."""
+    dropped from the queue, or runs on with its answer dropped: ``service.lanes``): nobody reads
+    the answer, the access line and the metrics say 499 (not an error of the service)."""
     return Response(status_code=CLIENT_CLOSED)
 
 

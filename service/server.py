@@ -1,33 +1,9 @@
-"""The HTTP server's limits: uvicorn on its fast parser (httptools), with the head counted.
-
-uvicorn's httptools protocol puts no bound on a request's head: llhttp hands each header to the
-protocol only once it is complete, buffering it meanwhile, so a 50 MB header was read and served.
-:class:`HttpToolsProtocol` (a subclass of uvicorn's public ``HttpToolsProtocol``) counts the head
-itself, before the parser sees it, on every arrival pattern (one read, many small reads, many small
-headers, one huge header, a request pipelined behind another): a head (request line and headers,
-up to and including the blank line) over ``MAX_HEADER_BYTES`` is answered ``431`` and the
-connection closed, the bytes past the limit never given to the parser. It does so by feeding the
-parser in pieces whose ends are message boundaries it knows: a head ends at its first CRLF CRLF
-(llhttp, as uvicorn runs it, refuses a bare LF, and CR or LF inside a header), a body after its
-``Content-Length`` bytes. Only a chunked body's end is not known beforehand: such a body is fed at
-most ``MAX_HEADER_BYTES`` at a time, and a head that begins in the same piece is counted from the
-piece's first byte (an over-count of at most the chunked body's tail: a pipelined request with a
-head near the limit behind a chunked body may be refused; none is ever served over it).
-
-A request with both ``Content-Length`` and ``Transfer-Encoding`` is refused by llhttp itself (RFC
-9112 section 6.1; it raises, and uvicorn answers ``400`` and closes the connection, so the bytes after
-it are never read as a second request); :meth:`HttpToolsProtocol.on_headers_complete` refuses it
-again, so the guarantee does not rest on a parser option.
-
-Neither the parser nor uvicorn limits the time a client may take to send its head or its body: a
-connection that sends half a request line, or half a body, stays open as long as the client likes
-(uvicorn's keep-alive timer only runs between requests). One timer per request: from the
-connection's start (and from the first byte of each later request) the head must be complete within
-``DRAGONROLL_REQUEST_TIMEOUT`` seconds, and from the head's arrival the body within as many again;
-else the connection is closed (the app sees the client gone: an access line with 499). The body's
-size is limited by ``service.middleware.limits``. Everything used here is uvicorn's public protocol
-class, its parser callbacks and attributes (``parser``, ``headers``, ``transport``, ``loop``,
-``server_state``); docs/operations.md.
+"""The HTTP server's limits: uvicorn on httptools, through a subclass of its public
+``HttpToolsProtocol`` that counts a request's head before the parser sees it (a 431 past
+:data:`MAX_HEADER_BYTES`), refuses ``Content-Length`` with ``Transfer-Encoding`` and closes a client
+slow to send its head, its body or to read its answer (docs/operations.md, "The server"). It uses
+the protocol's public callbacks and attributes only (``parser``, ``headers``, ``transport``,
+``loop``, ``server_state``).
 """
 
 from __future__ import annotations

@@ -64,7 +64,6 @@ class DiceSource:
             _check_script(self._script, slots)
 
     def roll(self, slot: str, sides: int) -> int:
-        """The next die of ``sides`` sides in ``slot``."""
         if slot in self._script:
             return self._scripted(slot, sides)
         value = (self._streams.get(slot) or self._stream(slot)).die(sides)
@@ -72,7 +71,6 @@ class DiceSource:
         return value
 
     def roll_many(self, slot: str, sides: int, count: int) -> list[int]:
-        """The next ``count`` dice of ``sides`` sides in ``slot`` (a pool: one call to the stream)."""
         if slot in self._script:
             return [self._scripted(slot, sides) for _ in range(count)]
         values = (self._streams.get(slot) or self._stream(slot)).dice(sides, count)
@@ -116,14 +114,12 @@ class DiceSource:
         return value
 
     def _stream(self, slot: str) -> SlotStream:
-        """The slot's stream, opened at its first die."""
         stream = self._streams.get(slot)
         if stream is None:
             stream = self._streams[slot] = SlotStream(self._seed_text, slot)
         return stream
 
     def settle(self) -> None:
-        """Raise :class:`DiceExhausted` for the first scripted slot that ran out, if any."""
         for slot, (needed, sides) in self._short.items():
             raise DiceExhausted(slot, sides, needed, len(self._script[slot]))
 
@@ -140,7 +136,6 @@ class DiceSource:
         return self._rolls
 
     def unused(self) -> dict[str, list[int]]:
-        """Scripted values the resolution did not need, by slot, in the script's order."""
         left: dict[str, list[int]] = {}
         for slot, values in self._script.items():
             used = self._used.get(slot, 0)

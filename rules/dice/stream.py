@@ -1,10 +1,5 @@
-"""The seeded dice stream ``sha256-v1`` (DESIGN.md, "Randomness", normative).
-
-``block(i) = SHA-256(seed || 0x1F || slot || 0x1F || i as 8-byte big-endian)`` for i = 0, 1, 2 ...;
-each block is eight 32-bit big-endian words, used in order. A die with ``s`` sides takes the next word
-``w``, discards it when ``w >= 2**32 - (2**32 mod s)`` and otherwise shows ``1 + (w mod s)``.
-
-Any client in any language can recompute a die from the seed, the slot and the die sizes drawn before it.
+"""The seeded dice stream ``sha256-v1`` (DESIGN.md, "Randomness", normative; docs/dice.md): any client
+in any language recomputes a die from the seed, the slot and the die sizes drawn before it.
 """
 
 from __future__ import annotations
@@ -27,7 +22,6 @@ _SHA256: Final = hashlib.sha256
 
 
 def seed_text(seed: str | int) -> str:
-    """The text a seed stands for: a string as is, an integer as its decimal text."""
     return str(seed) if isinstance(seed, int) else seed
 
 
@@ -37,14 +31,12 @@ class SlotStream:
     __slots__ = ("_block", "_next", "_prefix", "_words")
 
     def __init__(self, seed: str, slot: str) -> None:
-        """A stream is opened for its first die: block 0 at once."""
         self._prefix = f"{seed}\x1f{slot}\x1f".encode("ascii")
         self._block = 1
         self._words = _WORDS.unpack(_SHA256(self._prefix + _FIRST).digest())
         self._next = 0
 
     def _refill(self) -> tuple[int, ...]:
-        """The next block's eight words (called once per eight words)."""
         digest = _SHA256(self._prefix + _COUNTER.pack(self._block)).digest()
         self._block += 1
         self._words = words = _WORDS.unpack(digest)
@@ -67,7 +59,6 @@ class SlotStream:
                 return 1 + w % sides
 
     def dice(self, sides: int, count: int) -> list[int]:
-        """The next ``count`` dice of ``sides`` sides (one call for a whole pool: the hot path)."""
         limit = _limit(sides)
         words, i = self._words, self._next
         out: list[int] = []
@@ -83,13 +74,11 @@ class SlotStream:
 
 
 def _limit(sides: int) -> int:
-    """The first word a die of ``sides`` sides discards: 2**32 - (2**32 mod sides)."""
     if not 2 <= sides <= MAX_SIDES:
         raise ValueError(f"a die needs 2..{MAX_SIDES} sides, not {sides}")
     return _SPAN - _SPAN % sides
 
 
 def stream_values(seed: str | int, slot: str, sides: int, count: int) -> list[int]:
-    """The first ``count`` dice of ``sides`` sides of a slot's stream (for tests and clients)."""
     stream = SlotStream(seed_text(seed), slot)
     return stream.dice(sides, count)

@@ -19,7 +19,6 @@ def mode(advantage: bool | int, disadvantage: bool | int) -> D20Mode:
 
 
 def roll_d20(dice: DiceSource, slot: str, how: D20Mode, modifier: int) -> D20Roll:
-    """Roll one d20 (two with advantage or disadvantage) in ``slot`` and add ``modifier``."""
     if how == "normal":
         d20s = [dice.roll(slot, D20)]
         natural = d20s[0]

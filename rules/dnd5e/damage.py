@@ -1,22 +1,6 @@
-"""Damage formulas (D5E-12): the plain subset of the dice notation, read by the one notation parser
-(``rules.notation.parser.parse(text, plain=True)``), then held to the 5e caps.
-
-Grammar (the parser's plain subset; spaces between terms are allowed; ``d`` may be upper case)::
-
-    formula  := sign? term (sign term)*
-    sign     := "+" | "-"
-    term     := dice | number
-    dice     := number? "d" number          -- count (default 1) "d" sides
-    number   := digit+
-
-Examples: ``2d6+3``, ``1d8+1d6+4``, ``d20``, ``-1``, ``1d10-2``, ``2d6 - 1d4``. The rest of the
-notation (keep and drop, explosions, comparisons, products, groups, pools, functions, labels,
-shorthands) is refused where it starts.
-
-Caps (each a clear error, never a hang): a formula is at most :data:`MAX_LENGTH` characters and
-:data:`MAX_TERMS` terms; a dice term rolls 1..:data:`MAX_DICE` dice of :data:`MIN_SIDES`..
-:data:`MAX_SIDES` sides; a formula rolls at most :data:`MAX_DICE` dice in all; a number term is at
-most :data:`MAX_MODIFIER`. Errors name the 1-based character position and what was expected there.
+"""Damage formulas (D5E-12): the notation's plain subset, read by the one notation parser
+(``rules.notation.parser.parse(text, plain=True)``), then held to the 5e caps below, each a clear
+error naming its position (docs/notation.md, "The plain subset"; docs/systems/dnd5e.md).
 """
 
 from __future__ import annotations
@@ -96,7 +80,6 @@ class Formula:
 
     @property
     def sides(self) -> int | None:
-        """The die size every dice term shares, or ``None`` when sizes differ or there are none."""
         sizes = {t.sides for t in self.dice_terms}
         return sizes.pop() if len(sizes) == 1 else None
 
@@ -141,7 +124,6 @@ def parse(text: str) -> Formula:
 
 
 def _term(sign: int, node: parser.Node) -> Term:
-    """One term of the plain subset (``Negate`` only around the first)."""
     if isinstance(node, parser.Negate):
         sign, node = -sign, node.operand
     if isinstance(node, parser.Number):

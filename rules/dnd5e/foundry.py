@@ -1,9 +1,5 @@
-"""Foundry rolls of a 5e result (docs/foundry.md).
-
-A d20 roll is ``1d20 + m``, or ``2d20kh``/``2d20kl`` with the dropped die ``active: false,
-discarded: true``; a damage part is its formula as written (``1d12 + 3``, ``2d6 - 1d4``), a
-critical's dice doubled (``2d12 + 3``); a damage part floored at 0 shows the floor as one more
-number. Tie-break d20s are the record's plain leftovers.
+"""Foundry rolls of a 5e result: a d20 roll, its advantage's dropped die discarded; a damage part as
+written, a critical's dice doubled (docs/foundry.md, "Fifth-edition SRD (5e)").
 """
 
 from __future__ import annotations
@@ -54,7 +50,6 @@ def damage_pool(req: Any, n: int, part: Mapping[str, Any], say: Say) -> Pool:
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
-    """The d20 rolls and damage parts of a 5e result."""
     out: list[Pool] = []
     if "attack" in res:
         a = res["attack"]

@@ -1,10 +1,6 @@
-"""Surprise and initiative in one resolution (D5E-2..7).
-
-Draw order (D5E-2: surprise is step 1, initiative step 3): first the Stealth d20s of the hiders that
-give a `stealth_mod`, in request order (slot `stealth.<id>`); then one initiative roll per place in the
-order (a lone combatant, or a whole group), in order of first appearance in the request (slot
-`initiative.<id or group>`); then the tie-break d20s (slot `tiebreak.<id or group>`), tied places from
-the highest total down, each cluster in request order, round after round while still tied.
+"""Surprise and initiative in one resolution (D5E-2..7), drawn in the order D5E-2 gives: the hiders'
+Stealth d20s, one initiative roll per place (a lone combatant or a whole group), then the
+tie-break d20s (docs/systems/dnd5e.md).
 """
 
 from __future__ import annotations
@@ -311,12 +307,10 @@ class _TieBreaker:
 
 
 def _names(ids: list[str]) -> str:
-    """Ids for an event sentence: ``a, b, c``."""
     return ", ".join(ids)
 
 
 def _runs(ordered: list[_Place], key: Callable[[_Place], int]) -> list[list[_Place]]:
-    """Split a sorted list into runs of equal ``key``."""
     runs: list[list[_Place]] = []
     for p in ordered:
         if runs and key(runs[-1][0]) == key(p):

@@ -1,9 +1,6 @@
-"""Odds of a fifth-edition check and attack before anyone rolls (D5E-10..15).
-
-Every d20 is counted (advantage keeps the higher of two: 400 equally likely pairs); what each natural
-roll does is asked of the engine's own resolvers (``check`` and ``attack`` with that die scripted),
-and each damage total's effect of the engine's ``by_type`` and ``apply_damage``, so the odds follow
-the rules the service resolves with. Damage dice are summed exactly (``rules.odds.dice``).
+"""Odds of a fifth-edition check and attack before anyone rolls (D5E-10..15): every d20 counted, what
+each natural roll does asked of the engine's own resolvers, damage dice summed exactly, so that the
+odds follow the rules the service resolves with (docs/odds.md, "How the numbers are made").
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""English texts of the dnd5e event codes: the source of the catalogs (``rules.narration``).
-
-Rendering is separate from resolving (STYLE 8). ``make catalogs`` extracts these into
-``rules/locale/dragonroll.pot``; each language's ``.po`` translates them. The lists of ids
-(``noticed_ids``, ``tied``, ``ordered``, ``member_ids``) are shown by name; the older string
+"""English texts of the dnd5e event codes: the source of the catalogs (``rules.narration``). The lists
+of ids (``noticed_ids``, ``tied``, ``ordered``, ``member_ids``) are shown by name; the older string
 parameters (``noticed``, ``ids``, ``order``, ``members``) hold the same ids joined, for callers.
 """
 

@@ -1,12 +1,6 @@
-"""A turn plan checked against its budgets (D5E-4, D5E-8, D5E-9). No dice.
-
-Budgets: movement up to the speed, split freely around the action (each Dash adds the speed once
-more: the action Dash, or a bonus-action Dash a named feature grants, such as the seed's own example,
-Cunning Action); at most one action; a bonus action only when the plan names the feature granting it, and
-at most one; one free object interaction, a second one must be taken as the action (`uses_action`);
-one reaction per round; a surprised creature neither moves, acts nor reacts on its first turn (and a
-free interaction rides on a move or the action, so it has none either); an incapacitated creature
-takes no actions, bonus actions or reactions.
+"""A turn plan checked against its budgets (D5E-4, D5E-8, D5E-9), no dice: movement split around the
+action, one action, a bonus action its feature grants, one free interaction, one reaction a round,
+and what a surprised or incapacitated creature may not do (docs/systems/dnd5e.md).
 """
 
 from __future__ import annotations
@@ -42,7 +36,6 @@ def _is_dash(step: Step) -> bool:
 
 
 def _step_order(v: Violation) -> tuple[bool, int]:
-    """Violations in step order, the whole-plan ones (no step) last."""
     step = v["step"]
     return (step is None, step or 0)
 

@@ -1,9 +1,6 @@
-"""Work budgets of the ``/dos`` endpoints (``rules.budget``): the base d10s a request can roll,
-the answer's size where it grows with the attacks declared, the odds terms an odds request
-enumerates and the dice a simulation rolls.
-
-Counted from the request before any die is drawn; a pool's extra dice (DOS-3, bounded by the pool
-itself) and initiative tie-break rerolls (DOS-15) are not counted.
+"""Work budgets of the ``/dos`` endpoints (``rules.budget``): the base d10s a request can roll (a
+pool's extra dice, DOS-3, and the initiative tie-breaks, DOS-15, bound themselves), the answer's
+size, the odds terms and a simulation's dice (docs/hardening.md, "The work budget").
 """
 
 from __future__ import annotations
@@ -253,7 +250,6 @@ def _digits(n: int) -> int:
 
 
 def _listed(n: int) -> int:
-    """A listed distribution of an ``n``-dice pool (its result or a total): every value."""
     return (20 * n + 250) * (VALUE_BYTES + 2 * _digits(n))
 
 

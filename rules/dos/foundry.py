@@ -1,11 +1,6 @@
-"""Foundry rolls of a DoS result (docs/foundry.md), read from its events.
-
-A pool (``dos.pool.rolled`` ... ``dos.pool.result``) is one ``Die`` of its base d10s with no ``x``
-modifier (DOS-3 is not Foundry's explosion): a cancelled die is ``active: false, discarded: true``,
-a surviving 10 ``exploded: true``, and the extra dice follow as plain results generation by
-generation. The event that totals the pool (a test, a side, an attack, a defense) adds ``+ stat``
-and the difficulty percentage as one more number, total - (stat + result). Initiative d10s add the
-speed. The single d10s (damage, location, running) are the record's plain leftovers.
+"""Foundry rolls of a DoS result, read from its events: a pool one ``Die`` of its base d10s with no
+``x`` modifier (DOS-3 is not Foundry's explosion), its extra dice generation by generation; the
+single d10s the record's plain leftovers (docs/foundry.md, "Dragons of Shadows").
 """
 
 from __future__ import annotations
@@ -64,7 +59,6 @@ def pool_term(rolled: Mapping[str, Any], cancelled: set[int], chains: dict[int, 
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
-    """The pools and initiative rolls of a DoS result, in event order."""
     out: list[Pool] = []
     rolled: Mapping[str, Any] = {}
     cancelled: set[int] = set()

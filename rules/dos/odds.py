@@ -1,12 +1,7 @@
-"""Odds of a DoS test, opposed test and attack before anyone rolls (DOS-1..12, DOS-17..28).
-
-The pools come from :func:`rules.dos.poolodds.pool_odds` (exact, chains cut below
-:data:`~rules.dos.poolodds.TAIL_BELOW`); the rules on top of them are the engine's own functions
-(:func:`~rules.dos.pool.total`, :func:`~rules.dos.pool.outcome`,
-:func:`~rules.dos.pool.opposed_winner`, :func:`~rules.dos.combat.choose_defense`, and the damage
-resolver itself, once per damage die), so the odds follow the rules the service resolves with.
-A cut chain's roll counts as the result ``tail_from`` (the smallest it can have): every outcome
-decided at a total below that is exact.
+"""Odds of a DoS test, opposed test and attack before anyone rolls (DOS-1..12, DOS-17..28): the pools
+from :func:`rules.dos.poolodds.pool_odds`, the rules on top of them the engine's own functions (the
+damage resolver itself once per damage die), so that the odds follow the rules the service resolves
+with (docs/odds.md, "How the numbers are made").
 """
 
 from __future__ import annotations

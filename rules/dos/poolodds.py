@@ -1,26 +1,8 @@
-"""The exact distribution of a DoS pool (DOS-1..7): result, luck and bad luck, no die drawn.
-
-The pool of ``n`` d10 is counted, not enumerated. With ``k`` ones (k <= n - k) the ``m = n - k``
-other base dice lose their ``k`` highest (DOS-2), so the ``L = n - 2k`` lowest are kept. Name ``w``
-the highest kept value: every die below ``w`` is kept (``a`` of them, values 2..w-1), ``g = L - a``
-dice showing ``w`` are kept, and the ``s = m - a`` dice left all show ``w`` or more (at least ``g``
-show ``w``). So, over the ``10^n`` equally likely rolls::
-
-    rolls(k, w, a) = C(n, k) C(m, a) (x^2 + ... + x^(w-1))^a x^(g w + k) N(w, s, g)
-
-with ``N(w, s, g)`` the ways ``s`` dice in ``w..10`` show ``w`` at least ``g`` times (1 for
-``w = 10``: the ``s`` dice are all tens). Only ``w = 10`` keeps tens: ``g`` of them survive and
-explode (DOS-3); luck needs more tens than other dice, which only happens there (``s > n - s``).
-More ones than other dice is bad luck with result 0 (DOS-5). The ``q`` explosion chains of ``q``
-surviving tens together show ``J`` tens (negative binomial) and ``q`` last dice of 1..9, so they add
-``10 J + (x + ... + x^9)^q``; ``J`` is cut where the chance of more is below :data:`TAIL_BELOW`
-(DOS-3's cap of 100 extra dice per chain lies far beyond the cut), and that mass is the ``tail``.
-
-Polynomials in the result are Python integers, one coefficient per ``width`` bits (Kronecker
-substitution, :func:`rules.odds.kronecker`): one big-integer operation does a whole convolution.
-The rolls without a surviving ten are :func:`_normal`'s; those with ``q`` surviving tens and their
-chains are :func:`_chained`'s (docs/odds.md, "How the numbers are made": 16 ms of CPU for 30 dice,
-83 ms with a product and a shifted product per chain length before).
+"""The exact distribution of a DoS pool (DOS-1..7): result, luck and bad luck, no die drawn. The
+pool is counted, not enumerated, in closed form, its polynomials single Python integers (Kronecker
+substitution, :func:`rules.odds.kronecker`): the rolls without a surviving ten are
+:func:`_normal`'s, those with ``q`` surviving tens and their chains :func:`_chained`'s
+(docs/odds.md, "How the numbers are made").
 """
 
 from __future__ import annotations
@@ -71,7 +53,6 @@ class PoolOdds:
         )
 
     def result(self) -> Counts:
-        """The result whatever the flags, the tail left out."""
         out = dict(self.none.counts)
         for part in (self.luck, self.bad_luck):
             for v, c in part.counts.items():
@@ -134,7 +115,6 @@ def pool_odds(n: int) -> PoolOdds:
 
 
 def _decode(poly: int, width: int, scale: int) -> list[tuple[int, int]]:
-    """(value, count x scale) of every nonzero coefficient of a Kronecker polynomial."""
     return [(v, c * scale) for v, c in enumerate(coefficients(poly, width)) if c]
 
 

@@ -1,10 +1,6 @@
-"""Whole DoS fights: `/dos/turn` played turn after turn until one side is down (DOS-14..28).
-
-Run i, turn t is the `/dos/turn` request with seed ``{seed}/{i}/{t}`` (t from 1): the request's
-combatants with the hp, incapacitated and critical the previous turn left them, the initiative
-order the first turn rolled (DOS-15: the order holds from turn to turn; a request's own `order` is
-kept), and each attack whose target is down turned on the first standing combatant of another side
-(request order). A fight ends when at most one side has anyone standing, or after `max_turns`.
+"""Whole DoS fights: ``/dos/turn`` played turn after turn until at most one side stands, or
+``max_turns`` (DOS-14..28). Run i, turn t is the ``/dos/turn`` request with seed ``{seed}/{i}/{t}``
+(docs/odds.md, "Simulations").
 """
 
 from __future__ import annotations
@@ -31,8 +27,6 @@ class TurnSimulateRequest(NoScript, TurnRequest):
 
 
 def simulate(req: TurnSimulateRequest) -> Simulation:
-    """Play ``runs`` fights; endings are the winning side's id, or ``draw``. The service has
-    checked the work first (``rules.dos.budget.simulate_work``)."""
     assert req.seed is not None, "the service gives a simulation a seed"
     sides = list(dict.fromkeys(c.side for c in req.combatants))
     endings = [_fight(req, run_seed(req.seed, i)) for i in range(req.runs)]

@@ -1,16 +1,6 @@
-"""A whole DoS combat turn (DOS-14..29): actions, initiative, every declared action in order.
-
-Slots, for combatant ``<id>`` whose declared actions are numbered n = 1, 2 ... in declaration
-order (an attack with ``count: 3`` takes three numbers; step, grab, break_free, push and
-feint_push one each; run and wait none):
-
-- ``initiative.<id>`` (d10): the initiative die, then tie-break rerolls (when no ``order`` is given);
-- ``<id>.<n>.attack``, ``<id>.<n>.defense``, ``<id>.<n>.run_stop``, ``<id>.<n>.location``,
-  ``<id>.<n>.damage`` (d10): attack n, as in ``/dos/attack`` (the defense is the target's);
-- ``<id>.<n>.a``, ``<id>.<n>.b`` (d10): maneuver n, as in ``/dos/maneuver`` (b is the target).
-
-The numbering is fixed by the declarations, not by what happens, so a script for ``k1.3.attack``
-always means k1's third declared action.
+"""A whole DoS combat turn (DOS-14..29): actions, initiative, every declared action in order. Its
+slots are numbered by the declarations (:func:`numbering`), never by what happens, so a script for
+``k1.3.attack`` always means k1's third declared action (docs/systems/dos.md, "Turn slots").
 """
 
 from __future__ import annotations
@@ -75,7 +65,8 @@ def cost(d: Declaration) -> int:
 
 
 def numbering(c: TurnCombatant) -> list[int]:
-    """The first action number n of each declaration (see the module docstring)."""
+    """The first action number n of each declaration: an attack takes ``count`` numbers, run and
+    wait none, any other one (docs/systems/dos.md, "Turn slots")."""
     n, firsts = 1, []
     for d in c.declare:
         firsts.append(n)
@@ -194,7 +185,6 @@ def _check_ids_and_order(req: TurnRequest, known: set[str]) -> list[FieldError]:
 def _check_target(
     d: Declaration, c: TurnCombatant, known: set[str], loc: Loc, what: str
 ) -> list[FieldError]:
-    """Attacks and maneuvers name another combatant; the other actions name none."""
     if d.action not in TARGETED:
         return (
             [] if d.target is None else [FieldError((*loc, "target"), f"{what} takes no `target`")]
@@ -404,7 +394,6 @@ def _move(log: EventLog, me: _Live, d: Declaration, *, n: int) -> TurnAction:
 
 
 def _states(req: TurnRequest, live: dict[str, _Live], order: list[str]) -> list[CombatantState]:
-    """Everyone's new state, in request order (send it back for the next turn)."""
     position = {id_: p for p, id_ in enumerate(order, start=1)}
     return [
         {

@@ -1,20 +1,6 @@
-"""One round of a dragon's violent conflict (rules/dragon.md, DRG-1..17).
-
-``battle(req, dice)`` reads as the round's phases, each a function below it, in this order:
-
-- ``check``: refuse a situation that does not hold together;
-- order and pairs: ``strength_order``, ``form_pairs`` (DRG-2, DRG-4);
-- the left-over parties: ``left_over_parties`` (DRG-3);
-- the pools: ``roll_pools`` (DRG-5..8);
-- the sweep: ``dragon_die_sweep`` (DRG-11);
-- the pair results: ``dragon_pair``, ``dragonslayer``, ``other_pairs`` (DRG-9, DRG-10, DRG-12,
-  DRG-14);
-- the consequences: ``player_change``, ``dragon_die_damage``, ``wounds_and_end`` (DRG-12..16);
-- the hoard: ``count_hoard`` (DRG-17);
-- the next state: ``next_state`` (DRG-16).
-
-Every prosperity loss goes through one :class:`Ledger`; the events go to one ``EventLog``, in the
-order the phases run.
+"""One round of a dragon's violent conflict (rules/dragon.md, DRG-1..17): ``battle(req, dice)`` reads
+as the round's phases, each a function below it citing its rule ids. Every prosperity loss goes
+through one :class:`Ledger`; the events go to one ``EventLog``, in the order the phases run.
 """
 
 from __future__ import annotations
@@ -465,7 +451,6 @@ def _left_over_record(
 
 
 def _in_battle(order: list[str], paired: set[str], joined: dict[str, list[str]]) -> list[str]:
-    """The parties in a pair or joined to one, in strength order."""
     if not joined:
         return [p for p in order if p in paired]
     joiners = {p for js in joined.values() for p in js}
@@ -542,7 +527,6 @@ class PoolDraw:
         self.pools: list[Pool] = []
 
     def roll(self, owner: str, slot: str, sides: int, count: int) -> list[int]:
-        """One pool of ``count`` dice of ``sides`` sides in ``slot``: its dice."""
         values = self.dice.roll_many(slot, sides, count)
         self.log.add(
             "dragon.pool.rolled", owner=owner, slot=slot, count=count, sides=sides, dice=values
@@ -552,7 +536,6 @@ class PoolDraw:
 
 
 def _side(member: str, joined: dict[str, list[str]], own: dict[str, list[int]]) -> Side:
-    """A pair's side: the member, the parties joined to it, and all their dice."""
     if member in joined:
         members = [member, *joined[member]]
         values = [v for m in members for v in own[m]]

@@ -1,21 +1,6 @@
-"""Odds of a dragon battle round before anyone rolls (DRG-2..11).
-
-Who fights whom, and with which dice, is the engine's own answer: the round is resolved once with a
-throwaway seed and only its structure is read (the pairs, their sides' members, every pool's owner,
-die size and number of dice), never its dice. Then, exactly:
-
-- each pair (DRG-9, DRG-10): P(side a's highest die is higher), P(lower), P(equal: interrupted),
-  and the number of successes with each winner, by conditioning on the loser's highest die ``m``:
-  the winner's dice above ``m`` are independent binomials per die size;
-- the dragon-die sweep (DRG-11): the dragon die ``v`` triggers it when no other die of the dragon's
-  side is higher; the weakest other entities' highest dice are then added to the opponent's while
-  ``v`` stays above the running sum (a distribution of the running sum below ``v``). Parties whose
-  highest die counts twice (allies joined to the dragon or to its opponent, who are candidates
-  too) are enumerated jointly.
-
-A pair's odds are its own roll's: a pair swept away is left unresolved (the sweep's own odds say how
-often); the dragon's own pair is unchanged by a sweep (a sweep needs the dragon die above the
-opponent's highest, which wins the pair anyway).
+"""Odds of a dragon battle round before anyone rolls (DRG-2..11): each pair's, by conditioning on the
+loser's highest die, and the dragon die's sweep, over a round the engine resolved once for its
+structure alone (docs/odds.md, "How the numbers are made").
 """
 
 from __future__ import annotations
@@ -95,7 +80,7 @@ class BattleOdds(TypedDict):
 @dataclass(frozen=True)
 class Round:
     """Who fights whom with which dice: the round resolved once with a throwaway seed, its dice
-    never read (the module's docstring); what the odds and their work (``rules.dragon.budget``)
+    never read; what the odds and their work (``rules.dragon.budget``)
     are counted over."""
 
     shape: BattleResult
@@ -127,7 +112,6 @@ def round_of(req: BattleRequest) -> Round:
 
 
 def battle_odds(req: BattleOddsRequest) -> BattleOdds:
-    """The odds of every pair of the round, and of the dragon die's sweep."""
     r = round_of(req)
     shape, own, dragon_die = r.shape, r.own, r.dragon_die
     pairs: list[PairOdds] = []
@@ -245,7 +229,6 @@ def _pair_counts(
 
 
 def _highest(dice: Dice) -> dict[int, Fraction]:
-    """The distribution of a party's highest die (0 with no dice)."""
     total = prod(s**c for s, c in dice)
     top = max([s for s, _ in dice], default=0)
     out = {}
@@ -312,7 +295,8 @@ def sweep_of(
 def _sweep_odds(
     req: BattleRequest, shape: BattleResult, own: dict[str, Dice], sides: int
 ) -> SweepOdds:
-    """P(triggered), P(sweep) and the sweep sizes: see the module's docstring."""
+    """P(triggered), P(sweep) and the sweep sizes (DRG-11; docs/odds.md, "How the numbers are
+    made")."""
     sw = sweep_of(req, shape, own)
     opponent, dragon_allies, opponent_allies = sw.opponent, sw.dragon_allies, sw.opponent_allies
     candidates, twice, highest, dragon_dice = sw.candidates, sw.twice, sw.highest, sw.dragon_dice
@@ -349,7 +333,6 @@ def _joint(dists: list[dict[int, Fraction]]) -> list[tuple[tuple[int, ...], Frac
 
 
 def _max_with(d: dict[int, Fraction], floor: int) -> dict[int, Fraction]:
-    """The distribution of max(X, floor)."""
     out: dict[int, Fraction] = {}
     for v, p in d.items():
         w = max(v, floor)

@@ -1,9 +1,6 @@
-"""Whole dragon battles: `/dragon/battle` round after round until the battle ends (DRG-14..16).
-
-Run i, round r is the `/dragon/battle` request with seed ``{seed}/{i}/{r}`` (r from 1): the first is
-the request, each next one the previous result's `next_state`, with `continues` true while the
-dragon has rerolls left to spend (`rerolls`, DRG-16). Endings: `dragon_won` (the dragon won its
-pair or swept in the last round), `dragon_defeated` (wounds >= battle, DRG-15), `not_won`.
+"""Whole dragon battles: ``/dragon/battle`` round after round until the battle ends (DRG-14..16). Run
+i, round r is the ``/dragon/battle`` request with seed ``{seed}/{i}/{r}``, each round after the first
+the previous one's ``next_state`` (docs/odds.md, "Simulations").
 """
 
 from __future__ import annotations
@@ -31,7 +28,6 @@ class BattleSimulateRequest(NoScript, BattleRequest):
 
 
 def simulate(req: BattleSimulateRequest) -> Simulation:
-    """Play ``runs`` battles; length: rounds (the work checked first: ``rules.dragon.budget``)."""
     assert req.seed is not None, "the service gives a simulation a seed"
     endings = [_battle(req, run_seed(req.seed, i)) for i in range(req.runs)]
     return summarize(req.seed, endings, ENDINGS, "rounds")

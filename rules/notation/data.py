@@ -1,9 +1,6 @@
-"""Data references (docs/notation.md, "Data references"): Foundry VTT's ``@abilities.str.mod``
-(its knowledge base, "Dice": "@attribute" from the roll's data, dots for nested values) and Roll20's
-``@{selected|strength_mod}`` (its Dice Reference: attribute calls, resolved before the roll), each
-replaced, as its tool does, by the text of the value the request's ``data`` holds there: a number,
-or a formula (``"1d8 + 3"``). A reference ``data`` does not hold is a 422 naming it and where; avrae
-has none (its aliases' variables are not dice notation).
+"""Data references: Foundry VTT's ``@abilities.str.mod`` (its knowledge base, "Dice") and Roll20's
+``@{selected|strength_mod}`` (its Dice Reference), each replaced, as its tool does, by the text of
+the value the request's ``data`` holds there (docs/notation.md, "Data references").
 """
 
 from __future__ import annotations
@@ -30,7 +27,6 @@ class DataError(ValueError):
 
 
 def references(text: str, dialect: str) -> bool:
-    """Whether ``text`` holds a data reference of ``dialect`` (a cheap check: an ``@``)."""
     return "@" in text and dialect != "avrae"
 
 

@@ -1,12 +1,6 @@
-"""``POST /dice/draw``: the next values of a slot's stream (docs/dice.md), for a client that rolls
-dice of its own and wants them from the seeded stream: the Foundry module's Dice Fulfillment method
-(docs/foundry.md) asks for each term's dice here, one request for a term of many dice.
-
-A draw names a slot, its die size, how many dice and from which die of the slot's stream (``start``,
-counted from 0): the answer's ``draws`` holds those values, its ``rolls`` every die drawn to reach
-them (the ``start`` dice before them too), so anyone with the seed and the stream's specification
-(``rng-vectors.json``) checks them. A scripted slot (``dice``) gives its script's values first, as in
-every request.
+"""``POST /dice/draw``: the next values of a slot's stream, for a client that rolls dice of its own
+and wants them from the seeded stream, such as the Foundry module's Dice Fulfillment method
+(docs/dice.md, "Drawing a slot's values").
 """
 
 from __future__ import annotations
@@ -88,7 +82,6 @@ class DrawResult(Envelope):
 
 
 def slots(req: DrawRequest) -> SlotSpec:
-    """The slots a dice script may name: those drawn, each with its die size."""
     return {d.slot: d.sides for d in req.draws}
 
 
@@ -106,7 +99,6 @@ def work(req: DrawRequest) -> Work:
 
 
 def draw(req: DrawRequest, dice: DiceSource) -> DrawResult:
-    """Each draw's dice, in the request's order; an event telling each."""
     seen: dict[str, int] = {}
     for i, d in enumerate(req.draws):
         if d.slot in seen:

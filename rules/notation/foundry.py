@@ -1,9 +1,7 @@
-"""The Foundry roll of a ``/dice/roll`` answer (docs/foundry.md): one ``Roll`` of the whole
-formula, written in Foundry's dialect (its ``r`` is our ``ro``, its ``rr`` our ``r``/``rr``, its
-``df`` our ``cf``, ``d%`` is ``d100``), each dice term a ``Die`` (``FateDie`` for ``dF``) with every
-result flagged as Foundry flags it (``rerolled``, ``discarded``, ``exploded``, ``success``,
-``failure``, ``count``), each parenthesised group a ``ParentheticalTerm`` holding its own roll. The
-total is ours: Foundry's ``/`` does not floor, ours does."""
+"""The Foundry roll of a ``/dice/roll`` answer: one ``Roll`` of the whole formula written in Foundry's
+dialect, each dice term a ``Die`` with every result flagged as Foundry flags it; the total is ours
+(docs/notation.md, "Foundry").
+"""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""Never a silent misread (issue 44): text that another tool would read as dice is not let pass as a
-comment, and the error says what to write instead.
-
-- Dice Maiden's strings (its README, https://github.com/Humblemonk/DiceMaiden: ``6 4d6 k3``,
-  ``10d10 t8``, ``5d10 t8 f1``, ``3d6 e6``, ``4d6 ir2``, ``10d6 e6 k8 +4``) are not read here (its
-  aliases, game systems, flags and several rolls a line are too many to read exactly); a string of
-  its dice and modifiers is refused with the equivalent in the request's dialect (the ``repeat``
-  field for its leading count).
-- A comment (avrae's, Roll20's text after a roll) that starts with dice or another tool's operator
-  (``adv``/``dis`` outside avrae) is refused: the roll would silently drop it.
+"""Never a silent misread (issue 44): text another tool would read as dice is not let pass as a
+comment, and the error says what to write instead: a string of Dice Maiden's dice and modifiers (its
+README, https://github.com/Humblemonk/DiceMaiden), a comment that starts with dice or another tool's
+operator (docs/notation.md, "Never a silent misread").
 """
 
 from __future__ import annotations
@@ -43,8 +37,8 @@ _MODIFIER = re.compile(
 
 
 def dice_maiden(text: str) -> str | None:
-    """What to write instead of ``text`` if it is a Dice Maiden roll (the module docstring), in
-    Foundry's notation; ``None`` if it is not one."""
+    """What to write instead of ``text`` if it is a Dice Maiden roll (``6 4d6 k3``, ``10d10 t8``,
+    ``5d10 t8 f1``, ``3d6 e6``, ``4d6 ir2``), in Foundry's notation; ``None`` if it is not one."""
     match = _MAIDEN.match(text)
     if match is None or not (match.group("sets") or match.group("mods").strip()):
         return None

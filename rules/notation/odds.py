@@ -1,22 +1,7 @@
-"""Exact odds of a notation (docs/notation.md, "Odds"): the distribution of the total, drawing
-nothing.
-
-Each dice term's total is a distribution held as integer counts over one denominator
-(``rules.odds.Counts``), twice: ``full`` is what the roller can answer (its chains cut at the
-depth), ``listed`` the same without the rolls where a chain was cut (a sub-distribution); the tree's
-operators combine the terms (independent: each term has its own dice), and ``full - listed`` is the
-``tail``.
-
-- A die: its faces, each once; rerolls up to the depth (a matching face is drawn again, up to
-  ``DEPTH`` times, or once); then its chain of explosions (each explosion a plain die), cut at the
-  depth; each value clamped by min/max and scored (itself, or +1/-1/0 counting successes).
-- A term without keep/drop: the sum of its dice, one big-integer power (``Counts.times``).
-- Keep/drop (no explosions): the dice sorted from the highest value down, by dynamic programming
-  over (dice placed, score) with the score as a Kronecker polynomial: for each value, how many of
-  the remaining dice show it (a binomial times the value's count to that power), the ranks they
-  take deciding how many are kept. ``20d6kh10`` is 6 x 21 x 21 / 2 big-integer products.
-- Keep/drop among exploding dice (each explosion a die the keep ranks), and avrae's set operators
-  that rank beside value selectors: ``rules.notation.ranked``'s programme.
+"""Exact odds of a notation, drawing nothing: each dice term's total as integer counts over one
+denominator (``rules.odds.Counts``), full and listed (its cut chains left out), combined by the
+tree's operators; keep and drop among exploding dice are ``rules.notation.ranked``'s
+(docs/notation.md, "Odds").
 """
 
 from __future__ import annotations
@@ -159,7 +144,6 @@ def _sum_fits(full: Counts, repeat: int) -> bool:
 
 
 def _dc_fits(full: Counts, repeat: int) -> bool:
-    """Whether the chances of each count of successes are answered (their fractions' digits)."""
     return (repeat + 1) * repeat * len(str(full.denominator)) <= MAX_DIGITS
 
 
@@ -531,7 +515,6 @@ def pool_odds(node: Pool, items: list[Counts]) -> Counts:
 
 
 def call_odds(node: Call) -> Pair:
-    """A function of its argument, or of its division's exact quotient (each pair of values)."""
     division = node.quotient
     if division is None:
         full, listed = node_odds(node.arg)
@@ -709,7 +692,6 @@ def matches_odds(term: Dice) -> Counts:
 
 
 def power(d: Counts, n: int) -> Counts:
-    """The sum of ``n`` independent copies of ``d``: one big-integer power (squarings)."""
     if not d.counts:
         return Counts({}, d.denominator**n)
     denominator = d.denominator**n
@@ -722,7 +704,6 @@ def power(d: Counts, n: int) -> Counts:
 
 
 def _plain(term: Dice) -> dict[str, object]:
-    """A term's fields without min/max (its chain's raw sum)."""
     fields = {name: getattr(term, name) for name in Dice.__dataclass_fields__}
     return {**fields, "minimum": None, "maximum": None, "failures_only": False}
 
@@ -750,14 +731,13 @@ def raw_die(term: Dice) -> Counts:
 
 
 def ranked_pool(term: Dice) -> RankedPool:
-    """A ranked term's dice for ``rules.notation.ranked``: its exploding dice, or its dice alike."""
     if term.explode is not None and not term.compound:
         return exploding(term, rerolled(term))
     return alike(term, raw_die(term))
 
 
 def kept_odds(term: Dice) -> Counts:
-    """The sum of the kept dice's scores (module docstring); a compounding die (``!!``) is its
+    """The sum of the kept dice's scores (docs/notation.md, "Odds"); a compounding die (``!!``) is its
     chain's sum, as the roller counts it."""
     raw = raw_die(term)
     die = raw.mapped(term.clamp)  # raw order = clamped order: min/max are monotone

@@ -1,31 +1,8 @@
-"""The dice notation's grammar (docs/notation.md), parsed by hand: a tokenizer-free recursive descent
-over the text, every error a :class:`NotationError` naming the 1-based column and what was expected.
-The text is read in a :data:`Dialect` (Foundry VTT's, Roll20's or avrae/d20's: docs/notation.md's
-table says what each modifier means in each) into one model, :class:`Dice` and the tree's nodes,
-written back in the same dialect (``Node.text``).
-
-    expression := sum comment?                           -- avrae: after a space; foundry: "#"
-    sum        := product (("+" | "-") product)*
-    product    := unary (("*" | "/") unary)*             -- "/" floors
-    unary      := ("-" | "+") unary | atom label?        -- a label after a space too
-    atom       := (dice | number | "(" sum ")" | pool | call | shorthand) label?
-    pool       := "{" sum ("," sum)* "}" keep?            -- avrae: "(" sum "," ... ")"
-    call       := ("floor" | "ceil" | "round" | "abs") "(" sum ")"   -- not avrae
-    dice       := number? "d" (number | "%" | "F") modifier*   -- the dialect's modifiers
-    label      := "[" (any but "[" and "]")+ "]"
-    shorthand  := letter (letter | digit | "_")*             -- a name of the shorthand table
-
-Spaces are allowed between tokens of the arithmetic, not inside a dice term. Parentheses, calls
-and signs nest at most :data:`MAX_NESTING` deep; no part of a total may pass :data:`MAX_TOTAL`.
-
-``parse(text, plain=True)`` reads the plain subset, sums and differences of dice terms without
-modifiers and of numbers, one sign at most before the first term (a 5e damage formula,
-rules/dnd5e/damage.py)::
-
-    plain      := ("-" | "+")? term (("+" | "-") term)*
-    term       := number | number? "d" number
-
-Its errors name only what the subset reads there.
+"""The dice notation's grammar, parsed by hand: a recursive descent over the text in a
+:data:`Dialect` into one model (:class:`Dice` and the tree's nodes), written back in the same
+dialect (``Node.text``), every error a :class:`NotationError` naming its column; ``parse(text,
+plain=True)`` reads the plain subset (a 5e damage formula). The grammar: docs/notation.md, "The
+grammar" and "The plain subset".
 """
 
 from __future__ import annotations
@@ -134,11 +111,9 @@ class SetOp:
         return any(isinstance(p, Keep) for p in self.picks)
 
     def matches(self, value: int) -> bool:
-        """Whether a die of ``value`` is picked by value."""
         return any(p(value) for p in self.picks if isinstance(p, Compare))
 
     def ranks(self, which: Literal["h", "l"]) -> int:
-        """How many of the highest (``h``) or lowest (``l``) it picks."""
         return max(
             (p.n for p in self.picks if isinstance(p, Keep) and p.how[1] == which), default=0
         )
@@ -228,24 +203,20 @@ class Dice:
         return tuple(range(1, self.sides + 1))
 
     def face(self, drawn: int) -> int:
-        """The value of a die drawn as ``drawn`` (1..sides) from the stream."""
         if self.kind == "tens":
             return 10 * (drawn - 1)
         return drawn - 2 if self.kind == "fate" else drawn
 
     @property
     def rerolls(self) -> int:
-        """Rerolls a die may take at most."""
         return 0 if self.reroll is None else 1 if self.reroll_once else DEPTH
 
     @property
     def explosions(self) -> int:
-        """Explosions a die may take at most."""
         return 0 if self.explode is None else 1 if self.explode_once else DEPTH
 
     @property
     def draws(self) -> int:
-        """The most dice this term can draw (the work budget counts them before drawing)."""
         return self.count * (1 + self.rerolls + self.explosions)
 
     @property
@@ -288,7 +259,6 @@ class Dice:
         return -1 if self.failure is not None and self.failure(value) else 0
 
     def base(self, dialect: Dialect = "foundry") -> str:
-        """``NdM``, ``NdF``; a d100 as ``d%`` in avrae."""
         count = str(self.count) if self.count_from is None else f"({self.count_from.text(dialect)})"
         if self.kind == "fate":
             return f"{count}dF"
@@ -430,14 +400,12 @@ class Pool:
         return f"{{{inner}}}{keep}" + _label(self.label)
 
     def score(self, total: int | Fraction) -> int:
-        """What an expression's total counts in a pool of successes."""
         assert self.success is not None
         if self.success(total):  # type: ignore[arg-type]
             return 1
         return -1 if self.failure is not None and self.failure(total) else 0  # type: ignore[arg-type]
 
     def kept(self, totals: Sequence[int | Fraction]) -> list[bool]:
-        """Which of the items' totals the pool keeps."""
         ranked = sorted(range(len(totals)), key=lambda i: (-totals[i], i))
         first, last = ranks(len(totals), () if self.keep is None else (self.keep,))
         keep = set(ranked[first:last])
@@ -479,7 +447,6 @@ class Call:
         return f"{self.name}({self.arg.text(dialect)})" + _label(self.label)
 
     def apply(self, value: int, divisor: int = 1) -> int:
-        """The function of ``value / divisor`` (exact)."""
         if self.name == "abs":
             return abs(value // divisor)
         if self.name == "floor":
@@ -507,7 +474,6 @@ def _label_of(node: Node) -> str | None:
 
 
 def _relabelled(node: Node, label: str | None) -> Node:
-    """``node`` with ``label`` (written after a space: ``1d20 + 5 [attack]``)."""
     if isinstance(node, Dice | Number):
         return _labelled(node, label)
     if isinstance(node, Group):
@@ -565,7 +531,7 @@ def parse(
 ) -> Notation:
     """Parse ``text`` as ``dialect`` reads it (a shorthand's notation is read as Foundry reads
     it); raises :class:`NotationError` (a ``ValueError``) naming the column. ``plain`` reads the
-    plain subset only (the module's docstring): no shorthand, modifier, product, group, pool,
+    plain subset only (docs/notation.md): no shorthand, modifier, product, group, pool,
     call, label or comment, and one sign at most, before the first term."""
     if len(text) > MAX_LENGTH:
         raise NotationError(MAX_LENGTH + 1, f"a notation has at most {MAX_LENGTH} characters")
@@ -580,7 +546,6 @@ def parse(
 
 
 def check_shorthands(table: Mapping[str, str]) -> None:
-    """Refuse a shorthand table whose names or notations would not parse (a ``ValueError``)."""
     for name, notation in table.items():
         if not _is_name(name) or _opens_dice(name, 0):
             raise ValueError(
@@ -692,7 +657,6 @@ class _Parser:
         return node
 
     def plain_term(self) -> Node:
-        """A term of the plain subset (a number or a dice term), and the spaces after it."""
         ch = self.peek()
         if not ((ch in _DIGITS and ch) or _opens_dice(self.text, self.i)):
             if ch in ("d", "D") and ch:  # "d" then no number of sides: the dice term's error
@@ -715,7 +679,6 @@ class _Parser:
         return node
 
     def nest(self) -> None:
-        """One more parenthesis or sign around what follows: at most :data:`MAX_NESTING`."""
         self.depth += 1
         if self.depth > MAX_NESTING:
             raise self.fail(f"parentheses and signs nest at most {MAX_NESTING} deep")

@@ -1,13 +1,8 @@
-"""What a table pastes around a notation (docs/notation.md, "Pasted"): each dialect's own chat
-command (Roll20 ``/r``, ``/gmroll``; Foundry ``/r``, ``/gmr``, ``/br``, ``/sr``, ``/pr``; avrae
-``!r``, ``!rr N``, ``!rrr N expr dc``), an inline roll ``[[ ]]`` in a message, and avrae's ``adv``
-and ``dis`` words, read as that tool reads them: :func:`read` takes them off and says what they
-ask (the roll mode, the repeats, the DC, the advantage), the notation proper is left to the parser.
-
-Sources: Foundry VTT's knowledge base, "Dice" (roll modes and their commands); Roll20's help
-center, "Dice Reference" and "Text Chat" (``/roll``, ``/r``, ``/gmroll``, ``/gr``, inline rolls);
-avrae's ``cogs5e/dice/cog.py`` (``!r``, ``!rr``, ``!rrr``: 1 to 100 iterations) and
-``cogs5e/dice/utils.py`` (``string_search_adv``), and d20's ``utils.ast_adv_copy``.
+"""What a table pastes around a notation, read as its tool reads it: each dialect's own chat command,
+an inline roll ``[[ ]]``, avrae's ``adv`` and ``dis`` (docs/notation.md, "What is pasted"). Sources:
+Foundry VTT's knowledge base, "Dice"; Roll20's help center, "Dice Reference" and "Text Chat";
+avrae's ``cogs5e/dice/cog.py`` and ``cogs5e/dice/utils.py`` (``string_search_adv``), d20's
+``utils.ast_adv_copy``.
 """
 
 from __future__ import annotations
@@ -67,8 +62,9 @@ _INLINE = re.compile(r"\[\[(.*?)\]\]")
 
 
 def read(text: str, dialect: str) -> Pasted:
-    """``text`` as ``dialect``'s tool reads what is pasted (the module docstring); a text with no
-    command is all notation (avrae's words aside)."""
+    """``text`` as ``dialect``'s tool reads what is pasted: what its command, inline roll or words
+    ask, and the notation proper, left to the parser; a text with no command is all notation
+    (avrae's words aside)."""
     if "[[" in text:
         return _inline(text, dialect)
     if dialect == "avrae":

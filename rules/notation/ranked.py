@@ -1,37 +1,8 @@
-"""Exact odds of a dice term whose dice are ranked where the keep/drop programme of
-``rules.notation.odds`` (``kept_odds``: the term's dice independent and alike) does not hold:
-exploding dice that keep and drop rank among the rest (``4d6!d1``, ``3d6x>4kh2``, avrae's
-``4d6e6kh3``: each explosion one more die of the pool), and ranked keeps together with value
-selectors (avrae's ``10d6k1ph1``). docs/notation.md, "Odds", says it in prose.
-
-**The dice.** A chain is a base die (its face after its rerolls), then, while the last die shows a
-face that explodes and the chain has exploded fewer than ``D`` times (``term.explosions``: the
-depth, or 1 for ``xo``), one more plain die. The faces fall in *atoms*: the faces on which a base
-die and a plain die weigh the same (which explode or not; rerolled or not, whose base weight
-differs). Within an atom every die is uniform over the atom's faces, whichever die it is; so the
-rolls that put ``c_k`` dice in each atom ``k`` weigh ``W(c)``, the coefficient of
-``t^c`` in ``C(t)^n``, ``C`` one chain's generating function over the atoms (each die a variable
-``t_k``, weighted by its base weight or 1, scaled to the one denominator ``(base x sides^D)^n``):
-
-    C   = sides^D * sum(base_k t_k, k not exploding) + sum(base_k t_k, k exploding) * E_1
-    E_l = sides^(D-l) * TQ + TX * E_(l+1)          (TX, TQ: the atoms' variables summed)
-    E_D = TQ + TX                                  (the cut chain's last die, standing)
-
-and, given ``c``, which face each of them shows is a multinomial. The *listed* rolls (no chain cut)
-leave out ``TX`` in ``E_D`` (``xo`` cuts nothing). ``C^n`` is one big-integer power (Kronecker
-substitution over the atoms). A term without explosions, or compounding (``!!``, a chain one die
-of its sum), is one atom of its die's weighted values and ``W`` is 1 at ``c = n``.
-
-**The ranking.** The keeps and drops are *stages*, in the order the roller applies them, each on
-the dice still kept: it picks the ``top`` highest of them, the ``bottom`` lowest, and those whose
-value matches, and keeps what it picks or drops it. A dynamic programme over the faces from the
-highest value down holds, for each (dice in each atom so far, each stage's dice seen so far), the
-kept dice's scores as a polynomial in one integer; ``j`` dice of a face take the ranks after those
-placed (``comb(c_k + j, j)`` ways among the atom's dice). An operator picking both ends (avrae's
-``kh1kl1``) picks among dice of one value the earliest, as the highest and as the lowest, as d20
-does: it picks as many of them as the larger of its two picks would. A stage ranked from the bottom is
-programmed from the lowest face up instead; when stages rank from both ends, each of the other
-end's takes a guess of how many dice reach it, kept when the programme's count agrees.
+"""Exact odds of a dice term whose dice are ranked where ``rules.notation.odds``'s keep/drop
+programme does not hold: exploding dice that keep and drop rank among the rest (``4d6!d1``,
+``3d6x>4kh2``, avrae's ``4d6e6kh3``) and ranked keeps beside value selectors (avrae's
+``10d6k1ph1``). The atoms, a chain's generating function and the ranking programme:
+docs/notation.md, "Odds".
 """
 
 from __future__ import annotations
@@ -148,7 +119,8 @@ def alike(term: Dice, die: Counts) -> Pool:
 
 
 def exploding(term: Dice, base: Counts) -> Pool:
-    """``term``'s exploding dice (the module docstring), its base die ``base``."""
+    """``term``'s exploding dice, its base die ``base``: the chain's generating function over the
+    atoms (docs/notation.md, "Odds")."""
     n = term.count
     faces, keys = atoms_of(term, base)
     atoms = len(keys)
@@ -229,8 +201,8 @@ def _power(c: Poly, n: int, most: tuple[int, ...], denominator: int) -> Poly:
 
 
 def ranked_odds(pool: Pool, stages: tuple[Stage, ...]) -> tuple[Counts, Counts]:
-    """The distribution of the kept dice's scores (full, listed): the module docstring's
-    programme."""
+    """The distribution of the kept dice's scores (full, listed): the ranking programme
+    (docs/notation.md, "Odds")."""
     faces, guessed, stages = order(pool.faces, stages)
     low = min(0, *(f.score for f in faces))
     width = width_for(max(pool.denominator, bound(pool)))

@@ -64,7 +64,6 @@ def read_notation(text: str, shorthands: Mapping[str, str], dialect: Dialect) ->
 
 
 def _not_a_comment(comment: str, pasted: Pasted, dialect: Dialect) -> None:
-    """Refuse a comment that is another tool's dice (rules/notation/misread.py)."""
     why = dice_maiden(pasted.notation) or comment_misread(comment, dialect)
     if why is not None:
         at = pasted.notation.rfind(comment.split(" ", 1)[0])
@@ -113,7 +112,6 @@ def _advantaged(parsed: Notation, pasted: Pasted) -> Notation:
 
 
 def _replaced(node: Node, term: Dice) -> Node:
-    """``node`` with its leftmost dice term replaced by ``term``."""
     if isinstance(node, Dice):
         return term
     if isinstance(node, Binary):
@@ -128,7 +126,6 @@ def _replaced(node: Node, term: Dice) -> Node:
 
 
 def others_reading(text: str, shorthands: Mapping[str, str], dialect: Dialect) -> list[Dialect]:
-    """The dialects other than ``dialect`` that read ``text`` (an error's hint)."""
     out: list[Dialect] = []
     for other in DIALECTS:
         if other == dialect:

@@ -1,15 +1,6 @@
-"""Rolling a notation (docs/notation.md): term by term, left to right, one slot per dice term.
-
-Within a term (slot ``term.<n>``) the base dice are drawn first, in one go; then the rerolls, then the
-explosions, each in the order Foundry draws them: the term's results are scanned from the first,
-and each that must be rerolled (or explodes) draws its new die at once, appended to the results, so
-the new dice are scanned in their turn (breadth first: the base dice's rerolls, then theirs). ``ro``
-and ``xo`` scan the dice they start with only. A die explodes at most
-:data:`~rules.notation.parser.DEPTH` times in a chain; the last die of a chain so cut stands. A die
-is rerolled at most that many times too, the last of its rerolls drawn from the faces that stand
-(a die of that many sides, its n-th value the n-th such face), so a chain of rerolls always ends
-on a face that stands: "reroll until" exactly.
-Then min/max apply to every die left, keep and drop in their written order, success counting.
+"""Rolling a notation: term by term, left to right, one slot per dice term (``term.<n>``); within a
+term the base dice, the rerolls and the explosions in the order Foundry draws them, then min/max,
+keep and drop, counting (docs/notation.md, "The dice: slots and draw order").
 """
 
 from __future__ import annotations
@@ -83,7 +74,6 @@ def notation_of(
 
 
 def _hint(text: str, shorthands: Mapping[str, str], dialect: Dialect) -> str:
-    """An error's pointer to the dialects that read ``text`` (the caller's second try)."""
     others = others_reading(text, shorthands, dialect)
     if not others:
         return ""
@@ -106,10 +96,10 @@ class _Die:
 
 
 def roll_term(term: Dice, dice: DiceSource, text: str) -> tuple[TermResult, list[int] | None]:
-    """Draw one dice term (written ``text``) and read it (the module docstring); and, where a die
-    shows another
-    value than the face that exploded (Roll20's compounding ``!!`` and penetrating ``!p``), the
-    faces that exploded, in draw order (the events name them)."""
+    """Draw one dice term (written ``text``) and read it (docs/notation.md, "The dice: slots and
+    draw order"); and, where a die shows another value than the face that exploded (Roll20's
+    compounding ``!!`` and penetrating ``!p``), the faces that exploded, in draw order (the events
+    name them)."""
     slot = term.slot
     drawn = dice.roll_many(slot, term.sides, term.count)
     plain = term.kind in ("plain", "percent")  # each die shows the face drawn
@@ -258,7 +248,6 @@ def _keep(results: list[_Die], term: Dice) -> None:
 
 
 def _scored(term: Dice) -> bool:
-    """Whether a kept die of the term adds other than its value (min/max, a count)."""
     return not (
         term.minimum is None
         and term.maximum is None
@@ -268,7 +257,6 @@ def _scored(term: Dice) -> bool:
 
 
 def _plain_status(die: _Die, term: Dice) -> Status:
-    """A die's status in a term that counts nothing (:func:`_status`'s first and last cases)."""
     if die.rerolled:
         return "rerolled"
     if die.dropped:
@@ -357,7 +345,6 @@ class Roller:
         return notation_of(req.notation, self.shorthands, req.dialect, self.table, req.data)
 
     def slots(self, req: NotationRollRequest) -> SlotSpec:
-        """One slot per dice term: ``term.<n>`` (its die size)."""
         return {t.slot: t.sides for t in self.notation(req).terms}
 
     def work(self, req: NotationRollRequest) -> Work:
@@ -433,7 +420,6 @@ class Roller:
 def _rolled(
     parsed: Notation, dice: DiceSource, log: EventLog
 ) -> tuple[int, list[TermResult], list[PoolResult]]:
-    """One roll of ``parsed``: its total, its terms and its pools (their events told)."""
     terms: list[TermResult] = []
     totals: dict[int, int] = {}
     for spec, text in zip(parsed.terms, parsed.texts, strict=True):

@@ -1,9 +1,8 @@
-"""The dice roller's registry entry (docs/notation.md): an entry without a game, ``notation``,
-served at ``/dice`` (``rules.system``).
-
-Its functions read a shorthand table (``adv`` for ``2d20kh1``): :func:`system` builds the entry
-over one, ``SYSTEM`` over the defaults; a deployment with more (``DRAGONROLL_DICE_SHORTHANDS``)
-serves ``SYSTEM.configured(extra)``, an entry of its own (``System.with_shorthands``)."""
+"""The dice roller's registry entry (docs/notation.md): an entry without a game, ``notation``, served
+at ``/dice``. :func:`system` builds it over a shorthand table (``adv`` for ``2d20kh1``), ``SYSTEM``
+over the defaults; a deployment with more (``DRAGONROLL_DICE_SHORTHANDS``) serves
+``SYSTEM.configured(extra)``.
+"""
 
 from __future__ import annotations
 

@@ -1,17 +1,8 @@
-"""Dragon Riders combat resolved from the initial situation plus the decisions so far (RDR-1..10).
-
-The resolver replays the combat from the start every time: the bonuses (RDR-2), the initiator's
-roll-off, then each decision in order. Every die comes from its own slot (``rolloff.initiator``,
-``rolloff.defender``, ``item.<id>``), and each slot is drawn at most once, so a request with one more
-decision shows the same dice and goes one step further (RDR-8). When the decisions run out the
-resolver stops and says who must decide and which choices are legal, or, with ``auto``, takes the
-default decision (RDR-9).
-
-Speed: the combat's working state (totals, items used, fatigue, rage, riders, positions) lives in
-plain attributes of :class:`_Fighter`; each side's state a response returns is built once, at the
-end, as plain dicts of the request models' fields (``SideState``, no pydantic model), and so are
-the decisions taken. The legal options of a decision are listed only when they are needed: to check
-a caller's decision, or to say what the combat awaits.
+"""Dragon Riders combat resolved from the initial situation plus the decisions so far (RDR-1..10):
+replayed from the start every time, the bonuses (RDR-2), the roll-off, then each decision in
+order, each slot drawn at most once, so one more decision shows the same dice and goes one step
+further (RDR-8); when the decisions run out, who must decide and the legal choices, or with
+``auto`` the default decision (RDR-9). docs/systems/riders.md.
 """
 
 from __future__ import annotations
@@ -66,7 +57,6 @@ OTHER: dict[SideName, SideName] = {"initiator": "defender", "defender": "initiat
 
 
 def combat_slots(req: CombatRequest) -> SlotSpec:
-    """Every slot the combat may draw from: both roll-offs (d6) and each item with dice."""
     slots: dict[str, int | None] = {"rolloff.initiator": D6, "rolloff.defender": D6}
     for side in (req.initiator, req.defender):
         for item in side.items:
@@ -84,7 +74,13 @@ class _Stop(Exception):
 
 
 class _Fighter:
-    """One side's working state during the combat; the request's ``Side`` is never changed."""
+    """One side's working state during the combat; the request's ``Side`` is never changed.
+
+    For speed the combat's state (totals, items used, fatigue, rage, riders, positions) lives in
+    plain attributes here; each side's state an answer returns is built once, at the end, as plain
+    dicts of the request models' fields (``SideState``, no pydantic model), as are the decisions
+    taken, and a decision's legal options are listed only when needed (to check a caller's
+    decision, or to say what the combat awaits)."""
 
     __slots__ = (
         "fatigue",

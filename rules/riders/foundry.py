@@ -12,7 +12,6 @@ ITEMS = ("riders.item.pre", "riders.counter.item")
 
 
 def pools(req: Any, res: Mapping[str, Any], say: Say) -> list[Pool]:
-    """The roll-offs and the items' dice, in event order."""
     sides = {d["slot"]: d["sides"] for d in res["rolls"]}
     out: list[Pool] = []
     for event in res["events"]:

@@ -1,10 +1,6 @@
-"""Odds of a Dragon Riders roll-off before anyone rolls (RDR-2, RDR-3, RDR-5).
-
-Each side's total is 2d6 + one d6 per rage level + its pre items' extra dice, plus its bonus
-(elemental bonuses against the other dragon unless at 3 fatigue, terrain, pre items' flat bonuses
-and dice): summed exactly (``rules.odds.dice``). The defender rolls (it does not concede); the
-initiator wins ties (RDR-3). For each counter item a side could play when behind, the chance it
-alone turns the roll-off (the side is behind, and the item's value puts it strictly higher, RDR-5).
+"""Odds of a Dragon Riders roll-off before anyone rolls (RDR-2, RDR-3, RDR-5): each side's total summed
+exactly (``rules.odds.dice``), the initiator winning ties (RDR-3), and for each counter item the
+chance it alone turns the roll-off (RDR-5). docs/odds.md, "How the numbers are made".
 """
 
 from __future__ import annotations
@@ -73,7 +69,6 @@ def total(me: Side, foe: Side) -> Counts:
 
 
 def value(item: Item) -> Counts:
-    """What an item adds: its flat bonus and its dice."""
     flat = Counts({item.bonus: 1}, 1)
     if item.dice is None:
         return flat
@@ -82,8 +77,6 @@ def value(item: Item) -> Counts:
 
 
 def combat_odds(req: CombatOddsRequest) -> CombatOdds:
-    """The roll-off's odds and each counter item's chance to turn it (the work checked first:
-    ``rules.riders.budget.odds_work``)."""
     sides = {"initiator": req.initiator, "defender": req.defender}
     ini, dfd = total(req.initiator, req.defender), total(req.defender, req.initiator)
     defender_wins = _chance(dfd, ini, lambda d, i: d > i)

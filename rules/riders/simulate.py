@@ -20,7 +20,6 @@ class CombatSimulateRequest(NoScript, CombatRequest):
 
 
 def simulate(req: CombatSimulateRequest) -> Simulation:
-    """Play ``runs`` combats to their end; endings: the winner; length: decisions taken."""
     assert req.seed is not None, "the service gives a simulation a seed"
     body = CombatRequest(**{**req.model_dump(exclude={"runs", "seed", "dice"}), "auto": True})
     endings = []

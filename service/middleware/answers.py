@@ -1,16 +1,7 @@
-"""The answer bytes held for clients that have not read them, capped for the whole process.
-
-An answer is in memory from the moment it is made until the client has read it (less what the
-kernel's socket buffers took): 200 connections that sent a request and never read its answer held
-834 MiB (issue 46). So every answer's bytes are counted from its ``http.response.start`` (its
-``Content-Length``) until the server has handed the last of them to a client that reads: the body
-is sent in pieces of :data:`PIECE` bytes, and the server waits, before taking each next piece,
-until the connection's write buffer has drained (uvicorn's flow control), so what is still counted
-is what is still held. A request that arrives while the answers held pass the cap
-(``DRAGONROLL_UNREAD_ANSWER_BYTES``), or whose answer would pass it, is answered a ``503
-overloaded`` with ``Retry-After`` instead (the connection closed); a client that reads nothing
-is closed by the server after ``DRAGONROLL_REQUEST_TIMEOUT`` (``service.server``), which frees
-what it held. The cap and the pod's memory limit: docs/operations.md, "Memory".
+"""The answer bytes held for clients that have not read them, capped for the whole process: counted
+from an answer's ``http.response.start`` until the server has handed its last piece to a client
+that reads, a request past the cap answered a 503 (docs/hardening.md, "Failure paths"; the cap and
+the pod's memory: docs/operations.md, "Memory").
 """
 
 from __future__ import annotations

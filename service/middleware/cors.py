@@ -1,17 +1,6 @@
-"""CORS: Starlette's ``CORSMiddleware``, with its refused preflights answered as problems.
-
-Any origin by default, never credentials, GET/POST/OPTIONS, preflights cached for a day. Starlette
-answers preflights and adds the CORS headers, and ``Vary: Origin`` once (merged with the answer's own
-``Vary``) whenever the answer depends on the origin. Two things are changed, and only for a preflight
-it refuses: the answer is an RFC 9457 problem (``preflight-refused``) instead of a ``text/plain``
-line, and it carries no ``Access-Control-Allow-*`` grant at all (Starlette's would still say
-``Access-Control-Allow-Private-Network: true`` to an origin it refuses).
-
-``private_network`` answers Chrome's Private Network Access preflight
-(``Access-Control-Request-Private-Network: true``, sent when a page served from the internet calls a
-service on a private address, such as a self-hosted dragonroll) with
-``Access-Control-Allow-Private-Network: true``, for the origins allowed; without it such a preflight
-is refused.
+"""CORS: Starlette's ``CORSMiddleware``, with its refused preflights answered as problems that grant
+nothing, and Chrome's Private Network Access preflights answered for the origins allowed
+(``private_network``; docs/operations.md, "Limits and hardening").
 """
 
 from __future__ import annotations

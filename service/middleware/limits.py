@@ -1,11 +1,6 @@
-"""The request body's size limit.
-
-``receive`` is wrapped, never read ahead: the endpoint that reads the body meets the limit there, as
-an exception its handler answers (``service.problems``, a 413 that closes the connection). A body
-announced past ``limit`` bytes (``Content-Length``) is refused at the first ``receive``, unread; one
-within it is passed through untouched (the server delivers exactly the announced bytes); a chunked
-body is counted as it arrives and refused once it grows past the limit. How long a body may take to
-arrive is the server's limit (``service.server``).
+"""The request body's size limit: ``receive`` is wrapped, never read ahead, so the endpoint that reads
+the body meets the limit there, as an exception its handler answers (a 413; docs/operations.md,
+"Limits and hardening"). How long a body may take to arrive is the server's limit (``service.server``).
 """
 
 from __future__ import annotations
