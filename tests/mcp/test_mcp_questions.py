@@ -136,7 +136,8 @@ def test_4_a_dragon_riders_duel_fire_against_water(mcp: Mcp, tools: Any) -> None
 
 def test_5_a_roll20_macro(mcp: Mcp, tools: Any) -> None:
     """ "Roll20 macro `/r 8d10>7f1`." The dice tool's Roll20 example with the macro as pasted:
-    its command taken off, each die over 7 a success and each 1 a failure taken away."""
+    its command taken off, each die of 7 or more a success (Roll20's `>` is "at least") and each 1
+    a failure taken away."""
     name = tool_for(tools, "Roll20")
     body = example(tools, name, "/dice/roll", lambda b: b.get("dialect") == "roll20")
     body["notation"] = "/r 8d10>7f1"
@@ -144,7 +145,7 @@ def test_5_a_roll20_macro(mcp: Mcp, tools: Any) -> None:
     summary = result["structuredContent"]
     dice = values(summary, "term.0")
     assert len(dice) == 8 and summary["command"] == "/r"
-    assert summary["total"] == sum(v > 7 for v in dice) - sum(v == 1 for v in dice)
+    assert summary["total"] == sum(v >= 7 for v in dice) - sum(v == 1 for v in dice)
     # Without the dialect, the refusal says which dialect reads it.
     body.pop("dialect")
     refused = mcp.ask("/dice/roll", body)
