@@ -17,7 +17,7 @@ from typing import Any
 
 from pyinstrument import Profiler
 
-from bench.bench import BARE, ENDPOINTS, ROOT, body_text, scope_for, url_path
+from bench.bench import BARE, ROOT, body_text, every_endpoint, scope_for, url_path
 
 LAYERS = {
     "service": [
@@ -90,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     svc = create_app()
     route = endpoints(svc)[url_path(args.path)]
     assert isinstance(route, ResolverEndpoint), "profiles a resolver"
-    body = dict(ENDPOINTS)[args.path]
+    body = dict(every_endpoint())[args.path]
     runs = {
         "bare": (bare, BARE[0], [body_text(BARE[1], f"p{i}").encode() for i in range(n)]),
         "service": (
