@@ -81,23 +81,27 @@ export function rollable({ systems, doc, paths }) {
   }));
 }
 
+/** What the popover says when the service at `baseUrl` did not answer (no connection, not JSON). */
+function silent(baseUrl, error) {
+  return new TextError(N_("The service did not answer: {error}"), { error: `${baseUrl}: ${error?.message}` });
+}
+
 /**
  * The service's answer to one request (service.js's send(): `{ok, status, body, language, ...}`), or,
- * when the service did not answer (no connection, not JSON), `{ok: false, status: 0, error}` with a
- * TextError saying so.
+ * when the service did not answer, `{ok: false, status: 0, error}` with a TextError saying so.
  */
 export async function reach(service, baseUrl, path, body, lang) {
   try {
     return await service.send(path, body, lang);
   } catch (error) {
-    return { ok: false, status: 0, body: null, error: new TextError(N_("The service did not answer: {error}"), { error: `${baseUrl}: ${error.message}` }) };
+    return { ok: false, status: 0, body: null, error: silent(baseUrl, error) };
   }
 }
 
 /** What the popover says when the service's description of itself could not be read. */
 export function unreadable(error, baseUrl) {
   if (error?.status) return new TextError(N_("{url} answered {status}"), { url: `${baseUrl}${error.path}`, status: error.status });
-  return error?.msgid ? error : new TextError(N_("The service did not answer: {error}"), { error: `${baseUrl}: ${error?.message}` });
+  return error?.msgid ? error : silent(baseUrl, error);
 }
 
 /** A system's name in the player's language (English where it has none of its own). */
