@@ -175,7 +175,8 @@ catalogs-playground-compile: $(STAMP) ## the playground's .po -> service/static/
 
 # Every regeneration, in the order each reads the one before: the event catalogs (the document's
 # examples and GET /systems's languages read them), the OpenAPI document, the playground's catalogs
-# (extracted from the document), the clients (generated from it), the goldens of SYSTEM only (none
+# (extracted from the document), the clients (generated from it), the Owlbear popover's build (it
+# bundles the shared front-end modules: a change to them changes it), the goldens of SYSTEM only (none
 # without it; `make golden` records them all), and last the rules versions (they fingerprint the
 # translations). `make check-generated` runs it and fails when it changed a file.
 generate: ## every generated file, in dependency order (SYSTEM=<id>: that system's goldens too)
@@ -184,6 +185,7 @@ generate: ## every generated file, in dependency order (SYSTEM=<id>: that system
 	$(MAKE) --no-print-directory openapi
 	$(MAKE) --no-print-directory catalogs-playground
 	$(MAKE) --no-print-directory clients
+	$(MAKE) --no-print-directory owlbear
 	$(if $(SYSTEM),$(MAKE) --no-print-directory golden SYSTEM="$(SYSTEM)")
 	$(MAKE) --no-print-directory versions
 

@@ -30,6 +30,8 @@ GENERATED = (
     "clients/python/src/dragonroll_client/_generated.py",
     "clients/typescript/src/schema.d.ts",
     "clients/foundry/endpoints.mjs",
+    "service/static/owlbear/*.*",
+    "service/static/owlbear/assets/*",
     "tests/golden/*/*.response.json",
     "tests/rules/versions.json",
 )

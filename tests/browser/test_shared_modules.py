@@ -5,7 +5,11 @@ to create elements and the global `fetch` throws, so everything they draw is dra
 they are given and every call goes through the fetch they are given. Checked: the form built from an
 endpoint's schema and example and read back after an edit; an answer's card (the dice with their
 statuses, the outcome line and the events with their language and direction, what changed); the
-odds' outcomes adding up to 100%; a refusal one language per line; plural forms by CLDR category.
+odds' outcomes adding up to 100%; a refusal one language per line; plural forms by CLDR category;
+and the hooks a host that draws an answer its own way needs (the Owlbear popover): the card's parts
+(the outcome's text, the dice drawn from what `diceOf` keeps of an answer, passed on as JSON, the
+same as from the answer), the fields a host sets itself left out of a form, a number field emptied
+leaving the request and `missing()` naming it.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ pytestmark = pytest.mark.slow
 
 #: The module the test page runs: it returns what it saw, for the assertions below.
 SCRIPT = """
-import { renderAnswer, oddsView } from "/static/shared/card.js";
+import { diceOf, diceView, eventsView, outcomeText, renderAnswer, oddsView } from "/static/shared/card.js";
 import { createForm } from "/static/shared/form.js";
 import { loadTexts } from "/static/shared/i18n.js";
 import { createService } from "/static/shared/service.js";
@@ -100,6 +104,41 @@ try {
     also: [...view.querySelectorAll("table.also tr")].map((r) => r.cells[0].textContent),
     charts: [...view.querySelectorAll("svg")].map((n) => n.getAttribute("aria-label")),
   };
+
+  // The card's parts: what diceOf keeps of an answer, passed on as JSON, draws the same dice.
+  const sameDice = (answer) => {
+    const whole = diceView(doc, ar, answer.body, answer.request).outerHTML;
+    const kept = JSON.parse(JSON.stringify(diceOf(answer.body)));
+    return [whole === diceView(doc, ar, kept, answer.request).outerHTML, JSON.stringify(kept).length, JSON.stringify(answer.body).length];
+  };
+  const axe = paths.find((p) => p.path === "/dnd5e/attack");
+  const axed = await service.send("/dnd5e/attack", { ...axe.example, advantage: true }, "ar");
+  const turn = paths.find((p) => p.path === "/dos/turn");
+  const turned = await service.send("/dos/turn", turn.example, "ar");
+  out.parts = {
+    same: [rolled, hit, axed, turned].map(sameDice),
+    headings: [...diceView(doc, pl, diceOf(axed.body), axed.request).querySelectorAll("h4")].map((n) => n.textContent),
+    dropped: diceView(doc, pl, diceOf(axed.body), axed.request).querySelectorAll(".die.dropped").length,
+    scripted: diceView(doc, pl, { rolls: [{ slot: "check", sides: 10, value: 7, source: "dice" }] }, {}, { scripted: "at the table" })
+      .querySelector(".die").getAttribute("aria-label"),
+    outcome: [outcomeText(hit.body.events, attack.outcome), outcomeText(hit.body.events, []), outcomeText([], attack.outcome)],
+    hitEvents: hit.body.events.map((e) => [e.code, e.text]),
+    codes: attack.outcome,
+    events: (() => { const list = eventsView(doc, hit.body.events, "ar"); return [list.lang, list.dir, list.children.length]; })(),
+  };
+
+  // A form without what the host sets itself; a number field emptied leaves the request.
+  const test = paths.find((p) => p.path === "/dos/test");
+  const lean = createForm({ document: doc, container: host, doc: api, schema: test.requestSchema, value: test.example,
+    texts: pl, idPrefix: "g", omit: ["seed", "dice", "lang", "foundry"] });
+  const offered = [...host.querySelectorAll("#g-add option")].map((o) => o.value);
+  const stat = host.querySelector("#g-stat");
+  stat.value = "";
+  stat.dispatchEvent(new Event("change"));
+  out.lean = { value: structuredClone(lean.value), offered, missing: lean.missing(), inputs: [...host.querySelectorAll("input, select")].map((n) => n.id) };
+  stat.value = "30";
+  stat.dispatchEvent(new Event("change"));
+  out.lean.after = [lean.value.stat, lean.missing()];
 
   // A refusal: one language per line.
   const refused = await service.send("/dos/test", { stat: 44, skill: "three", dc: 47 }, "pl");
@@ -202,6 +241,34 @@ def test_a_refusal_is_one_language_per_line(seen: dict[str, Any]) -> None:
     ]
     assert [lang for _, lang in lines[1:]] == wanted, lines
     assert json.dumps(lines).count("skill") >= 1
+
+
+def test_the_cards_parts_draw_what_the_card_draws(seen: dict[str, Any]) -> None:
+    parts = seen["parts"]
+    # Drawn from what diceOf kept (after a trip through JSON), the dice are the answer's, fates and
+    # all: a notation roll's dropped dice, a DoS attack's and turn's pools, an attack with advantage.
+    for same, kept, whole in parts["same"]:
+        assert same and kept <= whole
+    # The attack with advantage: a d20 dropped, each damage part named by its formula.
+    assert parts["dropped"] == 1
+    damage = catalog("pl")["slot\x04damage"]
+    assert parts["headings"][1:] == [f"{damage} · 1d12+3", f"{damage} · 2d6"], parts["headings"]
+    assert parts["scripted"].endswith(", at the table")
+    told, last, none = parts["outcome"]
+    events = parts["hitEvents"]
+    assert told == " ".join(text for code, text in events if code in parts["codes"]) and told
+    assert last == events[-1][1] and none == ""
+    assert parts["events"] == ["ar", "rtl", len(events)]
+
+
+def test_a_form_leaves_out_what_the_host_sets(seen: dict[str, Any]) -> None:
+    lean = seen["lean"]
+    host = {"seed", "dice", "lang", "foundry"}
+    assert not host & set(lean["value"]) and not host & set(lean["offered"])
+    assert not any(i.removeprefix("g-") in host for i in lean["inputs"])
+    # The stat emptied: not sent with its last value, and named as missing until it is filled.
+    assert "stat" not in lean["value"] and lean["missing"] == [["stat"]]
+    assert lean["after"] == [30, []]
 
 
 def test_plural_forms_follow_the_languages_rules(seen: dict[str, Any]) -> None:

@@ -194,6 +194,10 @@ def test_a_roll_is_shared_with_every_player(browser: Any, harness: str, service:
         assert last["dice"] == [["check", 10, v, "d"] for v in rolled[: len(last["dice"])]]
         assert [d[2] for d in last["dice"][: len(table)]] == table
         assert last["outcome"] == answer["events"][-1]["text"]
+        # In the log, the table's dice are told apart from the seed's, in words.
+        table_dice = gm.popover.locator("#log > li").first.locator(".die.scripted")
+        assert table_dice.count() == len(last["dice"])
+        assert ", the table's die" in (table_dice.first.get_attribute("aria-label") or "")
         assert {r["source"] for r in requests} == {"dev.dragonroll.owlbear"}
         assert {r["rollTarget"] for r in requests} == {"everyone"}
 
@@ -246,6 +250,42 @@ def test_another_players_result_in_this_players_language(
         player.close()
 
 
+def test_the_log_shows_the_dice_as_the_card_does(
+    browser: Any, harness: str, service: Service
+) -> None:
+    """The log draws a result's dice with the shared card's dice view: a group per slot named by its
+    formula, each die's fate marked (4d6kh3: the lowest dropped). The message carries what that
+    needs, so another player, in another language, sees the same dice."""
+    roller = Table(browser, harness, service, role="PLAYER", name="Ada")
+    reader = Table(browser, harness, service, locale="pl-PL", role="PLAYER", name="Bartek")
+    try:
+        roller.choose("notation", "/dice/roll")
+        roller.roll(notation="4d6kh3")
+        [shared] = roller.results()
+        answer = json.loads(service.post("/dice/roll", shared["data"]["request"]))
+        (term,) = answer["terms"]
+        dropped = [d["status"] == "dropped" for d in term["dice"]]
+        assert sum(dropped) == 1
+        reader.harness(f"harness.deliver({json.dumps(CHANNEL)}, {json.dumps(shared['data'])})")
+        reader.popover.locator("#log > li").first.wait_for()
+        for table in (roller, reader):
+            item = table.popover.locator("#log > li").first
+            assert item.locator(".dice-group h4").all_inner_texts() == ["4d6kh3"]
+            dice = item.locator(".dice .die")
+            assert [d.split()[0] for d in dice.all_inner_texts()] == [
+                str(d["value"]) for d in term["dice"]
+            ]
+            classes = [dice.nth(i).get_attribute("class") or "" for i in range(dice.count())]
+            assert ["dropped" in c.split() for c in classes] == dropped
+        pl = json.loads((I18N / "pl.json").read_text(encoding="utf-8"))["messages"]
+        word = reader.popover.locator("#log .die.dropped").get_attribute("aria-label") or ""
+        assert word.endswith(pl["dropped"]), word
+        assert roller.errors == [] and reader.errors == []
+    finally:
+        roller.close()
+        reader.close()
+
+
 def test_bad_input_is_shown_and_nothing_is_shared(
     browser: Any, harness: str, service: Service
 ) -> None:
@@ -254,7 +294,7 @@ def test_bad_input_is_shown_and_nothing_is_shared(
         player.choose("dos", "/dos/test")
         player.popover.locator("#f-stat").fill("")
         player.popover.locator("#roll").click()
-        assert player.popover.locator("#error").inner_text() == "Stat is required"
+        assert player.popover.locator("#error").inner_text() == "stat is required"
         player.popover.locator("#f-stat").fill("24")
         player.popover.locator("#f-dc").fill("2000000")
         player.popover.locator("#roll").click()
@@ -284,33 +324,62 @@ OWLBEAR = ROOT / "clients" / "owlbear"
 _SHOWN = """() => {
   const out = [];
   const skip = (node) =>
-    node.closest('#log .outcome, #log details > ol, #error [lang="en"], h1, bdi, #language, #system');
+    node.closest('#log .outcome, #log details > ol, [lang="en"]:not(html), h1, bdi, #language, #system');
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const text = n.textContent.trim();
     if (text && !skip(n.parentElement)) out.push(text);
   }
-  for (const node of document.querySelectorAll('[title]:not(.die), [aria-label]')) {
+  // A die's title is its aria-label; a slot's heading's title is the slot's id (data, not a text).
+  for (const node of document.querySelectorAll('[title]:not(.die, .dice-group h4), [aria-label]')) {
     for (const name of ['title', 'aria-label']) if (node.getAttribute(name)) out.push(node.getAttribute(name));
   }
   return out;
 }"""
 
 
+def popover_modules() -> list[Path]:
+    """The popover's sources and the shared modules they import (service/static/shared/, followed
+    from import to import): the code vite bundles into the popover."""
+    import re
+
+    found: list[Path] = []
+    todo = sorted((OWLBEAR / "src").glob("*.js"))
+    while todo:
+        path = todo.pop(0).resolve()
+        if path in found:
+            continue
+        found.append(path)
+        for relative in re.findall(
+            r'^(?:import|export) .* from "(\.\.?/[^"]+\.js)";$', path.read_text(), re.M
+        ):
+            todo.append(path.parent / relative)
+    return found
+
+
 def popover_messages() -> list[str | tuple[str, ...]]:
-    """The message ids the popover's sources mark (the extraction `make catalogs-playground` runs)."""
+    """The message ids the popover's code marks (the extraction `make catalogs-playground` runs): its
+    own sources, the shared modules it bundles and its page."""
     from babel.messages.extract import extract_from_file
 
     from service.playground_catalog import extract_html
 
     keywords = {"t": None, "N_": None, "nt": (1, 2)}
     found: list[str | tuple[str, ...]] = []
-    for path in sorted((OWLBEAR / "src").glob("*.js")):
+    for path in popover_modules():
         for _, message, _, _ in extract_from_file("javascript", str(path), keywords=keywords):
             found.append(message)
     with (OWLBEAR / "index.html").open("rb") as page:
         found += [message for _, _, message, _ in extract_html(page, None, None, None)]
     return list(dict.fromkeys(found))
+
+
+def _filled(text: str, lang: str, **params: object) -> str:
+    """A catalog's text with its placeholders filled as the shared translator fills them: in a
+    right-to-left language each value isolated (FSI ... PDI)."""
+    for key, value in params.items():
+        text = text.replace("{" + key + "}", f"\u2068{value}\u2069" if lang == "ar" else str(value))
+    return text
 
 
 def _pattern(msgid: str) -> str:
@@ -364,9 +433,9 @@ def test_the_popover_speaks_the_players_language(
         # A field left empty: the error names it in the player's language.
         player.popover.locator("#f-stat").fill("")
         player.popover.locator("#roll").click()
-        stat = messages.get("field\x04stat", "Stat")
+        stat = messages.get("field\x04stat", "stat")
         required = messages.get("{field} is required", "{field} is required")
-        assert player.popover.locator("#error").inner_text() == required.replace("{field}", stat)
+        assert player.popover.locator("#error").inner_text() == _filled(required, lang, field=stat)
 
         # Every data-i18n element shows its catalog's text (the status line: the service's).
         for key, text in frame.evaluate(
@@ -374,7 +443,7 @@ def test_the_popover_speaks_the_players_language(
             ".map((n) => [n.dataset.i18n, n.textContent.trim()])"
         ):
             assert text == messages.get(key, key), (key, text)
-        status = messages.get("Service: {url}", "Service: {url}").replace("{url}", service.base)
+        status = _filled(messages.get("Service: {url}", "Service: {url}"), lang, url=service.base)
         assert player.popover.locator("#status").inner_text() == status
         # The form's labels, choices and endpoints: the catalog's words for the fields, values and
         # summaries (the English of GET /systems where the catalog has none).
@@ -405,7 +474,7 @@ def test_the_popover_speaks_the_players_language(
             form = forms.get(str(Locale.parse(lang).plural_form(steps)), forms["other"])
         else:
             form = "{count} step, seed {seed}" if steps == 1 else "All {count} steps, seed {seed}"
-        assert summary == form.replace("{count}", str(steps)).replace("{seed}", seed)
+        assert summary == _filled(form, lang, count=steps, seed=seed)
 
         # No English left: no text shown is one of the popover's English texts that has another
         # text in this language.
@@ -425,10 +494,7 @@ def test_the_popover_speaks_the_players_language(
             with (ROOT / "service" / "locale" / "playground.pot").open("rb") as pot:
                 ids = [m.id for m in read_po(pot) if m.id]
             own += [i for m in ids for i in ([m] if isinstance(m, str) else m)]
-            own += [label.removesuffix(" *") for _, label in labels]  # the schemas' titles
-            own += frame.evaluate(  # and descriptions, the inputs' tooltips in English alone
-                "() => [...document.querySelectorAll('#fields [title]')].map((n) => n.title)"
-            )
+            own += [label.removesuffix(" *") for _, label in labels]  # the fields' names
         patterns = [re.compile(_pattern(text)) for text in own]
         for seen in shown:
             text = seen.removesuffix(" *")
@@ -442,11 +508,14 @@ def test_the_popover_speaks_the_players_language(
             "() => [...document.querySelectorAll('#system option')].map((o) => [o.value, o.textContent])"
         ):
             assert text == names[value], value
-        die = player.popover.locator("#log .die").first.get_attribute("title") or ""
+        # The dice as the shared card draws them: a group per slot, named in the language, and each
+        # die's face in words.
+        group = player.popover.locator("#log .dice-group").first
         slot = player.results()[-1]["data"]["dice"][0]
+        assert group.locator("h4").inner_text() == messages.get("slot\x04" + slot[0], slot[0])
         face = messages.get("{value} on a d{sides}", "{value} on a d{sides}")
-        face = face.replace("{value}", str(slot[2])).replace("{sides}", str(slot[1]))
-        assert die == f"{messages.get('slot' + chr(4) + slot[0], slot[0])}: {face}"
+        die = group.locator(".die").first.get_attribute("title") or ""
+        assert die.split(", ")[0] == _filled(face, lang, value=slot[2], sides=slot[1]), die
         if lang == "ar":
             for selector in ("#error", "#status", "#roll-form", "#log"):
                 direction = frame.evaluate(

@@ -28,10 +28,12 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.executable).parent.parent
-#: The npm packages the copy's generators and node tests use: this checkout's, linked.
+#: The npm packages the copy's generators and node tests use: this checkout's, linked (vite builds
+#: the Owlbear popover in `make generate`).
 NODE_MODULES = (
     "clients/typescript/node_modules/.package-lock.json",
     "clients/foundry/node_modules/.package-lock.json",
+    "clients/owlbear/node_modules/.package-lock.json",
 )
 
 #: The new system's id, made for the run ("omen" and 8 hex digits): a real system called "omen"

@@ -1,10 +1,14 @@
 // The extension's logic, free of the page and of the Owlbear SDK: every function that talks to
 // Owlbear takes the SDK object (`obr`) as an argument, so the unit tests pass a stand-in
-// (test/logic.test.js) and the popover passes the real `OBR` (src/main.js). A text a player may see
-// is an English message id marked with `N_` (src/i18n.js): an error is a `TextError` carrying its id
-// and parameters, which the popover shows in the player's language.
+// (test/logic.test.js) and the popover passes the real `OBR` (src/main.js). What the popover shares
+// with the playground, the Foundry dialog and the MCP roll card (the texts, the calls to the service,
+// the form, an answer's outcome, dice and events) is the shared modules' (service/static/shared/);
+// this is what is Owlbear's own: the room, Dice+, the message every player gets, the theme and the
+// notifications. A text a player may see is an English message id marked with `N_`: an error is a
+// `TextError` carrying its id and parameters, which the popover shows in the player's language.
 
-import { N_ } from "./i18n.js";
+import { diceOf, outcomeText } from "../../../service/static/shared/card.js";
+import { N_, direction } from "../../../service/static/shared/i18n.js";
 
 /** An error a player reads: `message` is the English; `msgid` and `params` translate it. */
 export class TextError extends Error {
@@ -23,8 +27,8 @@ export const CHANNEL = "dev.dragonroll.owlbear/result";
 export const DICE_PLUS_SOURCE = "dev.dragonroll.owlbear";
 /** Owlbear refuses a broadcast over 16 KB; a result message stays under this many bytes. */
 export const MAX_MESSAGE_BYTES = 15_000;
-/** Fields the form never shows (the envelope: set by the extension itself). */
-const ENVELOPE = new Set(["seed", "dice", "lang", "foundry"]);
+/** The request's fields the popover sets itself (the envelope): the form neither shows nor offers them. */
+export const ENVELOPE = ["seed", "dice", "lang", "foundry"];
 
 /** The service URL of the room (its metadata), else the origin that served the page. */
 export async function serviceUrl(obr, fallback) {
@@ -49,16 +53,6 @@ export function languagesOf(catalog) {
   return catalog.length ? Object.keys(catalog[0].name) : ["en"];
 }
 
-/** A language's name in that language (`pl`: "polski"), from the browser's own tables. */
-export function languageName(code) {
-  try {
-    const name = new Intl.DisplayNames([code], { type: "language" }).of(code);
-    return name ? name.charAt(0).toLocaleUpperCase(code) + name.slice(1) : code;
-  } catch {
-    return code;
-  }
-}
-
 /** A player's narration language: their choice, else the browser's, else English. */
 export function playerLanguage(choice, browserLanguages = [], languages = ["en"]) {
   if (choice && languages.includes(choice)) return choice;
@@ -70,40 +64,44 @@ export function playerLanguage(choice, browserLanguages = [], languages = ["en"]
 }
 
 /**
- * The systems and their rolling endpoints, from the service's description of itself: `GET /systems`
- * (names in every language, the languages, each endpoint and its outcome's event codes), and each
- * endpoint's example and request schema from its OpenAPI document.
+ * The systems a player can roll, from what service.js's load() read (`GET /systems` and the OpenAPI
+ * document: discover()'s entries): each system with its resolving endpoints in `GET /systems`'s order
+ * (no odds, no simulation), each marked `rollsDice` when it draws any die (Dice+ has work to do).
  */
-export async function loadCatalog(baseUrl, fetchFn = fetch) {
-  const [systems, doc] = await Promise.all(
-    ["/systems", "/openapi.json"].map(async (path) => {
-      const response = await fetchFn(`${baseUrl}${path}`);
-      if (!response.ok) throw new TextError(N_("{url} answered {status}"), { url: `${baseUrl}${path}`, status: response.status });
-      return response.json();
-    }),
-  );
-  return catalogFrom(systems, doc);
-}
-
-export function catalogFrom(systems, doc) {
+export function rollable({ systems, doc, paths }) {
   return systems.map((system) => ({
     id: system.id,
     name: system.name,
     languages: system.languages,
     endpoints: system.endpoints.flatMap((e) => {
+      const entry = paths.find((p) => p.path === e.path);
       const op = doc.paths?.[e.path]?.post;
-      const content = op?.requestBody?.content?.["application/json"];
-      if (!content?.schema) return [];
-      return [{
-        path: e.path,
-        summary: e.summary,
-        outcome: e.outcome ?? [],
-        example: content.example ?? {},
-        schema: resolve(doc, content.schema),
-        rollsDice: !/\*\*Dice slots\*\*: none/.test(op.description ?? ""),
-      }];
+      return entry ? [{ ...entry, rollsDice: !/\*\*Dice slots\*\*: none/.test(op?.description ?? "") }] : [];
     }),
   }));
+}
+
+/** What the popover says when the service at `baseUrl` did not answer (no connection, not JSON). */
+function silent(baseUrl, error) {
+  return new TextError(N_("The service did not answer: {error}"), { error: `${baseUrl}: ${error?.message}` });
+}
+
+/**
+ * The service's answer to one request (service.js's send(): `{ok, status, body, language, ...}`), or,
+ * when the service did not answer, `{ok: false, status: 0, error}` with a TextError saying so.
+ */
+export async function reach(service, baseUrl, path, body, lang) {
+  try {
+    return await service.send(path, body, lang);
+  } catch (error) {
+    return { ok: false, status: 0, body: null, error: silent(baseUrl, error) };
+  }
+}
+
+/** What the popover says when the service's description of itself could not be read. */
+export function unreadable(error, baseUrl) {
+  if (error?.status) return new TextError(N_("{url} answered {status}"), { url: `${baseUrl}${error.path}`, status: error.status });
+  return error?.msgid ? error : silent(baseUrl, error);
 }
 
 /** A system's name in the player's language (English where it has none of its own). */
@@ -116,148 +114,10 @@ export function endpointOf(catalog, path) {
   return catalog.flatMap((s) => s.endpoints).find((e) => e.path === path) ?? null;
 }
 
-/**
- * An answer's outcome in one line: the texts of its events whose codes are the endpoint's outcome
- * (`GET /systems`), already in the answer's language; else its last text.
- */
-export function outcomeOf(answer, endpoint) {
-  const codes = new Set(endpoint?.outcome ?? []);
-  const events = (answer?.events ?? []).filter((e) => typeof e.text === "string");
-  const told = events.filter((e) => codes.has(e.code)).map((e) => e.text);
-  return told.length ? told.join(" ") : (events.at(-1)?.text ?? "");
-}
-
-function resolve(doc, schema) {
-  const ref = schema?.$ref;
-  if (typeof ref !== "string" || !ref.startsWith("#/components/schemas/")) return schema ?? {};
-  return doc.components?.schemas?.[ref.slice("#/components/schemas/".length)] ?? {};
-}
-
-/** One schema as a form field's kind: integer, number, boolean, an enum, or null (not a scalar). */
-function scalar(schema) {
-  const options = schema.anyOf ?? schema.oneOf ?? [schema];
-  const real = options.filter((s) => s.type !== "null");
-  if (real.length !== 1) return null;
-  const s = real[0];
-  if (s.enum) return { kind: "enum", values: s.enum };
-  if (s.type === "integer" || s.type === "number" || s.type === "boolean") return { kind: s.type };
-  return null;
-}
-
-/**
- * The compact form of an endpoint: a field per top-level scalar (a number, a yes/no, a choice),
- * and what is left (pools, combatants, options) as JSON, all prefilled from the endpoint's example.
- */
-export function formFor(endpoint) {
-  const fields = [];
-  const rest = {};
-  const required = new Set(endpoint.schema.required ?? []);
-  for (const [name, schema] of Object.entries(endpoint.schema.properties ?? {})) {
-    if (ENVELOPE.has(name)) continue;
-    const kind = scalar(schema);
-    if (kind) {
-      fields.push({
-        name,
-        label: schema.title ?? name,
-        description: schema.description ?? "",
-        required: required.has(name),
-        value: endpoint.example[name] ?? schema.default ?? "",
-        ...kind,
-      });
-    } else if (name in endpoint.example) {
-      rest[name] = endpoint.example[name];
-    }
-  }
-  fields.sort((a, b) => Number(b.required) - Number(a.required)); // the required ones first
-  return { fields, rest: Object.keys(rest).length ? JSON.stringify(rest, null, 2) : "" };
-}
-
-/**
- * The request body from the form's values (strings from inputs, booleans from checkboxes) and its
- * JSON part; a clear Error naming the field for what cannot be sent.
- */
-export function buildBody(form, values, restText, lang) {
-  let body = {};
-  if (restText && restText.trim()) {
-    try {
-      body = JSON.parse(restText);
-    } catch (error) {
-      throw new TextError(N_("The JSON part is not valid JSON: {error}"), { error: error.message });
-    }
-    if (body === null || typeof body !== "object" || Array.isArray(body)) {
-      throw new TextError(N_("The JSON part must be an object, like {example}"), { example: '{"pool": 3}' });
-    }
-  }
-  for (const field of form.fields) {
-    const raw = values[field.name];
-    if (field.kind === "boolean") {
-      if (raw !== undefined && raw !== "") body[field.name] = raw === true || raw === "true";
-      continue;
-    }
-    if (raw === undefined || raw === "") {
-      if (field.required) throw new TextError(N_("{field} is required"), { field: field.label });
-      continue;
-    }
-    if (field.kind === "integer" || field.kind === "number") {
-      const n = Number(raw);
-      if (!Number.isFinite(n) || (field.kind === "integer" && !Number.isInteger(n))) {
-        const msgid = field.kind === "integer" ? N_("{field} must be a whole number") : N_("{field} must be a number");
-        throw new TextError(msgid, { field: field.label });
-      }
-      body[field.name] = n;
-    } else {
-      body[field.name] = raw;
-    }
-  }
-  if (lang) body.lang = lang;
-  return body;
-}
-
 /** A seed for a roll: 32 hex characters from the browser's secure source (replayable). */
 export function newSeed(crypto = globalThis.crypto) {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-/** POST one request; `{ ok, status, body }` with the answer's JSON or its problem. */
-export async function post(baseUrl, path, body, fetchFn = fetch) {
-  let response;
-  try {
-    response = await fetchFn(`${baseUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-  } catch (error) {
-    const text = { msgid: N_("The service did not answer: {error}"), params: { error: `${baseUrl}: ${error.message}` } };
-    return { ok: false, status: 0, body: { title: "The service did not answer", detail: `${baseUrl}: ${error.message}`, text } };
-  }
-  let json = null;
-  try {
-    json = await response.json();
-  } catch {
-    const text = { msgid: N_("The service answered {status}, not in JSON"), params: { status: response.status } };
-    json = { title: `HTTP ${response.status}`, detail: "the answer is not JSON", text };
-  }
-  return { ok: response.ok, status: response.status, body: json };
-}
-
-/** The sentence a problem shows a player: its detail (naming the field), else its title. */
-export function problemText(problem) {
-  return String(problem?.detail || problem?.title || "The request was refused");
-}
-
-/**
- * What a player reads for a problem, in their language (`t` from src/i18n.js): a sentence of the
- * popover's own (the service did not answer) in full; for the service's problem, a sentence saying
- * it refused the request, and the service's own detail (naming the field; the service writes it in
- * English) apart, to be shown marked as English.
- */
-export function problemParts(problem, t) {
-  if (problem?.text?.msgid) return { lead: t(problem.text.msgid, problem.text.params ?? {}), detail: "" };
-  const detail = String(problem?.detail || problem?.title || "");
-  const refused = N_("The service refused the request ({status}):");
-  return { lead: t(refused, { status: problem?.status ?? "?" }), detail };
 }
 
 /** The dice slot, size and count a `dice-exhausted` problem asks for (null for another problem). */
@@ -371,12 +231,14 @@ export function dicePlusRoll(obr, player, count, sides, options = {}) {
 
 /**
  * The message every player gets for a result: who rolled what, the outcome sentence, the texts,
- * the dice, and the request (so a player reading another language can have the same result narrated
- * in theirs: the seed and the dice make it the same). Under MAX_MESSAGE_BYTES: the request, then
- * texts, then dice are dropped when it would be larger.
+ * the dice (and what the shared card shows of them: each slot's formula, each die's fate: dropped,
+ * cancelled, exploded ...), and the request (so a player reading another language can have the same
+ * result narrated in theirs: the seed and the dice make it the same). Under MAX_MESSAGE_BYTES: the
+ * request, then the dice's fates, then texts, then dice are dropped when it would be larger.
  */
 export function resultMessage({ answer, request, endpoint, player, baseUrl, lang }) {
   const texts = (answer.events ?? []).map((e) => e.text).filter((t) => typeof t === "string");
+  const { rolls, ...diceFacts } = diceOf(answer);
   const message = {
     v: 1,
     id: `${answer.seed}:${Date.now()}`,
@@ -384,15 +246,17 @@ export function resultMessage({ answer, request, endpoint, player, baseUrl, lang
     path: endpoint.path,
     title: endpoint.summary,
     lang,
-    outcome: outcomeOf(answer, endpoint),
+    outcome: outcomeText(answer.events, endpoint.outcome),
     texts,
-    dice: (answer.rolls ?? []).slice(0, 200).map((r) => [r.slot, r.sides, r.value, r.source === "dice" ? "d" : "s"]),
+    dice: rolls.slice(0, 200).map((r) => [r.slot, r.sides, r.value, r.source === "dice" ? "d" : "s"]),
+    diceFacts,
     seed: answer.seed,
     service: baseUrl,
     request,
   };
   const size = (m) => new TextEncoder().encode(JSON.stringify(m)).length;
   if (size(message) > MAX_MESSAGE_BYTES) delete message.request;
+  if (size(message) > MAX_MESSAGE_BYTES) delete message.diceFacts;
   while (size(message) > MAX_MESSAGE_BYTES && message.texts.length > 1) message.texts.pop();
   while (size(message) > MAX_MESSAGE_BYTES && message.dice.length > 0) message.dice.pop();
   if (size(message) > MAX_MESSAGE_BYTES) message.outcome = message.outcome.slice(0, 2000);
@@ -405,6 +269,20 @@ export function isResultMessage(data) {
     data !== null && typeof data === "object" && data.v === 1 && typeof data.outcome === "string" &&
     Array.isArray(data.texts) && Array.isArray(data.dice) && typeof data.path === "string"
   );
+}
+
+/**
+ * What a result message holds of its answer, as the shared card's dice view reads an answer
+ * (card.js's diceOf): the seed, the dice (`rolls`, each `source` "dice" when the table's Dice+ rolled
+ * it, else "seed") and their formulas and fates.
+ */
+export function messageAnswer(message) {
+  const facts = message.diceFacts !== null && typeof message.diceFacts === "object" ? message.diceFacts : {};
+  return {
+    ...facts,
+    seed: message.seed,
+    rolls: message.dice.map(([slot, sides, value, source]) => ({ slot, sides, value, source: source === "d" ? "dice" : "seed" })),
+  };
 }
 
 /**
@@ -431,7 +309,7 @@ export async function textsFor(message, lang, send, endpoint = null) {
   const again = await send(message.path, { ...message.request, lang });
   if (!again.ok) return theirs;
   const texts = (again.body.events ?? []).map((e) => e.text);
-  return { texts, outcome: outcomeOf(again.body, endpoint) || message.outcome, lang };
+  return { texts, outcome: outcomeText(again.body.events, endpoint?.outcome) || message.outcome, lang };
 }
 
 // ---------------------------------------------------------------- Owlbear's theme and notifications
@@ -471,7 +349,7 @@ const PDI = "\u2069";
  * PDI), so the name stands at its right and the sentence reads on from there.
  */
 export function notificationText(player, outcome, lang, max = 300) {
-  const rtl = ["ar", "fa", "he", "ur"].includes(String(lang ?? "").split("-")[0]);
+  const rtl = direction(String(lang ?? "en")) === "rtl";
   const open = rtl ? RLI : "";
   const close = rtl ? PDI : "";
   const name = `${FSI}${String(player ?? "")}${PDI}: `;

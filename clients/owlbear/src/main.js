@@ -1,47 +1,57 @@
-// The popover: the page around src/logic.js, with the real Owlbear SDK.
+// The popover: the page around src/logic.js, with the real Owlbear SDK. The texts, the form, the
+// service's answers and refusals are drawn by the shared modules of the playground, the Foundry dialog
+// and the MCP roll card (service/static/shared/, bundled in by vite); the room, Dice+, the log of the
+// table's results, the theme and the notifications are the popover's own.
 import OBR from "@owlbear-rodeo/sdk";
+import { diceView, eventsView, outcomeSentence, renderProblem } from "../../../service/static/shared/card.js";
+import { builder } from "../../../service/static/shared/dom.js";
+import { createForm } from "../../../service/static/shared/form.js";
+import { N_, direction, languageName, loadTexts, translatePage, translator } from "../../../service/static/shared/i18n.js";
+import { createService } from "../../../service/static/shared/service.js";
 import {
   CHANNEL,
-  buildBody,
+  ENVELOPE,
+  TextError,
   dicePlusReady,
   dicePlusRoll,
   endpointOf,
-  formFor,
   isResultMessage,
-  languageName,
   languagesOf,
-  loadCatalog,
+  messageAnswer,
   newSeed,
+  notificationText,
   playerLanguage,
-  post,
-  problemParts,
+  reach,
   resolveWithTableDice,
   resultMessage,
+  rollable,
   serviceUrl,
   setServiceUrl,
   share,
   systemName,
   textsFor,
-  notificationText,
   themeStyle,
+  unreadable,
 } from "./logic.js";
-import { CATALOGS, N_, loadTexts, translatePage, translator } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
-const state = {
-  base: location.origin, catalog: [], endpoint: null, form: null, player: null, lang: "en",
-  texts: translator(), status: null,
-};
+const el = builder(document);
+/** The catalogs, next to the popover on the service: /owlbear/index.html -> /static/playground/i18n/. */
+const CATALOGS = "../static/playground/i18n/";
 const LANGUAGE_KEY = "dragonroll.owlbear.lang";
+const pageFetch = (...args) => fetch(...args);
+const state = {
+  base: location.origin, service: null, doc: null, systems: [], endpoint: null, form: null, player: null,
+  lang: "en", texts: translator(), status: null,
+};
 const t = (msgid, params) => state.texts.t(msgid, params);
-const fieldName = (field) => state.texts.inContext("field", field.name) ?? field.label;
-const valueName = (value) => state.texts.inContext("value", String(value)) ?? String(value);
+/** The texts for one system's things (a field name that means different things in two systems). */
+const textsOf = (systemId) => (systemId ? state.texts.forSystem(systemId) : state.texts);
+const systemOf = (id) => state.systems.find((s) => s.id === id) ?? null;
 const summaryOf = (endpoint, fallback = "") => {
   const summary = endpoint?.summary ?? fallback;
   return state.texts.inContext("summary", summary) ?? summary;
 };
-const slotName = (slot) =>
-  String(slot).split(".").map((part) => state.texts.inContext("slot", part) ?? part).join(" · ");
 
 // The status line: an English message id and its parameters, shown (again, on a change of language)
 // in the player's language.
@@ -50,126 +60,102 @@ function status(msgid, params = {}) {
   $("status").textContent = t(msgid, params);
 }
 
-// An error: a TextError of src/logic.js, a problem of the service (problemParts), or another
-// Error (the browser's own message, in the browser's language).
+// An error: a TextError of src/logic.js, an answer the service refused (drawn by the shared card:
+// the popover's words, then the service's, each line in its language), or another Error (the
+// browser's own message, in the browser's language).
 function showError(error) {
   const node = $("error");
   node.replaceChildren();
   if (!error) return;
-  if (error.problem) {
-    const { lead, detail } = problemParts(error.problem, t);
-    node.append(lead);
-    if (detail) node.append(" ", Object.assign(document.createElement("span"), { lang: "en", dir: "ltr", textContent: detail }));
+  if (error.error) error = error.error; // the service did not answer
+  if (error.ok === false) {
+    renderProblem(node, error, { document, texts: textsOf(state.endpoint?.system) });
     return;
   }
   node.textContent = error.msgid ? t(error.msgid, error.params) : String(error.message ?? error);
 }
 
-function option(value, text) {
-  const o = document.createElement("option");
-  o.value = value;
-  o.textContent = text;
-  return o;
-}
-
 function renderSystems() {
   const select = $("system");
-  select.replaceChildren(...state.catalog.map((s) => option(s.id, systemName(s, state.lang))));
+  const chosen = select.value;
+  select.replaceChildren(...state.systems.map((s) => el("option", { value: s.id, text: systemName(s, state.lang) })));
+  if (systemOf(chosen)) select.value = chosen;
   renderEndpoints();
 }
 
 function renderEndpoints() {
-  const system = state.catalog.find((s) => s.id === $("system").value) ?? state.catalog[0];
+  const system = systemOf($("system").value) ?? state.systems[0];
   const select = $("endpoint");
   const chosen = select.value;
-  select.replaceChildren(...(system?.endpoints ?? []).map((e) => option(e.path, summaryOf(e))));
+  select.replaceChildren(...(system?.endpoints ?? []).map((e) => el("option", { value: e.path, text: summaryOf(e) })));
   if (system?.endpoints.some((e) => e.path === chosen)) select.value = chosen;
   renderForm();
 }
 
+// The request as the shared form (the playground's): its fields from the endpoint's schema, the
+// example filled in; what the popover sets itself (seed, dice, lang) left out. A change of language
+// redraws the same form in the new one, keeping what the player typed.
 function renderForm() {
-  const system = state.catalog.find((s) => s.id === $("system").value);
-  state.endpoint = system?.endpoints.find((e) => e.path === $("endpoint").value) ?? null;
-  const fieldset = $("fields");
-  fieldset.replaceChildren(fieldset.querySelector("legend"));
-  if (!state.endpoint) return;
-  state.form = formFor(state.endpoint);
-  for (const field of state.form.fields) field.label = fieldName(field);
-  for (const field of state.form.fields) {
-    const row = document.createElement("div");
-    row.className = "row";
-    const id = `f-${field.name}`;
-    const label = document.createElement("label");
-    label.htmlFor = id;
-    label.textContent = field.label + (field.required ? " *" : "");
-    let input;
-    if (field.kind === "enum") {
-      input = document.createElement("select");
-      if (!field.required) input.append(option("", "—"));
-      input.append(...field.values.map((v) => option(v, valueName(v))));
-      input.value = field.value ?? "";
-    } else if (field.kind === "boolean") {
-      input = document.createElement("select");
-      input.append(option("", "—"), option("true", t("yes")), option("false", t("no")));
-      input.value = field.value === "" ? "" : String(field.value);
-    } else {
-      input = document.createElement("input");
-      input.type = "number";
-      input.step = field.kind === "integer" ? "1" : "any";
-      input.value = field.value;
-    }
-    input.id = id;
-    input.name = field.name;
-    // The schema's description is English: a tooltip for an English reader only.
-    if (field.description && state.lang === "en") input.title = field.description;
-    row.append(label, input);
-    fieldset.append(row);
+  const system = systemOf($("system").value);
+  const endpoint = system?.endpoints.find((e) => e.path === $("endpoint").value) ?? null;
+  const same = state.form && state.endpoint === endpoint;
+  state.endpoint = endpoint;
+  if (!endpoint) {
+    state.form = null;
+    $("fields").replaceChildren();
+    return;
   }
-  $("rest").value = state.form.rest;
-  $("rest-row").hidden = !state.form.rest;
-  $("dice-plus").closest("label").title = state.endpoint.rollsDice ? "" : t("This roll uses no dice");
+  const texts = textsOf(system.id);
+  if (same) state.form.setTexts(texts);
+  else {
+    state.form = createForm({
+      document, container: $("fields"), doc: state.doc, schema: endpoint.requestSchema, value: endpoint.example, texts, omit: ENVELOPE,
+    });
+  }
+  $("dice-plus-label").title = endpoint.rollsDice ? "" : t("This roll uses no dice");
 }
 
-function formValues() {
-  const values = {};
-  for (const field of state.form.fields) values[field.name] = $(`f-${field.name}`).value;
-  return values;
+// The request to send, or a TextError naming the first required field left empty.
+function request() {
+  const [missing] = state.form.missing();
+  if (missing) {
+    const texts = textsOf(state.endpoint.system);
+    const field = missing.filter((key) => typeof key === "string").map((key) => texts.field(key)).join(" · ");
+    throw new TextError(N_("{field} is required"), { field });
+  }
+  return { ...state.form.value, lang: state.lang, seed: newSeed() };
 }
 
 async function roll(event) {
   event.preventDefault();
-  showError("");
-  if (!state.endpoint) return;
+  showError(null);
+  if (!state.endpoint || !state.form) return;
   let body;
   try {
-    body = { ...buildBody(state.form, formValues(), $("rest").value, state.lang), seed: newSeed() };
+    body = request();
   } catch (error) {
     showError(error);
     return;
   }
+  const endpoint = state.endpoint;
   const gmOnly = $("gm-only").checked && state.player.role === "GM";
-  const send = (b) => post(state.base, state.endpoint.path, b);
+  const send = (b) => reach(state.service, state.base, endpoint.path, b, state.lang);
   $("roll").disabled = true;
   try {
     let result;
-    if ($("dice-plus").checked && state.endpoint.rollsDice) {
+    if ($("dice-plus").checked && endpoint.rollsDice) {
       const rollDice = (count, sides) =>
-        dicePlusRoll(OBR, state.player, count, sides, { label: summaryOf(state.endpoint), gmOnly });
+        dicePlusRoll(OBR, state.player, count, sides, { label: summaryOf(endpoint), gmOnly });
       result = await resolveWithTableDice(send, body, rollDice);
     } else {
       result = { ...(await send(body)), request: body };
     }
     if (!result.ok) {
-      showError({ problem: { status: result.status, ...result.body } });
+      showError(result);
       return;
     }
     const message = resultMessage({
-      answer: result.body,
-      request: result.request,
-      endpoint: state.endpoint,
-      player: state.player,
-      baseUrl: state.base,
-      lang: state.lang,
+      answer: result.body, request: result.request, endpoint, player: state.player, baseUrl: state.base, lang: state.lang,
     });
     await share(OBR, message, { gmOnly, deliver: (m) => receive(m, true) });
   } catch (error) {
@@ -179,57 +165,42 @@ async function roll(event) {
   }
 }
 
+// A result of the table in the log: who rolled what, then the shared card's outcome line, dice and
+// events, in this player's language (textsFor: the same request re-resolved in it).
 async function receive(message, gmOnly = false) {
   if (!isResultMessage(message)) return;
-  const endpoint = endpointOf(state.catalog, message.path);
-  const send = (path, b) => post(state.base, path, b);
-  const { texts, outcome: told, lang } = await textsFor(message, state.lang, send, endpoint);
-  const item = document.createElement("li");
-  const who = document.createElement("div");
-  who.className = "who";
-  const player = Object.assign(document.createElement("bdi"), { textContent: message.player });
-  const span = (text) => Object.assign(document.createElement("span"), { textContent: text });
-  who.append(player, ": ", span(summaryOf(endpoint, message.title)));
-  if (gmOnly) who.append(" ", span(t("(GM only)")));
-  const outcome = document.createElement("p");
-  outcome.className = "outcome";
-  outcome.textContent = told;
-  outcome.lang = lang;
-  outcome.dir = lang === "ar" ? "rtl" : "auto";
-  const dice = document.createElement("ul");
-  dice.className = "dice";
-  dice.setAttribute("aria-label", t("Dice"));
-  for (const [slot, sides, value, source] of message.dice) {
-    const die = document.createElement("li");
-    die.className = source === "d" ? "die table" : "die";
-    const face = t("{value} on a d{sides}", { value, sides });
-    die.title = `${slotName(slot)}: ${face}${source === "d" ? ` ${t("(the table's die)")}` : ""}`;
-    die.textContent = String(value);
-    dice.append(die);
-  }
-  const more = document.createElement("details");
-  const summary = document.createElement("summary");
-  summary.textContent = state.texts.nt("{count} step, seed {seed}", "All {count} steps, seed {seed}", texts.length, { seed: message.seed });
-  const steps = document.createElement("ol");
-  steps.append(...texts.map((t) => Object.assign(document.createElement("li"), { textContent: t })));
-  more.append(summary, steps);
-  item.append(who, outcome, dice, more);
-  item.dataset.id = message.id;
+  const endpoint = endpointOf(state.systems, message.path);
+  const send = (path, b) => reach(state.service, state.base, path, b, state.lang);
+  const said = await textsFor(message, state.lang, send, endpoint);
+  const texts = textsOf(endpoint?.system);
+  const outcome = outcomeSentence(document, said.outcome, said.lang);
+  outcome.classList.add("outcome");
+  const steps = texts.nt("{count} step, seed {seed}", "All {count} steps, seed {seed}", said.texts.length, { seed: message.seed });
+  const item = el("li", { class: "dr-card", "data-id": message.id },
+    el("div", { class: "who" }, el("bdi", { text: message.player }), ": ", el("span", { text: summaryOf(endpoint, message.title) }),
+      gmOnly ? [" ", el("span", { text: t("(GM only)") })] : null),
+    outcome,
+    diceView(document, texts, messageAnswer(message), message.request ?? {}, { scripted: t("the table's die") }),
+    el("details", {}, el("summary", { text: steps }), eventsView(document, said.texts.map((text) => ({ text })), said.lang)));
   $("log").prepend(item);
-  await OBR.notification.show(notificationText(message.player, outcome.textContent, lang), "DEFAULT");
+  await OBR.notification.show(notificationText(message.player, said.outcome, said.lang), "DEFAULT");
 }
 
 async function loadService() {
   state.base = await serviceUrl(OBR, location.origin);
   $("service-url").value = state.base;
+  state.service = createService({ baseUrl: state.base, fetch: pageFetch });
   try {
-    state.catalog = await loadCatalog(state.base);
+    const loaded = await state.service.load();
+    state.doc = loaded.doc;
+    state.systems = rollable(loaded);
+    state.form = null;
     await renderLanguages();
     renderSystems();
     status(N_("Service: {url}"), { url: state.base });
   } catch (error) {
-    const reason = error.msgid ? t(error.msgid, error.params) : error.message;
-    status(N_("The service at {url} could not be read: {error}"), { url: state.base, error: reason });
+    const reason = unreadable(error, state.base);
+    status(N_("The service at {url} could not be read: {error}"), { url: state.base, error: t(reason.msgid, reason.params) });
   }
 }
 
@@ -259,38 +230,36 @@ function browserLanguages() {
 // browser's first language the service has texts for, else English. Owlbear Rodeo's SDK tells an
 // extension no language, so the browser's is the player's.
 async function useLanguage(lang) {
-  const texts = await loadTexts(lang, new URL(CATALOGS, location.href)).catch(() => translator());
+  const base = new URL(CATALOGS, location.href);
+  const texts = await loadTexts(lang, { base, fetch: pageFetch }).catch(() => translator());
   state.lang = lang;
   state.texts = texts;
   translatePage(document, texts);
   if (state.status) status(...state.status);
   const select = $("language");
   if (select.value !== lang && [...select.options].some((o) => o.value === lang)) select.value = lang;
-  if (state.catalog.length) renderSystems();
+  if (state.systems.length) renderSystems();
 }
 
-// Before the service's languages are known: the first of the choice and the browser's languages
-// that has a catalog.
+// Before the room's service is known: the language chosen among those of the service that served
+// the page (its GET /systems, whose catalogs the popover reads).
 async function firstLanguage() {
-  const candidates = [stored(LANGUAGE_KEY), ...browserLanguages()].filter(Boolean);
-  for (const tag of candidates) {
-    const base = String(tag).slice(0, 2).toLowerCase();
-    if (base === "en") return "en";
-    const texts = await loadTexts(base, new URL(CATALOGS, location.href)).catch(() => null);
-    if (texts && texts.lang === base) return base;
+  try {
+    const response = await fetch(new URL("../systems", location.href));
+    const languages = response.ok ? languagesOf(await response.json()) : ["en"];
+    return playerLanguage(stored(LANGUAGE_KEY), browserLanguages(), languages);
+  } catch {
+    return "en";
   }
-  return "en";
 }
 
 // The languages the service speaks (GET /systems), each in its own name; the player's choice kept.
 async function renderLanguages() {
-  const languages = languagesOf(state.catalog);
+  const languages = languagesOf(state.systems);
   const select = $("language");
-  select.replaceChildren(...languages.map((code) => {
-    const o = option(code, languageName(code));
-    o.lang = code;
-    return o;
-  }));
+  select.replaceChildren(...languages.map((code) => el("option", {
+    value: code, lang: code, dir: direction(code) === "rtl" ? "rtl" : null, text: languageName(code),
+  })));
   const lang = playerLanguage(stored(LANGUAGE_KEY), browserLanguages(), languages);
   select.value = lang;
   if (lang !== state.lang) await useLanguage(lang);
@@ -337,7 +306,7 @@ async function start() {
   await loadService();
   dicePlusReady(OBR).then((ready) => {
     $("dice-plus").disabled = !ready;
-    $("dice-plus").closest("label").dataset.ready = String(ready);
+    $("dice-plus-label").dataset.ready = String(ready);
   });
 }
 

@@ -5,38 +5,51 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
+import { discover, createService } from "../../../service/static/shared/service.js";
+import { languageName } from "../../../service/static/shared/i18n.js";
 import {
   CHANNEL,
   DICE_PLUS_SOURCE,
+  ENVELOPE,
   MAX_MESSAGE_BYTES,
   METADATA_KEY,
-  buildBody,
-  catalogFrom,
+  TextError,
   dicePlusReady,
   dicePlusRoll,
   endpointOf,
-  formFor,
   isResultMessage,
-  languageName,
   languagesOf,
-  loadCatalog,
+  messageAnswer,
   missingDice,
   newSeed,
   playerLanguage,
+  reach,
   resolveWithTableDice,
   resultMessage,
+  rollable,
   serviceUrl,
   setServiceUrl,
   share,
   systemName,
   textsFor,
+  unreadable,
 } from "../src/logic.js";
 import { fakeObr } from "./fake-obr.js";
 
 const DOC = JSON.parse(readFileSync(new URL("../../../openapi/openapi.json", import.meta.url), "utf8"));
 const SYSTEMS = DOC.paths["/systems"].get.responses["200"].content["application/json"].example;
-const CATALOG = catalogFrom(SYSTEMS, DOC);
+const CATALOG = rollable({ systems: SYSTEMS, doc: DOC, paths: discover(SYSTEMS, DOC) });
 const endpoint = (path) => endpointOf(CATALOG, path);
+/** A fetch answering from `answers` (url -> JSON), 404 for any other. */
+const serving = (answers) => async (url) => {
+  const known = url in answers;
+  return {
+    ok: known,
+    status: known ? 200 : 404,
+    headers: new Headers(known ? { "content-language": "pl" } : {}),
+    json: async () => (known ? answers[url] : { title: "Not Found" }),
+  };
+};
 
 test("the service URL: the room's metadata, else the page's origin; a GM's change is checked", async () => {
   const obr = fakeObr();
@@ -48,23 +61,46 @@ test("the service URL: the room's metadata, else the page's origin; a GM's chang
   await assert.rejects(setServiceUrl(obr, ""), /\(empty\) is not a URL/);
 });
 
-test("the catalog: every system GET /systems lists, with its rolling endpoints", async () => {
+test("the systems a player can roll: every system GET /systems lists, with its resolving endpoints", async () => {
   assert.deepEqual(CATALOG.map((s) => s.id), SYSTEMS.map((s) => s.id));
   const paths = CATALOG.flatMap((s) => s.endpoints.map((e) => e.path));
   assert.deepEqual(paths, SYSTEMS.flatMap((s) => s.endpoints.map((e) => e.path)));
   // Every resolving POST of the document, and no odds or simulation.
   const resolving = Object.keys(DOC.paths).filter((p) => DOC.paths[p].post && !/\/(odds|simulate)(\/|$)/.test(p));
   assert.deepEqual([...paths].sort(), resolving.sort());
-  assert.ok(CATALOG.every((s) => s.endpoints.every((e) => e.outcome.length > 0 && e.schema.properties)));
+  for (const e of CATALOG.flatMap((s) => s.endpoints)) {
+    assert.ok(e.outcome.length > 0 && e.requestSchema.$ref && e.example, e.path);
+    // What the popover sets itself is the form's to leave out: the example's other fields are the
+    // request's own.
+    const schema = DOC.components.schemas[e.requestSchema.$ref.split("/").pop()];
+    assert.ok(Object.keys(e.example).every((k) => k in schema.properties), e.path);
+    assert.ok(ENVELOPE.every((k) => k === "foundry" || k in schema.properties), e.path);
+  }
   assert.equal(endpoint("/dos/actions").rollsDice, false);
   assert.equal(endpoint("/dos/test").rollsDice, true);
-  const fetched = await loadCatalog("http://svc", async (url) => {
-    const answers = { "http://svc/systems": SYSTEMS, "http://svc/openapi.json": DOC };
-    assert.ok(url in answers, url);
-    return { ok: true, json: async () => answers[url] };
-  });
-  assert.deepEqual(fetched, CATALOG);
-  await assert.rejects(loadCatalog("http://svc", async () => ({ ok: false, status: 503 })), /answered 503/);
+  assert.equal(endpoint("/dos/test").system, "dos");
+  // Read through the shared service module, as the popover reads it.
+  const service = createService({ baseUrl: "http://svc", fetch: serving({ "http://svc/systems": SYSTEMS, "http://svc/openapi.json": DOC }) });
+  assert.deepEqual(rollable(await service.load()), CATALOG);
+  const down = createService({ baseUrl: "http://svc", fetch: serving({ "http://svc/openapi.json": DOC }) });
+  const error = await down.load().catch((e) => e);
+  const said = unreadable(error, "http://svc");
+  assert.ok(said instanceof TextError);
+  assert.equal(said.message, "http://svc/systems answered 404");
+  assert.equal(unreadable(new TypeError("Failed to fetch"), "http://svc").message, "The service did not answer: http://svc: Failed to fetch");
+});
+
+test("a request reaches the service, or the player is told it did not answer", async () => {
+  const service = createService({ baseUrl: "http://svc", fetch: serving({ "http://svc/dos/test": { seed: "s", events: [] } }) });
+  const answer = await reach(service, "http://svc", "/dos/test", { stat: 1 }, "pl");
+  assert.deepEqual([answer.ok, answer.status, answer.body, answer.language], [true, 200, { seed: "s", events: [] }, "pl"]);
+  const refused = await reach(service, "http://svc", "/dos/nothing", {}, "pl");
+  assert.deepEqual([refused.ok, refused.status, refused.language], [false, 404, "en"]);
+  const offline = createService({ baseUrl: "http://svc", fetch: async () => { throw new TypeError("Failed to fetch"); } });
+  const failed = await reach(offline, "http://svc", "/dos/test", {}, "pl");
+  assert.deepEqual([failed.ok, failed.status, failed.body], [false, 0, null]);
+  assert.equal(failed.error.msgid, "The service did not answer: {error}");
+  assert.deepEqual(failed.error.params, { error: "http://svc: Failed to fetch" });
 });
 
 test("the systems' names in the player's language, as GET /systems gives them", () => {
@@ -73,28 +109,6 @@ test("the systems' names in the player's language, as GET /systems gives them", 
     for (const [lang, name] of Object.entries(system.name)) assert.equal(systemName(entry, lang), name);
     assert.equal(systemName(entry, "xx"), system.name.en);
   }
-});
-
-test("the compact form: a field per scalar, the rest as JSON, prefilled from the example", () => {
-  const form = formFor(endpoint("/dos/test"));
-  const names = form.fields.map((f) => f.name);
-  assert.deepEqual(names.slice(0, 3), ["stat", "skill", "dc"]);
-  assert.ok(!names.includes("seed") && !names.includes("dice") && !names.includes("lang"));
-  assert.equal(form.fields.find((f) => f.name === "difficulty").kind, "enum");
-  assert.equal(form.fields.find((f) => f.name === "stat").value, 24);
-  const attack = formFor(endpoint("/dnd5e/attack"));
-  assert.ok(JSON.parse(attack.rest).target.ac, "nested parts go to the JSON part");
-  assert.equal(attack.fields[0].name, "attack_bonus");
-});
-
-test("the body: numbers parsed, a bad field named, the language set", () => {
-  const form = formFor(endpoint("/dos/test"));
-  const body = buildBody(form, { stat: "24", skill: "3", dc: "43", difficulty: "hard" }, "", "pl");
-  assert.deepEqual(body, { stat: 24, skill: 3, dc: 43, difficulty: "hard", lang: "pl" });
-  assert.throws(() => buildBody(form, { stat: "2.5", skill: "3", dc: "43" }, "", "en"), /Stat must be a whole number/);
-  assert.throws(() => buildBody(form, { skill: "3", dc: "43" }, "", "en"), /Stat is required/);
-  assert.throws(() => buildBody(form, { stat: "1", skill: "3", dc: "4" }, "{oops", "en"), /not valid JSON/);
-  assert.throws(() => buildBody(form, { stat: "1", skill: "3", dc: "4" }, "[1]", "en"), /must be an object/);
 });
 
 test("the player's language: their choice, else the browser's, else English", () => {
@@ -207,6 +221,7 @@ const ANSWER = {
     { code: "dos.test.success", text: "Total 61 against DC 43: success." },
     { code: "dos.foundry.note", text: "A later step." },
   ],
+  pool: { slot: "check", dice: [{ value: 6, cancelled: false, extra: false }, { value: 10, cancelled: false, extra: true }] },
   extra: "x".repeat(40_000),
 };
 
@@ -223,6 +238,10 @@ test("the shared message: texts and dice, not the whole answer, under 16 KB", ()
   assert.ok(endpoint("/dos/test").outcome.includes("dos.test.success"));
   assert.equal(m.outcome, "Total 61 against DC 43: success.");
   assert.deepEqual(m.dice, [["check", 10, 6, "s"], ["check", 10, 10, "d"]]);
+  // Every player's log draws the dice from the message as the shared card reads an answer's: each
+  // die's fate (card.js's diceOf) goes with them.
+  assert.deepEqual(messageAnswer(m), { slots: [ANSWER.pool], pairs: [], seed: "abc", rolls: ANSWER.rolls });
+  assert.deepEqual(messageAnswer({ ...m, diceFacts: undefined }), { seed: "abc", rolls: ANSWER.rolls });
   assert.ok(!JSON.stringify(m).includes("xxxx"));
   assert.ok(isResultMessage(m));
   assert.ok(!isResultMessage({ v: 2 }) && !isResultMessage(null));
@@ -236,6 +255,7 @@ test("the shared message: texts and dice, not the whole answer, under 16 KB", ()
   });
   assert.ok(new TextEncoder().encode(JSON.stringify(huge)).length <= MAX_MESSAGE_BYTES);
   assert.equal(huge.request, undefined);
+  assert.equal(huge.diceFacts, undefined);
   assert.ok(huge.texts.length > 10);
 });
 

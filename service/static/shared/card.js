@@ -14,13 +14,23 @@
 //                actions: [{text, onClick, id, class}] buttons beside the seed (Replay, Roll again)
 //   renderProblem(container, answer, options)   a refusal alone (renderAnswer calls it for !answer.ok)
 //   oddsView, barChart                          from odds.js
+// The card's parts, for a host that shows an answer its own way (the Owlbear popover's log):
+//   outcomeText(events, codes)                  the outcome in one line: the texts of the events whose
+//                                               codes are the endpoint's outcome, else the last event's
+//   outcomeSentence(document, text, lang)       that line as the card's first paragraph
+//   diceOf(body)                                what of an answer diceView reads, small and of the
+//                                               answer's shape: diceView draws it as it draws the answer
+//   diceView(document, texts, body, request, {scripted})   the dice as dice, a group per slot;
+//                                               `scripted`: the words of a die the request scripted
+//                                               (default "scripted by you"; the popover's Dice+ dice)
+//   eventsView(document, events, lang)          the events' texts, a list in their language and direction
 //
 // The card's elements carry classes (`.sentence`, `.changes`, `.dice .die.dropped`, `.narration`,
 // `.seed`, `.words`), never ids, so a page may show several; shared/card.css styles them.
 
 import { builder } from "./dom.js";
 import { changes } from "./summary.js";
-import { inWords, meanLengthLabel, outcomeName, slotName } from "./words.js";
+import { indexedFormula, inWords, meanLengthLabel, outcomeName, ownFormula, slotName } from "./words.js";
 
 export { barChart, oddsView } from "./odds.js";
 
@@ -38,13 +48,13 @@ export function renderAnswer(container, answer, options) {
   const rows = simulation ? [] : changes(texts, body, answer.request || {});
   container.classList.add("dr-card");
   container.replaceChildren(...[
-    outcomeLine(el, texts, answer, options.outcome || [], simulation),
+    outcomeLine(document, texts, answer, options.outcome || [], simulation),
     rows.length ? changesList(el, texts, rows) : null,
     simulation ? simulationView(el, texts, body, answer.request || {}) : null,
     simulation ? null : el("h3", { text: t("Dice") }),
-    simulation ? null : dice(el, texts, body, answer.request || {}),
+    simulation ? null : diceView(document, texts, body, answer.request || {}),
     events.length ? el("h3", { text: t("What happened") }) : null,
-    events.length ? narration(el, events, answer.language) : null,
+    events.length ? eventsView(document, events, answer.language) : null,
     seedRow(el, texts, body, options.actions || []),
     el("details", { class: "rest" }, el("summary", { text: t("The whole answer") }),
       wordsTable(el, texts, body),
@@ -76,22 +86,32 @@ export function renderProblem(container, answer, { document, texts }) {
   ].filter(Boolean));
 }
 
+export function outcomeText(events, codes) {
+  const wanted = new Set(codes || []);
+  const said = (events || []).filter((e) => typeof e.text === "string");
+  const told = said.filter((e) => wanted.has(e.code));
+  if (told.length) return told.map((e) => e.text).join(" ");
+  return said.length ? said[said.length - 1].text : "";
+}
+
+export function outcomeSentence(document, text, lang) {
+  return builder(document)("p", { class: "status ok sentence", lang, dir: rtl(lang) ? "rtl" : "ltr", text });
+}
+
 // The outcome in one line: the answer's events whose codes are the endpoint's outcome, in the
 // answer's language; a simulation's likeliest ending; else the last event's text.
-function outcomeLine(el, texts, answer, codes, simulation) {
+function outcomeLine(document, texts, answer, codes, simulation) {
   const b = answer.body;
-  const wanted = new Set(codes);
   const events = b.events || [];
-  const told = events.filter((e) => wanted.has(e.code));
-  const line = (text, lang) => el("p", { class: "status ok sentence", lang, dir: rtl(lang) ? "rtl" : "ltr", text });
-  if (told.length) return line(told.map((e) => e.text).join(" "), answer.language);
+  const line = (text, lang) => outcomeSentence(document, text, lang);
+  if (events.some((e) => codes.includes(e.code))) return line(outcomeText(events, codes), answer.language);
   if (simulation && b.outcomes.length) {
     const top = b.outcomes.reduce((x, y) => (y.rate > x.rate ? y : x));
     return line(texts.nt("Over {count} run the likeliest outcome: {outcome}, {rate}.", "Over {count} runs the likeliest outcome: {outcome}, {rate}.", b.runs, {
       outcome: outcomeName(texts, answer.request || {}, top.outcome), rate: texts.percent(top.rate),
     }), texts.lang);
   }
-  if (events.length) return line(events[events.length - 1].text, answer.language);
+  if (events.length) return line(outcomeText(events, codes), answer.language);
   return line(texts.t("Resolved."), texts.lang);
 }
 
@@ -173,6 +193,31 @@ function droppedD20s(body) {
   return pairs;
 }
 
+// What of an answer diceView reads, as a small answer of the same shape: its rolls, a record per
+// slot with its own formula and its dice's fates, the formula a slot's index counts in a list
+// (`damage.1`: `damage[1]`), and the pairs of d20s of an advantage.
+const FATE = ["value", "cancelled", "extra", "status", "exploded"];
+
+export function diceOf(body) {
+  const rolls = body.rolls || [];
+  const fates = fatesBySlot(body);
+  const pairs = droppedD20s(body).map(({ values, dropped }) => ({ d20s: values, natural: values[1 - dropped] }));
+  const out = { rolls, slots: [], pairs };
+  for (const slot of new Set(rolls.map((r) => r.slot))) {
+    const own = ownFormula(body, slot);
+    const dice = (fates.get(slot) || []).map((d) => Object.fromEntries(FATE.filter((k) => k in d).map((k) => [k, d[k]])));
+    if (own || dice.length) out.slots.push({ slot, ...(own ? { notation: own } : {}), ...(dice.length ? { dice } : {}) });
+    // A formula counted by the slot's index stays where indexedFormula reads it: out[name][index].
+    const indexed = indexedFormula(body, slot);
+    const [name, index] = String(slot).split(".").slice(-2);
+    if (indexed && !["rolls", "slots", "pairs"].includes(name)) {
+      out[name] = out[name] || [];
+      out[name][Number(index)] = { notation: indexed };
+    }
+  }
+  return out;
+}
+
 function markDropped(group, pairs) {
   const marks = new Array(group.length).fill(false);
   for (const pair of pairs) {
@@ -187,7 +232,8 @@ function markDropped(group, pairs) {
   return marks;
 }
 
-function dice(el, texts, body, request) {
+export function diceView(document, texts, body, request, { scripted = texts.t("scripted by you") } = {}) {
+  const el = builder(document);
   const rolls = body.rolls || [];
   if (!rolls.length) return el("p", { class: "help", text: texts.t("No dice were needed.") });
   const fates = fatesBySlot(body);
@@ -204,16 +250,16 @@ function dice(el, texts, body, request) {
     const name = slotName(texts, slot, request, body);
     box.append(el("div", { class: "dice-group" },
       el("h4", { text: name, title: slot }),
-      el("ul", { class: "dice", "aria-label": texts.t("dice of {slot}", { slot: name }) }, group.map((roll, i) => die(el, texts, roll, fate[i], dropped[i])))));
+      el("ul", { class: "dice", "aria-label": texts.t("dice of {slot}", { slot: name }) }, group.map((roll, i) => die(el, texts, roll, fate[i], dropped[i], scripted)))));
   }
   return box;
 }
 
 // A die's statuses: [class, words] for each that holds.
-function statuses(texts, roll, fate, dropped) {
+function statuses(texts, roll, fate, dropped, scripted) {
   const { t } = texts;
   const out = [];
-  if (roll.source === "dice") out.push(["scripted", t("scripted by you")]);
+  if (roll.source === "dice") out.push(["scripted", scripted]);
   const status = fate && fate.status;
   if (dropped || status === "dropped") out.push(["dropped", t("dropped")]);
   if (status === "rerolled") out.push(["rerolled", t("rerolled")]);
@@ -226,8 +272,8 @@ function statuses(texts, roll, fate, dropped) {
   return out;
 }
 
-function die(el, texts, roll, fate, dropped) {
-  const marks = statuses(texts, roll, fate, dropped);
+function die(el, texts, roll, fate, dropped, scripted) {
+  const marks = statuses(texts, roll, fate, dropped, scripted);
   const words = [texts.t("{value} on a d{sides}", { value: roll.value, sides: roll.sides }), ...marks.map(([, w]) => w)];
   const struck = marks.some(([c]) => c === "cancelled" || c === "rerolled");
   const face = el(struck ? "del" : "span", { text: String(roll.value) });
@@ -235,6 +281,7 @@ function die(el, texts, roll, fate, dropped) {
     face, el("span", { class: "sides", "aria-hidden": "true", text: texts.t("d{sides}", { sides: roll.sides }) }));
 }
 
-function narration(el, events, language) {
+export function eventsView(document, events, language) {
+  const el = builder(document);
   return el("ol", { class: "narration", lang: language, dir: rtl(language) ? "rtl" : "ltr" }, events.map((e) => el("li", { text: e.text })));
 }

@@ -3,15 +3,19 @@
 // send. Labels are in the reader's language (`texts`, i18n.js's translator); field descriptions
 // (English in the document) are read to screen readers, marked lang="en".
 //
-//   const form = createForm({document, container, doc, schema, value, texts, onChange, idPrefix})
+//   const form = createForm({document, container, doc, schema, value, texts, onChange, idPrefix, omit})
 //       document   the host's document; container: the element the form is drawn in (replaced)
 //       doc        the OpenAPI document ($refs are resolved in doc.components.schemas)
 //       schema     the request schema; value: the starting body (copied; an endpoint's example)
 //       onChange(value)   called after every edit with the body as it now is
 //       idPrefix   ids of the inputs: `${idPrefix}-<path joined by ->` (default "f": #f-skill)
+//       omit       the request's fields the host sets itself (["seed", "lang"]): left out of the
+//                  value, never shown nor offered
 //   form.value           the body as edited (a plain object: JSON.stringify it to send it)
 //   form.setValue(value) replace the body and draw the form again (no onChange)
 //   form.setTexts(texts) draw it again in another language
+//   form.missing()       the paths of the required fields the body lacks ([["stat"]]): a number
+//                        field emptied leaves the body, it does not keep its last value
 //   schemaTools(doc)     {deref, branch, starter}: a schema's $ref resolved, the branch of a union
 //                        that fits a value, a fresh value for a schema
 
@@ -71,12 +75,31 @@ function itemLabel(texts, listKey, item, index) {
   return texts.t("{item} {n}", { item: texts.item(listKey), n: index + 1 });
 }
 
+// The paths of the required fields `value` lacks, in its records at any depth.
+function missingIn(value, schema, branch, path = []) {
+  if (Array.isArray(value)) {
+    const items = branch(schema, value).items || {};
+    return value.flatMap((item, i) => missingIn(item, items, branch, path.concat(i)));
+  }
+  if (!value || typeof value !== "object") return [];
+  const s = branch(schema, value);
+  const props = s.properties || {};
+  const absent = (s.required || []).filter((k) => !(k in value)).map((k) => path.concat(k));
+  const below = Object.entries(value).flatMap(([k, v]) => (k in props ? missingIn(v, props[k], branch, path.concat(k)) : []));
+  return absent.concat(below);
+}
+
 export function createForm(options) {
-  const { document, container, doc, onChange = () => {}, idPrefix = "f" } = options;
+  const { document, container, doc, onChange = () => {}, idPrefix = "f", omit = [] } = options;
   const el = builder(document);
   const { deref, branch, starter } = schemaTools(doc);
+  const kept = (v) => {
+    const copy = structuredClone(v || {});
+    for (const key of omit) delete copy[key];
+    return copy;
+  };
   let texts = options.texts;
-  let value = structuredClone(options.value || {});
+  let value = kept(options.value);
   const schema = options.schema || {};
 
   const fieldId = (path) => `${idPrefix}-` + path.join("-").replace(/[^A-Za-z0-9_-]/g, "_");
@@ -107,7 +130,7 @@ export function createForm(options) {
       const own = key in props;
       box.append(field(item, own ? props[key] : mapValue(s), path.concat(key), own ? key : { mapKey: key, dice: Boolean(s.patternProperties) }));
     }
-    const missing = Object.keys(props).filter((k) => !(k in node));
+    const missing = Object.keys(props).filter((k) => !(k in node) && !(path.length === 0 && omit.includes(k)));
     if (missing.length) box.append(el("div", { class: "row-actions" }, addPicker(node, props, missing, path, label)));
     return box;
   }
@@ -189,7 +212,10 @@ export function createForm(options) {
     }
     if (s.type === "integer" || s.type === "number" || typeof item === "number") {
       const input = el("input", { type: "number", id, value: item, step: 1, min: s.minimum, max: s.maximum, "aria-describedby": help });
-      input.addEventListener("change", () => { if (input.value !== "") setAt(path, Number(input.value)); });
+      input.addEventListener("change", () => {
+        if (input.value !== "") setAt(path, Number(input.value));
+        else if (typeof path[path.length - 1] === "string") setAt(path, undefined); // the field left empty
+      });
       return input;
     }
     const input = el("input", { type: "text", id, value: item ?? "", dir: "auto", "aria-describedby": help });
@@ -216,8 +242,9 @@ export function createForm(options) {
   render();
   return {
     get value() { return value; },
-    setValue(next) { value = structuredClone(next); render(); },
+    setValue(next) { value = kept(next); render(); },
     setTexts(next) { texts = next; render(); },
+    missing: () => missingIn(value, schema, branch),
     render,
   };
 }

@@ -7,7 +7,8 @@
 //                                   request schema): [{path, system, summary, example, requestSchema,
 //                                   odds, outcome}]
 //   createService({baseUrl, fetch}) the calls:
-//     service.load()                GET /systems and GET /openapi.json: {systems, doc, paths}
+//     service.load()                GET /systems and GET /openapi.json: {systems, doc, paths}; an
+//                                   answer not 200 is an Error with its `path` and `status`
 //     service.send(path, request, lang)   POST the request: the answer the card shows,
 //                                   {status, ok, body, path, request, language} (`language` the
 //                                   answer's Content-Language; a problem without one is English)
@@ -43,7 +44,7 @@ export function createService({ baseUrl = "", fetch: fetchFn = globalThis.fetch 
     async load() {
       const [systems, doc] = await Promise.all(["/systems", "/openapi.json"].map(async (path) => {
         const response = await fetchFn(url(path));
-        if (!response.ok) throw new Error(`${path} answered ${response.status}`);
+        if (!response.ok) throw Object.assign(new Error(`${path} answered ${response.status}`), { path, status: response.status });
         return response.json();
       }));
       return { systems, doc, paths: discover(systems, doc) };

@@ -4,7 +4,9 @@
 //   nameOf(request, id)                 a combatant's, side's or entity's name as the request gave it
 //                                       (`name` beside that `id`), else the id
 //   formulaOf(body, slot)               the dice formula an answer gives a slot (`term.0`: "4d6kh3",
-//                                       `damage.1`: "2d6"), or null
+//                                       `damage.1`: "2d6"), or null: the slot's own record's
+//                                       (ownFormula), else that of the record its index counts
+//                                       in the answer's list (indexedFormula)
 //   slotName(texts, slot, request, body)   a dice slot in words: its formula where the answer has one,
 //                                       else each part the slot's name (`attack`), an entity's name
 //                                       (`pool.dragon`: "Pool · the dragon"), a value in words, or a number
@@ -34,7 +36,7 @@ function formulaIn(node) {
 }
 
 // The formula of the record whose `slot` is this one (a notation's term is its formula).
-function ownFormula(body, slot) {
+export function ownFormula(body, slot) {
   let found = null;
   const walk = (node) => {
     if (found || !node || typeof node !== "object") return;
@@ -47,7 +49,7 @@ function ownFormula(body, slot) {
 }
 
 // The formula of the n-th record of the answer's list that a slot `<name>.<n>` counts (`damage.1`).
-function indexedFormula(body, slot) {
+export function indexedFormula(body, slot) {
   const parts = String(slot).split(".");
   const [name, index] = parts.slice(-2);
   const list = body && parts.length >= 2 && /^\d+$/.test(index) ? body[name] : null;
