@@ -225,6 +225,7 @@ soak: $(STAMP) ## 120 s of mixed valid and invalid traffic at 128 connections on
 
 fuzz-long: $(STAMP) ## the contract fuzz and the endpoint properties with many more examples, the Monte Carlo oracles with 10^6 runs
 	DRAGONROLL_FUZZ_EXAMPLES=1000 DRAGONROLL_PROPERTY_EXAMPLES=300 DRAGONROLL_ODDS_FULL_RUNS=1000000 \
+		DRAGONROLL_SEARCH_SECONDS=10 \
 		$(BIN)/python -m pytest -n 2 -q -p no:cacheprovider tests/contract tests/properties tests/odds/test_monte_carlo.py
 
 # IMAGE_TEST_ARGS=--fresh builds every layer again (what a new machine pays); CI runs it after `make
