@@ -1197,16 +1197,20 @@ def pattern(english: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True, slots=True)
 class Known:
-    """The texts of one table, each with the pattern of each of its English forms, in order."""
+    """The texts of one table, each English form with the longest run of words it always holds
+    and its pattern, in order."""
 
-    texts: tuple[tuple[Text, re.Pattern[str]], ...]
+    texts: tuple[tuple[Text, str, re.Pattern[str]], ...]
 
     def matches(self, english: str) -> Iterator[tuple[Text, dict[str, str]]]:
-        """Each text whose English fits, in order, with its values."""
-        for found, compiled in self.texts:
-            match = compiled.match(english)
-            if match is not None:
-                yield found, match.groupdict()
+        """Each text whose English fits, in order, with its values. A form is matched only where
+        its words are in ``english`` (a notation's error is told in 21 us instead of 60: it is
+        read by the 180 forms of the engine's and the notation's tables)."""
+        for found, words, compiled in self.texts:
+            if words in english:
+                match = compiled.match(english)
+                if match is not None:
+                    yield found, match.groupdict()
 
     def read(self, english: str) -> tuple[Text, dict[str, str]] | None:
         """The first text whose English fits, and its values; ``None`` when none fits."""
@@ -1216,7 +1220,7 @@ class Known:
 def known(texts: Iterable[Text]) -> Known:
     return Known(
         tuple(
-            (t, pattern(form))
+            (t, max((lit for lit, *_ in _FORMATTER.parse(form)), key=len), pattern(form))
             for t in texts
             for form in dict.fromkeys((t.text, t.plural or t.text))
         )
