@@ -901,6 +901,8 @@ CHANGES: Final = (
 )
 #: "none": no shorthand, no slot.
 NONE: Final = (text("word=none", "none"),)
+#: What joins a detail's errors ("first; second") and a Dice Maiden string's modifiers.
+SEMICOLON: Final = text("word=semicolon", "; ")
 
 #: A declaration of a Dragons of Shadows turn, as its checks name it (``rules.dos.turn``).
 DECLARATION: Final = (text("dos.declaration", "combatant '{id}': declare[{index}] ({action})"),)
@@ -1062,7 +1064,8 @@ class Field:
     what its English matches (``pattern``); the table of texts its value is one of (``texts``,
     told in the language; with ``raw``, a value no text fits stays as written, as a modifier's
     own name does); a list (its items joined by ``split`` in the English, told and joined again
-    by ``join``: ``"and"`` and ``"or"`` are the language's lists, anything else as written)."""
+    by ``join``: ``"and"`` and ``"or"`` are the language's lists, ``";"`` its semicolon, anything
+    else as written)."""
 
     pattern: str | None = None
     texts: str | None = None
@@ -1086,11 +1089,11 @@ FIELDS: Final[dict[str, Field]] = {
     "message": Field(texts="notation"),
     "odds": Field(texts="odds"),
     "maiden": Field(r"'.*?' is Dice Maiden's.*", texts="maiden"),
-    "meaning": Field(texts="maiden-modifier", split="; ", join="; "),
+    "meaning": Field(texts="maiden-modifier", split="; ", join=";"),
     "thing": Field(texts="thing", raw=True),
     "found": Field(texts="found", raw=True),
     "known_modifiers": Field(texts="known-modifiers"),
-    "changes": Field(texts="changes", split=", "),
+    "changes": Field(texts="changes", split=", ", join="and"),
     "known": Field(texts="none", raw=True),
     "close": Field(r"[)}]", raw=True),
     "read": Field(r"'.*'|\".*\""),
@@ -1127,6 +1130,7 @@ TEXTS: Final[dict[str, tuple[Text, ...]]] = {
     "known-modifiers": KNOWN_MODIFIERS,
     "changes": CHANGES,
     "none": NONE,
+    "semicolon": (SEMICOLON,),
     "declaration": DECLARATION,
     "role": ROLES,
     "verb": DEFENSE_VERBS,
@@ -1318,7 +1322,10 @@ class Catalog:
             return format_list(told, style="standard", locale=self.lang)
         if spec.join == "or":
             return format_list(told, style="or", locale=self.lang)
-        return spec.join.join(told)
+        return (self.semicolon() if spec.join == ";" else spec.join).join(told)
+
+    def semicolon(self) -> str:
+        return self.say(SEMICOLON, {}) or SEMICOLON.text
 
     def item(self, spec: Field, value: str) -> str | None:
         if spec.texts is not None:
@@ -1465,9 +1472,9 @@ def _detail(
 
 def _engine_detail(detail: str, errors: list[tuple[str, str | None]], cat: Catalog) -> str | None:
     for k in range(1, min(len(errors), 5) + 1):
-        if detail == "; ".join(e for e, _ in errors[:k]):
+        if detail == SEMICOLON.text.join(e for e, _ in errors[:k]):
             said = [t for _, t in errors[:k]]
-            return None if None in said else "; ".join(t for t in said if t is not None)
+            return None if None in said else cat.semicolon().join(t for t in said if t)
     return tell(KNOWN["engine"], detail, cat)
 
 
