@@ -2,21 +2,22 @@
 the language of the request (its ``lang`` when the body can be read, else ``Accept-Language``),
 from a gettext domain of their own, ``problems`` (``service/locale/<lang>/LC_MESSAGES/problems.po``).
 
-A problem is built in English where it happens (``service.problems``, pydantic, the middleware);
-:func:`localized` tells it again in the reader's language just before it is sent, from its kind
-and its English texts: each English text of the catalog is a template (``no resource at {path};
-...``) that is matched against the problem's text to read its values back, then the language's
-template is filled with them (a value that is itself a text of the catalog, such as the field
-message inside a validation error's detail or the JSON parser's reason, is told in the language
-too). A text no template matches stays English. So the English texts stay where they are written,
-and a change of wording there leaves that text English until its template here follows (a test
-sends every kind of problem and checks each is told in every language).
+A problem is built in English where it happens (``service.problems``, pydantic, the middleware,
+the engine's errors in ``rules/``); :func:`localized` tells it again in the reader's language just
+before it is sent, from its kind and its English texts: each English text of the catalog is a
+template (``no resource at {path}; ...``) that is matched against the problem's text to read its
+values back, then the language's template is filled with them. A value that is itself a text of
+the catalog is told in the language too: the field message inside a validation error's detail, the
+JSON parser's reason, and the parts the engine builds its messages from (a notation's error after
+its column, a budget's count, a Dragons of Shadows declaration: :data:`FIELDS`). A text no template
+matches stays English. So the English texts stay where they are written, and a change of wording
+there leaves that text English until its template here follows: the tests send every kind of
+problem and every message the engine writes (found in its source) in every language.
 
 The problem says which language each text is in: ``lang`` (the language of the answer, as
 ``Content-Language`` says: its ``title`` is always in it), ``detail_lang`` (its ``detail``'s) and
 each error's ``lang`` (its ``msg``'s): a client shows them in one language and marks the English
-ones (``lang="en"``). The engine's own refusals (an unknown id, a rule's limit) are developers'
-texts and stay English, their titles translated.
+ones (``lang="en"``).
 """
 
 from __future__ import annotations
