@@ -1345,9 +1345,18 @@ class Catalog:
         return None if found is _MISSING else found
 
 
+#: The longest text read back, the most a problem shows of a text (``service.problems.MAX_TEXT``:
+#: a longer one is cut, and its cut stays English): a template's pattern may take a text's length
+#: squared to fit or fail (a notation's error quoting a 60 KB text of data references took 250 ms
+#: on the event loop; 0.4 ms at 1,000 characters).
+LONGEST: Final = 1000
+
+
 def tell(texts: Known, english: str, cat: Catalog) -> str | None:
     """``english`` in ``cat``'s language: the first text of ``texts`` that fits it and whose every
-    part the catalog tells; ``None`` when none does."""
+    part the catalog tells; ``None`` when none does, or when it is longer than :data:`LONGEST`."""
+    if len(english) > LONGEST:
+        return None
     for found, values in texts.matches(english):
         done = _values(values, cat)
         told = cat.say(found, values, done) if done is not None else None

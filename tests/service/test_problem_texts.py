@@ -186,6 +186,20 @@ def test_an_engine_refusal_is_told_in_the_language(lang: str) -> None:
     assert out["errors"][0]["lang"] == DEFAULT, out
 
 
+def test_a_text_longer_than_a_problem_reads_stays_english() -> None:
+    """A template's pattern may take a text's length squared to read it back: a text of more than
+    ``LONGEST`` characters (a notation's error quoting what its data references made of a 60 KB
+    body) is not read, and stays English, on the event loop in no time; a long one within it is
+    told."""
+    assert problem_texts.LONGEST == problems.MAX_TEXT  # a text cut to show is not read either
+    read = " (in 'x', its data references replaced) ("
+    for n, lang in ((20, "pl"), (1500, DEFAULT)):
+        msg = f"notation: column 9: a notation has at most 500 characters (in '{read * n}', its data references replaced)"
+        assert (len(msg) > problem_texts.LONGEST) == (lang == DEFAULT)
+        out = localized(problems.from_rules_error(InvalidRequest.at(("notation",), msg)), "pl")
+        assert out["detail_lang"] == lang and out["errors"][0]["lang"] == lang, out["detail"][:80]
+
+
 # ---------------------------------------------------------------- which language
 
 
