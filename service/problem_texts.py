@@ -253,69 +253,69 @@ JSON: Final = (
 #: The messages of the models' own checks (error type ``value_error``), by model.
 CHECKS: Final = (
     text(
-        "error=value_error|dos.difficulty",
+        "error=value_error|combat.difficulty",
         "give either `difficulty` or `modifier_percent`, not both",
     ),
     text(
-        "error=value_error|dos.defense_difficulty",
+        "error=value_error|combat.defense_difficulty",
         "give either `defense_difficulty` or `defense_modifier_percent`, not both",
     ),
     text(
-        "error=value_error|dos.successes_needed",
+        "error=value_error|combat.successes_needed",
         "successes_needed ({needed}) is more than attempts ({attempts}): the test could never "
         "succeed",
     ),
     text(
-        "error=value_error|dos.unarmed",
+        "error=value_error|combat.unarmed",
         "an unarmed attack deals strength alone (DOS-26): damage must be 0, not {damage}; use "
         "kind `melee` for a weapon",
     ),
     text("error=value_error|hp", "hp ({hp}) is more than max_hp ({max_hp})"),
     text(
-        "error=value_error|dos.damage",
+        "error=value_error|combat.damage",
         "give either `weapon` (rolled damage, DOS-26) or `amount` with `kind` (GM-set damage, "
         "DOS-29), not both and not neither",
     ),
     text(
-        "error=value_error|dos.amount",
+        "error=value_error|combat.amount",
         "a GM-set `amount` needs its `kind` (light, serious or critical)",
     ),
     text(
-        "error=value_error|dos.kind",
+        "error=value_error|combat.kind",
         "`kind` goes with a GM-set `amount`; for a weapon use weapon.damage_kind",
     ),
     text(
-        "error=value_error|dos.blocks_used",
+        "error=value_error|combat.blocks_used",
         "blocks_used ({used}) is more than block skill + 1 ({allowed})",
     ),
     text(
-        "error=value_error|dos.dodges_used",
+        "error=value_error|combat.dodges_used",
         "dodges_used ({used}) is more than the dodge skill ({allowed})",
     ),
-    text("error=value_error|dos.running", "a defender cannot be both running and stopped"),
+    text("error=value_error|combat.running", "a defender cannot be both running and stopped"),
     text(
-        "error=value_error|dnd5e.stealth",
+        "error=value_error|initiative.stealth",
         "give exactly one of `stealth_total` and `stealth_mod`",
     ),
-    text("error=value_error|dnd5e.formula", "at position {position}: {message}"),
+    text("error=value_error|damage.formula", "at position {position}: {message}"),
     text(
-        "error=value_error|dragon.pool",
+        "error=value_error|battle.pool",
         "battle + features_used is {dice} dice: a pool holds at most {most}",
     ),
     text(
-        "error=value_error|riders.extra_rolloff_dice",
+        "error=value_error|duel.extra_rolloff_dice",
         "extra_rolloff_dice only applies to pre items",
     ),
     text(
-        "error=value_error|riders.damage_item",
+        "error=value_error|duel.damage_item",
         'a "damage" item must say what it does in `damage`',
     ),
     text(
-        "error=value_error|riders.has_rider",
+        "error=value_error|duel.has_rider",
         "has_rider is false, but a rider is marked current",
     ),
     text(
-        "error=value_error|riders.rolloff",
+        "error=value_error|duel.rolloff",
         "the roll-off would be {dice} d6 (2 + rage + pre items' extra dice): at most {most}",
     ),
 )
@@ -353,175 +353,175 @@ ENGINE_TEXTS: Final = (
         "{first} (and {more} more)",
         "more",
     ),
-    # Dragons of Shadows (``rules.dos``)
-    text("engine=dos.duplicate", "duplicate id '{id}': {where}[{index}] already has it"),
+    # Dragons of Shadows: its checks, its combat, its turn
+    text("engine=combat.duplicate", "duplicate id '{id}': {where}[{index}] already has it"),
     text(
-        "engine=dos.reference|combatant",
+        "engine=combat.reference|combatant",
         "combatant '{id}': {role} '{ref}' is not a combatant",
     ),
-    text("engine=dos.reference", "{role} '{ref}' is not a combatant"),
+    text("engine=combat.reference", "{role} '{ref}' is not a combatant"),
     text(
-        "engine=dos.own|combatant",
+        "engine=combat.own|combatant",
         "combatant '{id}': a combatant cannot be its own {role}",
     ),
-    text("engine=dos.own", "a combatant cannot be its own {role}"),
-    text("engine=dos.twice|combatant", "combatant '{id}': {role} '{ref}' is listed twice"),
-    text("engine=dos.twice", "{role} '{ref}' is listed twice"),
+    text("engine=combat.own", "a combatant cannot be its own {role}"),
+    text("engine=combat.twice|combatant", "combatant '{id}': {role} '{ref}' is listed twice"),
+    text("engine=combat.twice", "{role} '{ref}' is listed twice"),
     text(
-        "engine=dos.tie",
+        "engine=combat.tie",
         "initiative: {ids} still tie after {rerolls} rerolls; check the scripted "
         "`initiative.<id>` dice",
     ),
-    text("engine=dos.incapacitated", "an incapacitated defender cannot {verb} (DOS-28)"),
+    text("engine=combat.incapacitated", "an incapacitated defender cannot {verb} (DOS-28)"),
     text(
-        "engine=dos.no_block",
+        "engine=combat.no_block",
         "the defender has no {defense} left this turn: {used} of {allowed} used (block skill + 1,"
         " DOS-18); choose another defense, `none` or `auto`",
     ),
     text(
-        "engine=dos.no_dodge",
+        "engine=combat.no_dodge",
         "the defender has no {defense} left this turn: {used} of {allowed} used (dodge skill, "
         "DOS-18); choose another defense, `none` or `auto`",
     ),
     text(
-        "engine=dos.ranged",
+        "engine=combat.ranged",
         "a {kind} attack is a ranged attack (DOS-21): give `ranged: {{dc}}`",
     ),
     text(
-        "engine=dos.melee",
+        "engine=combat.melee",
         "a {kind} attack is melee: `ranged` is only for thrown or shooting weapons",
     ),
     text(
-        "engine=dos.odds_ranged",
+        "engine=combat.odds_ranged",
         "a {kind} attack needs `ranged: {{dc}}` exactly when it is thrown or shooting (DOS-21)",
     ),
     text(
-        "engine=dos.odds_pool",
+        "engine=combat.odds_pool",
         "odds are computed for pools of at most {most} dice; {asked} asked",
     ),
-    text("engine=dos.odds_pool|field", "at most {most} dice for odds"),
-    text("engine=dos.order", "order must list every combatant; missing: {missing}"),
-    text("engine=dos.first", "give `first` only when initiative is rolled (no `order`)"),
-    text("engine=dos.no_target", "{declaration} takes no `target`"),
-    text("engine=dos.needs_target", "{declaration} needs a `target`"),
-    text("engine=dos.unknown_target", "{declaration}: '{target}' is not a combatant"),
-    text("engine=dos.self_target", "{declaration} cannot target itself"),
-    text("engine=dos.count", "{declaration}: `count` is for attacks"),
-    text("engine=dos.attack_field", "{declaration}: `{field}` is for attacks"),
+    text("engine=combat.odds_pool|field", "at most {most} dice for odds"),
+    text("engine=combat.order", "order must list every combatant; missing: {missing}"),
+    text("engine=combat.first", "give `first` only when initiative is rolled (no `order`)"),
+    text("engine=combat.no_target", "{declaration} takes no `target`"),
+    text("engine=combat.needs_target", "{declaration} needs a `target`"),
+    text("engine=combat.unknown_target", "{declaration}: '{target}' is not a combatant"),
+    text("engine=combat.self_target", "{declaration} cannot target itself"),
+    text("engine=combat.count", "{declaration}: `count` is for attacks"),
+    text("engine=combat.attack_field", "{declaration}: `{field}` is for attacks"),
     text(
-        "engine=dos.at_range",
+        "engine=combat.at_range",
         "{declaration}: a {kind} weapon attacks at range: give `ranged: {{dc}}`",
     ),
     text(
-        "engine=dos.not_at_range",
+        "engine=combat.not_at_range",
         "{declaration}: `ranged` needs a thrown or shooting weapon",
     ),
     text(
-        "engine=dos.no_dodge_target",
+        "engine=combat.no_dodge_target",
         "{declaration}: '{target}' has dodge skill 0 and so no dodge (DOS-18)",
     ),
-    text("engine=dos.alone", "{declaration}: {action} must be declared alone"),
-    text("engine=dos.metres", "{declaration}: `metres` is for a step"),
-    text("engine=dos.one_step", "{declaration}: one step per turn (DOS-23)"),
+    text("engine=combat.alone", "{declaration}: {action} must be declared alone"),
+    text("engine=combat.metres", "{declaration}: `metres` is for a step"),
+    text("engine=combat.one_step", "{declaration}: one step per turn (DOS-23)"),
     text(
-        "engine=dos.step_length",
+        "engine=combat.step_length",
         "{declaration}: at most floor(speed / 4) = {metres} metres (DOS-23)",
     ),
     text(
-        "engine=dos.dodge_defense",
+        "engine=combat.dodge_defense",
         "combatant '{id}': defense `dodge` with dodge skill 0 (DOS-18)",
     ),
     text(
-        "engine=dos.actions",
+        "engine=combat.actions",
         "combatant '{id}' declares {declared} actions but has {actions} this turn (speed {speed} "
         "against opponents' {opponents}, DOS-14)",
     ),
     text(
-        "engine=dos.turn_limit",
+        "engine=combat.turn_limit",
         "the turn declares {declared} actions in all; at most {most} per request",
     ),
-    text("engine=dos.turn_limit|field", "{declared} actions declared, limit {most}"),
-    # the dragon battle (``rules.dragon``)
-    text("engine=dragon.join_self", "{id} cannot join itself"),
-    text("engine=dragon.join_dragon", "{id} is a free (gm) entity: the dragon is not its ally"),
+    text("engine=combat.turn_limit|field", "{declared} actions declared, limit {most}"),
+    # the dragon battle: its entities, its rounds
+    text("engine=battle.join_self", "{id} cannot join itself"),
+    text("engine=battle.join_dragon", "{id} is a free (gm) entity: the dragon is not its ally"),
     text(
-        "engine=dragon.attack_dragon",
+        "engine=battle.attack_dragon",
         "{id} is the player's (subjugated) entity: it cannot attack the dragon",
     ),
     text(
-        "engine=dragon.join_unknown",
+        "engine=battle.join_unknown",
         "{id} would join {ally}, which is not an entity of the request",
     ),
     text(
-        "engine=dragon.join_enemy",
+        "engine=battle.join_enemy",
         "{id} would join {ally}, which is not its ally (the other side)",
     ),
-    text("engine=dragon.join_aside", "{id} would join {ally}, which stands aside (DRG-4)"),
+    text("engine=battle.join_aside", "{id} would join {ally}, which stands aside (DRG-4)"),
     text(
-        "engine=dragon.target_ally",
+        "engine=battle.target_ally",
         "{id}: target {target} is its ally; a target is on the other side",
     ),
     text(
-        "engine=dragon.target_aside",
+        "engine=battle.target_aside",
         "{id}: target {target} is not in the battle (it stands aside, DRG-4)",
     ),
     text(
-        "engine=dragon.target_unknown",
+        "engine=battle.target_unknown",
         "{id}: target {target} is not in the battle (no such entity)",
     ),
-    text("engine=dragon.target_self", "{id} cannot target itself"),
+    text("engine=battle.target_self", "{id} cannot target itself"),
     text(
-        "engine=dragon.defeated",
+        "engine=battle.defeated",
         "the dragon has {wounds} wounds against battle {battle}: it is defeated and may not go "
         "on (DRG-15)",
     ),
     text(
-        "engine=dragon.defeated|field",
+        "engine=battle.defeated|field",
         "wounds >= battle: the dragon is defeated (DRG-15)",
     ),
-    text("engine=dragon.rounds", "round {round}: a battle lasts at most {most} rounds"),
-    text("engine=dragon.rounds|field", "a battle lasts at most {most} rounds"),
-    text("engine=dragon.dragon_id|rename", "the id `dragon` names the dragon; rename it"),
-    text("engine=dragon.dragon_id", "the id `dragon` names the dragon"),
+    text("engine=battle.rounds", "round {round}: a battle lasts at most {most} rounds"),
+    text("engine=battle.rounds|field", "a battle lasts at most {most} rounds"),
+    text("engine=battle.dragon_id|rename", "the id `dragon` names the dragon; rename it"),
+    text("engine=battle.dragon_id", "the id `dragon` names the dragon"),
     text(
-        "engine=dragon.twice",
+        "engine=battle.twice",
         "entity {id} appears twice (entities[{earlier}] and entities[{index}])",
     ),
-    text("engine=dragon.own_parent", "{id} cannot be its own parent"),
+    text("engine=battle.own_parent", "{id} cannot be its own parent"),
     text(
-        "engine=dragon.individual",
+        "engine=battle.individual",
         "{id} is an individual: it becomes the dragonslayer itself (DRG-14)",
     ),
-    text("engine=dragon.parent", "{id}: parent {parent} is not an entity of the request"),
+    text("engine=battle.parent", "{id}: parent {parent} is not an entity of the request"),
     text(
-        "engine=dragon.minority",
+        "engine=battle.minority",
         "{id}: the dragonslayer minority's prosperity is 0 .. the group's ({prosperity}), not "
         "{given} (DRG-14)",
     ),
     text(
-        "engine=dragon.dragon_target|unknown",
+        "engine=battle.dragon_target|unknown",
         "the dragon's target {target} is not an entity of the request: it must be a free (gm) "
         "entity taking part in the battle",
     ),
     text(
-        "engine=dragon.dragon_target|player",
+        "engine=battle.dragon_target|player",
         "the dragon's target {target} is the player's own (subjugated) entity: it must be a free "
         "(gm) entity taking part in the battle",
     ),
     text(
-        "engine=dragon.dragon_target|aside",
+        "engine=battle.dragon_target|aside",
         "the dragon's target {target} stands aside (DRG-4): it must be a free (gm) entity taking "
         "part in the battle",
     ),
-    text("engine=dragon.cycle", "parents form a cycle: {cycle}"),
+    text("engine=battle.cycle", "parents form a cycle: {cycle}"),
     text(
-        "engine=dragon.minority_limit",
+        "engine=battle.minority_limit",
         "{id} reveals a dragonslayer minority, but the battle already holds {most} entities",
     ),
-    text("engine=dragon.minority_limit|field", "at most {most} entities"),
-    # Dragon Riders (``rules.riders``)
+    text("engine=battle.minority_limit|field", "at most {most} entities"),
+    # Dragon Riders: its decisions
     counted(
-        "engine=riders.over",
+        "engine=duel.over",
         "decision {index}: the combat is over after {index} decision(s); no further decision is "
         "expected",
         "decision {index}: the combat is over after {index} decision(s); no further decision is "
@@ -529,39 +529,39 @@ ENGINE_TEXTS: Final = (
         "index",
     ),
     text(
-        "engine=riders.item_id",
+        "engine=duel.item_id",
         "item id '{id}' is already used by {side}.items[{index}]: item ids must be unique across "
         "both sides (each rolls in slot item.<id>)",
     ),
     text(
-        "engine=riders.illegal",
+        "engine=duel.illegal",
         "decision {index} ({phase}): {why}; expected from the {by}: {expected}",
     ),
-    # the fifth edition (``rules.dnd5e``)
+    # the fifth edition: its initiative
     text(
-        "engine=dnd5e.group",
+        "engine=initiative.group",
         "group {group} rolls once for identical creatures (D5E-5): {field} differs from {id}'s",
     ),
-    text("engine=dnd5e.dexterity", "tie_break dexterity needs it"),
-    text("engine=dnd5e.twice", "{id} is listed twice"),
+    text("engine=initiative.dexterity", "tie_break dexterity needs it"),
+    text("engine=initiative.twice", "{id} is listed twice"),
     text(
-        "engine=dnd5e.unknown|group",
+        "engine=initiative.unknown|group",
         "no combatant or group {id}; it acts with group {group}: name the group",
     ),
-    text("engine=dnd5e.unknown", "no combatant or group {id}"),
+    text("engine=initiative.unknown", "no combatant or group {id}"),
     text(
-        "engine=dnd5e.hidden",
+        "engine=initiative.hidden",
         "every opponent hides: give its passive Perception (or `surprised`) (D5E-3)",
     ),
-    text("engine=dnd5e.tie", "{ids} tie at {total}: tie_order must list {missing}"),
+    text("engine=initiative.tie", "{ids} tie at {total}: tie_order must list {missing}"),
     text(
-        "engine=dnd5e.tied",
+        "engine=initiative.tied",
         "{ids} still tied after {rounds} rounds of tie-break rolls",
     ),
-    text("engine=dnd5e.tied|field", "the tie-break rolls never separate the tie"),
-    text("engine=dnd5e.duplicate", "duplicate id {id} (also #{index})"),
+    text("engine=initiative.tied|field", "the tie-break rolls never separate the tie"),
+    text("engine=initiative.duplicate", "duplicate id {id} (also #{index})"),
     text(
-        "engine=dnd5e.group_id",
+        "engine=initiative.group_id",
         "group id {id} is also a combatant id; ids and groups share slot names",
     ),
     # dice notation (``rules.notation``)
@@ -814,7 +814,7 @@ NOTATION: Final = (
     text("notation=reference_value", "{reference} is {value}: write a number or a formula"),
     text("notation=reference_whole", "{reference} is {value}: write a whole number"),
     text("notation=reference_deeper", "{reference}'s formula refers to more data"),
-    # the fifth edition's damage formulas (``rules.dnd5e.damage``)
+    # the fifth edition's damage formulas ("at position 3: ...")
     text("notation=formula_length", "a formula has at most {most} characters"),
     text("notation=formula_terms", "a formula has at most {most} terms"),
     text("notation=formula_dice", "the formula rolls {dice} dice; at most {most} in all"),
@@ -905,45 +905,45 @@ NONE: Final = (text("word=none", "none"),)
 #: What joins a detail's errors ("first; second") and a Dice Maiden string's modifiers.
 SEMICOLON: Final = text("word=semicolon", "; ")
 
-#: A declaration of a Dragons of Shadows turn, as its checks name it (``rules.dos.turn``).
-DECLARATION: Final = (text("dos.declaration", "combatant '{id}': declare[{index}] ({action})"),)
-#: What an id of a Dragons of Shadows request is (``rules.dos.combat.check_refs``).
+#: A declaration of a Dragons of Shadows turn, as its checks name it.
+DECLARATION: Final = (text("combat.declaration", "combatant '{id}': declare[{index}] ({action})"),)
+#: What an id of a Dragons of Shadows request is, as its checks name it.
 ROLES: Final = (
-    text("dos.role=opponent", "opponent"),
-    text("dos.role=order", "id in order"),
-    text("dos.role=placed", "placed id"),
+    text("combat.role=opponent", "opponent"),
+    text("combat.role=order", "id in order"),
+    text("combat.role=placed", "placed id"),
 )
 #: A defense, as a verb ("cannot block") and as what is used up ("no block left").
 DEFENSE_VERBS: Final = (
-    text("dos.defense.verb=block", "block"),
-    text("dos.defense.verb=dodge", "dodge"),
+    text("combat.defense.verb=block", "block"),
+    text("combat.defense.verb=dodge", "dodge"),
 )
 DEFENSES: Final = (
-    text("dos.defense=block", "block"),
-    text("dos.defense=dodge", "dodge"),
+    text("combat.defense=block", "block"),
+    text("combat.defense=dodge", "dodge"),
 )
 
-#: Why a Dragon Riders decision is not legal (``rules.riders.combat``).
+#: Why a Dragon Riders decision is not legal.
 RIDERS_WHY: Final = (
-    text("riders.why=by", "it is the {by}'s decision, not the {given}'s"),
-    text("riders.why=choice", "'{choice}' is not possible here"),
-    text("riders.why=damage", "a damage kind only goes with choice 'damage'"),
-    text("riders.why=direction", "a direction only goes with damage 'knockback'"),
-    text("riders.why=item", "no item goes with '{choice}'"),
-    text("riders.why=use_item", "use_item needs the `item` to play"),
-    text("riders.why=counter", "item '{id}' is a {timing} item, not a counter item"),
-    text("riders.why=used", "item '{id}' was already used (an item is used once)"),
-    text("riders.why=side", "item '{id}' is not one of this side's items"),
-    text("riders.why=damage_kind", "choice 'damage' needs a `damage` kind"),
-    text("riders.why=no_damage", "item '{id}' deals no combat damage (no `damage`)"),
-    text("riders.why=winner", "item '{id}' is not one of the winner's items"),
-    text("riders.why=swap", "swap needs both sides' positions"),
-    text("riders.why=no_item", "the winner has no unused damage item"),
-    text("riders.why=knockback", "knockback needs the loser's position"),
-    text("riders.why=direction_needed", "knockback needs a `direction`"),
-    text("riders.why=bounds", "knockback {direction} leaves the board's bounds"),
-    text("riders.why=damage_item", "damage 'item' needs the `item` to use"),
-    text("riders.why=damage_with_item", "no item goes with damage '{damage}'"),
+    text("duel.why=by", "it is the {by}'s decision, not the {given}'s"),
+    text("duel.why=choice", "'{choice}' is not possible here"),
+    text("duel.why=damage", "a damage kind only goes with choice 'damage'"),
+    text("duel.why=direction", "a direction only goes with damage 'knockback'"),
+    text("duel.why=item", "no item goes with '{choice}'"),
+    text("duel.why=use_item", "use_item needs the `item` to play"),
+    text("duel.why=counter", "item '{id}' is a {timing} item, not a counter item"),
+    text("duel.why=used", "item '{id}' was already used (an item is used once)"),
+    text("duel.why=side", "item '{id}' is not one of this side's items"),
+    text("duel.why=damage_kind", "choice 'damage' needs a `damage` kind"),
+    text("duel.why=no_damage", "item '{id}' deals no combat damage (no `damage`)"),
+    text("duel.why=winner", "item '{id}' is not one of the winner's items"),
+    text("duel.why=swap", "swap needs both sides' positions"),
+    text("duel.why=no_item", "the winner has no unused damage item"),
+    text("duel.why=knockback", "knockback needs the loser's position"),
+    text("duel.why=direction_needed", "knockback needs a `direction`"),
+    text("duel.why=bounds", "knockback {direction} leaves the board's bounds"),
+    text("duel.why=damage_item", "damage 'item' needs the `item` to use"),
+    text("duel.why=damage_with_item", "no item goes with damage '{damage}'"),
 )
 
 #: What a request over its budget counted (``rules.budget``), and the budget.
@@ -960,52 +960,52 @@ BUDGETS: Final = (
 #: as ``pool``, stays as written).
 HOW: Final = (
     text("budget.how=none", "no dice"),
-    text("budget.how=dos.initiative", "one d10 per combatant not placed first"),
-    text("budget.how=dos.damage", "the damage die"),
+    text("budget.how=combat.initiative", "one d10 per combatant not placed first"),
+    text("budget.how=combat.damage", "the damage die"),
     text(
-        "budget.how=dos.attack",
+        "budget.how=combat.attack",
         "attacker.skill + the defender's larger defense skill + 3",
     ),
-    text("budget.how=dos.maneuver", "the two sides' largest skills"),
-    text("budget.how=dos.complex", "attempts x skill = {attempts} x {skill}"),
-    text("budget.how=dos.turn", "the declared attacks' and maneuvers' pools"),
+    text("budget.how=combat.maneuver", "the two sides' largest skills"),
+    text("budget.how=combat.complex", "attempts x skill = {attempts} x {skill}"),
+    text("budget.how=combat.turn", "the declared attacks' and maneuvers' pools"),
     text(
-        "budget.how=dos.simulate",
+        "budget.how=combat.simulate",
         "runs x (initiative + max_turns x a turn: its pools, {per_attack} an attack, "
         "{per_declaration} another declaration, {per_combatant} a combatant) = {runs} x "
         "({initiative} + {turns} x {turn})",
     ),
-    text("budget.how=dos.odds_test", "each result of the pool"),
-    text("budget.how=dos.odds_opposed", "each result of a's pool against b's flags"),
+    text("budget.how=combat.odds_test", "each result of the pool"),
+    text("budget.how=combat.odds_opposed", "each result of a's pool against b's flags"),
     text(
-        "budget.how=dos.odds_attack",
+        "budget.how=combat.odds_attack",
         "each result of the attacker's pool against the defense's flags + the damage dice",
     ),
-    text("budget.how=dragon.battle", "the dragon's pool + the entities' prosperity dice"),
+    text("budget.how=battle.battle", "the dragon's pool + the entities' prosperity dice"),
     text(
-        "budget.how=dragon.simulate",
+        "budget.how=battle.simulate",
         "runs x rounds x (a round's dice and {per_party} a party) = {runs} x {rounds} x "
         "{per_round}",
     ),
-    text("budget.how=dragon.odds", "the pairs' odds + the sweep's = {pairs} + {sweep}"),
-    text("budget.how=riders.combat", "both roll-offs + the items' dice"),
+    text("budget.how=battle.odds", "the pairs' odds + the sweep's = {pairs} + {sweep}"),
+    text("budget.how=duel.combat", "both roll-offs + the items' dice"),
     text(
-        "budget.how=riders.simulate",
+        "budget.how=duel.simulate",
         "runs x (both roll-offs, the items' dice and {per_item} an item) = {runs} x {per_run}",
     ),
     text(
-        "budget.how=riders.odds",
+        "budget.how=duel.odds",
         "the polynomials' steps + the totals' pairs x their digits x (1 + counter items) = "
         "{polynomials} + {initiator} x {defender} x {weight} x {counters}",
     ),
-    text("budget.how=dnd5e.initiative", "the combatants' initiative and stealth d20s"),
-    text("budget.how=dnd5e.d20s", "the d20s"),
+    text("budget.how=d20.initiative", "the combatants' initiative and stealth d20s"),
+    text("budget.how=d20.d20s", "the d20s"),
     text(
-        "budget.how=dnd5e.attack",
+        "budget.how=d20.attack",
         "the attack d20s + the damage dice, doubled on a critical",
     ),
     text(
-        "budget.how=dnd5e.odds",
+        "budget.how=d20.odds",
         "the damage dice x sides, once plain and twice for a critical",
     ),
     text(
@@ -1028,15 +1028,15 @@ HOW: Final = (
         "the answer's size, counted from the declared attacks and maneuvers",
     ),
     text(
-        "budget.how=answer.dos_odds",
+        "budget.how=answer.combat_odds",
         "the answer's size: every value of its distributions with its exact fraction",
     ),
     text(
-        "budget.how=answer.dragon_odds",
+        "budget.how=answer.battle_odds",
         "the answer's size: every pair's successes and the sweep's sizes, exactly",
     ),
     text(
-        "budget.how=answer.riders_odds",
+        "budget.how=answer.duel_odds",
         "the answer's size: both totals' values and every counter's chances",
     ),
     text(

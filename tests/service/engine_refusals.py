@@ -274,29 +274,29 @@ ODDS = (
 )
 
 DOS = (
-    case("engine=dos.duplicate", TURN, turn(fighter("a"), fighter("a", "b"))),
-    case("engine=dos.reference|combatant", TURN, turn(fighter("a", opponents=["zz"]), B)),
-    case("engine=dos.own|combatant", TURN, turn(fighter("a", opponents=["a"]), B)),
-    case("engine=dos.twice|combatant", TURN, turn(fighter("a", opponents=["b", "b"]), B)),
-    case("engine=dos.reference", TURN, turn(fighter("a"), B, order=["a", "b", "zz"])),
-    case("engine=dos.twice", TURN, turn(fighter("a"), B, order=["a", "b", "a"])),
+    case("engine=combat.duplicate", TURN, turn(fighter("a"), fighter("a", "b"))),
+    case("engine=combat.reference|combatant", TURN, turn(fighter("a", opponents=["zz"]), B)),
+    case("engine=combat.own|combatant", TURN, turn(fighter("a", opponents=["a"]), B)),
+    case("engine=combat.twice|combatant", TURN, turn(fighter("a", opponents=["b", "b"]), B)),
+    case("engine=combat.reference", TURN, turn(fighter("a"), B, order=["a", "b", "zz"])),
+    case("engine=combat.twice", TURN, turn(fighter("a"), B, order=["a", "b", "a"])),
     case(
-        "dos.role=placed",
+        "combat.role=placed",
         "/dos/initiative",
         {"combatants": [{"id": "a", "speed": 9}], "first": ["zz"]},
     ),
-    case("dos.role=opponent", TURN, turn(fighter("a", opponents=["zz"]), B)),
-    case("dos.role=order", TURN, turn(fighter("a"), B, order=["a", "b", "zz"])),
-    case("engine=dos.order", TURN, turn(fighter("a"), B, order=["a"])),
-    case("engine=dos.first", TURN, turn(fighter("a"), B, order=["a", "b"], first=["a"])),
-    case("engine=dos.no_target", TURN, declares(action="wait", target="b")),
-    case("engine=dos.needs_target", TURN, declares(action="attack")),
-    case("engine=dos.unknown_target", TURN, declares(action="attack", target="zz")),
-    case("engine=dos.self_target", TURN, declares(action="attack", target="a")),
-    case("engine=dos.attack_field", TURN, declares(action="wait", aim="head")),
-    case("engine=dos.count", TURN, declares(action="wait", count=2)),
+    case("combat.role=opponent", TURN, turn(fighter("a", opponents=["zz"]), B)),
+    case("combat.role=order", TURN, turn(fighter("a"), B, order=["a", "b", "zz"])),
+    case("engine=combat.order", TURN, turn(fighter("a"), B, order=["a"])),
+    case("engine=combat.first", TURN, turn(fighter("a"), B, order=["a", "b"], first=["a"])),
+    case("engine=combat.no_target", TURN, declares(action="wait", target="b")),
+    case("engine=combat.needs_target", TURN, declares(action="attack")),
+    case("engine=combat.unknown_target", TURN, declares(action="attack", target="zz")),
+    case("engine=combat.self_target", TURN, declares(action="attack", target="a")),
+    case("engine=combat.attack_field", TURN, declares(action="wait", aim="head")),
+    case("engine=combat.count", TURN, declares(action="wait", count=2)),
     case(
-        "engine=dos.at_range",
+        "engine=combat.at_range",
         TURN,
         turn(
             fighter(
@@ -307,27 +307,31 @@ DOS = (
             B,
         ),
     ),
-    case("engine=dos.not_at_range", TURN, declares(action="attack", target="b", ranged={"dc": 9})),
     case(
-        "engine=dos.no_dodge_target", TURN, declares(action="attack", target="b", defense="dodge")
+        "engine=combat.not_at_range", TURN, declares(action="attack", target="b", ranged={"dc": 9})
     ),
     case(
-        "engine=dos.alone",
+        "engine=combat.no_dodge_target",
+        TURN,
+        declares(action="attack", target="b", defense="dodge"),
+    ),
+    case(
+        "engine=combat.alone",
         TURN,
         turn(fighter("a", declare=[{"action": "run"}, {"action": "wait"}]), B),
     ),
-    case("engine=dos.metres", TURN, declares(action="wait", metres=1)),
+    case("engine=combat.metres", TURN, declares(action="wait", metres=1)),
     case(
-        "engine=dos.one_step",
+        "engine=combat.one_step",
         TURN,
         turn(fighter("a", speed=40, declare=[{"action": "step"}, {"action": "step"}]), B),
     ),
-    case("engine=dos.step_length", TURN, declares(action="step", metres=10)),
-    case("dos.declaration", TURN, declares(action="step", metres=10)),
-    case("engine=dos.dodge_defense", TURN, turn(fighter("a", defense="dodge"), B)),
-    case("engine=dos.actions", TURN, declares(action="attack", target="b", count=50)),
+    case("engine=combat.step_length", TURN, declares(action="step", metres=10)),
+    case("combat.declaration", TURN, declares(action="step", metres=10)),
+    case("engine=combat.dodge_defense", TURN, turn(fighter("a", defense="dodge"), B)),
+    case("engine=combat.actions", TURN, declares(action="attack", target="b", count=50)),
     case(
-        "engine=dos.turn_limit",
+        "engine=combat.turn_limit",
         TURN,
         turn(
             fighter("a", speed=1000, declare=[{"action": "attack", "target": "b", "count": 1000}]),
@@ -337,7 +341,7 @@ DOS = (
     ),
     case("engine=more", TURN, turn(fighter("a", opponents=["zz", "yy"]), B)),
     case(
-        "engine=dos.tie",
+        "engine=combat.tie",
         "/dos/initiative",
         {
             "combatants": [{"id": "a", "speed": 9}, {"id": "b", "speed": 9}],
@@ -345,67 +349,73 @@ DOS = (
         },
     ),
     case(
-        "dos.defense.verb=block",
+        "combat.defense.verb=block",
         "/dos/attack",
         attack(defender={"incapacitated": True}, defense="block"),
     ),
     case(
-        "dos.defense.verb=dodge",
+        "combat.defense.verb=dodge",
         "/dos/attack",
         attack(defender={"dodge": 1, "incapacitated": True}, defense="dodge"),
     ),
     case(
-        "engine=dos.no_block", "/dos/attack", attack(defender={"blocks_used": 2}, defense="block")
+        "engine=combat.no_block",
+        "/dos/attack",
+        attack(defender={"blocks_used": 2}, defense="block"),
     ),
-    case("dos.defense=block", "/dos/attack", attack(defender={"blocks_used": 2}, defense="block")),
-    case("engine=dos.no_dodge", "/dos/attack", attack(defense="dodge")),
-    case("dos.defense=dodge", "/dos/attack", attack(defense="dodge")),
-    case("engine=dos.ranged", "/dos/attack", attack({"weapon": {"kind": "thrown", "damage": 2}})),
-    case("engine=dos.melee", "/dos/attack", attack(ranged={"dc": 10})),
     case(
-        "engine=dos.odds_ranged",
+        "combat.defense=block", "/dos/attack", attack(defender={"blocks_used": 2}, defense="block")
+    ),
+    case("engine=combat.no_dodge", "/dos/attack", attack(defense="dodge")),
+    case("combat.defense=dodge", "/dos/attack", attack(defense="dodge")),
+    case(
+        "engine=combat.ranged", "/dos/attack", attack({"weapon": {"kind": "thrown", "damage": 2}})
+    ),
+    case("engine=combat.melee", "/dos/attack", attack(ranged={"dc": 10})),
+    case(
+        "engine=combat.odds_ranged",
         "/dos/odds/attack",
         {
             "attacker": {**ATTACKER, "weapon": {"kind": "thrown", "damage": 2}},
             "defender": {"dexterity": 9, "hp": 12},
         },
     ),
-    case("engine=dos.odds_pool", "/dos/odds/test", {"stat": 10, "skill": 60, "dc": 30}),
-    case("engine=dos.odds_pool|field", "/dos/odds/test", {"stat": 10, "skill": 60, "dc": 30}),
+    case("engine=combat.odds_pool", "/dos/odds/test", {"stat": 10, "skill": 60, "dc": 30}),
+    case("engine=combat.odds_pool|field", "/dos/odds/test", {"stat": 10, "skill": 60, "dc": 30}),
     # the models' own checks
     case(
-        "error=value_error|dos.difficulty",
+        "error=value_error|combat.difficulty",
         "/dos/test",
         {"stat": 24, "skill": 3, "dc": 43, "difficulty": "hard", "modifier_percent": 10},
     ),
     case(
-        "error=value_error|dos.defense_difficulty",
+        "error=value_error|combat.defense_difficulty",
         "/dos/attack",
         attack(defense_difficulty="hard", defense_modifier_percent=10),
     ),
     case(
-        "error=value_error|dos.successes_needed",
+        "error=value_error|combat.successes_needed",
         "/dos/complex",
         {"stat": 9, "skill": 2, "dc": 20, "attempts": 2, "successes_needed": 3},
     ),
     case(
-        "error=value_error|dos.unarmed",
+        "error=value_error|combat.unarmed",
         "/dos/attack",
         attack({"weapon": {"kind": "unarmed", "damage": 3}}),
     ),
     case("error=value_error|hp", "/dos/attack", attack(defender={"hp": 20})),
     case(
-        "error=value_error|dos.damage",
+        "error=value_error|combat.damage",
         "/dos/damage",
         {"strength": 18, "target": {"hp": 12, "max_hp": 12}},
     ),
     case(
-        "error=value_error|dos.amount",
+        "error=value_error|combat.amount",
         "/dos/damage",
         {"strength": 18, "amount": 3, "target": {"hp": 12, "max_hp": 12}},
     ),
     case(
-        "error=value_error|dos.kind",
+        "error=value_error|combat.kind",
         "/dos/damage",
         {
             "strength": 18,
@@ -414,10 +424,14 @@ DOS = (
             "target": {"hp": 12, "max_hp": 12},
         },
     ),
-    case("error=value_error|dos.blocks_used", "/dos/attack", attack(defender={"blocks_used": 5})),
-    case("error=value_error|dos.dodges_used", "/dos/attack", attack(defender={"dodges_used": 5})),
     case(
-        "error=value_error|dos.running",
+        "error=value_error|combat.blocks_used", "/dos/attack", attack(defender={"blocks_used": 5})
+    ),
+    case(
+        "error=value_error|combat.dodges_used", "/dos/attack", attack(defender={"dodges_used": 5})
+    ),
+    case(
+        "error=value_error|combat.running",
         "/dos/attack",
         attack(defender={"running": True, "stopped": True}),
     ),
@@ -425,43 +439,43 @@ DOS = (
 )
 
 DRAGONS = (
-    case("engine=dragon.join_self", DRAGON, battle(G, entity("j", if_left_over="join:j"))),
-    case("engine=dragon.join_dragon", DRAGON, battle(G, entity("j", if_left_over="join:dragon"))),
-    case("engine=dragon.attack_dragon", DRAGON, battle(G, entity("p", "player", target="dragon"))),
-    case("engine=dragon.join_unknown", DRAGON, battle(G, entity("j", if_left_over="join:zz"))),
-    case("engine=dragon.join_enemy", DRAGON, battle(G, PLAYER, entity("j", if_left_over="join:p"))),
-    case("engine=dragon.join_aside", DRAGON, battle(G, ASIDE, entity("j", if_left_over="join:s"))),
-    case("engine=dragon.target_ally", DRAGON, battle(G, entity("h", target="g"))),
-    case("engine=dragon.target_aside", DRAGON, battle(G, ASIDE, entity("h", target="s"))),
-    case("engine=dragon.target_unknown", DRAGON, battle(G, entity("h", target="zz"))),
-    case("engine=dragon.target_self", DRAGON, battle(G, entity("h", target="h"))),
-    case("engine=dragon.defeated", DRAGON, battle(G, dragon={"wounds": 2})),
-    case("engine=dragon.defeated|field", DRAGON, battle(G, dragon={"wounds": 2})),
-    case("engine=dragon.rounds", DRAGON, battle(G, continues=True, round=1000)),
-    case("engine=dragon.rounds|field", DRAGON, battle(G, continues=True, round=1000)),
-    case("engine=dragon.dragon_id|rename", DRAGON, battle(G, entity("dragon"))),
+    case("engine=battle.join_self", DRAGON, battle(G, entity("j", if_left_over="join:j"))),
+    case("engine=battle.join_dragon", DRAGON, battle(G, entity("j", if_left_over="join:dragon"))),
+    case("engine=battle.attack_dragon", DRAGON, battle(G, entity("p", "player", target="dragon"))),
+    case("engine=battle.join_unknown", DRAGON, battle(G, entity("j", if_left_over="join:zz"))),
+    case("engine=battle.join_enemy", DRAGON, battle(G, PLAYER, entity("j", if_left_over="join:p"))),
+    case("engine=battle.join_aside", DRAGON, battle(G, ASIDE, entity("j", if_left_over="join:s"))),
+    case("engine=battle.target_ally", DRAGON, battle(G, entity("h", target="g"))),
+    case("engine=battle.target_aside", DRAGON, battle(G, ASIDE, entity("h", target="s"))),
+    case("engine=battle.target_unknown", DRAGON, battle(G, entity("h", target="zz"))),
+    case("engine=battle.target_self", DRAGON, battle(G, entity("h", target="h"))),
+    case("engine=battle.defeated", DRAGON, battle(G, dragon={"wounds": 2})),
+    case("engine=battle.defeated|field", DRAGON, battle(G, dragon={"wounds": 2})),
+    case("engine=battle.rounds", DRAGON, battle(G, continues=True, round=1000)),
+    case("engine=battle.rounds|field", DRAGON, battle(G, continues=True, round=1000)),
+    case("engine=battle.dragon_id|rename", DRAGON, battle(G, entity("dragon"))),
     case(
-        "engine=dragon.dragon_id",
+        "engine=battle.dragon_id",
         DRAGON,
         battle(G, location={"id": "dragon", "prosperity": 2}),
     ),
-    case("engine=dragon.twice", DRAGON, battle(G, entity("g"))),
-    case("engine=dragon.own_parent", DRAGON, battle(G, entity("h", parent="h"))),
-    case("engine=dragon.individual", DRAGON, battle(G, entity("h", slayer_prosperity=1))),
-    case("engine=dragon.parent", DRAGON, battle(G, entity("h", parent="zz"))),
+    case("engine=battle.twice", DRAGON, battle(G, entity("g"))),
+    case("engine=battle.own_parent", DRAGON, battle(G, entity("h", parent="h"))),
+    case("engine=battle.individual", DRAGON, battle(G, entity("h", slayer_prosperity=1))),
+    case("engine=battle.parent", DRAGON, battle(G, entity("h", parent="zz"))),
     case(
-        "engine=dragon.minority",
+        "engine=battle.minority",
         DRAGON,
         battle(G, entity("h", kind="group", slayer_prosperity=5)),
     ),
-    case("engine=dragon.dragon_target|unknown", DRAGON, battle(G, target="zz")),
-    case("engine=dragon.dragon_target|player", DRAGON, battle(G, PLAYER, target="p")),
-    case("engine=dragon.dragon_target|aside", DRAGON, battle(G, ASIDE, target="s")),
+    case("engine=battle.dragon_target|unknown", DRAGON, battle(G, target="zz")),
+    case("engine=battle.dragon_target|player", DRAGON, battle(G, PLAYER, target="p")),
+    case("engine=battle.dragon_target|aside", DRAGON, battle(G, ASIDE, target="s")),
     case(
-        "engine=dragon.cycle", DRAGON, battle(G, entity("h", parent="i"), entity("i", parent="h"))
+        "engine=battle.cycle", DRAGON, battle(G, entity("h", parent="i"), entity("i", parent="h"))
     ),
     case(
-        "engine=dragon.minority_limit",
+        "engine=battle.minority_limit",
         DRAGON,
         battle(
             entity("g", kind="group", prosperity=5, level=3, target="dragon"),
@@ -471,7 +485,7 @@ DRAGONS = (
         ),
     ),
     case(
-        "engine=dragon.minority_limit|field",
+        "engine=battle.minority_limit|field",
         DRAGON,
         battle(
             entity("g", kind="group", prosperity=5, level=3, target="dragon"),
@@ -481,24 +495,24 @@ DRAGONS = (
         ),
     ),
     case(
-        "error=value_error|dragon.pool",
+        "error=value_error|battle.pool",
         DRAGON,
         battle(G, dragon={"battle": 90, "features_used": 20}),
     ),
 )
 
 RIDERS_CASES = (
-    case("riders.why=by", RIDE, riders(decision("initiator", "roll"))),
-    case("engine=riders.illegal", RIDE, riders(decision("initiator", "roll"))),
-    case("riders.why=choice", RIDE, riders(decision("defender", "damage"))),
-    case("riders.why=damage", RIDE, riders(decision("defender", "roll", damage="fatigue"))),
-    case("riders.why=direction", RIDE, riders(decision("defender", "roll", direction="N"))),
-    case("riders.why=item", RIDE, riders(decision("defender", "roll", item="bolt"))),
-    case("riders.why=use_item", RIDE, riders(ROLL, decision("defender", "use_item"))),
-    case("riders.why=side", RIDE, riders(ROLL, decision("defender", "use_item", item="zz"))),
-    case("riders.why=counter", RIDE, riders(ROLL, decision("defender", "use_item", item="shield"))),
+    case("duel.why=by", RIDE, riders(decision("initiator", "roll"))),
+    case("engine=duel.illegal", RIDE, riders(decision("initiator", "roll"))),
+    case("duel.why=choice", RIDE, riders(decision("defender", "damage"))),
+    case("duel.why=damage", RIDE, riders(decision("defender", "roll", damage="fatigue"))),
+    case("duel.why=direction", RIDE, riders(decision("defender", "roll", direction="N"))),
+    case("duel.why=item", RIDE, riders(decision("defender", "roll", item="bolt"))),
+    case("duel.why=use_item", RIDE, riders(ROLL, decision("defender", "use_item"))),
+    case("duel.why=side", RIDE, riders(ROLL, decision("defender", "use_item", item="zz"))),
+    case("duel.why=counter", RIDE, riders(ROLL, decision("defender", "use_item", item="shield"))),
     case(
-        "riders.why=used",
+        "duel.why=used",
         RIDE,
         riders(
             ROLL,
@@ -506,24 +520,24 @@ RIDERS_CASES = (
             decision("defender", "use_item", item="bolt"),
         ),
     ),
-    case("riders.why=damage_kind", RIDE, riders(*WON, decision("initiator", "damage"))),
+    case("duel.why=damage_kind", RIDE, riders(*WON, decision("initiator", "damage"))),
     case(
-        "riders.why=winner",
+        "duel.why=winner",
         RIDE,
         riders(*WON, decision("initiator", "damage", damage="item", item="zz")),
     ),
     case(
-        "riders.why=no_damage",
+        "duel.why=no_damage",
         RIDE,
         riders(*WON, decision("initiator", "damage", damage="item", item="lance")),
     ),
     case(
-        "riders.why=swap",
+        "duel.why=swap",
         RIDE,
         riders(*WON, decision("initiator", "damage", damage="swap"), initiator={"position": None}),
     ),
     case(
-        "riders.why=knockback",
+        "duel.why=knockback",
         RIDE,
         riders(
             *WON,
@@ -532,17 +546,17 @@ RIDERS_CASES = (
         ),
     ),
     case(
-        "riders.why=no_item",
+        "duel.why=no_item",
         RIDE,
         riders(*WON, decision("initiator", "damage", damage="item"), initiator={"items": []}),
     ),
     case(
-        "riders.why=direction_needed",
+        "duel.why=direction_needed",
         RIDE,
         riders(*WON, decision("initiator", "damage", damage="knockback")),
     ),
     case(
-        "riders.why=bounds",
+        "duel.why=bounds",
         RIDE,
         riders(
             *WON,
@@ -551,15 +565,15 @@ RIDERS_CASES = (
         ),
     ),
     case(
-        "riders.why=damage_item", RIDE, riders(*WON, decision("initiator", "damage", damage="item"))
+        "duel.why=damage_item", RIDE, riders(*WON, decision("initiator", "damage", damage="item"))
     ),
     case(
-        "riders.why=damage_with_item",
+        "duel.why=damage_with_item",
         RIDE,
         riders(*WON, decision("initiator", "damage", damage="fatigue", item="hook")),
     ),
     case(
-        "engine=riders.over",
+        "engine=duel.over",
         RIDE,
         riders(
             *WON,
@@ -568,12 +582,12 @@ RIDERS_CASES = (
         ),
     ),
     case(
-        "engine=riders.item_id",
+        "engine=duel.item_id",
         RIDE,
         riders(defender={"items": [{"id": "lance", "name": "L", "timing": "counter", "bonus": 1}]}),
     ),
     case(
-        "error=value_error|riders.extra_rolloff_dice",
+        "error=value_error|duel.extra_rolloff_dice",
         RIDE,
         riders(
             initiator={
@@ -582,21 +596,21 @@ RIDERS_CASES = (
         ),
     ),
     case(
-        "error=value_error|riders.damage_item",
+        "error=value_error|duel.damage_item",
         RIDE,
         riders(initiator={"items": [{"id": "x", "name": "X", "timing": "damage"}]}),
     ),
     case(
-        "error=value_error|riders.has_rider",
+        "error=value_error|duel.has_rider",
         RIDE,
         riders(initiator={"has_rider": False, "riders": [{"id": "ash", "current": True}]}),
     ),
-    case("error=value_error|riders.rolloff", RIDE, riders(initiator={"rage": 99})),
+    case("error=value_error|duel.rolloff", RIDE, riders(initiator={"rage": 99})),
 )
 
 FIFTH = (
     case(
-        "engine=dnd5e.group",
+        "engine=initiative.group",
         INITIATIVE,
         initiative(
             creature("g1", "gm", group="goblins"),
@@ -605,27 +619,27 @@ FIFTH = (
         ),
     ),
     case(
-        "engine=dnd5e.dexterity",
+        "engine=initiative.dexterity",
         INITIATIVE,
         initiative(creature("f"), creature("g", "gm"), tie_break="dexterity"),
     ),
     case(
-        "engine=dnd5e.twice",
+        "engine=initiative.twice",
         INITIATIVE,
         initiative(creature("f"), creature("g", "gm"), tie_order=["f", "f"]),
     ),
     case(
-        "engine=dnd5e.unknown|group",
+        "engine=initiative.unknown|group",
         INITIATIVE,
         initiative(creature("f"), creature("g1", "gm", group="goblins"), tie_order=["g1"]),
     ),
     case(
-        "engine=dnd5e.unknown",
+        "engine=initiative.unknown",
         INITIATIVE,
         initiative(creature("f"), creature("g", "gm"), tie_order=["zz"]),
     ),
     case(
-        "engine=dnd5e.hidden",
+        "engine=initiative.hidden",
         INITIATIVE,
         initiative(
             {"id": "f", "side": "players", "dex_mod": 1},
@@ -633,7 +647,7 @@ FIFTH = (
         ),
     ),
     case(
-        "engine=dnd5e.tie",
+        "engine=initiative.tie",
         INITIATIVE,
         initiative(
             creature("f"),
@@ -642,20 +656,20 @@ FIFTH = (
             dice={"initiative.f": [10], "initiative.g": [10]},
         ),
     ),
-    case("engine=dnd5e.duplicate", INITIATIVE, initiative(creature("f"), creature("f", "gm"))),
+    case("engine=initiative.duplicate", INITIATIVE, initiative(creature("f"), creature("f", "gm"))),
     case(
-        "engine=dnd5e.group_id",
+        "engine=initiative.group_id",
         INITIATIVE,
         initiative(creature("f"), creature("g", "gm", group="f")),
     ),
     case(
-        "error=value_error|dnd5e.stealth",
+        "error=value_error|initiative.stealth",
         INITIATIVE,
         initiative(
             creature("f"), creature("g", "gm", hiding={"stealth_total": 15, "stealth_mod": 3})
         ),
     ),
-    case("error=value_error|dnd5e.formula", ATTACK5, damage("2d6)")),
+    case("error=value_error|damage.formula", ATTACK5, damage("2d6)")),
     case("notation=start|plain", ATTACK5, damage(" ")),
     case("notation=after|plain", ATTACK5, damage("2d6)")),
     case("notation=term|plain", ATTACK5, damage("2d6+")),
@@ -689,26 +703,26 @@ BUDGETS = (
         "tight",
     ),
     case(
-        "budget.how=dos.complex",
+        "budget.how=combat.complex",
         "/dos/complex",
         {"stat": 9, "skill": 2, "dc": 20, "attempts": 6, "successes_needed": 3},
         "tight",
     ),
     case(
-        "budget.how=dos.initiative",
+        "budget.how=combat.initiative",
         "/dos/initiative",
         {"combatants": [{"id": "a", "speed": 9}, {"id": "b", "speed": 9}]},
         "tight",
     ),
     case(
-        "budget.how=dos.damage",
+        "budget.how=combat.damage",
         "/dos/damage",
         {"strength": 1, "weapon": {"kind": "melee", "damage": 5}, "target": {"hp": 12}},
         "none",
     ),
-    case("budget.how=dos.attack", "/dos/attack", attack(), "tight"),
+    case("budget.how=combat.attack", "/dos/attack", attack(), "tight"),
     case(
-        "budget.how=dos.maneuver",
+        "budget.how=combat.maneuver",
         "/dos/maneuver",
         {
             "kind": "grab",
@@ -717,9 +731,9 @@ BUDGETS = (
         },
         "tight",
     ),
-    case("budget.how=dos.turn", TURN, declares(action="attack", target="b"), "tight"),
+    case("budget.how=combat.turn", TURN, declares(action="attack", target="b"), "tight"),
     case(
-        "budget.how=dos.simulate",
+        "budget.how=combat.simulate",
         "/dos/simulate",
         {
             **turn(
@@ -745,9 +759,9 @@ BUDGETS = (
         ),
         "loose",
     ),
-    case("budget.how=dragon.battle", DRAGON, battle(G), "tight"),
+    case("budget.how=battle.battle", DRAGON, battle(G), "tight"),
     case(
-        "budget.how=dragon.simulate",
+        "budget.how=battle.simulate",
         "/dragon/simulate",
         {
             **battle(
@@ -760,7 +774,7 @@ BUDGETS = (
         },
     ),
     case(
-        "budget.how=dragon.odds",
+        "budget.how=battle.odds",
         "/dragon/odds",
         battle(
             *[entity(f"g{i}", prosperity=100, level=6, target=f"p{i}") for i in range(40)],
@@ -772,9 +786,9 @@ BUDGETS = (
             dragon={"battle": 100, "dragon_die": True},
         ),
     ),
-    case("budget.how=riders.combat", RIDE, riders(auto=True), "tight"),
+    case("budget.how=duel.combat", RIDE, riders(auto=True), "tight"),
     case(
-        "budget.how=riders.simulate",
+        "budget.how=duel.simulate",
         "/riders/simulate",
         {
             **riders(
@@ -791,7 +805,7 @@ BUDGETS = (
         },
     ),
     case(
-        "budget.how=riders.odds",
+        "budget.how=duel.odds",
         "/riders/odds",
         {
             **ODDS_RIDERS,
@@ -806,19 +820,19 @@ BUDGETS = (
         },
     ),
     case(
-        "budget.how=dnd5e.initiative",
+        "budget.how=d20.initiative",
         INITIATIVE,
         initiative(creature("f"), creature("g", "gm")),
         "tight",
     ),
     case(
-        "budget.how=dnd5e.d20s",
+        "budget.how=d20.d20s",
         "/dnd5e/check",
         {"modifier": 5, "dc": 15, "advantage": True},
         "tight",
     ),
-    case("budget.how=dnd5e.attack", ATTACK5, damage(), "tight"),
-    case("budget.how=dnd5e.odds", "/dnd5e/odds/attack", damage("100d20")),
+    case("budget.how=d20.attack", ATTACK5, damage(), "tight"),
+    case("budget.how=d20.odds", "/dnd5e/odds/attack", damage("100d20")),
     case("budget.how=notation.roll", ROLL_PATH, roll("4d6"), "tight"),
     case(
         "budget.how=notation.draw",
@@ -868,10 +882,10 @@ UNREACHED: dict[str, tuple[str, str] | tuple[str, str, str]] = {
             f"skill: {english} = 60,000 odds terms; the budget is 50,000 odds terms a request",
         )
         for key, english in (
-            ("dos.odds_test", "each result of the pool"),
-            ("dos.odds_opposed", "each result of a's pool against b's flags"),
+            ("combat.odds_test", "each result of the pool"),
+            ("combat.odds_opposed", "each result of a's pool against b's flags"),
             (
-                "dos.odds_attack",
+                "combat.odds_attack",
                 "each result of the attacker's pool against the defense's flags + the damage dice",
             ),
         )
@@ -881,17 +895,17 @@ UNREACHED: dict[str, tuple[str, str] | tuple[str, str, str]] = {
         "skill: each result of the pool = 60,000 odds terms; the budget is 50,000 odds terms a "
         "request",
     ),
-    "budget.how=answer.dos_odds": (
+    "budget.how=answer.combat_odds": (
         "as above: a pool of 50 dice answers in far less than 4 MiB",
         "skill: the answer's size: every value of its distributions with its exact fraction = "
         "5,000,000 bytes at most; the budget is 4,194,304 bytes an answer (4 MiB)",
     ),
-    "budget.how=answer.dragon_odds": (
+    "budget.how=answer.battle_odds": (
         "the odds' steps (1,500,000) refuse first",
         "entities: the answer's size: every pair's successes and the sweep's sizes, exactly = "
         "5,000,000 bytes at most; the budget is 4,194,304 bytes an answer (4 MiB)",
     ),
-    "budget.how=answer.riders_odds": (
+    "budget.how=answer.duel_odds": (
         "the odds' steps (8,000,000) refuse first",
         "initiator.items: the answer's size: both totals' values and every counter's chances = "
         "5,000,000 bytes at most; the budget is 4,194,304 bytes an answer (4 MiB)",
@@ -916,15 +930,15 @@ UNREACHED: dict[str, tuple[str, str] | tuple[str, str, str]] = {
         "(rules.dice.source._check_script); this guards a slot whose die varies",
         "dice.pool.g[0] is 9, but slot 'pool.g' draws a d6 there: values must be 1..6",
     ),
-    "engine=dos.own": (
+    "engine=combat.own": (
         "a reference without an owner (order, first) is never its owner",
         "a combatant cannot be its own opponent",
     ),
-    "engine=dnd5e.tied": (
+    "engine=initiative.tied": (
         "a script holds 1,000 values a slot: the 1,001st round of tie-break rolls is the seed's",
         "f, g still tied after 1000 rounds of tie-break rolls",
     ),
-    "engine=dnd5e.tied|field": (
+    "engine=initiative.tied|field": (
         "as above",
         "the tie-break rolls never separate the tie",
     ),
