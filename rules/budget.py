@@ -51,7 +51,7 @@ def check(work: Work, budget: int) -> None:
             work.loc,
             f"{work.answer_how} = {work.answer:,} bytes at most",
             f"{MAX_ANSWER:,} bytes an answer (4 MiB)",
-            per="",
+            per_request=False,
         )
 
 
@@ -61,12 +61,16 @@ def check_answer(size: int) -> None:
     never answered over 4 MiB; the request is refused as one over its estimate would be."""
     if size > MAX_ANSWER:
         _refuse(
-            (), f"the answer = {size:,} bytes", f"{MAX_ANSWER:,} bytes an answer (4 MiB)", per=""
+            (),
+            f"the answer = {size:,} bytes",
+            f"{MAX_ANSWER:,} bytes an answer (4 MiB)",
+            per_request=False,
         )
 
 
-def _refuse(loc: Loc, counted: str, budget: str, per: str = " a request") -> None:
+def _refuse(loc: Loc, counted: str, budget: str, *, per_request: bool = True) -> None:
     field = ".".join(str(part) for part in loc)
+    per = " a request" if per_request else ""
     msg = (
         f"{field}: {counted}; the budget is {budget}{per}"
         if field

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import IO, Any
 
-from service.problem_texts import DETAILS, ERRORS, JSON, PREFIXES
+from service.problem_texts import CHECKS, DETAILS, ENGINE_PIECES, ERRORS, JSON, PREFIXES
 from service.problems import KINDS
 
 Extracted = tuple[int, str, tuple[str, ...], list[str]]
@@ -16,10 +16,11 @@ def extract(
     fileobj: IO[bytes], keywords: Any, comment_tags: Any, options: Any
 ) -> Iterator[Extracted]:
     """Every problem kind's title (``service.problems.KINDS``, context ``title=<kind>``) and every
-    detail, field message, prefix and JSON reason of ``service.problem_texts``."""
+    detail, field message, prefix and JSON reason of ``service.problem_texts``, and the engine's
+    messages and their parts."""
     for kind, (_, title) in KINDS.items():
         yield 0, "pgettext", (f"title={kind}", title), []
-    for t in (*DETAILS, *ERRORS, *PREFIXES, *JSON):
+    for t in (*DETAILS, *ERRORS, *CHECKS, *PREFIXES, *JSON, *ENGINE_PIECES):
         if t.plural is None:
             yield 0, "pgettext", (t.context, t.text), []
         else:

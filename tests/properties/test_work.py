@@ -437,7 +437,8 @@ def test_reproducer_6_names_languages_and_foundry_stay_under_4_mib() -> None:
     ]  # fmt: skip
     body = {"seed": "s", "lang": "ar", "foundry": True, "combatants": fighters}
     r = _quick("/dos/turn", body)
-    assert "bytes at most; the budget is 4,194,304 bytes an answer" in _limit(r, ["combatants"])
+    # refused by the answer's size (4 MiB), and told in the request's language
+    assert "4,194,304" in _limit(r, ["combatants"]) and r.json()["detail_lang"] == "ar"
     fighters[0]["declare"][0]["count"] = 600  # the same at 600 attacks fits, and says so
     _, work = _work("/dos/turn", body)
     r = APP.post("/dos/turn", json=body)
