@@ -13,8 +13,8 @@ import gettext
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from functools import cache
-from typing import Any, ClassVar, Final, Generic, TypeVar, Union
+from functools import cache, partial
+from typing import Any, ClassVar, Final, Generic, TypeVar, Union, get_type_hints
 
 from pydantic import BaseModel, ValidationError
 
@@ -191,6 +191,73 @@ class Simulator(Generic[Runs]):
 
     def __post_init__(self) -> None:
         _check_functions(self, "answer", "work")
+
+
+def exact_odds(
+    question: type[Question],
+    answer: Callable[[Question], Answer],
+    *,
+    path: str,
+    of: str,
+    work: Callable[[Question], Work],
+    summary: str,
+    description: str,
+    examples: Mapping[str, Body],
+    then: str = "",
+) -> Odds[Question, Answer]:
+    """Odds of ``question`` whose answer model is ``answer``'s return annotation (so the two cannot
+    disagree, which mypy alone would not see), described by ``description``, :data:`ODDS_DOC`,
+    then ``then``."""
+    return Odds(
+        path=path,
+        of=of,
+        answer=answer,
+        work=work,
+        request=question,
+        result=_returned(answer, path),
+        summary=summary,
+        description=f"{description.rstrip()} {ODDS_DOC}{then}",
+        examples=examples,
+    )
+
+
+def simulation(
+    runs: type[Runs],
+    answer: Callable[[Runs], Simulation],
+    *,
+    of: str,
+    work: Callable[[Runs], Work],
+    summary: str,
+    description: str,
+    examples: Mapping[str, Body],
+    path: str = "/simulate",
+) -> Simulator[Runs]:
+    """A simulation of ``runs`` at ``path``, described by ``description`` then
+    :data:`SIMULATE_DOC`."""
+    return Simulator(
+        path=path,
+        of=of,
+        answer=answer,
+        work=work,
+        request=runs,
+        summary=summary,
+        description=description.rstrip() + SIMULATE_DOC,
+        examples=examples,
+    )
+
+
+def _returned(function: Callable[..., Any], path: str) -> Any:
+    """``function``'s return type, from its annotation (a ``functools.partial`` is read through)."""
+    while isinstance(function, partial):
+        function = function.func
+    try:
+        return get_type_hints(function)["return"]
+    except (KeyError, TypeError, NameError) as error:
+        raise TypeError(
+            f"{path}: annotate the return type of {getattr(function, '__qualname__', function)!r}: "
+            "the answer's model is read from it (a function compiled with mypyc has none: keep "
+            f"it out of `compiled=`) ({error!r})"
+        ) from error
 
 
 #: Any entry of a descriptor: each is one ``POST`` path of its system.

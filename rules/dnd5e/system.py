@@ -16,7 +16,7 @@ from rules.dnd5e.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.system import ODDS_DOC, Endpoint, Odds, ShapedOdds, System
+from rules.system import ODDS_DOC, Endpoint, Odds, ShapedOdds, System, exact_odds
 
 _D20 = (
     "Advantage rolls two d20s and keeps the higher, disadvantage the lower; both together (any "
@@ -206,34 +206,32 @@ LONGSWORD = {
     "target": {"ac": 15, "hp": 7, "max_hp": 7, "monster": True},
 }
 
-CHECK_ODDS = Odds(
+CHECK_ODDS = exact_odds(
+    odds.CheckOddsRequest,
+    odds.check_odds,
     path="/odds/check",
     of="/check",
-    answer=odds.check_odds,
     work=budget.check_odds_work,
-    request=odds.CheckOddsRequest,
-    result=odds.CheckOdds,
     summary="Odds of a d20 check (the /dnd5e/check request)",
     description=(
         "`success` (d20 + modifier meets or beats the DC; advantage and disadvantage as D5E-10) "
-        "and the distribution of the d20 kept. " + ODDS_DOC
+        "and the distribution of the d20 kept."
     ),
     examples={"DC 15 with advantage": CHECK},
 )
 
-ATTACK_ODDS = Odds(
+ATTACK_ODDS = exact_odds(
+    odds.AttackOddsRequest,
+    odds.attack_odds,
     path="/odds/attack",
     of="/attack",
-    answer=odds.attack_odds,
     work=budget.attack_odds_work,
-    request=odds.AttackOddsRequest,
-    result=odds.AttackOdds,
     summary="Odds of an attack and its damage (the /dnd5e/attack request)",
     description=(
         "`hit` (critical hits included), `critical`, `miss`; the distribution and mean of the "
         "damage dealt after immunity, resistance and vulnerability (D5E-12, D5E-13; 0 on a "
         "miss); the chance the target drops to 0 hp and that it dies (D5E-14, D5E-15). Damage "
-        "dice are limited to 1000 dice x sides (doubled for a critical). " + ODDS_DOC
+        "dice are limited to 1000 dice x sides (doubled for a critical)."
     ),
     examples={"a longsword on a goblin": LONGSWORD},
 )

@@ -26,7 +26,16 @@ from rules.dos.models import (
     TurnRequest,
     TurnResult,
 )
-from rules.system import ODDS_DOC, SIMULATE_DOC, Endpoint, Odds, ShapedOdds, Simulator, System
+from rules.system import (
+    ODDS_DOC,
+    Endpoint,
+    Odds,
+    ShapedOdds,
+    Simulator,
+    System,
+    exact_odds,
+    simulation,
+)
 
 _POOL = (
     "A pool is `skill` d10 (DOS-1): each 1 cancels the highest other die (DOS-2), each surviving "
@@ -433,52 +442,52 @@ IGNATIUS = {
 SARATHAEL = {"stat": 24, "skill": 3, "dc": 43}
 EVEN = {"a": {"stat": 30, "skill": 4}, "b": {"stat": 32, "skill": 3}}
 
-TEST_ODDS = Odds(
+TEST_ODDS = exact_odds(
+    odds.TestOddsRequest,
+    odds.test_odds,
     path="/odds/test",
     of="/test",
-    answer=odds.test_odds,
     work=budget.test_odds_work,
-    request=odds.TestOddsRequest,
-    result=odds.TestOdds,
     summary="Odds of a simple test (the /dos/test request)",
     description=(
         "`outcomes` (success, failure, luck, bad_luck: exclusive, as `/dos/test`'s `outcome`), "
         "`succeeds` (success + luck), the distribution of the pool's dice result and of the "
-        "total with their mean and 5/25/50/75/95 percentiles. " + ODDS_DOC + _CHAINS
+        "total with their mean and 5/25/50/75/95 percentiles."
     ),
     examples={"Sarathael": SARATHAEL},
+    then=_CHAINS,
 )
 
-OPPOSED_ODDS = Odds(
+OPPOSED_ODDS = exact_odds(
+    odds.OpposedOddsRequest,
+    odds.opposed_odds,
     path="/odds/opposed",
     of="/opposed",
-    answer=odds.opposed_odds,
     work=budget.opposed_odds_work,
-    request=odds.OpposedOddsRequest,
-    result=odds.OpposedOdds,
     summary="Odds of an opposed test (the /dos/opposed request)",
     description=(
         "`a_wins`, `b_wins`, `tie` (DOS-12: luck beats no luck, bad luck loses to no bad luck, "
-        "then the higher total) and each side's total. " + ODDS_DOC + _CHAINS
+        "then the higher total) and each side's total."
     ),
     examples={"even": EVEN},
+    then=_CHAINS,
 )
 
-ATTACK_ODDS = Odds(
+ATTACK_ODDS = exact_odds(
+    odds.AttackOddsRequest,
+    odds.attack_odds,
     path="/odds/attack",
     of="/attack",
-    answer=odds.attack_odds,
     work=budget.attack_odds_work,
-    request=odds.AttackOddsRequest,
-    result=odds.AttackOdds,
     summary="Odds of one attack (the /dos/attack request)",
     description=(
         "The defense the attack meets (`auto` chosen as `/dos/attack` chooses it), `hit`, "
         "`blocked` or `dodged`, `missed`; the distribution of the damage dealt after armor (0 "
         "on a miss; each damage die resolved by the `/dos/damage` rules); the chance the "
-        "defender is incapacitated by this attack, and of a critical wound. " + ODDS_DOC + _CHAINS
+        "defender is incapacitated by this attack, and of a critical wound."
     ),
     examples={"Ignatius on the kobold": IGNATIUS},
+    then=_CHAINS,
 )
 
 ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
@@ -509,12 +518,11 @@ ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
 )
 
 SIMULATIONS: tuple[Simulator[Any], ...] = (
-    Simulator(
-        path="/simulate",
+    simulation(
+        simulate.TurnSimulateRequest,
+        simulate.simulate,
         of="/turn",
-        answer=simulate.simulate,
         work=budget.simulate_work,
-        request=simulate.TurnSimulateRequest,
         summary="Simulate whole fights (the /dos/turn request, turn after turn)",
         description=(
             "Each run plays `/dos/turn` turn after turn until at most one side has anyone "
@@ -522,7 +530,7 @@ SIMULATIONS: tuple[Simulator[Any], ...] = (
             "`/dos/turn` request seeded `{seed}/{i}/{t}`: the request's combatants with the hp, "
             "incapacitated and critical the last turn left, the first turn's initiative order "
             "(DOS-15), and attacks on a fallen target turned on the first standing combatant of "
-            "another side." + SIMULATE_DOC
+            "another side."
         ),
         examples={
             "Ignatius against the kobold": {

@@ -5,7 +5,15 @@ from typing import Any
 
 from rules.dragon import battle, budget, foundry, odds, simulate, text
 from rules.dragon.models import BattleRequest, BattleResult
-from rules.system import ODDS_DOC, SIMULATE_DOC, Endpoint, Odds, ShapedOdds, Simulator, System
+from rules.system import (
+    Endpoint,
+    Odds,
+    ShapedOdds,
+    Simulator,
+    System,
+    exact_odds,
+    simulation,
+)
 
 ENDPOINTS: tuple[Endpoint[Any, Any], ...] = (
     Endpoint(
@@ -121,39 +129,37 @@ VILLAGE = {
 }
 
 ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
-    Odds(
+    exact_odds(
+        odds.BattleOddsRequest,
+        odds.battle_odds,
         path="/odds",
         of="/battle",
-        answer=odds.battle_odds,
         work=budget.odds_work,
-        request=odds.BattleOddsRequest,
-        result=odds.BattleOdds,
         summary="Odds of a battle round (the /dragon/battle request)",
         description=(
             "For every pair the round forms (as `/dragon/battle` forms them, DRG-2, DRG-3): `a_wins`, "
             "`b_wins`, `interrupted` (equal highest dice) and the successes of each winner (DRG-9, "
             "DRG-10). With the dragon die: the chance it triggers a sweep, sweeps, and takes each "
             "number of entities (DRG-11). A pair's odds are its own roll's; a sweep leaves the pairs "
-            "it takes from unresolved. " + ODDS_DOC
+            "it takes from unresolved."
         ),
         examples={"a village against an age-3 dragon": VILLAGE},
     ),
 )
 
 SIMULATIONS: tuple[Simulator[Any], ...] = (
-    Simulator(
-        path="/simulate",
+    simulation(
+        simulate.BattleSimulateRequest,
+        simulate.simulate,
         of="/battle",
-        answer=simulate.simulate,
         work=budget.simulate_work,
-        request=simulate.BattleSimulateRequest,
         summary="Simulate whole battles (the /dragon/battle request, round after round)",
         description=(
             "Each run plays `/dragon/battle` rounds: round r of run i is seeded `{seed}/{i}/{r}`, "
             "the first the request, each next one the last result's `next_state`; the dragon "
             "continues (spends a reroll, DRG-16) while `rerolls` (default 0) last and it is not "
             "defeated. Endings: `dragon_won` (it won its pair or swept in the last round), "
-            "`dragon_defeated` (DRG-15), `not_won`; length in rounds." + SIMULATE_DOC
+            "`dragon_defeated` (DRG-15), `not_won`; length in rounds."
         ),
         examples={"a village against an age-3 dragon": {**VILLAGE, "seed": "vale", "runs": 200}},
     ),

@@ -5,7 +5,15 @@ from typing import Any
 
 from rules.riders import budget, combat, foundry, odds, simulate, text
 from rules.riders.models import CombatRequest, CombatResult
-from rules.system import ODDS_DOC, SIMULATE_DOC, Endpoint, Odds, ShapedOdds, Simulator, System
+from rules.system import (
+    Endpoint,
+    Odds,
+    ShapedOdds,
+    Simulator,
+    System,
+    exact_odds,
+    simulation,
+)
 
 ENDPOINTS: tuple[Endpoint[Any, Any], ...] = (
     Endpoint(
@@ -90,13 +98,12 @@ DUEL = {
 }
 
 ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
-    Odds(
+    exact_odds(
+        odds.CombatOddsRequest,
+        odds.combat_odds,
         path="/odds",
         of="/combat",
-        answer=odds.combat_odds,
         work=budget.odds_work,
-        request=odds.CombatOddsRequest,
-        result=odds.CombatOdds,
         summary="Odds of the roll-off (the /riders/combat request)",
         description=(
             "`initiator_wins` and `defender_wins` of the roll-off (RDR-2, RDR-3: 2d6 + a d6 per rage "
@@ -104,24 +111,23 @@ ODDS: tuple[Odds[Any, Any] | ShapedOdds, ...] = (
             "ties), each side's total, and for every counter item the chance it alone turns the "
             "roll-off for its side (`turns`: behind, and the item puts it strictly ahead; "
             "`given_behind`: the same knowing it is behind) (RDR-5). `decisions` and `auto` are "
-            "accepted and do not change the odds. " + ODDS_DOC
+            "accepted and do not change the odds."
         ),
         examples={"fire against water": DUEL},
     ),
 )
 
 SIMULATIONS: tuple[Simulator[Any], ...] = (
-    Simulator(
-        path="/simulate",
+    simulation(
+        simulate.CombatSimulateRequest,
+        simulate.simulate,
         of="/combat",
-        answer=simulate.simulate,
         work=budget.simulate_work,
-        request=simulate.CombatSimulateRequest,
         summary="Simulate whole combats (the /riders/combat request with auto decisions)",
         description=(
             "Each run is the `/riders/combat` request with `auto: true` (RDR-9: the defender rolls, "
             "the side behind plays its counter items in order, the winner picks fatigue) seeded "
-            "`{seed}/{i}`. Endings: the winner; length in decisions taken." + SIMULATE_DOC
+            "`{seed}/{i}`. Endings: the winner; length in decisions taken."
         ),
         examples={"fire against water": {**DUEL, "seed": "sky", "runs": 200}},
     ),

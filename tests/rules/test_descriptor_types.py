@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WRONG = """
 from rules.dos import budget, checks, odds, simulate
 from rules.dos.models import PoolRequest, RollResult, TestRequest, TestResult
-from rules.system import Endpoint, Odds, Simulator, System
+from rules.system import Endpoint, Odds, Simulator, System, exact_odds, simulation
 
 Endpoint(path="/roll", summary="x", description="x", slot_doc="x", examples={}, request=PoolRequest, result=RollResult, resolve=checks.roll, slots=checks.roll_slots, work=budget.roll_work)
 Endpoint(path="/x", summary="x", description="x", slot_doc="x", examples={}, request=PoolRequest, result=TestResult, resolve=checks.test, slots=checks.test_slots, work=budget.test_work)  # expect: Argument "resolve" to "Endpoint" has incompatible type
@@ -25,6 +25,11 @@ Odds(path="/odds", summary="x", description="x", examples={}, request=simulate.T
 SIMULATE = Simulator(path="/simulate", summary="x", description="x", examples={}, request=simulate.TurnSimulateRequest, answer=simulate.simulate, work=budget.simulate_work)
 System(id="x", name={"en": "X"}, rules_version="x-1", endpoints=(), texts=(), odds=(SIMULATE,))  # expect: Argument "odds" to "System" has incompatible type
 Simulator(path="/simulate", summary="x", description="x", examples={}, request=odds.TestOddsRequest, answer=odds.test_odds, work=budget.test_odds_work)  # expect: Value of type variable "Runs" of "Simulator" cannot be "TestOddsRequest"
+exact_odds(odds.TestOddsRequest, odds.test_odds, path="/o", of="/test", work=budget.test_odds_work, summary="x", description="x", examples={})
+exact_odds(odds.TestOddsRequest, odds.test_odds, path="/o", of="/test", work=budget.opposed_odds_work, summary="x", description="x", examples={})  # expect: Argument "work" to "exact_odds" has incompatible type
+exact_odds(odds.TestOddsRequest, odds.opposed_odds, path="/o", of="/test", work=budget.test_odds_work, summary="x", description="x", examples={})  # expect: Argument 2 to "exact_odds" has incompatible type
+simulation(simulate.TurnSimulateRequest, simulate.simulate, of="/turn", work=budget.simulate_work, summary="x", description="x", examples={})
+simulation(odds.TestOddsRequest, odds.test_odds, of="/test", work=budget.test_odds_work, summary="x", description="x", examples={})  # expect: Value of type variable "Runs" of "simulation" cannot be "TestOddsRequest"
 """
 
 

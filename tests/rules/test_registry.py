@@ -9,6 +9,7 @@ import re
 import subprocess
 import tomllib
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from rules.models import (
 from rules.narration import sentence
 from rules.odds import NoDice
 from rules.registry import IDS, SHARED_COMPILED, SYSTEMS, compiled, find, having, served
-from rules.system import Capability, Endpoint, Odds, System
+from rules.system import ODDS_DOC, Capability, Endpoint, Odds, System, exact_odds
 from service.app import create_app
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,6 +129,37 @@ def _odds(**given: Any) -> Odds[Any, Any]:
     return Odds(**{**fields, **given})
 
 
+_HELPER: dict[str, Any] = {
+    "work": lambda req: NO_DICE,
+    "summary": "x",
+    "description": "x",
+    "examples": {},
+}
+
+
+def _unannotated(req: _PlainOdds):  # type: ignore[no-untyped-def]
+    return {}
+
+
+def _plain_odds(req: _PlainOdds) -> dict[str, int]:
+    return {}
+
+
+def _helper_odds(answer: Any) -> Odds[Any, Any]:
+    return exact_odds(_PlainOdds, answer, path="/odds", of="/x", **_HELPER)
+
+
+def test_the_odds_helper_reads_the_answer_s_model_from_its_function_and_ends_with_the_odds_doc() -> (
+    None
+):
+    odds = exact_odds(
+        _PlainOdds, partial(_plain_odds), path="/odds", of="/x", **{**_HELPER, "then": " Y."}
+    )
+    assert (odds.request, odds.result) == (_PlainOdds, dict[str, int])
+    assert odds.description == f"x {ODDS_DOC} Y."
+    assert [e.path for e in _system(_endpoint(), odds=(odds,)).entries()] == ["/x", "/odds"]
+
+
 def _system(*endpoints: Endpoint[Any, Any], **given: Any) -> System:
     fields: dict[str, Any] = {
         "id": "x",
@@ -179,6 +211,7 @@ def test_a_system_with_foundry_pools_may_have_an_endpoint_without_foundry_rolls(
             lambda: _system(_endpoint(), odds=(_odds(examples={"one": {"seed": 1}}),)),
             "not a valid request",
         ),
+        (lambda: _helper_odds(_unannotated), "annotate the return type of '_unannotated'"),
     ],
 )
 def test_a_descriptor_that_breaks_a_rule_is_refused_saying_what_to_do(
