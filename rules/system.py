@@ -364,6 +364,8 @@ def _paths(system: System) -> Iterator[str]:
     for entry in system.entries():
         if not entry.path.startswith("/"):
             yield f"begin the path {entry.path!r} with `/`"
+        if "{" in entry.path:
+            yield f"take the parameter out of {entry.path!r}: a request says it in its body"
         if entry.path in seen:
             yield f"two entries at {entry.path}: give each its own path"
         seen.add(entry.path)

@@ -203,6 +203,7 @@ def test_a_system_with_foundry_pools_may_have_an_endpoint_without_foundry_rolls(
         (lambda: _system(_endpoint(), texts=(sentence("y.done", "Done."),)), "under its own id"),
         (lambda: _system(_endpoint(), _endpoint()), "two entries at /x"),
         (lambda: _system(_endpoint(path="x")), "begin the path 'x' with `/`"),
+        (lambda: _system(_endpoint(path="/x/{n}")), "take the parameter out of '/x/{n}'"),
         (lambda: _system(_endpoint(), odds=(_odds(of="/z"),)), "answers for '/z'"),
         (lambda: _system(_endpoint(outcome=("x.won",))), "its outcome 'x.won' is none of"),
         (lambda: _system(_endpoint(examples={"one": {"n": 1}})), "give the example 'one' a `seed`"),

@@ -136,3 +136,32 @@ def test_a_client_that_hangs_up_mid_body_is_a_499_at_info(
     assert metric(text, "dragonroll_http_requests_total", **labels, status="4xx") == 1
     assert metric(text, "dragonroll_http_requests_total", **labels, status="5xx") == 0
     assert metric(text, "dragonroll_resolutions_total", system="dos", outcome="error") == 0
+
+
+def _status(app: Any, path: str, root_path: str = "") -> int:
+    scope = {**http_scope("POST", path, [(b"content-type", b"application/json")])}
+    scope["root_path"] = root_path
+    body = [{"type": "http.request", "body": b'{"pool": 3, "seed": 1}', "more_body": False}]
+    said: list[int] = []
+
+    async def receive() -> dict[str, Any]:
+        return body.pop(0) if body else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        if message["type"] == "http.response.start":
+            said.append(message["status"])
+
+    asyncio.run(app(scope, receive, send))
+    return said[0]
+
+
+def test_an_endpoint_route_answers_its_own_path_only_under_any_root_path(api: Api) -> None:
+    """The endpoints' routes (``service.routing.StaticRoute``) pass over another path by comparing
+    strings first: a path that only ends like an endpoint's is not it, a root path is taken off."""
+    routes = [r for r in api.app.routes if getattr(r, "path", "") in endpoints(api.app)]
+    assert {type(r).__name__ for r in routes} == {"StaticRoute"}
+    assert _status(api.app, "/dos/roll") == 200
+    assert _status(api.app, "/api/dos/roll", root_path="/api") == 200
+    assert _status(api.app, "/x/dos/roll") == 404
+    assert _status(api.app, "/dos/roll/") == 404
+    assert _status(api.app, "/api/dos/roll") == 404  # no root path: not the endpoint's path
