@@ -31,7 +31,11 @@ LAYERS = {
         ("      validate + budget (admit)", "ResolverEndpoint.admit", ""),
         ("      resolve + narrate + encode (finish)", "ResolverEndpoint.finish", ""),
         ("        resolver (engine)", "{resolver}", ""),
-        ("          dice (DiceSource.roll, .roll_many)", "DiceSource.roll|DiceSource.roll_many", ""),
+        (
+            "          dice (DiceSource.roll, .roll_many)",
+            "DiceSource.roll|DiceSource.roll_many",
+            "",
+        ),
         ("        event sentences (narrate)", "narrate", "rules/narration.py"),
         ("        serialise (encode: orjson)", "encode", "service/encoding.py"),
     ],
