@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 from collections.abc import Iterator
 from fractions import Fraction
@@ -29,13 +28,13 @@ import pytest
 
 from rules.narration import LANGUAGES as NARRATION_LANGUAGES
 from rules.registry import SYSTEMS, find
+from tests.pages import CHROMIUM, chromium
 from tests.service.test_ops_server import Server
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("DRAGONROLL_ARTIFACTS", ROOT / "test-artifacts"))
 CATALOGS = ROOT / "service" / "static" / "playground" / "i18n"
 ESBUILD = ROOT / "clients" / "typescript" / "node_modules" / ".bin" / "esbuild"
@@ -102,13 +101,8 @@ def own_server() -> Iterator[Server]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "CI must install chromium (apt-get install chromium)"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 class Page:

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 # Skipped, or failed in CI, as the playground's browser test is when chromium or axe-core is missing.
-from tests.browser.test_playground_browser import CHROMIUM, catalog
+from tests.browser.test_playground_browser import catalog
+from tests.pages import chromium
 from tests.service.test_ops_server import Server
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -161,21 +162,17 @@ def seen() -> Iterator[dict[str, Any]]:
     """What the test page saw: one page, one server, every check below reads it."""
     server = Server()
     try:
-        with sync_api.sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-            try:
-                page = browser.new_page()
-                errors: list[str] = []
-                page.on("pageerror", lambda e: errors.append(str(e)))
-                page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
-                page.goto(server.url("/livez"))
-                page.add_script_tag(type="module", content=SCRIPT)
-                page.wait_for_function("() => window.sharedResult !== undefined", timeout=60_000)
-                result: dict[str, Any] = page.evaluate("() => window.sharedResult")
-                result["page_errors"] = errors
-                yield result
-            finally:
-                browser.close()
+        with chromium(sync_api) as browser:
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.route("**/favicon.ico", lambda route: route.fulfill(status=204))
+            page.goto(server.url("/livez"))
+            page.add_script_tag(type="module", content=SCRIPT)
+            page.wait_for_function("() => window.sharedResult !== undefined", timeout=60_000)
+            result: dict[str, Any] = page.evaluate("() => window.sharedResult")
+            result["page_errors"] = errors
+            yield result
     finally:
         server.stop()
 

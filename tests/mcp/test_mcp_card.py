@@ -11,15 +11,12 @@ either is missing. Screenshots go to ``test-artifacts/mcp-roll-card-<lang>.png``
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import shutil
 import subprocess
-import threading
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -27,14 +24,14 @@ import pytest
 
 from service.app import create_app
 from service.settings import Settings
-from tests.mcp.test_mcp_clients import Service, free_port
+from tests.mcp.test_mcp_clients import Service
+from tests.pages import CHROMIUM, chromium, served
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 ESBUILD = HERE / "node_modules" / ".bin" / "esbuild"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 ARTIFACTS = Path(os.environ.get("DRAGONROLL_ARTIFACTS", ROOT / "test-artifacts"))
 CATALOGS = ROOT / "service" / "static" / "playground" / "i18n"
 HEADERS = {
@@ -119,11 +116,6 @@ if os.environ.get("CI") != "true" and (CHROMIUM is None or not ESBUILD.exists())
 sync_api = pytest.importorskip("playwright.sync_api")
 
 
-class _Quiet(SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:
-        pass
-
-
 @pytest.fixture(scope="module")
 def service() -> Iterator[Service]:
     srv = Service()
@@ -160,25 +152,14 @@ def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         cwd=HERE,
         timeout=120,
     )
-    port = free_port(18800, 18849)
-    httpd = ThreadingHTTPServer(("127.0.0.1", port), functools.partial(_Quiet, directory=str(site)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{port}/host.html"
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
+    with served(site, 18800, 18849) as base:
+        yield f"{base}/host.html"
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    assert CHROMIUM is not None, "CI must install chromium (apt-get install chromium)"
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
+    with chromium(sync_api) as b:
+        yield b
 
 
 class Host:
