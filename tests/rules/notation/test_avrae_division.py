@@ -14,6 +14,7 @@ from rules.notation.models import NotationOddsRequest, NotationRollRequest
 from rules.notation.odds import notation_odds
 from rules.notation.roll import Roller
 from tests.rules.notation.test_oracle_d20 import d20_total
+from tests.rules.notation.test_remaining import enumerated
 
 ROLLER = Roller()
 
@@ -74,22 +75,7 @@ def test_d20_totals_our_dice_as_we_do(notation: str, seed: int) -> None:
 @given(divided())
 def test_the_odds_hold_every_total_the_roll_can_give(notation: str) -> None:
     """Every script of the dice, rolled, lands on a total the odds give, with its weight."""
-    from itertools import product
-
-    req = NotationRollRequest(notation=notation, dialect="avrae")
-    slots = ROLLER.slots(req)
-    parsed = ROLLER.notation(req)
+    parsed = ROLLER.notation(NotationRollRequest(notation=notation, dialect="avrae"))
     if sum(t.count for t in parsed.terms) > 4:
         return
-    faces = [range(1, t.sides + 1) for t in parsed.terms for _ in range(t.count)]
-    seen: dict[int, int] = {}
-    for values in product(*faces):
-        script: dict[str, list[int]] = {}
-        i = 0
-        for t in parsed.terms:
-            script[t.slot] = list(values[i : i + t.count])
-            i += t.count
-        total = ROLLER.roll(req, DiceSource("s", script, slots))["total"]
-        seen[total] = seen.get(total, 0) + 1
-    n = sum(seen.values())
-    assert odds(notation) == {v: Fraction(c, n) for v, c in seen.items()}
+    assert odds(notation) == enumerated(notation=notation, dialect="avrae")
