@@ -438,6 +438,14 @@ DOS = (
     case("prefix=combatant", TURN, turn(fighter("a", max_hp=5), B)),
 )
 
+#: A battle past the minority limit: refused with both of its texts (the rule and the field).
+MINORITY_LIMIT = battle(
+    entity("g", kind="group", prosperity=5, level=3, target="dragon"),
+    *[entity(f"x{i}", aside=True) for i in range(99)],
+    dragon={"age": 1, "battle": 1},
+    dice={"pool.dragon": [1], "pool.g": [6] * 5},
+)
+
 DRAGONS = (
     case("engine=battle.join_self", DRAGON, battle(G, entity("j", if_left_over="join:j"))),
     case("engine=battle.join_dragon", DRAGON, battle(G, entity("j", if_left_over="join:dragon"))),
@@ -474,26 +482,8 @@ DRAGONS = (
     case(
         "engine=battle.cycle", DRAGON, battle(G, entity("h", parent="i"), entity("i", parent="h"))
     ),
-    case(
-        "engine=battle.minority_limit",
-        DRAGON,
-        battle(
-            entity("g", kind="group", prosperity=5, level=3, target="dragon"),
-            *[entity(f"x{i}", aside=True) for i in range(99)],
-            dragon={"age": 1, "battle": 1},
-            dice={"pool.dragon": [1], "pool.g": [6] * 5},
-        ),
-    ),
-    case(
-        "engine=battle.minority_limit|field",
-        DRAGON,
-        battle(
-            entity("g", kind="group", prosperity=5, level=3, target="dragon"),
-            *[entity(f"x{i}", aside=True) for i in range(99)],
-            dragon={"age": 1, "battle": 1},
-            dice={"pool.dragon": [1], "pool.g": [6] * 5},
-        ),
-    ),
+    case("engine=battle.minority_limit", DRAGON, MINORITY_LIMIT),
+    case("engine=battle.minority_limit|field", DRAGON, MINORITY_LIMIT),
     case(
         "error=value_error|battle.pool",
         DRAGON,
