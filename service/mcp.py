@@ -132,10 +132,9 @@ class Calls:
         scope[SYSTEM_KEY] = endpoint.system
         accept = _header(scope, b"accept-language")
         scope[BODY_KEY] = body  # a refusal is told in the call's `lang` (service.problem_texts)
-        client = self.app.state.clients.of(scope)
         try:
             payload, lang = await pipeline.answer(
-                self.app.state, endpoint, body, accept, gone, client=client
+                self.app.state, endpoint, body, accept, gone, scope=scope
             )
             return self.result(route, payload, lang, full), 200
         except Abandoned:  # nobody reads the answer: the access line and the metrics say 499

@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+from starlette.types import Scope
+
 from rules import budget
 from service.clients import ANONYMOUS
 from service.endpoints import Endpoint
@@ -48,7 +50,7 @@ async def answer(
     accept_language: bytes = b"",
     gone: Callable[[], Awaitable[Any]] | None = None,
     *,
-    client: str = ANONYMOUS,
+    scope: Scope | None = None,
 ) -> tuple[bytes, str | None]:
     """The answer to ``body`` at ``endpoint``: its bytes and the language of their texts (``None``
     for none), whichever surface calls.
@@ -57,8 +59,9 @@ async def answer(
     heavy lane); ``accept_language`` the caller's ``Accept-Language`` header (``lang`` in the body
     wins); ``gone``, when given, an awaitable function that returns once the caller has gone away
     (its job is then dropped, or finished with its answer dropped, and
-    :class:`~service.lanes.Abandoned` raised); ``client``, who asks (``app.state.clients.of(scope)``,
-    ``service.clients``): heavy work is admitted within that client's share.
+    :class:`~service.lanes.Abandoned` raised); ``scope``, the request's: heavy work is admitted
+    within the share of the client it names (``state.clients.of(scope)``, ``service.clients``;
+    read only then), or of the anonymous client without one.
 
     Raises, for the surface to answer (HTTP: the app's handlers; ``problems.as_problem`` gives the
     problem body): the request's own errors (``ValidationError``, ``RulesError``, ``DuplicateKey``,
@@ -73,6 +76,7 @@ async def answer(
             return endpoint.finish(req, accept_language)
     lane: HeavyLane = state.lane
     job: Job = (endpoint.path, body, dice_budget, accept_language)
+    client = ANONYMOUS if scope is None else state.clients.of(scope)
     kind, value = await lane.run(job, gone, client)
     if kind == "problem":
         raise Refused(value)

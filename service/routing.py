@@ -106,9 +106,8 @@ def endpoint_function(endpoint: Endpoint) -> Callable[[Request], Any]:
                 pass
 
         try:
-            client = request.app.state.clients.of(request.scope)
             payload, lang = await pipeline.answer(
-                request.app.state, endpoint, body, accept, gone, client=client
+                request.app.state, endpoint, body, accept, gone, scope=request.scope
             )
         except asyncio.CancelledError:
             # The server's graceful timeout ended the request (its job was ended with it): a
